@@ -1,0 +1,106 @@
+#ifndef KDA_ATTRS_TD
+#define KDA_ATTRS_TD
+
+include "kda/Dialect/KDA/KDADialect.td"
+include "kda/Dialect/KDA/KDAEnums.td"
+include "mlir/IR/AttrTypeBase.td"
+
+class KDA_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<KDA_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def KDA_LayerAttr : KDA_Attr<"Layer", "layer"> {
+  let summary = "Description of one KDA layer (per tensor-parallel rank)";
+  let description = [{
+    Every shape, gate and dtype fact a kernel needs about a layer:
+
+    ```mlir
+    #kda.layer<heads = 12, value_heads = 12, head_k = 128, head_v = 128,
+               gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true,
+               act = bf16, state = f32, state_layout = vk>
+    ```
+
+    - `heads` (H): query/key heads; `value_heads` (HV): value heads, a multiple
+      of H (GVA when HV > H: value head h reads q/k head h / (HV / H)).
+    - `head_k` (K), `head_v` (V): head dims, 1..256.
+    - `gate`: `softplus` (g = -exp(A_log) * softplus(graw + dt_bias)),
+      `lower_bound(lb)` with lb < 0 (g = lb * sigmoid(exp(A_log) * (graw + dt_bias))),
+      or `none` (graw is already the log decay).
+    - `beta`: `sigmoid` (of the raw input), `given` (already activated) or
+      `sigmoid_x2` (2 * sigmoid, allow_neg_eigval).
+    - `qk_l2norm`: normalise q and k per token and head (eps 1e-6 inside the sqrt).
+    - `scale` (optional): output scale; K^-1/2 when absent.
+    - `act`: activation dtype (bf16 or f16); `state`: state dtype (f32 or bf16).
+    - `state_layout`: `kv` (pool [slots, HV, K, V], fla) or `vk`
+      (pool [slots, HV, V, K], K contiguous, vLLM).
+  }];
+  let parameters = (ins
+    "int64_t":$heads,
+    "int64_t":$valueHeads,
+    "int64_t":$headK,
+    "int64_t":$headV,
+    "::mlir::kda::GateKind":$gate,
+    APFloatParameter<"lower bound of the gate">:$lowerBound,
+    "::mlir::kda::BetaMode":$beta,
+    "bool":$qkL2norm,
+    APFloatParameter<"output scale; 0 means K^-1/2">:$scale,
+    "::mlir::Type":$actType,
+    "::mlir::Type":$stateType,
+    "::mlir::kda::StateLayout":$stateLayout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The output scale actually applied: the given one, else K^-1/2.
+    double getEffectiveScale() const;
+    /// Value heads per query/key head (1 without GVA).
+    int64_t getGroupSize() const { return getValueHeads() / getHeads(); }
+  }];
+}
+
+def KDA_TargetAttr : KDA_Attr<"Target", "target"> {
+  let summary = "A code generation target and the facts kernel builders need of it";
+  let description = [{
+    ```mlir
+    #kda.target<arch = "gfx942", wave_size = 64, lds_bytes = 65536,
+                max_workgroup_size = 1024, mma = "mfma", async_copy = 0>
+    ```
+    `arch` names the chip (gfx942, gfx950, sm_90) or `emu` for the host
+    emulator; `wave_size` is 64 (gfx9xx) or 32 (NVIDIA); `lds_bytes` is the
+    LDS / shared memory a workgroup may use; `mma` is the matrix atom family
+    (`mfma`, `mma`, `wgmma` or `none`); `async_copy` says whether the target has
+    a global->LDS copy that bypasses registers. Codegen's target table is the
+    one source of these values; this attribute carries them through the IR.
+  }];
+  let parameters = (ins
+    StringRefParameter<"chip name">:$arch,
+    "unsigned":$wave_size,
+    "unsigned":$lds_bytes,
+    "unsigned":$max_workgroup_size,
+    StringRefParameter<"matrix atom family">:$mma,
+    "unsigned":$async_copy);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
+  let summary = "A kernel configuration: block sizes, warps, pipeline stages";
+  let description = [{
+    ```mlir
+    #kda.config<block_k = 128, block_v = 32, block_t = 64, warps = 4, stages = 2>
+    ```
+    Block sizes are powers of two; `warps` is per workgroup (1..32); `stages`
+    is the requested software-pipeline depth (1..8), which the pipeline
+    verifier may still reject for a given kernel and target.
+  }];
+  let parameters = (ins
+    "unsigned":$block_k,
+    "unsigned":$block_v,
+    "unsigned":$block_t,
+    "unsigned":$warps,
+    "unsigned":$stages);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+#endif // KDA_ATTRS_TD

@@ -1,0 +1,29 @@
+#ifndef KDA_ENUMS_TD
+#define KDA_ENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+
+def KDA_GateKind : I32EnumAttr<"GateKind", "per-channel log-decay gate", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Softplus", 1, "softplus">,
+    I32EnumAttrCase<"LowerBound", 2, "lower_bound">]> {
+  let cppNamespace = "::mlir::kda";
+  let genSpecializedAttr = 0;
+}
+
+def KDA_BetaMode : I32EnumAttr<"BetaMode", "how beta is derived from its input", [
+    I32EnumAttrCase<"Sigmoid", 0, "sigmoid">,
+    I32EnumAttrCase<"Given", 1, "given">,
+    I32EnumAttrCase<"SigmoidX2", 2, "sigmoid_x2">]> {
+  let cppNamespace = "::mlir::kda";
+  let genSpecializedAttr = 0;
+}
+
+def KDA_StateLayout : I32EnumAttr<"StateLayout", "layout of one head's state in the pool", [
+    I32EnumAttrCase<"KV", 0, "kv">,
+    I32EnumAttrCase<"VK", 1, "vk">]> {
+  let cppNamespace = "::mlir::kda";
+  let genSpecializedAttr = 0;
+}
+
+#endif // KDA_ENUMS_TD

@@ -1,0 +1,77 @@
+#ifndef KDA_OPS_TD
+#define KDA_OPS_TD
+
+include "kda/Dialect/KDA/KDAAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+class KDA_Op<string mnemonic, list<Trait> traits = []>
+    : Op<KDA_Dialect, mnemonic, traits>;
+
+// Operands shared by both computations, in the engine's terms (KDA-MATH.md
+// section 4). Destination-passing: `o` is written, `state` updated in place.
+class KDA_AttentionOp<string mnemonic, dag extraArgs = (ins)>
+    : KDA_Op<mnemonic, [AttrSizedOperandSegments]> {
+  let arguments = !con((ins
+    KDA_LayerAttr:$layer,
+    OptionalAttr<KDA_ConfigAttr>:$config,
+    Arg<AnyMemRef, "queries [T, H, K]", [MemRead]>:$q,
+    Arg<AnyMemRef, "keys [T, H, K]", [MemRead]>:$k,
+    Arg<AnyMemRef, "values [T, HV, V]", [MemRead]>:$v,
+    Arg<AnyMemRef, "raw gate [T, HV, K]", [MemRead]>:$g,
+    Arg<AnyMemRef, "raw beta [T, HV]", [MemRead]>:$beta,
+    Arg<Optional<AnyMemRef>, "A_log [HV], f32", [MemRead]>:$a_log,
+    Arg<Optional<AnyMemRef>, "dt_bias [HV * K], f32", [MemRead]>:$dt_bias,
+    Arg<AnyMemRef, "cu_seqlens [N + 1], i32", [MemRead]>:$cu_seqlens,
+    Arg<AnyMemRef, "state slot per sequence [N], i32; <= 0 is padding", [MemRead]>:$slots,
+    Arg<AnyMemRef, "has_initial_state [N], i1", [MemRead]>:$has_initial_state,
+    Arg<AnyMemRef, "state pool [S, HV, K, V] (kv) or [S, HV, V, K] (vk)", [MemRead, MemWrite]>:$state,
+    Arg<AnyMemRef, "output [T, HV, V]", [MemWrite]>:$o), extraArgs);
+
+  let assemblyFormat = [{
+    $layer (`config` $config^)?
+    `q` `(` $q `:` type($q) `)`
+    `k` `(` $k `:` type($k) `)`
+    `v` `(` $v `:` type($v) `)`
+    `g` `(` $g `:` type($g) `)`
+    `beta` `(` $beta `:` type($beta) `)`
+    (`a_log` `(` $a_log^ `:` type($a_log) `)`)?
+    (`dt_bias` `(` $dt_bias^ `:` type($dt_bias) `)`)?
+    `cu_seqlens` `(` $cu_seqlens `:` type($cu_seqlens) `)`
+    `slots` `(` $slots `:` type($slots) `)`
+    `has_initial_state` `(` $has_initial_state `:` type($has_initial_state) `)`
+    `state` `(` $state `:` type($state) `)`
+    `out` `(` $o `:` type($o) `)`
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def KDA_RecurrentOp : KDA_AttentionOp<"recurrent"> {
+  let summary = "Token-serial KDA over a packed varlen batch (decode, short rows)";
+  let description = [{
+    Runs the per-token recurrence of KDA-MATH.md section 1 for every sequence n
+    of the batch (tokens cu_seqlens[n] .. cu_seqlens[n+1]) and every value head.
+    The sequence's state starts from `state[slots[n]]`, or from zeros when
+    `has_initial_state[n]` is false (the slot is then not read), and the final
+    state is written back to the slot. A sequence whose slot is <= 0 is padding:
+    its output rows are zeros and no state is touched.
+
+    ```mlir
+    kda.recurrent #layer q(%q : memref<?x12x128xbf16>) ... out(%o : memref<?x12x128xbf16>)
+    ```
+  }];
+}
+
+def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
+    DefaultValuedAttr<I64Attr, "64">:$chunk_size)> {
+  let summary = "Chunked KDA over a packed varlen batch (prefill)";
+  let description = [{
+    Computes exactly what `kda.recurrent` computes, by the chunked form of
+    KDA-MATH.md section 2 with chunks of `chunk_size` rows (16, 32 or 64).
+    Every row length, 1 included, is legal. `kda-decompose` splits it into its
+    stage kernels.
+  }];
+}
+
+#endif // KDA_OPS_TD

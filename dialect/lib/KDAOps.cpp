@@ -1,0 +1,189 @@
+//===- KDAOps.cpp - kda operations ----------------------------------------===//
+#include "kda/Dialect/KDA/KDAOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+#define GET_OP_CLASSES
+#include "kda/Dialect/KDA/KDAOps.cpp.inc"
+
+namespace {
+/// Checks one op's operands against its layer. Each message names the operand,
+/// the expected shape in the layer's terms and what was given, so a spec
+/// author can fix it without reading the verifier.
+class AttentionOperandChecker {
+public:
+  AttentionOperandChecker(Operation *op, LayerAttr layer)
+      : op(op), layer(layer) {}
+
+  static constexpr int64_t kAny = ShapedType::kDynamic;
+
+  /// `dims` holds the expected size of each dimension, kAny where any size
+  /// goes (token, batch and slot dims). Dims of the memref that are dynamic
+  /// are accepted for any expected size.
+  LogicalResult check(StringRef name, Value value, ArrayRef<int64_t> dims,
+                      StringRef dimNames, ArrayRef<Type> elementTypes,
+                      StringRef elementNames) {
+    auto type = cast<MemRefType>(value.getType());
+    if (type.getRank() != int64_t(dims.size()))
+      return op->emitOpError() << name << " must be a rank-" << dims.size()
+                               << " memref " << dimNames << ", got " << type;
+    for (auto [i, want] : llvm::enumerate(dims)) {
+      int64_t got = type.getDimSize(i);
+      if (want != kAny && got != ShapedType::kDynamic && got != want)
+        return op->emitOpError()
+               << name << " must be " << dimNames << " = " << formatDims(dims)
+               << ", got " << type << " (dimension " << i << " is " << got
+               << ", expected " << want << ")";
+    }
+    if (!llvm::is_contained(elementTypes, type.getElementType()))
+      return op->emitOpError() << name << " element type must be "
+                               << elementNames << ", got "
+                               << type.getElementType();
+    return success();
+  }
+
+  /// Static sizes of one dimension across operands must agree.
+  LogicalResult sameDim(StringRef what, ArrayRef<std::pair<StringRef, Value>> vs,
+                        ArrayRef<int64_t> dimIndex) {
+    int64_t seen = ShapedType::kDynamic;
+    StringRef seenName;
+    for (auto [i, nv] : llvm::enumerate(vs)) {
+      auto type = cast<MemRefType>(nv.second.getType());
+      int64_t d = type.getDimSize(dimIndex[i]);
+      if (d == ShapedType::kDynamic)
+        continue;
+      if (seen != ShapedType::kDynamic && d != seen)
+        return op->emitOpError()
+               << what << " of " << nv.first << " (" << d << ") differs from "
+               << seenName << " (" << seen << ")";
+      seen = d;
+      seenName = nv.first;
+    }
+    return success();
+  }
+
+private:
+  static std::string formatDims(ArrayRef<int64_t> dims) {
+    std::string s = "[";
+    for (auto [i, d] : llvm::enumerate(dims)) {
+      if (i)
+        s += ", ";
+      s += d == kAny ? "?" : std::to_string(d);
+    }
+    return s + "]";
+  }
+
+  Operation *op;
+  LayerAttr layer;
+};
+} // namespace
+
+template <typename OpT>
+static LogicalResult verifyAttentionOp(OpT op) {
+  LayerAttr layer = op.getLayer();
+  MLIRContext *ctx = op.getContext();
+  const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
+                K = layer.getHeadK(), V = layer.getHeadV();
+  const int64_t any = AttentionOperandChecker::kAny;
+  Type act = layer.getActType();
+  std::string actName;
+  llvm::raw_string_ostream(actName) << "the layer's activation type " << act;
+  Type f32 = Float32Type::get(ctx), i32 = IntegerType::get(ctx, 32),
+       i1 = IntegerType::get(ctx, 1);
+  AttentionOperandChecker c(op, layer);
+
+  if (failed(c.check("q", op.getQ(), {any, H, K}, "[T, heads, head_k]", {act},
+                     actName)) ||
+      failed(c.check("k", op.getK(), {any, H, K}, "[T, heads, head_k]", {act},
+                     actName)) ||
+      failed(c.check("v", op.getV(), {any, HV, V}, "[T, value_heads, head_v]",
+                     {act}, actName)) ||
+      failed(c.check("g", op.getG(), {any, HV, K}, "[T, value_heads, head_k]",
+                     {act, f32}, actName + " or f32")) ||
+      failed(c.check("beta", op.getBeta(), {any, HV}, "[T, value_heads]",
+                     {act, f32}, actName + " or f32")) ||
+      failed(c.check("out", op.getO(), {any, HV, V}, "[T, value_heads, head_v]",
+                     {act}, actName)))
+    return failure();
+
+  // The token dimension is shared by every activation.
+  if (failed(c.sameDim("token count",
+                       {{"q", op.getQ()},
+                        {"k", op.getK()},
+                        {"v", op.getV()},
+                        {"g", op.getG()},
+                        {"beta", op.getBeta()},
+                        {"out", op.getO()}},
+                       {0, 0, 0, 0, 0, 0})))
+    return failure();
+
+  // Gate parameters: softplus needs A_log; 'none' takes neither parameter.
+  GateKind gate = layer.getGate();
+  if (gate == GateKind::Softplus && !op.getALog())
+    return op.emitOpError() << "the softplus gate needs an a_log operand";
+  if (gate == GateKind::None && (op.getALog() || op.getDtBias()))
+    return op.emitOpError()
+           << "gate 'none' takes no a_log or dt_bias (g is already the log "
+              "decay)";
+  if (op.getALog() &&
+      failed(c.check("a_log", op.getALog(), {HV}, "[value_heads]", {f32},
+                     "f32")))
+    return failure();
+  if (op.getDtBias() &&
+      failed(c.check("dt_bias", op.getDtBias(), {HV * K},
+                     "[value_heads * head_k]", {f32}, "f32")))
+    return failure();
+
+  // Batch descriptors.
+  if (failed(c.check("cu_seqlens", op.getCuSeqlens(), {any}, "[N + 1]", {i32},
+                     "i32")) ||
+      failed(c.check("slots", op.getSlots(), {any}, "[N]", {i32}, "i32")) ||
+      failed(c.check("has_initial_state", op.getHasInitialState(), {any},
+                     "[N]", {i1}, "i1")))
+    return failure();
+  int64_t cu = cast<MemRefType>(op.getCuSeqlens().getType()).getDimSize(0);
+  if (cu == 0)
+    return op.emitOpError() << "cu_seqlens must hold N + 1 >= 1 entries";
+  int64_t n = cu == ShapedType::kDynamic ? ShapedType::kDynamic : cu - 1;
+  for (auto [name, v] :
+       {std::pair<StringRef, Value>{"slots", op.getSlots()},
+        {"has_initial_state", op.getHasInitialState()}}) {
+    int64_t d = cast<MemRefType>(v.getType()).getDimSize(0);
+    if (n != ShapedType::kDynamic && d != ShapedType::kDynamic && d != n)
+      return op.emitOpError() << name << " holds " << d
+                              << " entries but cu_seqlens describes " << n
+                              << " sequences";
+  }
+
+  // The state pool, in the layer's layout and dtype.
+  bool vk = layer.getStateLayout() == StateLayout::VK;
+  if (failed(c.check("state", op.getState(),
+                     {any, HV, vk ? V : K, vk ? K : V},
+                     vk ? "[slots, value_heads, head_v, head_k] (layout vk)"
+                        : "[slots, value_heads, head_k, head_v] (layout kv)",
+                     {layer.getStateType()},
+                     "the layer's state type")))
+    return failure();
+
+  if (std::optional<ConfigAttr> cfg = op.getConfig()) {
+    if (cfg->getBlockK() > K || cfg->getBlockV() > V)
+      return op.emitOpError() << "config blocks (block_k = "
+                              << cfg->getBlockK() << ", block_v = "
+                              << cfg->getBlockV()
+                              << ") exceed the head dims (" << K << ", " << V
+                              << ")";
+  }
+  return success();
+}
+
+LogicalResult RecurrentOp::verify() { return verifyAttentionOp(*this); }
+
+LogicalResult ChunkOp::verify() {
+  int64_t c = getChunkSize();
+  if (c != 16 && c != 32 && c != 64)
+    return emitOpError() << "chunk_size must be 16, 32 or 64, got " << c;
+  return verifyAttentionOp(*this);
+}

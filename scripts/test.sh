@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The whole suite on a fresh machine: install what is missing, build
+# incrementally, run lit + GoogleTest through ctest.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+export KDA_BUILD_DIR="${KDA_BUILD_DIR:-$root/build}"
+start=$(date +%s)
+"$root/scripts/install-deps.sh"
+"$root/scripts/build.sh"
+cd "$KDA_BUILD_DIR"
+ctest --output-on-failure -j "${KDA_JOBS:-2}"
+echo "test.sh: wall time $(( $(date +%s) - start )) s"

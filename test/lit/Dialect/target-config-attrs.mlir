@@ -1,0 +1,31 @@
+// #kda.target and #kda.config round-trip; a config can be attached to an op.
+// RUN: kda-opt %s -split-input-file | FileCheck %s
+// RUN: kda-opt %s -split-input-file | kda-opt -split-input-file | FileCheck %s
+
+// CHECK: #kda.target<arch = "gfx942", wave_size = 64, lds_bytes = 65536, max_workgroup_size = 1024, mma = "mfma", async_copy = 0>
+// CHECK: #kda.target<arch = "gfx950", wave_size = 64, lds_bytes = 163840, max_workgroup_size = 1024, mma = "mfma", async_copy = 1>
+// CHECK: #kda.target<arch = "sm_90", wave_size = 32, lds_bytes = 232448, max_workgroup_size = 1024, mma = "wgmma", async_copy = 1>
+// CHECK: #kda.target<arch = "emu", wave_size = 64, lds_bytes = 65536, max_workgroup_size = 1024, mma = "none", async_copy = 0>
+module attributes {kda.targets = [
+  #kda.target<arch = "gfx942", wave_size = 64, lds_bytes = 65536, max_workgroup_size = 1024, mma = "mfma", async_copy = 0>,
+  #kda.target<arch = "gfx950", wave_size = 64, lds_bytes = 163840, max_workgroup_size = 1024, mma = "mfma", async_copy = 1>,
+  #kda.target<arch = "sm_90", wave_size = 32, lds_bytes = 232448, max_workgroup_size = 1024, mma = "wgmma", async_copy = 1>,
+  #kda.target<arch = "emu", wave_size = 64, lds_bytes = 65536, max_workgroup_size = 1024, mma = "none", async_copy = 0>]} {
+}
+
+// -----
+
+#l = #kda.layer<heads = 2, value_heads = 2, head_k = 128, head_v = 128, gate = lower_bound(-5.0), act = bf16, state = f32, state_layout = vk>
+// CHECK: #config = #kda.config<block_k = 128, block_v = 32, block_t = 1, warps = 4, stages = 2>
+// CHECK: kda.recurrent #layer config #config q(
+func.func @with_config(%q: memref<?x2x128xbf16>, %v: memref<?x2x128xbf16>,
+    %beta: memref<?x2xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>,
+    %state: memref<?x2x128x128xf32>) {
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 32, block_t = 1, warps = 4, stages = 2>
+      q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>)
+      v(%v : memref<?x2x128xbf16>) g(%q : memref<?x2x128xbf16>)
+      beta(%beta : memref<?x2xbf16>) cu_seqlens(%i32 : memref<?xi32>)
+      slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>)
+      state(%state : memref<?x2x128x128xf32>) out(%v : memref<?x2x128xbf16>)
+  return
+}

@@ -1,0 +1,18 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+
+config.name = "kda"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".mlir"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kda_obj_root, "test", "lit")
+
+# kda tools first, then LLVM's FileCheck, not, count.
+config.environment["PATH"] = os.pathsep.join(
+    [config.kda_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])]
+)
+config.substitutions.append(("%kda_src_root", config.kda_src_root))
+config.substitutions.append(("%examples", os.path.join(config.kda_src_root, "examples")))

@@ -1,0 +1,34 @@
+//===- RandomBatch.h - random KDA batches for tests -------------*- C++ -*-===//
+#ifndef KDA_TEST_RANDOMBATCH_H
+#define KDA_TEST_RANDOMBATCH_H
+
+#include "kda/Oracle/Reference.h"
+#include <cstdint>
+#include <vector>
+
+namespace kda::test {
+
+/// What a random batch should contain.
+struct BatchShape {
+  std::vector<int> lengths;        // one entry per sequence
+  std::vector<int32_t> slots;      // empty: sequence n -> slot n + 1
+  std::vector<uint8_t> hasInitial; // empty: all true
+  /// Raw gate inputs set to this value on every third token (0: off); with
+  /// the softplus gate and A_log = 0, 1000 gives g of about -1000.
+  double extremeGate = 0;
+};
+
+/// Fills a batch with draws from a fixed seed: q, k, v ~ N(0, 1) (k scaled by
+/// K^-1/2 without l2norm so the delta rule stays contractive), gate and beta
+/// inputs ~ N(0, 1), A_log ~ U(-1, 0.5) and dt_bias ~ N(0, 0.5) where the gate
+/// uses them.
+ref::Batch makeBatch(const ref::Layer &layer, const BatchShape &shape,
+                     uint64_t seed);
+
+/// A pool of `slots` slots filled with N(0, 0.5) draws.
+std::vector<double> makePool(const ref::Layer &layer, int64_t slots,
+                             uint64_t seed);
+
+} // namespace kda::test
+
+#endif // KDA_TEST_RANDOMBATCH_H

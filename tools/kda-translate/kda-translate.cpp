@@ -1,0 +1,77 @@
+//===- kda-translate.cpp - the kda translation driver ---------------------===//
+//
+// mlir-translate with the upstream translations (mlir-to-llvmir and friends)
+// and kda's own: `--kda-spec-to-json` describes each computation of a spec
+// (function, op, layer facts) as JSON, the shape bundle manifests build on.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Dialect/KDA/KDAOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllTranslations.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+static llvm::json::Object describeLayer(LayerAttr l) {
+  std::string act, state;
+  llvm::raw_string_ostream(act) << l.getActType();
+  llvm::raw_string_ostream(state) << l.getStateType();
+  llvm::json::Object o{{"heads", l.getHeads()},
+                       {"value_heads", l.getValueHeads()},
+                       {"head_k", l.getHeadK()},
+                       {"head_v", l.getHeadV()},
+                       {"gate", stringifyGateKind(l.getGate())},
+                       {"beta", stringifyBetaMode(l.getBeta())},
+                       {"qk_l2norm", l.getQkL2norm()},
+                       {"scale", l.getEffectiveScale()},
+                       {"act", act},
+                       {"state", state},
+                       {"state_layout", stringifyStateLayout(l.getStateLayout())}};
+  if (l.getGate() == GateKind::LowerBound)
+    o["lower_bound"] = l.getLowerBound().convertToDouble();
+  return o;
+}
+
+static LogicalResult specToJson(Operation *module, raw_ostream &os) {
+  llvm::json::Array computations;
+  module->walk([&](Operation *op) {
+    LayerAttr layer;
+    StringRef kind;
+    if (auto r = dyn_cast<RecurrentOp>(op)) {
+      layer = r.getLayer();
+      kind = "recurrent";
+    } else if (auto c = dyn_cast<ChunkOp>(op)) {
+      layer = c.getLayer();
+      kind = "chunk";
+    } else {
+      return;
+    }
+    auto fn = op->getParentOfType<func::FuncOp>();
+    computations.push_back(llvm::json::Object{
+        {"function", fn ? fn.getSymName().str() : std::string()},
+        {"op", kind},
+        {"layer", describeLayer(layer)}});
+  });
+  if (computations.empty())
+    return module->emitError("spec holds no kda.recurrent or kda.chunk op");
+  os << llvm::formatv("{0:2}",
+                      llvm::json::Value(llvm::json::Object{
+                          {"computations", std::move(computations)}}))
+     << "\n";
+  return success();
+}
+
+int main(int argc, char **argv) {
+  registerAllTranslations();
+  TranslateFromMLIRRegistration specToJsonReg(
+      "kda-spec-to-json", "describe a kda spec's computations as JSON",
+      specToJson, [](DialectRegistry &registry) {
+        registry.insert<KDADialect, func::FuncDialect, memref::MemRefDialect>();
+      });
+  return failed(mlirTranslateMain(argc, argv, "kda translation driver\n"));
+}
