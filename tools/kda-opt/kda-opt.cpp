@@ -6,18 +6,23 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Dialect/KDA/KDADialect.h"
+#include "kda/Passes/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR inside kda-opt.
+  mlir::registerAllToLLVMIRTranslations(registry);
   mlir::registerAllPasses();
   registry.insert<mlir::kda::KDADialect>();
+  mlir::kda::registerKDAPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "kda optimizer driver\n", registry));
 }

@@ -1,0 +1,32 @@
+//===- TargetInfo.cpp - the target table ----------------------------------===//
+#include "kda/Codegen/TargetInfo.h"
+#include "kda/Dialect/KDA/KDAAttrs.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+static const TargetInfo kTargets[] = {
+    // MI300X: 64 KiB LDS per workgroup, MFMA, no global->LDS async copy used.
+    {"gfx942", "gfx942", TargetKind::AMDGPU, 64, 64 * 1024, 1024, "mfma", false},
+    // MI355X: 160 KiB LDS, MFMA, global_load_lds.
+    {"gfx950", "gfx950", TargetKind::AMDGPU, 64, 160 * 1024, 1024, "mfma", true},
+    // H100/H200: 227 KiB shared memory per block after opt-in, cp.async.
+    {"sm_90", "sm_90", TargetKind::NVPTX, 32, 227 * 1024, 1024, "wgmma", true},
+    // The host emulator, standing for gfx942 (wave 64) or sm_90 (wave 32).
+    {"emu", "gfx942", TargetKind::Emulator, 64, 64 * 1024, 1024, "none", false},
+    {"emu32", "sm_90", TargetKind::Emulator, 32, 227 * 1024, 1024, "none", false},
+};
+
+ArrayRef<TargetInfo> mlir::kda::allTargets() { return kTargets; }
+
+std::optional<TargetInfo> mlir::kda::lookupTarget(StringRef name) {
+  for (const TargetInfo &t : kTargets)
+    if (t.name == name)
+      return t;
+  return std::nullopt;
+}
+
+TargetAttr TargetInfo::toAttr(MLIRContext *ctx) const {
+  return TargetAttr::get(ctx, name, waveSize, ldsBytes, maxWorkgroupSize, mma,
+                         asyncCopy ? 1 : 0);
+}

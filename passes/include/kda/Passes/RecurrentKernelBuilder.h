@@ -1,0 +1,61 @@
+//===- RecurrentKernelBuilder.h - the decode kernel ------------*- C++ -*-===//
+//
+// One builder for the token-serial (recurrent) KDA kernel, shared by every
+// target: the target enters only through TargetInfo (wave size) and the
+// reduction atom (gpu.subgroup_reduce, lowered per target later).
+//
+// Work decomposition (memory-bound: each head's K x V state is read and
+// written once per row): a workgroup owns (sequence n, value head h, a block
+// of `block_v` state columns). Each column is spread over `lanesK` lanes of
+// one wave, each lane holding `K / lanesK` consecutive k of that column in
+// registers, so every reduction over k stays inside a wave. The lane order
+// follows the state layout so state loads coalesce:
+//   vk ([V, K], K contiguous): k-lanes are adjacent (lane = vl * lanesK + kt),
+//      each lane loads its k-run as one vector;
+//   kv ([K, V], V contiguous): columns are adjacent (lane = kt * cols + vl),
+//      lanes of one k-row read consecutive v.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_PASSES_RECURRENTKERNELBUILDER_H
+#define KDA_PASSES_RECURRENTKERNELBUILDER_H
+
+#include "kda/Codegen/TargetInfo.h"
+#include "kda/Dialect/KDA/KDAOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::kda {
+
+/// The decode kernel's schedule, derived from a #kda.config and the target.
+struct RecurrentSchedule {
+  unsigned waveSize;
+  unsigned warps;       // waves per workgroup
+  unsigned blockV;      // state columns per workgroup
+  unsigned lanesK;      // lanes sharing one column
+  unsigned elemsK;      // k per lane = K / lanesK
+  unsigned threads() const { return warps * waveSize; }
+  unsigned colsPerWave() const { return waveSize / lanesK; }
+};
+
+/// The default config of the recurrent kernel for a layer on a target.
+ConfigAttr defaultRecurrentConfig(LayerAttr layer, const TargetInfo &target);
+
+/// Checks `config` against the layer and target; on success fills `schedule`.
+/// On failure returns the reason.
+LogicalResult deriveRecurrentSchedule(LayerAttr layer, ConfigAttr config,
+                                      const TargetInfo &target,
+                                      RecurrentSchedule &schedule,
+                                      std::string &reason);
+
+/// Kernel argument order (bare pointers): the ABI the runtime launches with.
+llvm::ArrayRef<llvm::StringLiteral> recurrentKernelArgNames();
+
+/// Builds `gpu.func @name` in `module` computing `op` on `target`.
+FailureOr<gpu::GPUFuncOp> buildRecurrentKernel(OpBuilder &builder,
+                                               gpu::GPUModuleOp module,
+                                               StringRef name, RecurrentOp op,
+                                               ConfigAttr config,
+                                               const TargetInfo &target);
+
+} // namespace mlir::kda
+
+#endif // KDA_PASSES_RECURRENTKERNELBUILDER_H

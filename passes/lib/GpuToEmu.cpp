@@ -1,0 +1,210 @@
+//===- GpuToEmu.cpp - gpu.func kernels -> host functions ------------------===//
+//
+// The emulator target keeps the kernel IR of the GPU targets up to this point;
+// only the SIMT primitives change: each becomes a call into the emulator
+// runtime (runtime/emu), which runs a workgroup's threads as fibers and
+// implements barriers and cross-lane shuffles between them.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Passes/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::kda {
+#define GEN_PASS_DEF_KDAGPUTOEMU
+#include "kda/Passes/Passes.h.inc"
+} // namespace mlir::kda
+
+using namespace mlir;
+using namespace mlir::kda;
+
+namespace {
+
+/// Ids the emulator answers through kda_emu_id (runtime/emu/Emulator.h).
+enum EmuId : int32_t {
+  kThreadX = 0, kBlockX = 3, kBlockDimX = 6, kGridDimX = 9,
+  kLaneId = 12, kSubgroupId = 13, kSubgroupSize = 14
+};
+enum EmuShuffleMode : int32_t { kXor = 0, kUp = 1, kDown = 2, kIdx = 3 };
+
+class EmuLowering {
+public:
+  EmuLowering(ModuleOp module)
+      : module(module), ctx(module.getContext()),
+        ptr(LLVM::LLVMPointerType::get(ctx)) {}
+
+  LogicalResult run();
+
+private:
+  func::FuncOp declare(StringRef name, TypeRange args, TypeRange results);
+  LogicalResult convertKernel(gpu::GPUFuncOp kernel);
+  LogicalResult rewriteBody(func::FuncOp fn, Value emuCtx);
+  void addPackedEntry(func::FuncOp fn);
+
+  ModuleOp module;
+  MLIRContext *ctx;
+  Type ptr;
+};
+
+func::FuncOp EmuLowering::declare(StringRef name, TypeRange args,
+                                  TypeRange results) {
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder b(ctx);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, module.getLoc(), name,
+                                 FunctionType::get(ctx, args, results));
+  fn.setPrivate();
+  return fn;
+}
+
+LogicalResult EmuLowering::rewriteBody(func::FuncOp fn, Value emuCtx) {
+  Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+  Type f32 = Float32Type::get(ctx);
+  func::FuncOp idFn = declare("kda_emu_id", {ptr, i32}, {i64});
+  func::FuncOp barrierFn = declare("kda_emu_barrier", {ptr}, {});
+  func::FuncOp shuffleF32 =
+      declare("kda_emu_shuffle_f32", {ptr, f32, i32, i32, i32}, {f32});
+  func::FuncOp shuffleI32 =
+      declare("kda_emu_shuffle_i32", {ptr, i32, i32, i32, i32}, {i32});
+
+  IRRewriter rewriter(ctx);
+  auto emitId = [&](Operation *op, int32_t which) {
+    rewriter.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    Value w = arith::ConstantIntOp::create(rewriter, loc, which, 32);
+    Value id = func::CallOp::create(rewriter, loc, idFn, ValueRange{emuCtx, w})
+                   .getResult(0);
+    Value asIndex = arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getIndexType(), id);
+    rewriter.replaceOp(op, asIndex);
+  };
+
+  SmallVector<Operation *> gpuOps;
+  fn.walk([&](Operation *op) {
+    if (isa<gpu::GPUDialect>(op->getDialect()))
+      gpuOps.push_back(op);
+  });
+  for (Operation *op : gpuOps) {
+    if (auto o = dyn_cast<gpu::ThreadIdOp>(op))
+      emitId(op, kThreadX + int32_t(o.getDimension()));
+    else if (auto o = dyn_cast<gpu::BlockIdOp>(op))
+      emitId(op, kBlockX + int32_t(o.getDimension()));
+    else if (auto o = dyn_cast<gpu::BlockDimOp>(op))
+      emitId(op, kBlockDimX + int32_t(o.getDimension()));
+    else if (auto o = dyn_cast<gpu::GridDimOp>(op))
+      emitId(op, kGridDimX + int32_t(o.getDimension()));
+    else if (isa<gpu::LaneIdOp>(op))
+      emitId(op, kLaneId);
+    else if (isa<gpu::SubgroupIdOp>(op))
+      emitId(op, kSubgroupId);
+    else if (isa<gpu::SubgroupSizeOp>(op))
+      emitId(op, kSubgroupSize);
+    else if (isa<gpu::BarrierOp>(op)) {
+      rewriter.setInsertionPoint(op);
+      func::CallOp::create(rewriter, op->getLoc(), barrierFn,
+                           ValueRange{emuCtx});
+      rewriter.eraseOp(op);
+    } else if (auto sh = dyn_cast<gpu::ShuffleOp>(op)) {
+      Type t = sh.getValue().getType();
+      if (t != f32 && t != i32)
+        return sh.emitOpError("the emulator shuffles only f32 and i32");
+      rewriter.setInsertionPoint(op);
+      Location loc = op->getLoc();
+      int32_t mode = 0;
+      switch (sh.getMode()) {
+      case gpu::ShuffleMode::XOR: mode = kXor; break;
+      case gpu::ShuffleMode::UP: mode = kUp; break;
+      case gpu::ShuffleMode::DOWN: mode = kDown; break;
+      case gpu::ShuffleMode::IDX: mode = kIdx; break;
+      }
+      Value m = arith::ConstantIntOp::create(rewriter, loc, mode, 32);
+      Value val = func::CallOp::create(
+                      rewriter, loc, t == f32 ? shuffleF32 : shuffleI32,
+                      ValueRange{emuCtx, sh.getValue(), sh.getOffset(),
+                                 sh.getWidth(), m})
+                      .getResult(0);
+      // Lanes whose source is out of range get their own value back, which
+      // is what the reductions built on shuffles expect of `valid`.
+      Value valid = arith::ConstantIntOp::create(rewriter, loc, 1, 1);
+      rewriter.replaceOp(op, {val, valid});
+    } else if (isa<gpu::ReturnOp>(op)) {
+      rewriter.setInsertionPoint(op);
+      func::ReturnOp::create(rewriter, op->getLoc());
+      rewriter.eraseOp(op);
+    } else {
+      return op->emitOpError("is not supported by the emulator target");
+    }
+  }
+  return success();
+}
+
+void EmuLowering::addPackedEntry(func::FuncOp fn) {
+  // <name>_packed(ctx, params): params[i] points at argument i's value, as
+  // cuLaunchKernel's and hipModuleLaunchKernel's kernelParams do.
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(fn);
+  Location loc = fn.getLoc();
+  auto packed = func::FuncOp::create(
+      b, loc, (fn.getName() + "_packed").str(),
+      FunctionType::get(ctx, {ptr, ptr}, {}));
+  Block *entry = packed.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  SmallVector<Value> args{entry->getArgument(0)};
+  for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes().drop_front())) {
+    Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, entry->getArgument(1),
+                                     ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    Value valuePtr = LLVM::LoadOp::create(b, loc, ptr, slot);
+    if (isa<MemRefType>(type)) {
+      Value p = LLVM::LoadOp::create(b, loc, ptr, valuePtr);
+      args.push_back(
+          UnrealizedConversionCastOp::create(b, loc, type, p).getResult(0));
+    } else {
+      args.push_back(LLVM::LoadOp::create(b, loc, type, valuePtr));
+    }
+  }
+  func::CallOp::create(b, loc, fn, args);
+  func::ReturnOp::create(b, loc);
+}
+
+LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
+  if (!kernel.getWorkgroupAttributions().empty() ||
+      !kernel.getPrivateAttributions().empty())
+    return kernel.emitOpError(
+        "memory attributions are not supported by the emulator target yet");
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  SmallVector<Type> args{ptr};
+  llvm::append_range(args, kernel.getArgumentTypes());
+  auto fn = func::FuncOp::create(b, kernel.getLoc(), kernel.getName(),
+                                 FunctionType::get(ctx, args, {}));
+  fn.getBody().takeBody(kernel.getBody());
+  Value emuCtx = fn.getBody().front().insertArgument(0u, ptr, kernel.getLoc());
+  if (failed(rewriteBody(fn, emuCtx)))
+    return failure();
+  addPackedEntry(fn);
+  return success();
+}
+
+LogicalResult EmuLowering::run() {
+  SmallVector<gpu::GPUModuleOp> gpuModules(
+      module.getOps<gpu::GPUModuleOp>());
+  for (gpu::GPUModuleOp gm : gpuModules) {
+    for (gpu::GPUFuncOp kernel :
+         llvm::make_early_inc_range(gm.getOps<gpu::GPUFuncOp>()))
+      if (failed(convertKernel(kernel)))
+        return failure();
+    gm.erase();
+  }
+  module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+  return success();
+}
+
+struct KdaGpuToEmuPass : public kda::impl::KdaGpuToEmuBase<KdaGpuToEmuPass> {
+  void runOnOperation() override {
+    if (failed(EmuLowering(getOperation()).run()))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,55 @@
+//===- LowerSubgroupReduce.cpp - cross-lane reduction atoms ---------------===//
+#include "kda/Codegen/TargetInfo.h"
+#include "kda/Passes/Passes.h"
+
+#include "mlir/Dialect/AMDGPU/Utils/Chipset.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::kda {
+#define GEN_PASS_DEF_KDALOWERSUBGROUPREDUCE
+#include "kda/Passes/Passes.h.inc"
+} // namespace mlir::kda
+
+using namespace mlir;
+using namespace mlir::kda;
+
+namespace {
+struct KdaLowerSubgroupReducePass
+    : public kda::impl::KdaLowerSubgroupReduceBase<KdaLowerSubgroupReducePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<TargetInfo> info = lookupTarget(target);
+    if (!info) {
+      getOperation().emitError() << "unknown kda target '" << target << "'";
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    if (info->kind == TargetKind::AMDGPU) {
+      FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(info->chip);
+      if (failed(chipset)) {
+        getOperation().emitError() << "bad AMDGPU chip " << info->chip;
+        return signalPassFailure();
+      }
+      // DPP where it applies (unit-stride clusters); shuffles for the rest.
+      populateGpuLowerSubgroupReduceToDPPPatterns(patterns, info->waveSize,
+                                                  *chipset, /*benefit=*/2);
+      populateGpuLowerClusteredSubgroupReduceToDPPPatterns(
+          patterns, info->waveSize, *chipset, /*benefit=*/2);
+    }
+    populateGpuBreakDownSubgroupReducePatterns(patterns, 32);
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, info->waveSize);
+    populateGpuLowerClusteredSubgroupReduceToShufflePatterns(patterns,
+                                                             info->waveSize);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    WalkResult left = getOperation().walk([](gpu::SubgroupReduceOp op) {
+      op.emitError("no cross-lane lowering applies to this reduction");
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

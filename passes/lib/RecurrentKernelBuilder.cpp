@@ -1,0 +1,485 @@
+//===- RecurrentKernelBuilder.cpp - the decode kernel ---------------------===//
+//
+// Per token t of the workgroup's sequence, each lane does, for its k-run:
+//   q, k <- l2norm (cluster sums over the column's lanes), q *= scale
+//   S    <- exp(g) * S
+//   r    =  beta * (v - sum_k S k)          (cluster sum)
+//   S    <- S + k r
+//   o    =  sum_k S q                       (cluster sum; lane kt = 0 stores)
+// All math in f32; activations are widened on load and narrowed on store.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Passes/RecurrentKernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+static constexpr llvm::StringLiteral kArgNames[] = {
+    "q",  "k",          "v",     "g",     "beta",
+    "a_log", "dt_bias", "cu_seqlens", "slots", "has_initial_state",
+    "state", "out"};
+
+ArrayRef<llvm::StringLiteral> mlir::kda::recurrentKernelArgNames() {
+  return kArgNames;
+}
+
+//===----------------------------------------------------------------------===//
+// Schedule
+//===----------------------------------------------------------------------===//
+
+// Lanes per column: vk wants long contiguous k-runs per column (one vector
+// load per lane); kv wants many adjacent columns per k-row.
+static unsigned defaultLanesK(LayerAttr layer, const TargetInfo &t) {
+  unsigned lanes = layer.getStateLayout() == StateLayout::VK ? 32 : 4;
+  while (lanes > 1 && (unsigned(layer.getHeadK()) % lanes != 0))
+    lanes /= 2;
+  // Every lane of a wave must own a column: columns per wave <= V.
+  while (t.waveSize / lanes > unsigned(layer.getHeadV()) && lanes < t.waveSize)
+    lanes *= 2;
+  return lanes;
+}
+
+ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
+                                             const TargetInfo &t) {
+  unsigned lanesK = defaultLanesK(layer, t);
+  unsigned cols = t.waveSize / lanesK;
+  // About 256 threads per workgroup, fewer when V is small.
+  unsigned warps = std::max(1u, 256u / t.waveSize);
+  while (warps > 1 && cols * warps > unsigned(layer.getHeadV()))
+    warps /= 2;
+  return ConfigAttr::get(layer.getContext(), /*block_k=*/layer.getHeadK(),
+                         /*block_v=*/cols * warps, /*block_t=*/1, warps,
+                         /*stages=*/1);
+}
+
+LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
+                                                 ConfigAttr config,
+                                                 const TargetInfo &t,
+                                                 RecurrentSchedule &s,
+                                                 std::string &reason) {
+  llvm::raw_string_ostream os(reason);
+  const unsigned K = layer.getHeadK(), V = layer.getHeadV();
+  s.waveSize = t.waveSize;
+  s.warps = config.getWarps();
+  s.blockV = config.getBlockV();
+  if (config.getBlockK() != K)
+    return os << "the recurrent kernel keeps whole columns: block_k must be "
+                 "head_k ("
+              << K << "), got " << config.getBlockK(),
+           failure();
+  if (config.getBlockT() != 1 || config.getStages() != 1)
+    return os << "the recurrent kernel takes block_t = 1 and stages = 1",
+           failure();
+  if (V % s.blockV != 0)
+    return os << "block_v (" << s.blockV << ") must divide head_v (" << V
+              << ")",
+           failure();
+  if (s.threads() > t.maxWorkgroupSize)
+    return os << s.warps << " waves of " << t.waveSize << " exceed the "
+              << t.maxWorkgroupSize << "-thread workgroup limit of " << t.name,
+           failure();
+  if (s.threads() % s.blockV != 0)
+    return os << "block_v (" << s.blockV << ") must divide the "
+              << s.threads() << " threads of a workgroup",
+           failure();
+  s.lanesK = s.threads() / s.blockV;
+  if (!llvm::isPowerOf2_32(s.lanesK) || s.lanesK > t.waveSize)
+    return os << "each column needs a power-of-two number of lanes within one "
+                 "wave of "
+              << t.waveSize << ", got " << s.lanesK,
+           failure();
+  if (K % s.lanesK != 0)
+    return os << s.lanesK << " lanes per column do not divide head_k (" << K
+              << ")",
+           failure();
+  s.elemsK = K / s.lanesK;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel body
+//===----------------------------------------------------------------------===//
+
+namespace {
+class RecurrentKernelEmitter {
+public:
+  RecurrentKernelEmitter(ImplicitLocOpBuilder &b, RecurrentOp op,
+                         const RecurrentSchedule &s)
+      : b(b), op(op), layer(op.getLayer()), s(s), f32(b.getF32Type()) {}
+
+  void emit(gpu::GPUFuncOp func);
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value f(double v) {
+    return arith::ConstantOp::create(b, f32, b.getF32FloatAttr(v));
+  }
+  Value toIndex(Value v) {
+    return arith::IndexCastOp::create(b, b.getIndexType(), v);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, x, y); }
+  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, x, y); }
+  Value fsub(Value x, Value y) { return arith::SubFOp::create(b, x, y); }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, x, y); }
+  Value widen(Value v) {
+    return v.getType() == f32 ? v : arith::ExtFOp::create(b, f32, v);
+  }
+  Value narrow(Value v, Type to) {
+    return to == f32 ? v : arith::TruncFOp::create(b, to, v);
+  }
+  Value sigmoid(Value x) {
+    Value e = math::ExpOp::create(b, arith::NegFOp::create(b, x));
+    return arith::DivFOp::create(b, f(1.0), fadd(f(1.0), e));
+  }
+  /// Sum over the lanes that share this lane's column.
+  Value columnSum(Value partial) {
+    unsigned stride = layer.getStateLayout() == StateLayout::VK
+                          ? 1
+                          : s.colsPerWave();
+    return gpu::SubgroupReduceOp::create(b, partial,
+                                         gpu::AllReduceOperation::ADD,
+                                         /*uniform=*/false, s.lanesK, stride);
+  }
+  /// `count` consecutive elements at `offset`, widened to f32; one vector
+  /// load when more than one.
+  SmallVector<Value> loadRun(Value mem, Value offset, unsigned count);
+  void storeRun(Value mem, Value offset, ArrayRef<Value> values);
+
+  /// Flat offset of S[k][v] of head h in slot `slot`.
+  Value stateOffset(Value slot, Value h, Value k, Value v);
+  SmallVector<Value> loadState(Value slot, Value h, Value k0, Value v);
+  void storeState(Value slot, Value h, Value k0, Value v,
+                  ArrayRef<Value> values);
+  Value gate(Value raw, Value h, Value k, Value expALog);
+  SmallVector<Value> tokenStep(Value t, Value h, Value hq, Value k0, Value v,
+                               Value expALog, ValueRange state);
+
+  ImplicitLocOpBuilder &b;
+  RecurrentOp op;
+  LayerAttr layer;
+  const RecurrentSchedule &s;
+  Type f32;
+  // Flat views of the kernel arguments, in recurrentKernelArgNames() order.
+  Value q, k, v, g, beta, aLog, dtBias, cu, slots, hasInit, state, out;
+};
+} // namespace
+
+SmallVector<Value> RecurrentKernelEmitter::loadRun(Value mem, Value offset,
+                                                   unsigned count) {
+  auto type = cast<MemRefType>(mem.getType());
+  Type elem = type.getElementType();
+  SmallVector<Value> vals;
+  if (count == 1) {
+    vals.push_back(widen(memref::LoadOp::create(b, mem, offset)));
+    return vals;
+  }
+  unsigned bytes = count * elem.getIntOrFloatBitWidth() / 8;
+  auto vt = VectorType::get({count}, elem);
+  Value vec = vector::LoadOp::create(b, vt, mem, ValueRange{offset},
+                                     /*nontemporal=*/false,
+                                     llvm::MaybeAlign(std::min(bytes, 16u)));
+  for (unsigned i = 0; i < count; ++i)
+    vals.push_back(widen(vector::ExtractOp::create(b, vec, int64_t(i))));
+  return vals;
+}
+
+void RecurrentKernelEmitter::storeRun(Value mem, Value offset,
+                                      ArrayRef<Value> values) {
+  auto type = cast<MemRefType>(mem.getType());
+  Type elem = type.getElementType();
+  SmallVector<Value> narrowed;
+  for (Value x : values)
+    narrowed.push_back(narrow(x, elem));
+  if (values.size() == 1) {
+    memref::StoreOp::create(b, narrowed[0], mem, offset);
+    return;
+  }
+  unsigned bytes = values.size() * elem.getIntOrFloatBitWidth() / 8;
+  auto vt = VectorType::get({int64_t(values.size())}, elem);
+  Value vec = vector::FromElementsOp::create(b, vt, narrowed);
+  vector::StoreOp::create(b, vec, mem, ValueRange{offset},
+                          /*nontemporal=*/false,
+                          llvm::MaybeAlign(std::min(bytes, 16u)));
+}
+
+Value RecurrentKernelEmitter::stateOffset(Value slot, Value h, Value kk,
+                                          Value vv) {
+  const int64_t HV = layer.getValueHeads(), K = layer.getHeadK(),
+                V = layer.getHeadV();
+  Value base = mul(add(mul(slot, idx(HV)), h), idx(K * V));
+  if (layer.getStateLayout() == StateLayout::VK)
+    return add(base, add(mul(vv, idx(K)), kk));
+  return add(base, add(mul(kk, idx(V)), vv));
+}
+
+SmallVector<Value> RecurrentKernelEmitter::loadState(Value slot, Value h,
+                                                     Value k0, Value vv) {
+  if (layer.getStateLayout() == StateLayout::VK) // the k-run is contiguous
+    return loadRun(state, stateOffset(slot, h, k0, vv), s.elemsK);
+  SmallVector<Value> vals;
+  for (unsigned j = 0; j < s.elemsK; ++j)
+    vals.push_back(widen(memref::LoadOp::create(
+        b, state, stateOffset(slot, h, add(k0, idx(j)), vv))));
+  return vals;
+}
+
+void RecurrentKernelEmitter::storeState(Value slot, Value h, Value k0,
+                                        Value vv, ArrayRef<Value> values) {
+  if (layer.getStateLayout() == StateLayout::VK)
+    return storeRun(state, stateOffset(slot, h, k0, vv), values);
+  Type elem = cast<MemRefType>(state.getType()).getElementType();
+  for (unsigned j = 0; j < s.elemsK; ++j)
+    memref::StoreOp::create(b, narrow(values[j], elem), state,
+                            stateOffset(slot, h, add(k0, idx(j)), vv));
+}
+
+// KDA-MATH.md section 1, gate kinds. `raw` already has dt_bias added.
+Value RecurrentKernelEmitter::gate(Value raw, Value h, Value kk,
+                                   Value expALog) {
+  switch (layer.getGate()) {
+  case GateKind::None:
+    return raw;
+  case GateKind::Softplus: {
+    // softplus(x) = x for x > 20, else log1p(exp(x)); exp's input is clamped
+    // so the unused branch never makes inf.
+    Value x20 = arith::MinimumFOp::create(b, raw, f(20.0));
+    Value sp = math::Log1pOp::create(b, math::ExpOp::create(b, x20));
+    Value big = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, raw,
+                                      f(20.0));
+    Value softplus = arith::SelectOp::create(b, big, raw, sp);
+    return arith::NegFOp::create(b, fmul(expALog, softplus));
+  }
+  case GateKind::LowerBound: {
+    Value x = expALog ? fmul(expALog, raw) : raw;
+    double lb = layer.getLowerBound().convertToDouble();
+    return fmul(f(lb), sigmoid(x));
+  }
+  }
+  llvm_unreachable("gate kind");
+}
+
+SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
+                                                     Value k0, Value vv,
+                                                     Value expALog,
+                                                     ValueRange S) {
+  const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
+                K = layer.getHeadK(), V = layer.getHeadV();
+  const unsigned E = s.elemsK;
+  Value qkOff = add(mul(add(mul(t, idx(H)), hq), idx(K)), k0);
+  Value th = add(mul(t, idx(HV)), h);
+  Value gOff = add(mul(th, idx(K)), k0);
+  SmallVector<Value> qv = loadRun(q, qkOff, E);
+  SmallVector<Value> kv = loadRun(k, qkOff, E);
+  SmallVector<Value> graw = loadRun(g, gOff, E);
+  SmallVector<Value> bias;
+  if (dtBias)
+    bias = loadRun(dtBias, add(mul(h, idx(K)), k0), E);
+
+  Value scale = f(layer.getEffectiveScale());
+  if (layer.getQkL2norm()) {
+    Value qss = f(0.0), kss = f(0.0);
+    for (unsigned j = 0; j < E; ++j) {
+      qss = fadd(qss, fmul(qv[j], qv[j]));
+      kss = fadd(kss, fmul(kv[j], kv[j]));
+    }
+    // eps inside the sqrt, as the oracle and fla do.
+    Value qinv = arith::DivFOp::create(
+        b, f(1.0), math::SqrtOp::create(b, fadd(columnSum(qss), f(1e-6))));
+    Value kinv = arith::DivFOp::create(
+        b, f(1.0), math::SqrtOp::create(b, fadd(columnSum(kss), f(1e-6))));
+    scale = fmul(scale, qinv);
+    for (Value &x : kv)
+      x = fmul(x, kinv);
+  }
+  for (Value &x : qv)
+    x = fmul(x, scale);
+
+  // Decay, then the delta-rule residual r = beta (v - S^T k).
+  SmallVector<Value> Sd;
+  Value pk = f(0.0);
+  for (unsigned j = 0; j < E; ++j) {
+    Value raw = dtBias ? fadd(graw[j], bias[j]) : graw[j];
+    Value decay = math::ExpOp::create(
+        b, gate(raw, h, add(k0, idx(j)), expALog));
+    Sd.push_back(fmul(S[j], decay));
+    pk = fadd(pk, fmul(Sd[j], kv[j]));
+  }
+  Value vval = widen(memref::LoadOp::create(b, v, add(mul(th, idx(V)), vv)));
+  Value braw = widen(memref::LoadOp::create(b, beta, th));
+  Value bval = braw;
+  if (layer.getBeta() == BetaMode::Sigmoid)
+    bval = sigmoid(braw);
+  else if (layer.getBeta() == BetaMode::SigmoidX2)
+    bval = fmul(f(2.0), sigmoid(braw));
+  Value r = fmul(bval, fsub(vval, columnSum(pk)));
+
+  SmallVector<Value> Sn;
+  Value po = f(0.0);
+  for (unsigned j = 0; j < E; ++j) {
+    Sn.push_back(arith::AddFOp::create(b, Sd[j], fmul(kv[j], r)));
+    po = fadd(po, fmul(Sn[j], qv[j]));
+  }
+  Value o = columnSum(po);
+  Sn.push_back(o);
+  return Sn;
+}
+
+void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+
+  // Flat views of the bare-pointer arguments; extents are not needed (the
+  // runtime validated every index the kernel derives).
+  Value huge = idx(int64_t(1) << 40);
+  SmallVector<Value> views;
+  for (BlockArgument arg : entry.getArguments()) {
+    auto type = cast<MemRefType>(arg.getType());
+    auto flat = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+    views.push_back(memref::ReinterpretCastOp::create(
+        b, flat, arg, OpFoldResult(b.getIndexAttr(0)),
+        ArrayRef<OpFoldResult>{huge}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)}));
+  }
+  q = views[0], k = views[1], v = views[2], g = views[3], beta = views[4];
+  aLog = op.getALog() ? views[5] : Value();
+  dtBias = op.getDtBias() ? views[6] : Value();
+  cu = views[7], slots = views[8], hasInit = views[9], state = views[10],
+  out = views[11];
+
+  const int64_t G = layer.getGroupSize(), HV = layer.getValueHeads(),
+                V = layer.getHeadV();
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  Value colBlock = gpu::BlockIdOp::create(b, gpu::Dimension::x);
+  Value h = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+  Value n = gpu::BlockIdOp::create(b, gpu::Dimension::z);
+
+  // Lane -> (column within the workgroup, k-lane).
+  Value vl, kt;
+  if (layer.getStateLayout() == StateLayout::VK) {
+    vl = arith::DivUIOp::create(b, tid, idx(s.lanesK));
+    kt = arith::RemUIOp::create(b, tid, idx(s.lanesK));
+  } else {
+    unsigned cols = s.colsPerWave();
+    Value lane = arith::RemUIOp::create(b, tid, idx(s.waveSize));
+    Value wave = arith::DivUIOp::create(b, tid, idx(s.waveSize));
+    vl = add(mul(wave, idx(cols)), arith::RemUIOp::create(b, lane, idx(cols)));
+    kt = arith::DivUIOp::create(b, lane, idx(cols));
+  }
+  Value vv = add(mul(colBlock, idx(s.blockV)), vl);
+  Value k0 = mul(kt, idx(s.elemsK));
+  Value hq = arith::DivUIOp::create(b, h, idx(G));
+  Value bos = toIndex(memref::LoadOp::create(b, cu, n));
+  Value eos = toIndex(memref::LoadOp::create(b, cu, add(n, idx(1))));
+  Value slot = toIndex(memref::LoadOp::create(b, slots, n));
+  Value isLeader =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kt, idx(0));
+  auto storeOut = [&](Value t, Value o) {
+    auto ifLeader = scf::IfOp::create(b, isLeader, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifLeader.thenBlock()->getTerminator());
+    Value off = add(mul(add(mul(t, idx(HV)), h), idx(V)), vv);
+    Type elem = cast<MemRefType>(out.getType()).getElementType();
+    memref::StoreOp::create(b, narrow(o, elem), out, off);
+  };
+
+  // slot <= 0: padding. Zero output rows, no state access.
+  Value isPadding = arith::CmpIOp::create(b, arith::CmpIPredicate::sle, slot,
+                                          idx(0));
+  auto ifPad = scf::IfOp::create(b, isPadding, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifPad.thenBlock()->getTerminator());
+    auto loop = scf::ForOp::create(b, bos, eos, idx(1));
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    storeOut(loop.getInductionVar(), f(0.0));
+  }
+  b.setInsertionPoint(ifPad.elseBlock()->getTerminator());
+
+  // The starting state: the slot's, or zeros without reading the slot.
+  Value init = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::ne, memref::LoadOp::create(b, hasInit, n),
+      arith::ConstantIntOp::create(b, 0, 8));
+  SmallVector<Type> stateTypes(s.elemsK, f32);
+  auto ifInit = scf::IfOp::create(b, stateTypes, init, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifInit.thenBlock());
+    scf::YieldOp::create(b, loadState(slot, h, k0, vv));
+    b.setInsertionPointToStart(ifInit.elseBlock());
+    SmallVector<Value> zeros(s.elemsK, f(0.0));
+    scf::YieldOp::create(b, zeros);
+  }
+  Value expALog;
+  if (aLog)
+    expALog = math::ExpOp::create(b, widen(memref::LoadOp::create(b, aLog, h)));
+
+  auto loop = scf::ForOp::create(b, bos, eos, idx(1), ifInit.getResults());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> next =
+        tokenStep(loop.getInductionVar(), h, hq, k0, vv, expALog,
+                  loop.getRegionIterArgs());
+    Value o = next.pop_back_val();
+    storeOut(loop.getInductionVar(), o);
+    scf::YieldOp::create(b, next);
+  }
+  SmallVector<Value> finalState(loop.getResults());
+  storeState(slot, h, k0, vv, finalState);
+
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b);
+}
+
+FailureOr<gpu::GPUFuncOp>
+mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
+                                StringRef name, RecurrentOp op,
+                                ConfigAttr config, const TargetInfo &target) {
+  RecurrentSchedule s;
+  std::string reason;
+  if (failed(deriveRecurrentSchedule(op.getLayer(), config, target, s,
+                                     reason)))
+    return op.emitOpError() << "config " << config << " does not fit "
+                            << target.name << ": " << reason;
+
+  // Bare-pointer arguments: statically shaped rank-1 memrefs of the operand's
+  // element type (i1 flags travel as bytes).
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<Type> argTypes;
+  Value operands[] = {op.getQ(),         op.getK(),    op.getV(),
+                      op.getG(),         op.getBeta(), op.getALog(),
+                      op.getDtBias(),    op.getCuSeqlens(), op.getSlots(),
+                      op.getHasInitialState(), op.getState(), op.getO()};
+  for (Value operand : operands) {
+    Type elem = operand ? cast<MemRefType>(operand.getType()).getElementType()
+                        : Float32Type::get(ctx);
+    if (elem.isInteger(1))
+      elem = IntegerType::get(ctx, 8);
+    argTypes.push_back(MemRefType::get({1}, elem));
+  }
+
+  ImplicitLocOpBuilder b(op.getLoc(), builder);
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = gpu::GPUFuncOp::create(b, name,
+                                     FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func.setKnownBlockSizeAttr(
+      b.getDenseI32ArrayAttr({int32_t(s.threads()), 1, 1}));
+  func->setAttr("kda.layer", op.getLayer());
+  func->setAttr("kda.config", config);
+  func->setAttr("kda.lanes_k", b.getI32IntegerAttr(s.lanesK));
+  // Grid: (head_v / block_v, value_heads, num_seqs).
+  func->setAttr("kda.grid",
+                b.getDenseI64ArrayAttr({op.getLayer().getHeadV() / s.blockV,
+                                        op.getLayer().getValueHeads(), -1}));
+  RecurrentKernelEmitter(b, op, s).emit(func);
+  return func;
+}
