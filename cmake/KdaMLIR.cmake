@@ -25,3 +25,9 @@ endif()
 function(kda_link_mlir target)
   target_link_libraries(${target} PUBLIC MLIR LLVM)
 endfunction()
+
+# Debian's rocm-device-libs bitcode (ocml, ockl) for AMDGPU code objects.
+find_path(KDA_AMDGCN_BITCODE ocml.bc
+  PATHS /usr/lib/x86_64-linux-gnu/amdgcn/bitcode /usr/lib/amdgcn/bitcode
+        /opt/rocm/amdgcn/bitcode
+  NO_DEFAULT_PATH)

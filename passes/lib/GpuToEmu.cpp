@@ -21,6 +21,8 @@ using namespace mlir::kda;
 
 namespace {
 
+constexpr llvm::StringLiteral kEmuKernelAttr = "kda.emu_kernel";
+
 /// Ids the emulator answers through kda_emu_id (runtime/emu/Emulator.h).
 enum EmuId : int32_t {
   kThreadX = 0, kBlockX = 3, kBlockDimX = 6, kGridDimX = 9,
@@ -40,7 +42,6 @@ private:
   func::FuncOp declare(StringRef name, TypeRange args, TypeRange results);
   LogicalResult convertKernel(gpu::GPUFuncOp kernel);
   LogicalResult rewriteBody(func::FuncOp fn, Value emuCtx);
-  void addPackedEntry(func::FuncOp fn);
 
   ModuleOp module;
   MLIRContext *ctx;
@@ -140,34 +141,6 @@ LogicalResult EmuLowering::rewriteBody(func::FuncOp fn, Value emuCtx) {
   return success();
 }
 
-void EmuLowering::addPackedEntry(func::FuncOp fn) {
-  // <name>_packed(ctx, params): params[i] points at argument i's value, as
-  // cuLaunchKernel's and hipModuleLaunchKernel's kernelParams do.
-  OpBuilder b(ctx);
-  b.setInsertionPointAfter(fn);
-  Location loc = fn.getLoc();
-  auto packed = func::FuncOp::create(
-      b, loc, (fn.getName() + "_packed").str(),
-      FunctionType::get(ctx, {ptr, ptr}, {}));
-  Block *entry = packed.addEntryBlock();
-  b.setInsertionPointToStart(entry);
-  SmallVector<Value> args{entry->getArgument(0)};
-  for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes().drop_front())) {
-    Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, entry->getArgument(1),
-                                     ArrayRef<LLVM::GEPArg>{int32_t(i)});
-    Value valuePtr = LLVM::LoadOp::create(b, loc, ptr, slot);
-    if (isa<MemRefType>(type)) {
-      Value p = LLVM::LoadOp::create(b, loc, ptr, valuePtr);
-      args.push_back(
-          UnrealizedConversionCastOp::create(b, loc, type, p).getResult(0));
-    } else {
-      args.push_back(LLVM::LoadOp::create(b, loc, type, valuePtr));
-    }
-  }
-  func::CallOp::create(b, loc, fn, args);
-  func::ReturnOp::create(b, loc);
-}
-
 LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
   if (!kernel.getWorkgroupAttributions().empty() ||
       !kernel.getPrivateAttributions().empty())
@@ -183,7 +156,8 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
   Value emuCtx = fn.getBody().front().insertArgument(0u, ptr, kernel.getLoc());
   if (failed(rewriteBody(fn, emuCtx)))
     return failure();
-  addPackedEntry(fn);
+  // kda-emu-entry adds the packed entry once the kernel is in LLVM form.
+  fn->setAttr(kEmuKernelAttr, UnitAttr::get(ctx));
   return success();
 }
 

@@ -50,13 +50,24 @@ def KdaGpuToEmu : Pass<"kda-gpu-to-emu", "ModuleOp"> {
     Each `gpu.func` kernel of a `gpu.module` becomes a host `func.func` of the
     same name with a leading emulator context argument; thread and block ids,
     dims, shuffles and barriers become calls into the emulator runtime
-    (`kda_emu_*`, runtime/emu). A packed entry `<name>_packed(ctx, params)`
-    takes the arguments as a `void **` like cuLaunchKernel's kernelParams.
-    The emulator runs each workgroup's threads as fibers.
+    (`kda_emu_*`, runtime/emu), and the function is marked `kda.emu_kernel`
+    for kda-emu-entry. The emulator runs each workgroup's threads as fibers.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def KdaEmuEntry : Pass<"kda-emu-entry", "ModuleOp"> {
+  let summary = "Add packed entry points to lowered emulator kernels";
+  let description = [{
+    Runs after the host lowering to the LLVM dialect. For every `llvm.func`
+    marked `kda.emu_kernel`, adds `<name>_packed(ctx, params)`: `params[i]`
+    points at argument i's value, as cuLaunchKernel's and
+    hipModuleLaunchKernel's kernelParams do, so every backend launches with
+    the same argument array. Removes the marker.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // KDA_PASSES_TD

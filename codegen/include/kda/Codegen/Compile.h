@@ -1,0 +1,67 @@
+//===- Compile.h - spec -> code objects for one target ----------*- C++ -*-===//
+#ifndef KDA_CODEGEN_COMPILE_H
+#define KDA_CODEGEN_COMPILE_H
+
+#include "kda/Codegen/TargetInfo.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
+#include <string>
+#include <vector>
+
+namespace mlir::kda {
+
+/// Where the external tools live; defaults come from the build.
+struct Toolchain {
+  std::string llvmBinDir;     // ld.lld, clang (LLVM 22)
+  std::string amdgcnBitcode;  // rocm-device-libs bitcode folder
+  std::string ptxas;          // CUDA toolkit's ptxas
+  std::string scratchDir;     // temporary files (AMDGPU toolkit links)
+  static Toolchain fromEnvironment();
+};
+
+/// Static resource figures of one kernel, read from the compiled object.
+struct KernelFigures {
+  int64_t vgprs = -1, sgprs = -1, agprs = -1; // AMDGPU (registers: vgprs)
+  int64_t registers = -1;                     // NVPTX registers per thread
+  int64_t spills = 0;                         // spill stores / spill count
+  int64_t scratchBytes = 0;                   // private segment / stack frame
+  int64_t ldsBytes = 0;                       // static LDS / shared memory
+  int64_t occupancy = -1;                     // waves per SIMD (AMDGPU)
+  llvm::json::Object toJson() const;
+};
+
+/// One compiled kernel as the manifest describes it.
+struct CompiledKernel {
+  std::string name;        // the spec function it implements
+  std::string kind;        // recurrent
+  std::string symbol;      // entry symbol in the object
+  std::string target;      // gfx942 | gfx950 | sm_90 | emu | emu32
+  std::string file;        // code object, relative to the bundle
+  std::string extraFile;   // sm_90: the PTX beside the cubin
+  int64_t blockSize = 0;
+  int64_t grid[3] = {0, 0, 0}; // -1: number of sequences
+  llvm::json::Object layer, config;
+  std::vector<std::string> args, uses;
+  KernelFigures figures;
+  llvm::json::Object toJson() const;
+};
+
+/// Lowers every computation of `spec` for `target` and writes the code
+/// objects under `outDir/<target>/`. Diagnostics go to the spec's context.
+LogicalResult compileForTarget(ModuleOp spec, const TargetInfo &target,
+                               const Toolchain &tools, llvm::StringRef outDir,
+                               std::vector<CompiledKernel> &kernels);
+
+/// Writes `outDir/manifest.json`.
+LogicalResult writeManifest(llvm::StringRef outDir, llvm::StringRef specName,
+                            const std::vector<CompiledKernel> &kernels);
+
+/// Occupancy in waves per SIMD of an AMDGPU kernel from its VGPR count
+/// (unified 512-entry VGPR+AGPR file on gfx90a/gfx942/gfx950, granule 8,
+/// at most 8 waves) and LDS use per workgroup of `wavesPerGroup` waves.
+int64_t amdgpuOccupancy(int64_t vgprs, int64_t agprs, int64_t ldsBytes,
+                        int64_t wavesPerGroup, const TargetInfo &target);
+
+} // namespace mlir::kda
+
+#endif // KDA_CODEGEN_COMPILE_H

@@ -1,0 +1,545 @@
+//===- Compile.cpp - spec -> code objects for one target ------------------===//
+//
+// One lowering shared by every target up to the kernels (kda-lower-to-gpu);
+// then the target's pipeline: NVVM -> PTX -> ptxas cubin, ROCDL -> hsaco
+// (AMDHSA code object v5), or the emulator -> LLVM IR -> host shared object.
+// Pipelines are textual so the manifest can record exactly what ran.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Codegen/Compile.h"
+#include "kda/Dialect/KDA/KDAOps.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#ifndef KDA_DEFAULT_LLVM_BIN
+#define KDA_DEFAULT_LLVM_BIN "/usr/lib/llvm-22/bin"
+#endif
+#ifndef KDA_DEFAULT_AMDGCN_BITCODE
+#define KDA_DEFAULT_AMDGCN_BITCODE "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
+#endif
+
+using namespace mlir;
+using namespace mlir::kda;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+static std::string envOr(const char *name, StringRef fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback.str();
+}
+
+Toolchain Toolchain::fromEnvironment() {
+  Toolchain t;
+  t.llvmBinDir = envOr("KDA_LLVM_BIN", KDA_DEFAULT_LLVM_BIN);
+  t.amdgcnBitcode = envOr("KDA_AMDGCN_BITCODE", KDA_DEFAULT_AMDGCN_BITCODE);
+  std::string ptxas = envOr("KDA_PTXAS", "");
+  if (ptxas.empty()) {
+    if (auto found = llvm::sys::findProgramByName("ptxas"))
+      ptxas = *found;
+    else
+      ptxas = "/usr/local/cuda/bin/ptxas";
+  }
+  t.ptxas = ptxas;
+  SmallString<128> scratch;
+  if (!fs::createUniqueDirectory("kda-compile", scratch))
+    t.scratchDir = scratch.str().str();
+  return t;
+}
+
+llvm::json::Object KernelFigures::toJson() const {
+  llvm::json::Object o;
+  auto put = [&](StringRef k, int64_t v) {
+    if (v >= 0)
+      o[k] = v;
+  };
+  put("vgprs", vgprs);
+  put("sgprs", sgprs);
+  put("agprs", agprs);
+  put("registers", registers);
+  put("spills", spills);
+  put("scratch_bytes", scratchBytes);
+  put("lds_bytes", ldsBytes);
+  put("occupancy_waves_per_simd", occupancy);
+  return o;
+}
+
+llvm::json::Object CompiledKernel::toJson() const {
+  llvm::json::Array gridJ;
+  for (int64_t g : grid)
+    gridJ.push_back(g < 0 ? llvm::json::Value("num_seqs")
+                          : llvm::json::Value(g));
+  llvm::json::Array argsJ, usesJ;
+  for (const std::string &a : args)
+    argsJ.push_back(a);
+  for (const std::string &u : uses)
+    usesJ.push_back(u);
+  llvm::json::Object o{{"name", name},
+                       {"kind", kind},
+                       {"symbol", symbol},
+                       {"target", target},
+                       {"file", file},
+                       {"block", llvm::json::Array{blockSize, 1, 1}},
+                       {"grid", std::move(gridJ)},
+                       {"args", std::move(argsJ)},
+                       {"uses", std::move(usesJ)},
+                       {"layer", llvm::json::Object(layer)},
+                       {"config", llvm::json::Object(config)},
+                       {"figures", figures.toJson()}};
+  if (!extraFile.empty())
+    o["ptx"] = extraFile;
+  return o;
+}
+
+int64_t mlir::kda::amdgpuOccupancy(int64_t vgprs, int64_t agprs,
+                                   int64_t ldsBytes, int64_t wavesPerGroup,
+                                   const TargetInfo &target) {
+  if (vgprs < 0)
+    return -1;
+  auto alignTo8 = [](int64_t x) { return (std::max<int64_t>(x, 1) + 7) / 8 * 8; };
+  int64_t regs = alignTo8(vgprs) + (agprs > 0 ? alignTo8(agprs) : 0);
+  int64_t byRegs = std::min<int64_t>(8, 512 / regs);
+  if (ldsBytes <= 0)
+    return byRegs;
+  // Workgroups per CU by LDS, spread over its 4 SIMDs.
+  int64_t groups = target.ldsBytes / ldsBytes;
+  return std::min(byRegs, groups * wavesPerGroup / 4);
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Runs `pipeline`, written as `builtin.module(...)` like mlir-opt's
+/// --pass-pipeline, on `module`.
+static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  StringRef inner = pipeline;
+  if (!inner.consume_front("builtin.module(") || !inner.consume_back(")"))
+    return module.emitError() << "pipeline must be builtin.module(...): "
+                              << pipeline;
+  std::string err;
+  llvm::raw_string_ostream errOs(err);
+  if (failed(parsePassPipeline(inner, pm, errOs)))
+    return module.emitError() << "bad pipeline '" << pipeline << "': " << err;
+  if (std::getenv("KDA_DEBUG_PIPELINE")) { pm.printAsTextualPipeline(llvm::errs()); llvm::errs() << "\n"; }
+  return pm.run(module);
+}
+
+static LogicalResult writeFile(Location loc, StringRef file, StringRef bytes) {
+  std::string err;
+  auto out = openOutputFile(file, &err);
+  if (!out)
+    return emitError(loc) << "cannot write " << file << ": " << err;
+  out->os() << bytes;
+  out->keep();
+  return success();
+}
+
+/// Runs `argv`, returns its exit code; stdout+stderr land in `log`.
+static int runTool(ArrayRef<std::string> argv, std::string &log,
+                   StringRef scratch) {
+  SmallString<128> logPath(scratch);
+  path::append(logPath, "tool.log");
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                          StringRef(logPath)};
+  SmallVector<StringRef> args(argv.begin(), argv.end());
+  std::string errMsg;
+  int rc = llvm::sys::ExecuteAndWait(argv[0], args, std::nullopt, redirects,
+                                     0, 0, &errMsg);
+  if (auto buf = llvm::MemoryBuffer::getFile(logPath))
+    log = (*buf)->getBuffer().str();
+  if (rc < 0)
+    log += errMsg;
+  return rc;
+}
+
+/// The object bytes of the single gpu.binary left by gpu-module-to-binary.
+static FailureOr<std::string> binaryObject(ModuleOp module) {
+  for (auto bin : module.getOps<gpu::BinaryOp>())
+    for (Attribute a : bin.getObjects())
+      if (auto obj = dyn_cast<gpu::ObjectAttr>(a))
+        return obj.getObject().getValue().str();
+  return module.emitError("gpu-module-to-binary produced no object"),
+         failure();
+}
+
+static std::string layerPipelinePrefix(const TargetInfo &t) {
+  return "builtin.module(kda-lower-to-gpu{target=" + t.name.str() + "})";
+}
+
+//===----------------------------------------------------------------------===//
+// Figures
+//===----------------------------------------------------------------------===//
+
+/// Per-kernel values of the AMDGPU metadata (`amdhsa.kernels`) in assembly.
+static void readAmdgpuFigures(StringRef asmText, const TargetInfo &t,
+                              std::vector<CompiledKernel> &kernels) {
+  size_t start = asmText.find("amdhsa.kernels:");
+  if (start == StringRef::npos)
+    return;
+  StringRef meta = asmText.drop_front(start);
+  SmallVector<StringRef> entries;
+  // Each kernel's map starts with "  - ." at the list's indentation.
+  size_t pos = 0;
+  while ((pos = meta.find("\n  - .", pos)) != StringRef::npos) {
+    size_t next = meta.find("\n  - .", pos + 1);
+    entries.push_back(meta.slice(pos, next));
+    if (next == StringRef::npos)
+      break;
+    pos = next;
+  }
+  auto value = [](StringRef entry, StringRef key) -> int64_t {
+    llvm::Regex re(("[ \t]\\." + key + ":[ \t]+([0-9]+)").str());
+    SmallVector<StringRef> m;
+    int64_t v = -1;
+    if (re.match(entry, &m))
+      m[1].getAsInteger(10, v);
+    return v;
+  };
+  for (StringRef entry : entries) {
+    llvm::Regex nameRe("[ \t]\\.name:[ \t]+([A-Za-z0-9_]+)");
+    SmallVector<StringRef> m;
+    if (!nameRe.match(entry, &m))
+      continue;
+    for (CompiledKernel &k : kernels) {
+      if (k.symbol != m[1])
+        continue;
+      KernelFigures &f = k.figures;
+      f.vgprs = value(entry, "vgpr_count");
+      f.sgprs = value(entry, "sgpr_count");
+      f.agprs = value(entry, "agpr_count");
+      f.spills = std::max<int64_t>(0, value(entry, "vgpr_spill_count")) +
+                 std::max<int64_t>(0, value(entry, "sgpr_spill_count"));
+      f.scratchBytes =
+          std::max<int64_t>(0, value(entry, "private_segment_fixed_size"));
+      f.ldsBytes =
+          std::max<int64_t>(0, value(entry, "group_segment_fixed_size"));
+      f.occupancy = amdgpuOccupancy(f.vgprs, f.agprs, f.ldsBytes,
+                                    k.blockSize / t.waveSize, t);
+    }
+  }
+}
+
+/// ptxas -v: "Compiling entry function 'X'", then "N bytes stack frame, S
+/// bytes spill stores", then "Used R registers, ... M bytes smem".
+static void readPtxasFigures(StringRef log,
+                             std::vector<CompiledKernel> &kernels) {
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  CompiledKernel *current = nullptr;
+  llvm::Regex entryRe("entry function '([A-Za-z0-9_]+)'");
+  llvm::Regex regsRe("Used ([0-9]+) registers");
+  llvm::Regex smemRe("([0-9]+) bytes smem");
+  llvm::Regex spillRe("([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores");
+  for (StringRef line : lines) {
+    SmallVector<StringRef> m;
+    if (entryRe.match(line, &m)) {
+      current = nullptr;
+      for (CompiledKernel &k : kernels)
+        if (k.symbol == m[1])
+          current = &k;
+      continue;
+    }
+    if (!current)
+      continue;
+    if (regsRe.match(line, &m))
+      m[1].getAsInteger(10, current->figures.registers);
+    if (smemRe.match(line, &m))
+      m[1].getAsInteger(10, current->figures.ldsBytes);
+    if (spillRe.match(line, &m)) {
+      m[1].getAsInteger(10, current->figures.scratchBytes);
+      m[2].getAsInteger(10, current->figures.spills);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Targets
+//===----------------------------------------------------------------------===//
+
+static LogicalResult compileNvptx(ModuleOp km, const TargetInfo &t,
+                                  const Toolchain &tools, StringRef dir,
+                                  std::vector<CompiledKernel> &kernels) {
+  std::string pipeline =
+      "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
+      t.name.str() +
+      "},convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1"
+      "}),nvvm-attach-target{chip=" +
+      t.chip.str() +
+      " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=isa})";
+  if (failed(runPipeline(km, pipeline)))
+    return failure();
+  FailureOr<std::string> ptx = binaryObject(km);
+  if (failed(ptx))
+    return failure();
+  SmallString<128> ptxPath(dir), cubinPath(dir);
+  path::append(ptxPath, "kda_kernels.ptx");
+  path::append(cubinPath, "kda_kernels.cubin");
+  if (failed(writeFile(km.getLoc(), ptxPath, *ptx)))
+    return failure();
+  std::string log;
+  int rc = runTool({tools.ptxas, "-arch=" + t.chip.str(), "-O3", "-v",
+                    ptxPath.str().str(), "-o", cubinPath.str().str()},
+                   log, tools.scratchDir);
+  if (rc != 0)
+    return km.emitError() << "ptxas (" << tools.ptxas << ") failed with "
+                          << rc << ":\n" << log;
+  for (CompiledKernel &k : kernels) {
+    k.file = t.name.str() + "/kda_kernels.cubin";
+    k.extraFile = t.name.str() + "/kda_kernels.ptx";
+  }
+  readPtxasFigures(log, kernels);
+  return success();
+}
+
+static LogicalResult makeAmdgpuToolkit(const Toolchain &tools,
+                                       std::string &toolkit) {
+  // gpu-module-to-binary wants <toolkit>/llvm/bin/ld.lld and
+  // <toolkit>/amdgcn/bitcode: a folder of links to Debian's lld-22 and
+  // rocm-device-libs.
+  SmallString<128> root(tools.scratchDir);
+  path::append(root, "amdgpu-toolkit");
+  SmallString<128> bin(root), amdgcn(root);
+  path::append(bin, "llvm", "bin");
+  path::append(amdgcn, "amdgcn");
+  if (fs::create_directories(bin) || fs::create_directories(amdgcn))
+    return failure();
+  SmallString<128> lld(bin), bitcode(amdgcn), lldSrc(tools.llvmBinDir);
+  path::append(lld, "ld.lld");
+  path::append(bitcode, "bitcode");
+  path::append(lldSrc, "ld.lld");
+  if (!fs::exists(lld) && fs::create_link(lldSrc, lld))
+    return failure();
+  if (!fs::exists(bitcode) && fs::create_link(tools.amdgcnBitcode, bitcode))
+    return failure();
+  toolkit = root.str().str();
+  return success();
+}
+
+static LogicalResult compileAmdgpu(ModuleOp km, const TargetInfo &t,
+                                   const Toolchain &tools, StringRef dir,
+                                   std::vector<CompiledKernel> &kernels) {
+  std::string toolkit;
+  if (failed(makeAmdgpuToolkit(tools, toolkit)))
+    return km.emitError() << "cannot set up the AMDGPU toolkit links in "
+                          << tools.scratchDir;
+  if (!fs::exists(tools.amdgcnBitcode))
+    return km.emitError() << "AMDGPU device bitcode not found at "
+                          << tools.amdgcnBitcode
+                          << " (install rocm-device-libs or set "
+                             "KDA_AMDGCN_BITCODE)";
+  auto pipeline = [&](StringRef format) {
+    return "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
+           t.name.str() +
+           "},convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-"
+           "conv=1 chipset=" +
+           t.chip.str() + "}),rocdl-attach-target{chip=" + t.chip.str() +
+           " abi=500 O=3},reconcile-unrealized-casts,gpu-module-to-binary{"
+           "format=" +
+           format.str() + " toolkit=" + toolkit + "})";
+  };
+  // The assembly carries the resource metadata; the binary is what ships.
+  OwningOpRef<ModuleOp> asmModule = km.clone();
+  if (failed(runPipeline(*asmModule, pipeline("isa"))) ||
+      failed(runPipeline(km, pipeline("bin"))))
+    return failure();
+  FailureOr<std::string> isa = binaryObject(*asmModule);
+  FailureOr<std::string> hsaco = binaryObject(km);
+  if (failed(isa) || failed(hsaco))
+    return failure();
+  SmallString<128> asmPath(dir), hsacoPath(dir);
+  path::append(asmPath, "kda_kernels.s");
+  path::append(hsacoPath, "kda_kernels.hsaco");
+  if (failed(writeFile(km.getLoc(), asmPath, *isa)) ||
+      failed(writeFile(km.getLoc(), hsacoPath, *hsaco)))
+    return failure();
+  for (CompiledKernel &k : kernels)
+    k.file = t.name.str() + "/kda_kernels.hsaco";
+  readAmdgpuFigures(*isa, t, kernels);
+  return success();
+}
+
+static LogicalResult compileEmulator(ModuleOp km, const TargetInfo &t,
+                                     const Toolchain &tools, StringRef dir,
+                                     std::vector<CompiledKernel> &kernels) {
+  std::string pipeline =
+      "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
+      t.name.str() +
+      "}),kda-gpu-to-emu,func.func(convert-scf-to-cf),convert-vector-to-llvm,"
+      "expand-strided-metadata,finalize-memref-to-llvm,convert-math-to-llvm,"
+      "convert-math-to-libm,convert-arith-to-llvm,convert-cf-to-llvm,"
+      "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+      "reconcile-unrealized-casts,kda-emu-entry)";
+  if (failed(runPipeline(km, pipeline)))
+    return failure();
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(km, llvmCtx, "kda_kernels");
+  if (!llvmModule)
+    return km.emitError("translation of the emulator kernels to LLVM IR failed");
+  std::string ir;
+  llvm::raw_string_ostream irOs(ir);
+  llvmModule->print(irOs, nullptr);
+  SmallString<128> llPath(dir), soPath(dir);
+  path::append(llPath, "kda_kernels.ll");
+  path::append(soPath, "kda_kernels.so");
+  if (failed(writeFile(km.getLoc(), llPath, ir)))
+    return failure();
+  SmallString<128> clang(tools.llvmBinDir);
+  path::append(clang, "clang");
+  std::string log;
+  // Undefined kda_emu_* symbols resolve against the runtime at dlopen.
+  int rc = runTool({clang.str().str(), "-O2", "-fPIC", "-shared",
+                    "-Wno-override-module", llPath.str().str(), "-o",
+                    soPath.str().str()},
+                   log, tools.scratchDir);
+  if (rc != 0)
+    return km.emitError() << "clang failed building the emulator object:\n"
+                          << log;
+  for (CompiledKernel &k : kernels) {
+    k.file = t.name.str() + "/kda_kernels.so";
+    k.symbol += "_packed"; // added by kda-emu-entry
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+static llvm::json::Object layerJson(LayerAttr l) {
+  std::string act, state;
+  llvm::raw_string_ostream(act) << l.getActType();
+  llvm::raw_string_ostream(state) << l.getStateType();
+  llvm::json::Object o{{"heads", l.getHeads()},
+                       {"value_heads", l.getValueHeads()},
+                       {"head_k", l.getHeadK()},
+                       {"head_v", l.getHeadV()},
+                       {"gate", stringifyGateKind(l.getGate())},
+                       {"beta", stringifyBetaMode(l.getBeta())},
+                       {"qk_l2norm", l.getQkL2norm()},
+                       {"scale", l.getEffectiveScale()},
+                       {"act", act},
+                       {"state", state},
+                       {"state_layout", stringifyStateLayout(l.getStateLayout())}};
+  if (l.getGate() == GateKind::LowerBound)
+    o["lower_bound"] = l.getLowerBound().convertToDouble();
+  return o;
+}
+
+LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
+                                          const Toolchain &tools,
+                                          StringRef outDir,
+                                          std::vector<CompiledKernel> &out) {
+  OwningOpRef<ModuleOp> work = spec.clone();
+  if (failed(runPipeline(*work, layerPipelinePrefix(t))))
+    return failure();
+  auto gm = work->lookupSymbol<gpu::GPUModuleOp>("kda_kernels");
+  if (!gm)
+    return success(); // nothing this target builds yet
+
+  std::vector<CompiledKernel> kernels;
+  for (auto fn : work->getOps<func::FuncOp>()) {
+    auto ref = fn->getAttrOfType<SymbolRefAttr>("kda.kernel");
+    if (!ref)
+      continue;
+    auto kernel = gm.lookupSymbol<gpu::GPUFuncOp>(ref.getLeafReference());
+    CompiledKernel k;
+    k.name = fn.getName().str();
+    k.kind = "recurrent";
+    k.symbol = kernel.getName().str();
+    k.target = t.name.str();
+    k.blockSize = (*kernel.getKnownBlockSize())[0];
+    auto grid = kernel->getAttrOfType<DenseI64ArrayAttr>("kda.grid");
+    for (int i = 0; i < 3; ++i)
+      k.grid[i] = grid[i];
+    auto layer = kernel->getAttrOfType<LayerAttr>("kda.layer");
+    auto config = kernel->getAttrOfType<ConfigAttr>("kda.config");
+    k.layer = layerJson(layer);
+    k.config = llvm::json::Object{{"block_k", config.getBlockK()},
+                                  {"block_v", config.getBlockV()},
+                                  {"block_t", config.getBlockT()},
+                                  {"warps", config.getWarps()},
+                                  {"stages", config.getStages()}};
+    for (StringRef a : {"q", "k", "v", "g", "beta", "a_log", "dt_bias",
+                        "cu_seqlens", "slots", "has_initial_state", "state",
+                        "out"})
+      k.args.push_back(a.str());
+    kernels.push_back(std::move(k));
+  }
+  // Optional operands the spec passes: the kernel reads them.
+  for (auto fn : spec.getOps<func::FuncOp>())
+    fn.walk([&](RecurrentOp op) {
+      for (CompiledKernel &k : kernels)
+        if (k.name == fn.getName()) {
+          if (op.getALog())
+            k.uses.push_back("a_log");
+          if (op.getDtBias())
+            k.uses.push_back("dt_bias");
+        }
+    });
+
+  OwningOpRef<ModuleOp> km = ModuleOp::create(spec.getLoc());
+  (*km)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                 UnitAttr::get(spec.getContext()));
+  km->getBody()->push_back(gm->clone());
+
+  SmallString<128> dir(outDir);
+  path::append(dir, t.name);
+  if (std::error_code ec = fs::create_directories(dir))
+    return spec.emitError() << "cannot create " << dir << ": " << ec.message();
+  LogicalResult r = failure();
+  switch (t.kind) {
+  case TargetKind::NVPTX:
+    r = compileNvptx(*km, t, tools, dir, kernels);
+    break;
+  case TargetKind::AMDGPU:
+    r = compileAmdgpu(*km, t, tools, dir, kernels);
+    break;
+  case TargetKind::Emulator:
+    r = compileEmulator(*km, t, tools, dir, kernels);
+    break;
+  }
+  if (failed(r))
+    return failure();
+  for (CompiledKernel &k : kernels)
+    out.push_back(std::move(k));
+  return success();
+}
+
+LogicalResult mlir::kda::writeManifest(StringRef outDir, StringRef specName,
+                                       const std::vector<CompiledKernel> &ks) {
+  llvm::json::Array kernels;
+  for (const CompiledKernel &k : ks)
+    kernels.push_back(k.toJson());
+  llvm::json::Object manifest{{"format", 1},
+                              {"generator", "kda-compile"},
+                              {"spec", specName},
+                              {"kernels", std::move(kernels)}};
+  SmallString<128> file(outDir);
+  path::append(file, "manifest.json");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  std::error_code ec;
+  llvm::raw_fd_ostream f(file, ec);
+  if (ec)
+    return failure();
+  f << text;
+  return success();
+}

@@ -1,0 +1,136 @@
+//===- kda-compile.cpp - model spec -> bundle -----------------------------===//
+//
+//   kda-compile SPEC --targets=gfx942,gfx950,sm_90,emu -o DIR
+//
+// Lowers every computation of SPEC for each target and writes DIR: the code
+// objects (one folder per target) and manifest.json. The bundle is built in a
+// temporary folder beside DIR and moved into place only when every target
+// succeeded: a failed compile leaves DIR as it was.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Codegen/Compile.h"
+#include "kda/Dialect/KDA/KDADialect.h"
+#include "kda/Passes/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/Timer.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+namespace cl = llvm::cl;
+namespace fs = llvm::sys::fs;
+
+static cl::opt<std::string> specFile(cl::Positional, cl::desc("<spec.mlir>"),
+                                     cl::Required);
+static cl::opt<std::string> outDir("o", cl::desc("bundle folder to write"),
+                                   cl::value_desc("dir"), cl::Required);
+static cl::opt<std::string>
+    targetList("targets", cl::desc("comma-separated targets"),
+               cl::init("gfx942,gfx950,sm_90,emu"));
+static cl::opt<bool> quiet("q", cl::desc("no progress output"));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerAllPasses();
+  registerKDAPasses();
+  registry.insert<KDADialect>();
+  cl::ParseCommandLineOptions(argc, argv, "kda-compile: model spec -> bundle\n");
+
+  // Validate the target list before doing any work.
+  SmallVector<StringRef> names;
+  StringRef(targetList).split(names, ',', -1, /*KeepEmpty=*/false);
+  std::vector<TargetInfo> targets;
+  for (StringRef n : names) {
+    std::optional<TargetInfo> t = lookupTarget(n.trim());
+    if (!t) {
+      llvm::errs() << "kda-compile: unknown target '" << n
+                   << "' (known: gfx942, gfx950, sm_90, emu, emu32)\n";
+      return 2;
+    }
+    targets.push_back(*t);
+  }
+  if (targets.empty()) {
+    llvm::errs() << "kda-compile: --targets names no target\n";
+    return 2;
+  }
+
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
+  std::string err;
+  auto file = openInputFile(specFile, &err);
+  if (!file) {
+    llvm::errs() << "kda-compile: " << err << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> spec = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!spec)
+    return 1; // the parser or verifier already said why
+
+  Toolchain tools = Toolchain::fromEnvironment();
+  SmallString<128> staging(outDir);
+  staging += ".partial";
+  fs::remove_directories(staging);
+  if (std::error_code ec = fs::create_directories(staging)) {
+    llvm::errs() << "kda-compile: cannot create " << staging << ": "
+                 << ec.message() << "\n";
+    return 1;
+  }
+  std::vector<CompiledKernel> kernels;
+  for (auto [i, t] : llvm::enumerate(targets)) {
+    llvm::TimeRecord start = llvm::TimeRecord::getCurrentTime(true);
+    if (!quiet)
+      llvm::errs() << "[" << i + 1 << "/" << targets.size() << "] " << t.name
+                   << ": compiling...";
+    size_t before = kernels.size();
+    if (failed(compileForTarget(*spec, t, tools, staging, kernels))) {
+      llvm::errs() << "\nkda-compile: " << t.name << " failed; " << outDir
+                   << " left unchanged\n";
+      fs::remove_directories(staging);
+      return 1;
+    }
+    double secs =
+        llvm::TimeRecord::getCurrentTime(false).getWallTime() -
+        start.getWallTime();
+    if (!quiet)
+      llvm::errs() << " " << kernels.size() - before << " kernel(s) in "
+                   << llvm::format("%.2f", secs) << " s\n";
+  }
+  if (failed(writeManifest(staging, llvm::sys::path::filename(specFile),
+                           kernels))) {
+    llvm::errs() << "kda-compile: cannot write the manifest\n";
+    fs::remove_directories(staging);
+    return 1;
+  }
+  fs::remove_directories(outDir);
+  if (std::error_code ec = fs::rename(staging, outDir)) {
+    llvm::errs() << "kda-compile: cannot move the bundle into " << outDir
+                 << ": " << ec.message() << "\n";
+    return 1;
+  }
+  if (!tools.scratchDir.empty())
+    fs::remove_directories(tools.scratchDir);
+  if (!quiet)
+    llvm::errs() << "kda-compile: wrote " << kernels.size()
+                 << " kernel(s) and manifest.json to " << outDir << "\n";
+  return 0;
+}
