@@ -10,6 +10,8 @@ PACKAGES=(
   rocm-device-libs libamdhip64-dev
   # tests: GoogleTest; emulator fibers: Boost.Context
   libgtest-dev libboost-context-dev
+  # runtime: manifest.json parsing (header-only)
+  nlohmann-json3-dev
   # build: cmake, ninja, ccache (keeps rebuilds incremental on two cores)
   cmake ninja-build ccache g++ python3
 )

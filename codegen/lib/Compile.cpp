@@ -94,6 +94,8 @@ llvm::json::Object CompiledKernel::toJson() const {
                        {"target", target},
                        {"file", file},
                        {"block", llvm::json::Array{blockSize, 1, 1}},
+                       {"wave_size", waveSize},
+                       {"dtypes", llvm::json::Object(dtypes)},
                        {"grid", std::move(gridJ)},
                        {"args", std::move(argsJ)},
                        {"uses", std::move(usesJ)},
@@ -380,7 +382,8 @@ static LogicalResult compileEmulator(ModuleOp km, const TargetInfo &t,
   std::string pipeline =
       "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
       t.name.str() +
-      "}),kda-gpu-to-emu,func.func(convert-scf-to-cf),convert-vector-to-llvm,"
+      "}),kda-gpu-to-emu,func.func(convert-scf-to-cf,arith-expand{include-bf16=1}),"
+      "convert-vector-to-llvm,"
       "expand-strided-metadata,finalize-memref-to-llvm,convert-math-to-llvm,"
       "convert-math-to-libm,convert-arith-to-llvm,convert-cf-to-llvm,"
       "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
@@ -465,6 +468,17 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
     k.symbol = kernel.getName().str();
     k.target = t.name.str();
     k.blockSize = (*kernel.getKnownBlockSize())[0];
+    k.waveSize = t.waveSize;
+    auto elemName = [](Type type) {
+      std::string s;
+      llvm::raw_string_ostream(s) << cast<MemRefType>(type).getElementType();
+      return s;
+    };
+    ArrayRef<Type> argTypes = kernel.getArgumentTypes();
+    k.dtypes = llvm::json::Object{{"act", elemName(argTypes[0])},
+                                  {"g", elemName(argTypes[3])},
+                                  {"beta", elemName(argTypes[4])},
+                                  {"state", elemName(argTypes[10])}};
     auto grid = kernel->getAttrOfType<DenseI64ArrayAttr>("kda.grid");
     for (int i = 0; i < 3; ++i)
       k.grid[i] = grid[i];

@@ -39,6 +39,8 @@ struct CompiledKernel {
   std::string file;        // code object, relative to the bundle
   std::string extraFile;   // sm_90: the PTX beside the cubin
   int64_t blockSize = 0;
+  int64_t waveSize = 0;
+  llvm::json::Object dtypes; // act, g, beta, state
   int64_t grid[3] = {0, 0, 0}; // -1: number of sequences
   llvm::json::Object layer, config;
   std::vector<std::string> args, uses;

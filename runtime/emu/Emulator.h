@@ -1,0 +1,46 @@
+//===- Emulator.h - SIMT emulator for host-compiled kernels -----*- C++ -*-===//
+//
+// Runs kernels of the `emu` target: each workgroup's threads are fibers
+// (Boost.Context), switched at every barrier and cross-lane shuffle. The
+// kernel objects call back through the C symbols kda_emu_* below, with the
+// calling fiber's context as first argument.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_RUNTIME_EMU_EMULATOR_H
+#define KDA_RUNTIME_EMU_EMULATOR_H
+
+#include <cstdint>
+#include <string>
+
+namespace kda::emu {
+
+struct LaunchConfig {
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t waveSize = 64; // of the target the emulator stands for
+};
+
+/// `<kernel>_packed(ctx, params)` as kda-emu-entry emits it.
+using PackedEntry = void (*)(void *ctx, void **params);
+
+/// Runs the whole grid; returns "" or what went wrong (divergent
+/// synchronisation, bad configuration).
+std::string launch(PackedEntry entry, const LaunchConfig &config,
+                   void **params);
+
+} // namespace kda::emu
+
+extern "C" {
+// Ids: 0-2 thread x/y/z, 3-5 block, 6-8 block dim, 9-11 grid dim, 12 lane,
+// 13 subgroup id, 14 subgroup size (kda-gpu-to-emu's numbering).
+int64_t kda_emu_id(void *ctx, int32_t which);
+void kda_emu_barrier(void *ctx);
+// mode: 0 xor, 1 up, 2 down, 3 idx; a source lane outside `width` yields the
+// caller's own value.
+float kda_emu_shuffle_f32(void *ctx, float value, int32_t offset,
+                          int32_t width, int32_t mode);
+int32_t kda_emu_shuffle_i32(void *ctx, int32_t value, int32_t offset,
+                            int32_t width, int32_t mode);
+}
+
+#endif // KDA_RUNTIME_EMU_EMULATOR_H

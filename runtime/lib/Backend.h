@@ -1,0 +1,44 @@
+//===- Backend.h - how a runtime talks to a device --------------*- C++ -*-===//
+#ifndef KDA_RUNTIME_BACKEND_H
+#define KDA_RUNTIME_BACKEND_H
+
+#include "kda/kda_runtime.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace kda::rt {
+
+struct LaunchDims {
+  uint32_t grid[3];
+  uint32_t block[3];
+  uint32_t waveSize; // the emulator emulates it; GPUs have it
+};
+
+/// A loaded code object's entry point, opaque to the runtime core.
+using KernelHandle = void *;
+
+class Backend {
+public:
+  virtual ~Backend() = default;
+  virtual kda_backend kind() const = 0;
+  /// Which bundle targets this backend can run ("sm_90", "gfx942", ...).
+  virtual bool runs(const std::string &target) const = 0;
+  /// Loads `file` (once per file) and finds `symbol` in it.
+  virtual kda_status load(const std::string &file, const std::string &symbol,
+                          KernelHandle &out, std::string &error) = 0;
+  /// `params[i]` points at argument i (kernelParams convention).
+  virtual kda_status launch(KernelHandle kernel, const LaunchDims &dims,
+                            void *stream, void **params,
+                            std::string &error) = 0;
+};
+
+/// Each returns null with `error` set when the backend cannot start here
+/// (library missing, no device).
+std::unique_ptr<Backend> makeCudaBackend(std::string &error);
+std::unique_ptr<Backend> makeHipBackend(std::string &error);
+std::unique_ptr<Backend> makeEmuBackend(std::string &error);
+
+} // namespace kda::rt
+
+#endif // KDA_RUNTIME_BACKEND_H

@@ -1,0 +1,79 @@
+//===- EmuBackend.cpp - host objects of the emu target --------------------===//
+#include "Backend.h"
+
+#ifdef KDA_RUNTIME_HAS_EMU
+#include "../emu/Emulator.h"
+#include <dlfcn.h>
+#include <map>
+#endif
+
+namespace kda::rt {
+
+#ifdef KDA_RUNTIME_HAS_EMU
+namespace {
+class EmuBackend : public Backend {
+public:
+  kda_backend kind() const override { return KDA_BACKEND_EMU; }
+  bool runs(const std::string &target) const override {
+    return target.rfind("emu", 0) == 0;
+  }
+
+  bool start(std::string &error) {
+    // Kernel objects call kda_emu_*, defined in this library: make its
+    // symbols global even when the runtime itself was loaded RTLD_LOCAL.
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&kda_emu_id), &info) &&
+        info.dli_fname)
+      self = dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+    (void)error;
+    return true;
+  }
+
+  kda_status load(const std::string &file, const std::string &symbol,
+                  KernelHandle &out, std::string &error) override {
+    void *&lib = libs[file];
+    if (!lib)
+      lib = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      libs.erase(file);
+      error = std::string("dlopen: ") + dlerror();
+      return KDA_ERROR_BACKEND;
+    }
+    out = dlsym(lib, symbol.c_str());
+    if (!out) {
+      error = "no symbol " + symbol + " in " + file;
+      return KDA_ERROR_NOT_FOUND;
+    }
+    return KDA_OK;
+  }
+
+  kda_status launch(KernelHandle kernel, const LaunchDims &d, void *,
+                    void **params, std::string &error) override {
+    emu::LaunchConfig c;
+    for (int i = 0; i < 3; ++i)
+      c.grid[i] = d.grid[i], c.block[i] = d.block[i];
+    c.waveSize = d.waveSize;
+    error = emu::launch(reinterpret_cast<emu::PackedEntry>(kernel), c, params);
+    return error.empty() ? KDA_OK : KDA_ERROR_BACKEND;
+  }
+
+private:
+  void *self = nullptr;
+  std::map<std::string, void *> libs;
+};
+} // namespace
+
+std::unique_ptr<Backend> makeEmuBackend(std::string &error) {
+  auto b = std::make_unique<EmuBackend>();
+  if (!b->start(error))
+    return nullptr;
+  return b;
+}
+#else
+std::unique_ptr<Backend> makeEmuBackend(std::string &error) {
+  error = "this runtime was built without the emulator (Boost.Context)";
+  return nullptr;
+}
+#endif
+
+} // namespace kda::rt
