@@ -39,7 +39,9 @@ ref::Batch makeBatch(const ref::Layer &l, const BatchShape &shape,
   if (shape.extremeGate != 0)
     for (size_t t = 0; t < T; t += 3)
       for (size_t i = 0; i < size_t(l.HV) * l.K; ++i)
-        b.g[t * l.HV * l.K + i] = shape.extremeGate;
+        // gate 'none' reads g as the log decay itself: use -extremeGate.
+        b.g[t * l.HV * l.K + i] =
+            l.gate == ref::Gate::None ? -shape.extremeGate : shape.extremeGate;
   if (l.gate != ref::Gate::None) {
     std::uniform_real_distribution<double> uni(-1.0, 0.5);
     b.aLog.resize(l.HV);

@@ -1,0 +1,6 @@
+// Numeric test layer: linear_gva (compiled for the emulator by the test build).
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 32, head_v = 64, gate = softplus, beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+func.func @linear_gva(%q: memref<?x2x32xbf16>, %k: memref<?x2x32xbf16>, %v: memref<?x4x64xbf16>, %g: memref<?x4x32xbf16>, %beta: memref<?x4xbf16>, %a_log: memref<4xf32>, %dt_bias: memref<128xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x4x32x64xf32>, %o: memref<?x4x64xbf16>) {
+  kda.recurrent #l q(%q : memref<?x2x32xbf16>) k(%k : memref<?x2x32xbf16>) v(%v : memref<?x4x64xbf16>) g(%g : memref<?x4x32xbf16>) beta(%beta : memref<?x4xbf16>) a_log(%a_log : memref<4xf32>) dt_bias(%dt_bias : memref<128xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x4x32x64xf32>) out(%o : memref<?x4x64xbf16>)
+  return
+}

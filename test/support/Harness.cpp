@@ -1,0 +1,331 @@
+//===- Harness.cpp - run a kda bundle against the float64 oracle ----------===//
+#include "Harness.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+
+namespace kda::test {
+
+void *HostMemory::alloc(size_t bytes) {
+  return std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
+}
+void HostMemory::upload(void *dst, const void *src, size_t bytes) {
+  std::memcpy(dst, src, bytes);
+}
+void HostMemory::download(void *dst, const void *src, size_t bytes) {
+  std::memcpy(dst, src, bytes);
+}
+void HostMemory::release(void *p) { std::free(p); }
+
+static uint32_t bitsOf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  return x;
+}
+static float floatOf(uint32_t x) {
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+uint16_t toBf16(float f) {
+  uint32_t x = bitsOf(f);
+  if (std::isnan(f))
+    return uint16_t((x >> 16) | 0x40);
+  x += 0x7fff + ((x >> 16) & 1); // round to nearest even
+  return uint16_t(x >> 16);
+}
+float fromBf16(uint16_t h) { return floatOf(uint32_t(h) << 16); }
+
+uint16_t toF16(float f) {
+  uint32_t x = bitsOf(f);
+  uint32_t sign = (x >> 16) & 0x8000, mant = x & 0x7fffff;
+  int32_t e8 = int32_t((x >> 23) & 0xff), exp = e8 - 127 + 15;
+  if (e8 == 0xff)
+    return uint16_t(sign | 0x7c00 | (mant ? 0x200 : 0));
+  if (exp >= 31)
+    return uint16_t(sign | 0x7c00);
+  if (exp <= 0) { // subnormal half
+    if (exp < -10)
+      return uint16_t(sign);
+    mant |= 0x800000;
+    uint32_t shift = uint32_t(14 - exp), h = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1)))
+      ++h;
+    return uint16_t(sign | h);
+  }
+  uint32_t h = (uint32_t(exp) << 10) | (mant >> 13), rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+    ++h; // a carry into the exponent is the right rounding
+  return uint16_t(sign | h);
+}
+
+float fromF16(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16, exp = (h >> 10) & 0x1f,
+           mant = h & 0x3ff;
+  if (exp == 0) {
+    float v = std::ldexp(float(mant), -24);
+    return sign ? -v : v;
+  }
+  if (exp == 31)
+    return floatOf(sign | 0x7f800000 | (mant << 13));
+  return floatOf(sign | ((exp - 15 + 127) << 23) | (mant << 13));
+}
+
+static kda_dtype dtypeOf(const std::string &s) {
+  if (s == "f32")
+    return KDA_F32;
+  if (s == "f16")
+    return KDA_F16;
+  return KDA_BF16;
+}
+
+KernelLayer readKernelLayer(const std::string &dir, const std::string &name,
+                            const std::string &target) {
+  std::ifstream in(dir + "/manifest.json");
+  if (!in)
+    throw std::runtime_error("no manifest in " + dir);
+  nlohmann::json m;
+  in >> m;
+  for (const auto &k : m.at("kernels")) {
+    if (k.at("name") != name || k.at("target") != target)
+      continue;
+    const auto &l = k.at("layer");
+    KernelLayer kl;
+    ref::Layer &r = kl.layer;
+    r.H = l.at("heads");
+    r.HV = l.at("value_heads");
+    r.K = l.at("head_k");
+    r.V = l.at("head_v");
+    std::string gate = l.at("gate"), beta = l.at("beta");
+    r.gate = gate == "softplus"      ? ref::Gate::Softplus
+             : gate == "lower_bound" ? ref::Gate::LowerBound
+                                     : ref::Gate::None;
+    r.lowerBound = l.value("lower_bound", 0.0);
+    r.beta = beta == "given"        ? ref::Beta::Given
+             : beta == "sigmoid_x2" ? ref::Beta::SigmoidX2
+                                    : ref::Beta::Sigmoid;
+    r.qkL2norm = l.at("qk_l2norm");
+    r.scale = l.at("scale");
+    r.layout = l.at("state_layout") == "vk" ? ref::Layout::VK : ref::Layout::KV;
+    kl.act = dtypeOf(k.at("dtypes").at("act"));
+    kl.g = dtypeOf(k.at("dtypes").at("g"));
+    kl.beta = dtypeOf(k.at("dtypes").at("beta"));
+    for (const auto &u : k.at("uses")) {
+      kl.usesALog |= u == "a_log";
+      kl.usesDtBias |= u == "dt_bias";
+    }
+    return kl;
+  }
+  throw std::runtime_error("no kernel " + name + " for " + target + " in " +
+                           dir);
+}
+
+/// Rounds `values` to `type` in place (the oracle then sees what the kernel
+/// sees) and returns the device encoding.
+static std::vector<uint8_t> encode(std::vector<double> &values,
+                                   kda_dtype type) {
+  std::vector<uint8_t> bytes(values.size() * (type == KDA_F32 ? 4 : 2));
+  for (size_t i = 0; i < values.size(); ++i) {
+    float f = float(values[i]);
+    if (type == KDA_F32) {
+      std::memcpy(&bytes[i * 4], &f, 4);
+      values[i] = f;
+    } else {
+      uint16_t h = type == KDA_BF16 ? toBf16(f) : toF16(f);
+      std::memcpy(&bytes[i * 2], &h, 2);
+      values[i] = type == KDA_BF16 ? fromBf16(h) : fromF16(h);
+    }
+  }
+  return bytes;
+}
+
+void *Harness::put(const std::vector<double> &values, kda_dtype type) {
+  std::vector<double> copy = values;
+  std::vector<uint8_t> bytes = encode(copy, type);
+  void *p = mem.alloc(bytes.size() + 16);
+  if (!bytes.empty())
+    mem.upload(p, bytes.data(), bytes.size());
+  buffers.push_back(p);
+  return p;
+}
+
+void Harness::freeAll() {
+  for (void *p : buffers)
+    mem.release(p);
+  buffers.clear();
+}
+
+Harness::~Harness() { freeAll(); }
+
+void Harness::prepare(const BatchShape &shape, int64_t slots, uint64_t seed) {
+  freeAll();
+  const ref::Layer &l = kl.layer;
+  host = makeBatch(l, shape, seed);
+  numSlots = slots;
+  // Round the oracle's inputs to what the kernel reads.
+  encode(host.q, kl.act);
+  encode(host.k, kl.act);
+  encode(host.v, kl.act);
+  encode(host.g, kl.g);
+  encode(host.beta, kl.beta);
+  encode(host.aLog, KDA_F32);
+  encode(host.dtBias, KDA_F32);
+  if (!kl.usesALog)
+    host.aLog.clear();
+  if (!kl.usesDtBias)
+    host.dtBias.clear();
+
+  desc = kda_batch{};
+  desc.num_seqs = host.numSequences();
+  desc.num_tokens = host.T;
+  desc.cu_seqlens_host = host.cuSeqlens.data();
+  desc.slots_host = host.slots.data();
+  desc.q = put(host.q, kl.act);
+  desc.k = put(host.k, kl.act);
+  desc.v = put(host.v, kl.act);
+  desc.g = put(host.g, kl.g);
+  desc.beta = put(host.beta, kl.beta);
+  if (kl.usesALog)
+    desc.a_log = static_cast<const float *>(put(host.aLog, KDA_F32));
+  if (kl.usesDtBias)
+    desc.dt_bias = static_cast<const float *>(put(host.dtBias, KDA_F32));
+  auto putInts = [&](const void *src, size_t bytes) {
+    void *p = mem.alloc(bytes + 16);
+    mem.upload(p, src, bytes);
+    buffers.push_back(p);
+    return p;
+  };
+  desc.cu_seqlens = static_cast<const int32_t *>(
+      putInts(host.cuSeqlens.data(), host.cuSeqlens.size() * 4));
+  desc.slots = static_cast<const int32_t *>(
+      putInts(host.slots.data(), host.slots.size() * 4));
+  desc.has_initial_state = static_cast<const uint8_t *>(
+      putInts(host.hasInitialState.data(), host.hasInitialState.size()));
+
+  // The pool: named slots random, every other slot 1e30 (must survive
+  // bit-identical).
+  pool0.assign(size_t(numSlots * l.slotElems()), 1e30f);
+  std::mt19937_64 rng(seed ^ 0x5eed);
+  std::normal_distribution<float> normal(0.0f, 0.5f);
+  for (int32_t s : host.slots)
+    if (s > 0)
+      for (int64_t i = 0; i < l.slotElems(); ++i)
+        pool0[size_t(s * l.slotElems() + i)] = normal(rng);
+  desc.state = mem.alloc(pool0.size() * 4 + 16);
+  buffers.push_back(desc.state);
+  restoreState();
+  desc.num_slots = numSlots;
+  size_t outBytes = size_t(host.T) * l.HV * l.V * (kl.act == KDA_F32 ? 4 : 2);
+  desc.out = mem.alloc(outBytes + 16);
+  buffers.push_back(desc.out);
+  std::vector<uint8_t> poison(outBytes, 0xff); // NaN in bf16 and f16
+  if (outBytes)
+    mem.upload(desc.out, poison.data(), outBytes);
+
+  desc.heads = l.H;
+  desc.value_heads = l.HV;
+  desc.head_k = l.K;
+  desc.head_v = l.V;
+  desc.act_dtype = kl.act;
+  desc.g_dtype = kl.g;
+  desc.beta_dtype = kl.beta;
+  desc.state_dtype = KDA_F32;
+  desc.state_layout = l.layout == ref::Layout::VK ? KDA_LAYOUT_VK : KDA_LAYOUT_KV;
+}
+
+void Harness::restoreState() {
+  if (!pool0.empty())
+    mem.upload(desc.state, pool0.data(), pool0.size() * 4);
+}
+
+std::vector<uint8_t> Harness::snapshot() {
+  mem.synchronize();
+  const ref::Layer &l = kl.layer;
+  size_t outBytes = size_t(host.T) * l.HV * l.V * (kl.act == KDA_F32 ? 4 : 2);
+  std::vector<uint8_t> all(pool0.size() * 4 + outBytes);
+  mem.download(all.data(), desc.state, pool0.size() * 4);
+  if (outBytes)
+    mem.download(all.data() + pool0.size() * 4, desc.out, outBytes);
+  return all;
+}
+
+CaseResult Harness::check() {
+  mem.synchronize();
+  const ref::Layer &l = kl.layer;
+  const size_t outElems = size_t(host.T) * l.HV * l.V;
+  std::vector<double> out(outElems);
+  if (kl.act == KDA_F32) {
+    std::vector<float> raw(outElems);
+    mem.download(raw.data(), desc.out, outElems * 4);
+    for (size_t i = 0; i < outElems; ++i)
+      out[i] = raw[i];
+  } else {
+    std::vector<uint16_t> raw(outElems);
+    mem.download(raw.data(), desc.out, outElems * 2);
+    for (size_t i = 0; i < outElems; ++i)
+      out[i] = kl.act == KDA_BF16 ? fromBf16(raw[i]) : fromF16(raw[i]);
+  }
+  std::vector<float> pool(pool0.size());
+  mem.download(pool.data(), desc.state, pool.size() * 4);
+
+  std::vector<double> refPool(pool0.begin(), pool0.end());
+  std::vector<double> refOut(outElems, 0.0);
+  ref::recurrent(l, host, refPool.data(), numSlots, refOut.data());
+
+  CaseResult r;
+  for (double x : out)
+    r.finite &= std::isfinite(x);
+  r.outErr = outElems ? ref::relativeL2(out.data(), refOut.data(),
+                                        int64_t(outElems))
+                      : 0.0;
+  // States of the named, non-padding slots; every other slot bit-identical.
+  std::vector<bool> named(size_t(numSlots), false);
+  for (int n = 0; n < host.numSequences(); ++n)
+    if (host.slots[n] > 0)
+      named[size_t(host.slots[n])] = true;
+  std::vector<double> got, want;
+  for (int64_t s = 0; s < numSlots; ++s) {
+    const size_t base = size_t(s * l.slotElems());
+    if (named[size_t(s)]) {
+      for (int64_t i = 0; i < l.slotElems(); ++i) {
+        got.push_back(pool[base + i]);
+        want.push_back(refPool[base + i]);
+        r.finite &= std::isfinite(pool[base + i]);
+      }
+    } else if (std::memcmp(&pool[base], &pool0[base], l.slotElems() * 4)) {
+      r.untouchedIdentical = false;
+    }
+  }
+  r.stateErr = got.empty() ? 0.0
+                           : ref::relativeL2(got.data(), want.data(),
+                                             int64_t(got.size()));
+  for (int n = 0; n < host.numSequences(); ++n)
+    if (host.slots[n] <= 0)
+      for (int64_t t = host.cuSeqlens[n]; t < host.cuSeqlens[n + 1]; ++t)
+        for (int64_t i = 0; i < int64_t(l.HV) * l.V; ++i)
+          r.paddingZero &= out[size_t(t * l.HV * l.V + i)] == 0.0;
+  return r;
+}
+
+double Harness::minimumBytes() const {
+  const ref::Layer &l = kl.layer;
+  auto size = [](kda_dtype t) { return t == KDA_F32 ? 4.0 : 2.0; };
+  double named = 0;
+  for (int n = 0; n < host.numSequences(); ++n)
+    named += host.slots[n] > 0 ? 1 : 0;
+  double state = named * double(l.slotElems()) * 4 * 2; // read + write
+  double T = double(host.T);
+  double act = T * (2.0 * l.H * l.K + 2.0 * l.HV * l.V) * size(kl.act); // q k v o
+  double gb = T * l.HV * (l.K * size(kl.g) + size(kl.beta));
+  return state + act + gb;
+}
+
+} // namespace kda::test

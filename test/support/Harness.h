@@ -1,0 +1,99 @@
+//===- Harness.h - run a kda bundle against the float64 oracle --*- C++ -*-===//
+//
+// Shared by the emulator tests (host memory) and kda-bench on a GPU (device
+// memory): builds a random batch, rounds it to the kernel's dtypes, uploads
+// it, and after the launch compares outputs and states with the oracle run
+// on exactly the rounded inputs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_TEST_HARNESS_H
+#define KDA_TEST_HARNESS_H
+
+#include "RandomBatch.h"
+#include "kda/kda_runtime.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace kda::test {
+
+/// Where kernel buffers live.
+class Memory {
+public:
+  virtual ~Memory() = default;
+  virtual void *alloc(size_t bytes) = 0;
+  virtual void upload(void *dst, const void *src, size_t bytes) = 0;
+  virtual void download(void *dst, const void *src, size_t bytes) = 0;
+  virtual void release(void *p) = 0;
+  virtual void synchronize() {}
+};
+
+/// Plain host memory, 64-byte aligned (the emulator's "device").
+class HostMemory : public Memory {
+public:
+  void *alloc(size_t bytes) override;
+  void upload(void *dst, const void *src, size_t bytes) override;
+  void download(void *dst, const void *src, size_t bytes) override;
+  void release(void *p) override;
+};
+
+/// A layer as the bundle's manifest describes one kernel.
+struct KernelLayer {
+  ref::Layer layer;
+  kda_dtype act = KDA_BF16, g = KDA_BF16, beta = KDA_BF16;
+  bool usesALog = false, usesDtBias = false;
+};
+/// Reads kernel `name` of `target` from `bundleDir`/manifest.json; throws
+/// std::runtime_error when absent.
+KernelLayer readKernelLayer(const std::string &bundleDir,
+                            const std::string &name, const std::string &target);
+
+uint16_t toBf16(float f);
+float fromBf16(uint16_t h);
+uint16_t toF16(float f);
+float fromF16(uint16_t h);
+
+struct CaseResult {
+  double outErr = 0, stateErr = 0;
+  bool finite = true;
+  bool untouchedIdentical = true; // slots no sequence names
+  bool paddingZero = true;        // output rows of padding sequences
+};
+
+class Harness {
+public:
+  Harness(const KernelLayer &kl, Memory &mem) : kl(kl), mem(mem) {}
+  ~Harness();
+
+  /// Builds and uploads a batch; `numSlots` pool slots, the named ones
+  /// random, the others 1e30.
+  void prepare(const BatchShape &shape, int64_t numSlots, uint64_t seed);
+  /// The descriptor of the prepared batch (device pointers).
+  kda_batch batch() const { return desc; }
+  /// Downloads and compares with the oracle.
+  CaseResult check();
+  /// Bytes the recurrent kernel must move at least (state in + out, inputs,
+  /// outputs), for bandwidth figures.
+  double minimumBytes() const;
+  /// Re-uploads the initial pool (between timed repetitions).
+  void restoreState();
+  /// Downloads the current pool and output (for "nothing written" checks).
+  std::vector<uint8_t> snapshot();
+
+private:
+  void *put(const std::vector<double> &values, kda_dtype type);
+  void freeAll();
+
+  KernelLayer kl;
+  Memory &mem;
+  ref::Batch host;
+  int64_t numSlots = 0;
+  std::vector<float> pool0;
+  std::vector<void *> buffers;
+  kda_batch desc{};
+};
+
+} // namespace kda::test
+
+#endif // KDA_TEST_HARNESS_H
