@@ -274,6 +274,12 @@ static void readPtxasFigures(StringRef log,
 // Targets
 //===----------------------------------------------------------------------===//
 
+/// The CUDA toolkit holding ptxas; gpu-module-to-binary links libdevice
+/// (math functions) from <toolkit>/nvvm/libdevice.
+static std::string cudaRoot(const Toolchain &tools) {
+  return path::parent_path(path::parent_path(tools.ptxas)).str();
+}
+
 static LogicalResult compileNvptx(ModuleOp km, const TargetInfo &t,
                                   const Toolchain &tools, StringRef dir,
                                   std::vector<CompiledKernel> &kernels) {
@@ -283,7 +289,8 @@ static LogicalResult compileNvptx(ModuleOp km, const TargetInfo &t,
       "},convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1"
       "}),nvvm-attach-target{chip=" +
       t.chip.str() +
-      " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=isa})";
+      " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=isa "
+      "toolkit=" + cudaRoot(tools) + "})";
   if (failed(runPipeline(km, pipeline)))
     return failure();
   FailureOr<std::string> ptx = binaryObject(km);

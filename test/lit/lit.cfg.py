@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 
@@ -16,3 +17,6 @@ config.environment["PATH"] = os.pathsep.join(
 )
 config.substitutions.append(("%kda_src_root", config.kda_src_root))
 config.substitutions.append(("%examples", os.path.join(config.kda_src_root, "examples")))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%lit_lib", os.path.join(config.test_source_root, "lib")))
+config.excludes.append("lib")

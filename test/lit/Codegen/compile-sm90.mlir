@@ -1,0 +1,15 @@
+// sm_90: PTX from the NVVM pipeline, a cubin from the machine's ptxas, and
+// register / spill / shared-memory figures read from ptxas -v.
+// RUN: rm -rf %t && kda-compile %examples/kimi-linear-48b.mlir --targets=sm_90 -o %t -q
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
+// RUN: llvm-readelf -h %t/sm_90/kda_kernels.cubin | FileCheck %s --check-prefix=ELF
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 | FileCheck %s --check-prefix=FIG
+
+// PTX: .target sm_90
+// PTX: .visible .entry kda_kimi_linear_recurrent(
+// PTX: .maxntid 256, 1, 1
+// PTX: shfl.sync.bfly.b32
+// PTX: ex2.approx
+// PTX: st.global
+// ELF: Machine: NVIDIA CUDA architecture
+// FIG: sm_90 kda_kimi_linear_recurrent: lds_bytes 0, registers {{[0-9]+}}, scratch_bytes 0, spills 0

@@ -1,0 +1,49 @@
+// A config that does not fit the layer or target is refused with the reason;
+// an unknown target is refused.
+// RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-lower-to-gpu=target=gfx942
+// RUN: not kda-opt %s -split-input-file --kda-lower-to-gpu=target=gfx1100 2>&1 | FileCheck %s --check-prefix=TARGET
+
+// TARGET: unknown kda target 'gfx1100' (known: gfx942, gfx950, sm_90, emu, emu32)
+
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = vk>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
+  // expected-error @+1 {{does not fit gfx942: the recurrent kernel keeps whole columns: block_k must be head_k (128), got 64}}
+  kda.recurrent #l config #kda.config<block_k = 64, block_v = 8, block_t = 1, warps = 4, stages = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = vk>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
+  // expected-error @+1 {{does not fit gfx942: the recurrent kernel takes block_t = 1 and stages = 1}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 8, block_t = 1, warps = 4, stages = 2> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = vk>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
+  // expected-error @+1 {{does not fit gfx942: 32 waves of 64 exceed the 1024-thread workgroup limit of gfx942}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 8, block_t = 1, warps = 32, stages = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = vk>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
+  // expected-error @+1 {{does not fit gfx942: block_v (128) must divide the 64 threads of a workgroup}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 128, block_t = 1, warps = 1, stages = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = vk>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
+  // expected-error @+1 {{does not fit gfx942: each column needs a power-of-two number of lanes within one wave of 64, got 256}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 1, block_t = 1, warps = 4, stages = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  return
+}
