@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Compiles the sm_90 bundles the H200 run uses into device-bundles/ (ignored
+# by git, carried to the device by the device tool): the two example specs
+# and the decode benchmark layers.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bin="${KDA_BUILD_DIR:-$root/build}/bin"
+out="$root/device-bundles"
+for spec in "$root/examples/kimi-linear-48b.mlir" "$root/examples/kimi-k3-tp8.mlir" \
+            "$root/test/device/decode-bench.mlir"; do
+  name=$(basename "$spec" .mlir)
+  "$bin/kda-compile" "$spec" --targets=sm_90 -o "$out/$name"
+done
+mkdir -p "$root/.deps"
+cp -r /usr/include/nlohmann "$root/.deps/"

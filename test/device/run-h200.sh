@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# One device call on the lent H200 (no LLVM there): build the runtime and
+# kda-bench against CUDA, check the sm_90 numerics against the float64
+# oracle, time decode at N in {1, 8, 32, 128, 256}, H in {12, 32}, K = V = 128,
+# both state layouts, with the copy ceiling measured in the same run.
+#
+# Bundles are compiled on the CPU machine beforehand (they need LLVM):
+#   ./scripts/device-bundles.sh          -> device-bundles/ (git-ignored)
+# and carried with the call, with .deps/nlohmann (Debian's header) for the
+# runtime's manifest parser.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bundles=${KDA_DEVICE_BUNDLES:-device-bundles}
+out=${OUT:-out-device}
+build=/tmp/kda-device-build
+mkdir -p "$out"
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DKDA_BUILD_COMPILER=OFF -DKDA_BUILD_TESTS=OFF -DKDA_BENCH_CUDA=ON \
+  -DKDA_NLOHMANN_INCLUDE="$PWD/.deps" > "$out/cmake.log"
+cmake --build "$build" -j 16 > "$out/build.log"
+bench="$build/bin/kda-bench"
+
+status=0
+echo "== numerics on sm_90 (examples: softplus kv, lower_bound vk)"
+"$bench" --bundle "$bundles/kimi-linear-48b" --kernel kimi_linear_recurrent --numerics --json "$out/num-linear.json" || status=1
+"$bench" --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics --json "$out/num-k3.json" || status=1
+
+echo "== decode timing (median of CUDA events, L2 flushed between runs)"
+for k in decode_h12_vk decode_h32_vk decode_h12_kv decode_h32_kv; do
+  "$bench" --bundle "$bundles/decode-bench" --kernel "$k" --numerics --copy \
+    --decode 1,8,32,128,256 --json "$out/$k.json" || status=1
+done
+
+if command -v compute-sanitizer > /dev/null; then
+  echo "== compute-sanitizer memcheck (numerics batches)"
+  compute-sanitizer --tool memcheck --print-limit 5 "$bench" \
+    --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics \
+    > "$out/memcheck.log" 2>&1 && echo "memcheck: clean" || { echo "memcheck: errors"; tail -20 "$out/memcheck.log"; status=1; }
+fi
+exit $status

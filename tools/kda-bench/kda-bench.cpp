@@ -1,0 +1,299 @@
+//===- kda-bench.cpp - numerics and timing of a bundle's kernels ----------===//
+//
+//   kda-bench --bundle DIR --kernel NAME [--backend cuda|emu]
+//             [--numerics] [--decode 1,8,32,128,256] [--copy] [--json FILE]
+//
+// --numerics runs decode, mixed (padding, no-initial-state, multi-token) and
+// extreme-gate batches against the float64 oracle and fails on the issue #3
+// bars. --decode times one-token decode batches of N rows (median of CUDA
+// events around each launch, the L2 flushed in between, like
+// triton.testing.do_bench) and reports bandwidth over the minimum bytes.
+// --copy measures the device-to-device copy bandwidth (bytes read + written)
+// in the same run, the ceiling the decode figures are compared with.
+//
+//===----------------------------------------------------------------------===//
+#include "Harness.h"
+#include "kda/kda_runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifdef KDA_BENCH_CUDA
+#include <cuda_runtime.h>
+#endif
+
+using namespace kda;
+
+namespace {
+
+struct Options {
+  std::string bundle, kernel, backend = "cuda", json;
+  bool numerics = false, copy = false;
+  std::vector<int> decode;
+  int reps = 50;
+};
+
+[[noreturn]] void usage(const char *why) {
+  std::fprintf(stderr,
+               "kda-bench: %s\nusage: kda-bench --bundle DIR --kernel NAME "
+               "[--backend cuda|emu] [--numerics] [--decode N,N,...] "
+               "[--copy] [--reps R] [--json FILE]\n",
+               why);
+  std::exit(2);
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc)
+        usage(("missing value after " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--bundle") o.bundle = next();
+    else if (a == "--kernel") o.kernel = next();
+    else if (a == "--backend") o.backend = next();
+    else if (a == "--json") o.json = next();
+    else if (a == "--numerics") o.numerics = true;
+    else if (a == "--copy") o.copy = true;
+    else if (a == "--reps") o.reps = std::atoi(next().c_str());
+    else if (a == "--decode") {
+      std::stringstream ss(next());
+      std::string n;
+      while (std::getline(ss, n, ','))
+        o.decode.push_back(std::atoi(n.c_str()));
+    } else
+      usage(("unknown option " + a).c_str());
+  }
+  if (!o.copy && (o.bundle.empty() || o.kernel.empty()))
+    usage("--bundle and --kernel are required");
+  if (o.backend != "cuda" && o.backend != "emu")
+    usage("--backend must be cuda or emu");
+  return o;
+}
+
+#ifdef KDA_BENCH_CUDA
+void check(cudaError_t e, const char *what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "kda-bench: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+class CudaMemory : public test::Memory {
+public:
+  void *alloc(size_t bytes) override {
+    void *p = nullptr;
+    check(cudaMalloc(&p, bytes ? bytes : 16), "cudaMalloc");
+    return p;
+  }
+  void upload(void *d, const void *s, size_t n) override {
+    check(cudaMemcpy(d, s, n, cudaMemcpyHostToDevice), "upload");
+  }
+  void download(void *d, const void *s, size_t n) override {
+    check(cudaMemcpy(d, s, n, cudaMemcpyDeviceToHost), "download");
+  }
+  void release(void *p) override { cudaFree(p); }
+  void synchronize() override { check(cudaDeviceSynchronize(), "sync"); }
+};
+
+/// Median of `reps` event-timed runs of `fn`, each after an L2 flush.
+template <typename Fn> double medianMs(int reps, Fn fn) {
+  static void *flush = nullptr;
+  const size_t flushBytes = 256u << 20;
+  if (!flush)
+    check(cudaMalloc(&flush, flushBytes), "flush buffer");
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  std::vector<float> ms;
+  for (int i = 0; i < 5; ++i)
+    fn(); // warm-up
+  for (int i = 0; i < reps; ++i) {
+    cudaMemsetAsync(flush, i & 0xff, flushBytes);
+    cudaEventRecord(a);
+    fn();
+    cudaEventRecord(b);
+    check(cudaEventSynchronize(b), "timed run");
+    float t = 0;
+    cudaEventElapsedTime(&t, a, b);
+    ms.push_back(t);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+double copyTBps(int reps) {
+  const size_t bytes = size_t(1) << 30;
+  void *src = nullptr, *dst = nullptr;
+  check(cudaMalloc(&src, bytes), "copy src");
+  check(cudaMalloc(&dst, bytes), "copy dst");
+  cudaMemset(src, 1, bytes);
+  double ms = medianMs(reps, [&] {
+    cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice);
+  });
+  cudaFree(src);
+  cudaFree(dst);
+  return 2.0 * bytes / (ms * 1e-3) / 1e12;
+}
+#endif
+
+struct NumericRun {
+  const char *name;
+  test::BatchShape shape;
+};
+
+std::vector<NumericRun> numericRuns() {
+  std::vector<NumericRun> runs;
+  runs.push_back({"decode_n64", {}});
+  for (int i = 0; i < 64; ++i) {
+    runs.back().shape.lengths.push_back(1);
+    runs.back().shape.slots.push_back(i + 1);
+    runs.back().shape.hasInitial.push_back(i % 5 != 0);
+  }
+  runs.push_back({"mixed_padding",
+                  {{1, 3, 1, 17, 2, 1, 64}, {3, 1, 0, 6, -1, 8, 9},
+                   {1, 0, 1, 1, 1, 1, 0}}});
+  runs.push_back({"long_rows", {{1, 200, 77}, {2, 4, 5}, {1, 1, 0}}});
+  test::BatchShape extreme{{5, 9, 1}, {1, 3, 7}, {1, 1, 1}};
+  extreme.extremeGate = 1000;
+  runs.push_back({"extreme_gate", extreme});
+  return runs;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o = parse(argc, argv);
+  std::vector<std::string> json;
+  bool ok = true;
+  double copy = 0;
+
+#ifdef KDA_BENCH_CUDA
+  if (o.copy) {
+    copy = copyTBps(20);
+    std::printf("copy bandwidth (device to device, read + write): %.3f TB/s\n",
+                copy);
+    json.push_back("\"copy_TBps\": " + std::to_string(copy));
+  }
+#else
+  if (o.copy || (o.backend == "cuda" && (o.numerics || !o.decode.empty())))
+    usage("this kda-bench was built without CUDA; use --backend emu");
+#endif
+  if (o.bundle.empty()) {
+    if (!o.json.empty())
+      std::ofstream(o.json) << "{" << json[0] << "}\n";
+    return 0;
+  }
+
+  kda_backend backend = o.backend == "cuda" ? KDA_BACKEND_CUDA : KDA_BACKEND_EMU;
+  kda_bundle *bundle = nullptr;
+  if (kda_bundle_open(o.bundle.c_str(), backend, &bundle) != KDA_OK) {
+    std::fprintf(stderr, "kda-bench: %s\n", kda_last_error());
+    return 1;
+  }
+  const kda_kernel *kernel = nullptr;
+  if (kda_bundle_find(bundle, o.kernel.c_str(), &kernel) != KDA_OK) {
+    std::fprintf(stderr, "kda-bench: %s\n", kda_last_error());
+    return 1;
+  }
+  const std::string target = kda_bundle_target(bundle);
+  test::KernelLayer layer = test::readKernelLayer(o.bundle, o.kernel, target);
+  test::HostMemory hostMem;
+#ifdef KDA_BENCH_CUDA
+  CudaMemory cudaMem;
+  test::Memory &mem = backend == KDA_BACKEND_CUDA
+                          ? static_cast<test::Memory &>(cudaMem)
+                          : hostMem;
+#else
+  test::Memory &mem = hostMem;
+#endif
+  std::printf("kda-bench: %s (%s) on %s: H %d, HV %d, K %d, V %d\n",
+              o.kernel.c_str(), o.bundle.c_str(), target.c_str(),
+              layer.layer.H, layer.layer.HV, layer.layer.K, layer.layer.V);
+
+  if (o.numerics) {
+    std::printf("%-16s %12s %12s  %s\n", "batch", "out rel L2", "state rel L2",
+                "verdict");
+    for (const NumericRun &run : numericRuns()) {
+      test::Harness h(layer, mem);
+      int64_t slots = 0;
+      for (int32_t s : run.shape.slots)
+        slots = std::max<int64_t>(slots, s + 2);
+      h.prepare(run.shape, slots, std::hash<std::string>{}(run.name));
+      kda_batch b = h.batch();
+      if (kda_launch_recurrent(kernel, &b, nullptr) != KDA_OK) {
+        std::fprintf(stderr, "kda-bench: launch: %s\n", kda_last_error());
+        return 1;
+      }
+      test::CaseResult r = h.check();
+      bool pass = r.finite && r.outErr <= 2e-3 && r.stateErr <= 1e-5 &&
+                  r.paddingZero && r.untouchedIdentical;
+      ok &= pass;
+      std::printf("%-16s %12.3g %12.3g  %s%s%s\n", run.name, r.outErr,
+                  r.stateErr, pass ? "ok" : "FAIL",
+                  r.paddingZero ? "" : " (padding rows not zero)",
+                  r.untouchedIdentical ? "" : " (untouched slot changed)");
+      json.push_back("\"numerics_" + std::string(run.name) +
+                     "\": {\"out_err\": " + std::to_string(r.outErr) +
+                     ", \"state_err\": " + std::to_string(r.stateErr) +
+                     ", \"pass\": " + (pass ? "true" : "false") + "}");
+    }
+  }
+
+  if (!o.decode.empty()) {
+    std::printf("%6s %10s %10s %10s %8s\n", "N", "time us", "TB/s", "MB moved",
+                copy > 0 ? "of copy" : "");
+    for (int n : o.decode) {
+      test::BatchShape shape;
+      for (int i = 0; i < n; ++i) {
+        shape.lengths.push_back(1);
+        shape.slots.push_back(i + 1);
+        shape.hasInitial.push_back(1);
+      }
+      test::Harness h(layer, mem);
+      h.prepare(shape, n + 1, 1234 + n);
+      kda_batch b = h.batch();
+      double ms = 0;
+#ifdef KDA_BENCH_CUDA
+      if (backend == KDA_BACKEND_CUDA)
+        ms = medianMs(o.reps, [&] { kda_launch_recurrent(kernel, &b, nullptr); });
+#endif
+      if (backend == KDA_BACKEND_EMU) {
+        auto t0 = std::chrono::steady_clock::now();
+        kda_launch_recurrent(kernel, &b, nullptr);
+        ms = std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - t0)
+                 .count();
+      }
+      double bytes = h.minimumBytes();
+      double tbps = bytes / (ms * 1e-3) / 1e12;
+      std::printf("%6d %10.2f %10.3f %10.2f %7.1f%%\n", n, ms * 1e3, tbps,
+                  bytes / 1e6, copy > 0 ? 100 * tbps / copy : 0.0);
+      json.push_back("\"decode_N" + std::to_string(n) + "\": {\"us\": " +
+                     std::to_string(ms * 1e3) + ", \"TBps\": " +
+                     std::to_string(tbps) + ", \"bytes\": " +
+                     std::to_string(bytes) + "}");
+    }
+  }
+  kda_bundle_close(bundle);
+  if (!o.json.empty()) {
+    std::ofstream f(o.json);
+    f << "{\n  \"kernel\": \"" << o.kernel << "\",\n  \"target\": \"" << target
+      << "\"";
+    for (const std::string &j : json)
+      f << ",\n  " << j;
+    f << "\n}\n";
+  }
+  return ok ? 0 : 1;
+}
