@@ -496,7 +496,13 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                   {"block_v", config.getBlockV()},
                                   {"block_t", config.getBlockT()},
                                   {"warps", config.getWarps()},
-                                  {"stages", config.getStages()}};
+                                  {"stages", config.getStages()},
+                                  {"lanes_k", kernel->getAttrOfType<IntegerAttr>(
+                                                  "kda.lanes_k").getInt()},
+                                  {"cols_per_thread",
+                                   kernel->getAttrOfType<IntegerAttr>(
+                                           "kda.cols_per_thread")
+                                       .getInt()}};
     for (StringRef a : {"q", "k", "v", "g", "beta", "a_log", "dt_bias",
                         "cu_seqlens", "slots", "has_initial_state", "state",
                         "out"})

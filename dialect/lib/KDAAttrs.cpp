@@ -228,7 +228,7 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned blockK, unsigned blockV,
                                  unsigned blockT, unsigned warps,
-                                 unsigned stages) {
+                                 unsigned stages, unsigned lanesK) {
   for (auto [name, v] : {std::pair<StringRef, unsigned>{"block_k", blockK},
                          {"block_v", blockV},
                          {"block_t", blockT}})
@@ -239,5 +239,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "warps must be in [1, 32], got " << warps;
   if (stages == 0 || stages > 8)
     return emitError() << "stages must be in [1, 8], got " << stages;
+  if (lanesK != 0 && (!llvm::isPowerOf2_32(lanesK) || lanesK > 64))
+    return emitError() << "lanes_k must be a power of two up to 64, got "
+                       << lanesK;
   return success();
 }

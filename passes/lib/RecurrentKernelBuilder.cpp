@@ -57,7 +57,7 @@ ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
     warps /= 2;
   return ConfigAttr::get(layer.getContext(), /*block_k=*/layer.getHeadK(),
                          /*block_v=*/cols * warps, /*block_t=*/1, warps,
-                         /*stages=*/1);
+                         /*stages=*/1, /*lanes_k=*/0);
 }
 
 LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
@@ -86,11 +86,15 @@ LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
     return os << s.warps << " waves of " << t.waveSize << " exceed the "
               << t.maxWorkgroupSize << "-thread workgroup limit of " << t.name,
            failure();
-  if (s.threads() % s.blockV != 0)
-    return os << "block_v (" << s.blockV << ") must divide the "
-              << s.threads() << " threads of a workgroup",
-           failure();
-  s.lanesK = s.threads() / s.blockV;
+  if (config.getLanesK() == 0) { // one column per thread
+    if (s.threads() % s.blockV != 0)
+      return os << "block_v (" << s.blockV << ") must divide the "
+                << s.threads() << " threads of a workgroup",
+             failure();
+    s.lanesK = s.threads() / s.blockV;
+  } else {
+    s.lanesK = config.getLanesK();
+  }
   if (!llvm::isPowerOf2_32(s.lanesK) || s.lanesK > t.waveSize)
     return os << "each column needs a power-of-two number of lanes within one "
                  "wave of "
@@ -100,6 +104,12 @@ LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
     return os << s.lanesK << " lanes per column do not divide head_k (" << K
               << ")",
            failure();
+  if (s.gridCols() == 0 || s.blockV % s.gridCols() != 0)
+    return os << "block_v (" << s.blockV << ") must be a multiple of the "
+              << s.gridCols() << " columns " << s.threads() << " threads of "
+              << s.lanesK << " lanes cover",
+           failure();
+  s.colsPerThread = s.blockV / s.gridCols();
   s.elemsK = K / s.lanesK;
   return success();
 }
@@ -160,8 +170,11 @@ private:
   void storeState(Value slot, Value h, Value k0, Value v,
                   ArrayRef<Value> values);
   Value gate(Value raw, Value h, Value k, Value expALog);
-  SmallVector<Value> tokenStep(Value t, Value h, Value hq, Value k0, Value v,
-                               Value expALog, ValueRange state);
+  /// One token: the new state (column-major: column c's run at c * E) and
+  /// then one output per column.
+  SmallVector<Value> tokenStep(Value t, Value h, Value hq, Value k0,
+                               ArrayRef<Value> cols, Value expALog,
+                               ValueRange state);
 
   ImplicitLocOpBuilder &b;
   RecurrentOp op;
@@ -268,12 +281,13 @@ Value RecurrentKernelEmitter::gate(Value raw, Value h, Value kk,
 }
 
 SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
-                                                     Value k0, Value vv,
+                                                     Value k0,
+                                                     ArrayRef<Value> cols,
                                                      Value expALog,
                                                      ValueRange S) {
   const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
                 K = layer.getHeadK(), V = layer.getHeadV();
-  const unsigned E = s.elemsK;
+  const unsigned E = s.elemsK, C = s.colsPerThread;
   Value qkOff = add(mul(add(mul(t, idx(H)), hq), idx(K)), k0);
   Value th = add(mul(t, idx(HV)), h);
   Value gOff = add(mul(th, idx(K)), k0);
@@ -283,6 +297,12 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
   SmallVector<Value> bias;
   if (dtBias)
     bias = loadRun(dtBias, add(mul(h, idx(K)), k0), E);
+  // Per-column loads early: their latency hides behind the norms and gates.
+  SmallVector<Value> vvals;
+  for (Value col : cols)
+    vvals.push_back(
+        widen(memref::LoadOp::create(b, v, add(mul(th, idx(V)), col))));
+  Value braw = widen(memref::LoadOp::create(b, beta, th));
 
   Value scale = f(layer.getEffectiveScale());
   if (layer.getQkL2norm()) {
@@ -303,34 +323,42 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
   for (Value &x : qv)
     x = fmul(x, scale);
 
-  // Decay, then the delta-rule residual r = beta (v - S^T k).
-  SmallVector<Value> Sd;
-  Value pk = f(0.0);
+  // The decay of the k-run, shared by every column of the lane.
+  SmallVector<Value> decay;
   for (unsigned j = 0; j < E; ++j) {
     Value raw = dtBias ? fadd(graw[j], bias[j]) : graw[j];
-    Value decay = math::ExpOp::create(
-        b, gate(raw, h, add(k0, idx(j)), expALog));
-    Sd.push_back(fmul(S[j], decay));
-    pk = fadd(pk, fmul(Sd[j], kv[j]));
+    decay.push_back(
+        math::ExpOp::create(b, gate(raw, h, add(k0, idx(j)), expALog)));
   }
-  Value vval = widen(memref::LoadOp::create(b, v, add(mul(th, idx(V)), vv)));
-  Value braw = widen(memref::LoadOp::create(b, beta, th));
   Value bval = braw;
   if (layer.getBeta() == BetaMode::Sigmoid)
     bval = sigmoid(braw);
   else if (layer.getBeta() == BetaMode::SigmoidX2)
     bval = fmul(f(2.0), sigmoid(braw));
-  Value r = fmul(bval, fsub(vval, columnSum(pk)));
 
-  SmallVector<Value> Sn;
-  Value po = f(0.0);
-  for (unsigned j = 0; j < E; ++j) {
-    Sn.push_back(arith::AddFOp::create(b, Sd[j], fmul(kv[j], r)));
-    po = fadd(po, fmul(Sn[j], qv[j]));
+  // Per column: decay, the delta-rule residual r = beta (v - S^T k), update,
+  // output. Columns are independent: their reductions overlap.
+  SmallVector<Value> Sd(E * C), next(E * C), pks, outs;
+  for (unsigned c = 0; c < C; ++c) {
+    Value pk = f(0.0);
+    for (unsigned j = 0; j < E; ++j) {
+      Sd[c * E + j] = fmul(S[c * E + j], decay[j]);
+      pk = fadd(pk, fmul(Sd[c * E + j], kv[j]));
+    }
+    pks.push_back(columnSum(pk));
   }
-  Value o = columnSum(po);
-  Sn.push_back(o);
-  return Sn;
+  for (unsigned c = 0; c < C; ++c) {
+    Value r = fmul(bval, fsub(vvals[c], pks[c]));
+    Value po = f(0.0);
+    for (unsigned j = 0; j < E; ++j) {
+      next[c * E + j] = fadd(Sd[c * E + j], fmul(kv[j], r));
+      po = fadd(po, fmul(next[c * E + j], qv[j]));
+    }
+    outs.push_back(po);
+  }
+  for (Value po : outs)
+    next.push_back(columnSum(po));
+  return next;
 }
 
 void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
@@ -373,7 +401,12 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     vl = add(mul(wave, idx(cols)), arith::RemUIOp::create(b, lane, idx(cols)));
     kt = arith::DivUIOp::create(b, lane, idx(cols));
   }
-  Value vv = add(mul(colBlock, idx(s.blockV)), vl);
+  // The lane's columns: gridCols apart, so each column step of the lane grid
+  // keeps the layout's coalescing.
+  SmallVector<Value> cols;
+  Value colBase = add(mul(colBlock, idx(s.blockV)), vl);
+  for (unsigned c = 0; c < s.colsPerThread; ++c)
+    cols.push_back(add(colBase, idx(c * s.gridCols())));
   Value k0 = mul(kt, idx(s.elemsK));
   Value hq = arith::DivUIOp::create(b, h, idx(G));
   Value bos = toIndex(memref::LoadOp::create(b, cu, n));
@@ -381,13 +414,14 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   Value slot = toIndex(memref::LoadOp::create(b, slots, n));
   Value isLeader =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kt, idx(0));
-  auto storeOut = [&](Value t, Value o) {
+  auto storeOut = [&](Value t, ArrayRef<Value> outs) {
     auto ifLeader = scf::IfOp::create(b, isLeader, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifLeader.thenBlock()->getTerminator());
-    Value off = add(mul(add(mul(t, idx(HV)), h), idx(V)), vv);
+    Value row = mul(add(mul(t, idx(HV)), h), idx(V));
     Type elem = cast<MemRefType>(out.getType()).getElementType();
-    memref::StoreOp::create(b, narrow(o, elem), out, off);
+    for (auto [col, o] : llvm::zip_equal(cols, outs))
+      memref::StoreOp::create(b, narrow(o, elem), out, add(row, col));
   };
 
   // slot <= 0: padding. Zero output rows, no state access.
@@ -399,7 +433,8 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     b.setInsertionPoint(ifPad.thenBlock()->getTerminator());
     auto loop = scf::ForOp::create(b, bos, eos, idx(1));
     b.setInsertionPoint(loop.getBody()->getTerminator());
-    storeOut(loop.getInductionVar(), f(0.0));
+    storeOut(loop.getInductionVar(),
+             SmallVector<Value>(s.colsPerThread, f(0.0)));
   }
   b.setInsertionPoint(ifPad.elseBlock()->getTerminator());
 
@@ -407,14 +442,18 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   Value init = arith::CmpIOp::create(
       b, arith::CmpIPredicate::ne, memref::LoadOp::create(b, hasInit, n),
       arith::ConstantIntOp::create(b, 0, 8));
-  SmallVector<Type> stateTypes(s.elemsK, f32);
+  const unsigned stateRegs = s.elemsK * s.colsPerThread;
+  SmallVector<Type> stateTypes(stateRegs, f32);
   auto ifInit = scf::IfOp::create(b, stateTypes, init, /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifInit.thenBlock());
-    scf::YieldOp::create(b, loadState(slot, h, k0, vv));
+    SmallVector<Value> loaded;
+    for (Value col : cols)
+      llvm::append_range(loaded, loadState(slot, h, k0, col));
+    scf::YieldOp::create(b, loaded);
     b.setInsertionPointToStart(ifInit.elseBlock());
-    SmallVector<Value> zeros(s.elemsK, f(0.0));
+    SmallVector<Value> zeros(stateRegs, f(0.0));
     scf::YieldOp::create(b, zeros);
   }
   Value expALog;
@@ -426,14 +465,16 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> next =
-        tokenStep(loop.getInductionVar(), h, hq, k0, vv, expALog,
+        tokenStep(loop.getInductionVar(), h, hq, k0, cols, expALog,
                   loop.getRegionIterArgs());
-    Value o = next.pop_back_val();
-    storeOut(loop.getInductionVar(), o);
-    scf::YieldOp::create(b, next);
+    ArrayRef<Value> all(next);
+    storeOut(loop.getInductionVar(), all.drop_front(stateRegs));
+    scf::YieldOp::create(b, all.take_front(stateRegs));
   }
   SmallVector<Value> finalState(loop.getResults());
-  storeState(slot, h, k0, vv, finalState);
+  for (auto [c, col] : llvm::enumerate(cols))
+    storeState(slot, h, k0, col,
+               ArrayRef<Value>(finalState).slice(c * s.elemsK, s.elemsK));
 
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b);
@@ -476,6 +517,7 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   func->setAttr("kda.layer", op.getLayer());
   func->setAttr("kda.config", config);
   func->setAttr("kda.lanes_k", b.getI32IntegerAttr(s.lanesK));
+  func->setAttr("kda.cols_per_thread", b.getI32IntegerAttr(s.colsPerThread));
   // Grid: (head_v / block_v, value_heads, num_seqs).
   func->setAttr("kda.grid",
                 b.getDenseI64ArrayAttr({op.getLayer().getHeadV() / s.blockV,

@@ -33,6 +33,14 @@ for k in decode_h12_vk decode_h32_vk decode_h12_kv decode_h32_kv; do
     --decode 1,8,32,128,256 --json "$out/$k.json" || status=1
 done
 
+if [ -d "$bundles/decode-sweep" ]; then
+  echo "== config sweep, H = 32, N = 128 (time us, TB/s)"
+  for k in $(grep -o '"name": "decode_[a-z0-9_]*"' "$bundles/decode-sweep/manifest.json" | cut -d'"' -f4); do
+    line=$("$bench" --bundle "$bundles/decode-sweep" --kernel "$k" --decode 128 --reps 30 | tail -1)
+    echo "$k $line"
+  done | tee "$out/sweep.txt"
+fi
+
 if command -v compute-sanitizer > /dev/null; then
   echo "== compute-sanitizer memcheck (numerics batches)"
   compute-sanitizer --tool memcheck --print-limit 5 "$bench" \

@@ -80,7 +80,8 @@ TEST_P(EmuNumerics, MatchesFloat64Oracle) {
 
 std::vector<NumericCase> allCases() {
   std::vector<NumericCase> cases;
-  const char *small[] = {"k3_small", "linear_gva", "none_f16", "lb_noalog"};
+  const char *small[] = {"k3_small",  "linear_gva",  "none_f16",
+                         "lb_noalog", "k3_multicol", "linear_multicol"};
   for (const char *spec : small)
     for (const char *target : {"emu", "emu32"})
       for (const char *batch : {"decode", "mixed", "long", "extreme"})

@@ -8,8 +8,11 @@
 // written once per row): a workgroup owns (sequence n, value head h, a block
 // of `block_v` state columns). Each column is spread over `lanesK` lanes of
 // one wave, each lane holding `K / lanesK` consecutive k of that column in
-// registers, so every reduction over k stays inside a wave. The lane order
-// follows the state layout so state loads coalesce:
+// registers, so every reduction over k stays inside a wave. A lane may own
+// several columns (`colsPerThread`, block_v / lane-grid columns apart): the
+// q/k normalisation and the gate of its k-run are then computed once for all
+// of them, and their loads and reductions are independent work in flight.
+// The lane order follows the state layout so state loads coalesce:
 //   vk ([V, K], K contiguous): k-lanes are adjacent (lane = vl * lanesK + kt),
 //      each lane loads its k-run as one vector;
 //   kv ([K, V], V contiguous): columns are adjacent (lane = kt * cols + vl),
@@ -32,8 +35,11 @@ struct RecurrentSchedule {
   unsigned blockV;      // state columns per workgroup
   unsigned lanesK;      // lanes sharing one column
   unsigned elemsK;      // k per lane = K / lanesK
+  unsigned colsPerThread; // columns each lane owns
   unsigned threads() const { return warps * waveSize; }
   unsigned colsPerWave() const { return waveSize / lanesK; }
+  /// Distinct columns the lane grid covers at once (block_v / colsPerThread).
+  unsigned gridCols() const { return threads() / lanesK; }
 };
 
 /// The default config of the recurrent kernel for a layer on a target.

@@ -88,17 +88,21 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
   let description = [{
     ```mlir
     #kda.config<block_k = 128, block_v = 32, block_t = 64, warps = 4, stages = 2>
+    #kda.config<block_k = 128, block_v = 32, block_t = 1, warps = 4, stages = 1, lanes_k = 16>
     ```
     Block sizes are powers of two; `warps` is per workgroup (1..32); `stages`
     is the requested software-pipeline depth (1..8), which the pipeline
-    verifier may still reject for a given kernel and target.
+    verifier may still reject for a given kernel and target. `lanes_k`
+    (optional, a power of two up to 64) is how many lanes share one state
+    column in the recurrent kernel; absent, every thread owns one column.
   }];
   let parameters = (ins
     "unsigned":$block_k,
     "unsigned":$block_v,
     "unsigned":$block_t,
     "unsigned":$warps,
-    "unsigned":$stages);
+    "unsigned":$stages,
+    DefaultValuedParameter<"unsigned", "0">:$lanes_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
