@@ -31,10 +31,10 @@
 // MANIFEST: "args": [
 // MANIFEST-NEXT: "q",
 // MANIFEST: "block": [
-// MANIFEST-NEXT: 256,
+// MANIFEST-NEXT: 128,
 // MANIFEST: "file": "gfx942/kda_kernels.hsaco"
 // MANIFEST: "grid": [
-// MANIFEST-NEXT: 16,
+// MANIFEST-NEXT: 8,
 // MANIFEST-NEXT: 12,
 // MANIFEST-NEXT: "num_seqs"
 // MANIFEST: "symbol": "kda_kimi_k3_tp8_recurrent"
