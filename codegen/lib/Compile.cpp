@@ -280,18 +280,43 @@ static std::string cudaRoot(const Toolchain &tools) {
   return path::parent_path(path::parent_path(tools.ptxas)).str();
 }
 
+static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
+  return "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
+         t.name.str() +
+         "},convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-call-"
+         "conv=1}),nvvm-attach-target{chip=" +
+         t.chip.str() +
+         " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=isa "
+         "toolkit=" +
+         cudaRoot(tools) + "})";
+}
+
+static std::string amdgpuPipeline(const TargetInfo &t, StringRef toolkit,
+                                  StringRef format) {
+  return "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
+         t.name.str() +
+         "},convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-"
+         "conv=1 chipset=" +
+         t.chip.str() + "}),rocdl-attach-target{chip=" + t.chip.str() +
+         " abi=500 O=3},reconcile-unrealized-casts,gpu-module-to-binary{"
+         "format=" +
+         format.str() + " toolkit=" + toolkit.str() + "})";
+}
+
+static std::string emuPipeline(const TargetInfo &t) {
+  return "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
+         t.name.str() +
+         "}),kda-gpu-to-emu,func.func(convert-scf-to-cf,arith-expand{include-"
+         "bf16=1}),convert-vector-to-llvm,expand-strided-metadata,finalize-"
+         "memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-"
+         "arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm{use-bare-ptr-"
+         "memref-call-conv=1},reconcile-unrealized-casts,kda-emu-entry)";
+}
+
 static LogicalResult compileNvptx(ModuleOp km, const TargetInfo &t,
                                   const Toolchain &tools, StringRef dir,
                                   std::vector<CompiledKernel> &kernels) {
-  std::string pipeline =
-      "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
-      t.name.str() +
-      "},convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=1"
-      "}),nvvm-attach-target{chip=" +
-      t.chip.str() +
-      " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=isa "
-      "toolkit=" + cudaRoot(tools) + "})";
-  if (failed(runPipeline(km, pipeline)))
+  if (failed(runPipeline(km, nvptxPipeline(t, tools))))
     return failure();
   FailureOr<std::string> ptx = binaryObject(km);
   if (failed(ptx))
@@ -352,20 +377,10 @@ static LogicalResult compileAmdgpu(ModuleOp km, const TargetInfo &t,
                           << tools.amdgcnBitcode
                           << " (install rocm-device-libs or set "
                              "KDA_AMDGCN_BITCODE)";
-  auto pipeline = [&](StringRef format) {
-    return "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
-           t.name.str() +
-           "},convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-"
-           "conv=1 chipset=" +
-           t.chip.str() + "}),rocdl-attach-target{chip=" + t.chip.str() +
-           " abi=500 O=3},reconcile-unrealized-casts,gpu-module-to-binary{"
-           "format=" +
-           format.str() + " toolkit=" + toolkit + "})";
-  };
   // The assembly carries the resource metadata; the binary is what ships.
   OwningOpRef<ModuleOp> asmModule = km.clone();
-  if (failed(runPipeline(*asmModule, pipeline("isa"))) ||
-      failed(runPipeline(km, pipeline("bin"))))
+  if (failed(runPipeline(*asmModule, amdgpuPipeline(t, toolkit, "isa"))) ||
+      failed(runPipeline(km, amdgpuPipeline(t, toolkit, "bin"))))
     return failure();
   FailureOr<std::string> isa = binaryObject(*asmModule);
   FailureOr<std::string> hsaco = binaryObject(km);
@@ -386,16 +401,7 @@ static LogicalResult compileAmdgpu(ModuleOp km, const TargetInfo &t,
 static LogicalResult compileEmulator(ModuleOp km, const TargetInfo &t,
                                      const Toolchain &tools, StringRef dir,
                                      std::vector<CompiledKernel> &kernels) {
-  std::string pipeline =
-      "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
-      t.name.str() +
-      "}),kda-gpu-to-emu,func.func(convert-scf-to-cf,arith-expand{include-bf16=1}),"
-      "convert-vector-to-llvm,"
-      "expand-strided-metadata,finalize-memref-to-llvm,convert-math-to-llvm,"
-      "convert-math-to-libm,convert-arith-to-llvm,convert-cf-to-llvm,"
-      "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
-      "reconcile-unrealized-casts,kda-emu-entry)";
-  if (failed(runPipeline(km, pipeline)))
+  if (failed(runPipeline(km, emuPipeline(t))))
     return failure();
   llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -546,6 +552,49 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
     return failure();
   for (CompiledKernel &k : kernels)
     out.push_back(std::move(k));
+  return success();
+}
+
+LogicalResult mlir::kda::emitTargetAssembly(ModuleOp spec, const TargetInfo &t,
+                                            const Toolchain &tools,
+                                            raw_ostream &os) {
+  OwningOpRef<ModuleOp> work = spec.clone();
+  if (failed(runPipeline(*work, layerPipelinePrefix(t))))
+    return failure();
+  auto gm = work->lookupSymbol<gpu::GPUModuleOp>("kda_kernels");
+  if (!gm)
+    return spec.emitError("the spec has no computation this target builds");
+  OwningOpRef<ModuleOp> km = ModuleOp::create(spec.getLoc());
+  (*km)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                 UnitAttr::get(spec.getContext()));
+  km->getBody()->push_back(gm->clone());
+  switch (t.kind) {
+  case TargetKind::NVPTX:
+    if (failed(runPipeline(*km, nvptxPipeline(t, tools))))
+      return failure();
+    break;
+  case TargetKind::AMDGPU: {
+    std::string toolkit;
+    if (failed(makeAmdgpuToolkit(tools, toolkit)) ||
+        failed(runPipeline(*km, amdgpuPipeline(t, toolkit, "isa"))))
+      return failure();
+    break;
+  }
+  case TargetKind::Emulator: {
+    if (failed(runPipeline(*km, emuPipeline(t))))
+      return failure();
+    llvm::LLVMContext llvmCtx;
+    auto llvmModule = translateModuleToLLVMIR(*km, llvmCtx, "kda_kernels");
+    if (!llvmModule)
+      return spec.emitError("translation to LLVM IR failed");
+    llvmModule->print(os, nullptr);
+    return success();
+  }
+  }
+  FailureOr<std::string> text = binaryObject(*km);
+  if (failed(text))
+    return failure();
+  os << *text;
   return success();
 }
 

@@ -41,6 +41,30 @@ static cl::opt<std::string>
     targetList("targets", cl::desc("comma-separated targets"),
                cl::init("gfx942,gfx950,sm_90,emu"));
 static cl::opt<bool> quiet("q", cl::desc("no progress output"));
+static cl::opt<bool> printFigures(
+    "print-figures",
+    cl::desc("print each kernel's static figures (registers, spills, LDS, "
+             "occupancy) read from the code objects"));
+
+static void printFigureTable(const std::vector<CompiledKernel> &kernels) {
+  llvm::outs() << llvm::format("%-8s %-36s %6s %6s %6s %7s %7s %8s %9s\n",
+                               "target", "kernel", "block", "vgprs", "sgprs",
+                               "spills", "scratch", "lds", "occupancy");
+  for (const CompiledKernel &k : kernels) {
+    const KernelFigures &f = k.figures;
+    auto num = [](int64_t v) {
+      return v < 0 ? std::string("-") : std::to_string(v);
+    };
+    llvm::outs() << llvm::format(
+        "%-8s %-36s %6s %6s %6s %7s %7s %8s %9s\n", k.target.c_str(),
+        k.symbol.c_str(), std::to_string(k.blockSize).c_str(),
+        num(f.vgprs >= 0 ? f.vgprs : f.registers).c_str(), num(f.sgprs).c_str(),
+        num(f.spills).c_str(), num(f.scratchBytes).c_str(),
+        num(f.ldsBytes).c_str(),
+        f.occupancy >= 0 ? (std::to_string(f.occupancy) + " w/SIMD").c_str()
+                         : "-");
+  }
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -129,6 +153,8 @@ int main(int argc, char **argv) {
   }
   if (!tools.scratchDir.empty())
     fs::remove_directories(tools.scratchDir);
+  if (printFigures)
+    printFigureTable(kernels);
   if (!quiet)
     llvm::errs() << "kda-compile: wrote " << kernels.size()
                  << " kernel(s) and manifest.json to " << outDir << "\n";

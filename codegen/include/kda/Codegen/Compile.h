@@ -54,6 +54,11 @@ LogicalResult compileForTarget(ModuleOp spec, const TargetInfo &target,
                                const Toolchain &tools, llvm::StringRef outDir,
                                std::vector<CompiledKernel> &kernels);
 
+/// The target's assembly of every computation of `spec`: PTX (sm_90),
+/// AMDGPU assembly (gfx942, gfx950) or LLVM IR (the emulator).
+LogicalResult emitTargetAssembly(ModuleOp spec, const TargetInfo &target,
+                                 const Toolchain &tools, llvm::raw_ostream &os);
+
 /// Writes `outDir/manifest.json`.
 LogicalResult writeManifest(llvm::StringRef outDir, llvm::StringRef specName,
                             const std::vector<CompiledKernel> &kernels);
