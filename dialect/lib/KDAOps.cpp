@@ -187,3 +187,32 @@ LogicalResult ChunkOp::verify() {
     return emitOpError() << "chunk_size must be 16, 32 or 64, got " << c;
   return verifyAttentionOp(*this);
 }
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+LogicalResult LdsBufferOp::verify() {
+  if (getSlots() < 1)
+    return emitOpError() << "needs at least one slot, got " << getSlots();
+  if (getSlotBytes() < 1 || getOffset() < 0)
+    return emitOpError("needs positive slot_bytes and a non-negative offset");
+  return success();
+}
+
+LogicalResult PipelineOp::verify() {
+  if (getDepth() < 1 || getDepth() > 8)
+    return emitOpError() << "depth must be in [1, 8], got " << getDepth();
+  if (bool(getTripCount()) == bool(getDynamicTripCount()))
+    return emitOpError("needs exactly one of trip_count and dynamic_trip_count");
+  if (getTripCount() && *getTripCount() < 0)
+    return emitOpError("trip_count must be non-negative");
+  bool producer = false, consumer = false;
+  for (Operation &op : getBody().front()) {
+    producer |= isa<ProduceOp>(op);
+    consumer |= isa<ConsumeOp>(op);
+  }
+  if (!producer || !consumer)
+    return emitOpError("needs at least one kda.produce and one kda.consume");
+  return success();
+}

@@ -70,4 +70,62 @@ def KdaEmuEntry : Pass<"kda-emu-entry", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def KdaExpandPipeline : Pass<"kda-expand-pipeline", "ModuleOp"> {
+  let summary = "Expand kda.pipeline loops into verified LDS ring-buffer schedules";
+  let description = [{
+    Each `kda.pipeline` of depth N becomes a `kda.schedule`: its buffers are
+    sized to N-slot rings; a prologue issues the copies of iterations
+    0..N-2 (only those below a static trip count; predicated on a dynamic
+    one); the steady state waits for iteration i's copy (wait count N-2),
+    crosses a drained barrier, reads, and issues the copy of i + N - 1; an
+    epilogue peeled for static trip counts waits with exact counts; the exit
+    drains. The result is then checked by the kda-verify-pipeline analysis
+    and an unsafe depth fails the pass (unless `verify=false`).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"gfx942\"",
+           "codegen target whose LDS capacity and copy kind apply">,
+    Option<"verify", "verify", "bool", /*default=*/"true",
+           "verify the expanded schedules (off only to study races)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
+def KdaVerifyPipeline : Pass<"kda-verify-pipeline", "ModuleOp"> {
+  let summary = "Reject kda.schedule regions that break PIPELINE-SAFETY.md R1-R6";
+  let description = [{
+    Interprets every `kda.schedule` (generated or hand-written) over all
+    iterations of a static trip count, or trip counts 0..depth+1 and a
+    steady state for a dynamic one, and reports the first hazard with its
+    rule, buffer, slot, iteration and depth at the schedule's location.
+  }];
+}
+
+def KdaEnumeratePipelineConfigs : Pass<"kda-enumerate-pipeline-configs", "ModuleOp"> {
+  let summary = "List every pipeline config of a target and whether it is safe";
+  let description = [{
+    For every `kda.pipeline`, expands and verifies each (stages, warps,
+    block scale) combination on `target` - stages 1..4, warps such that the
+    workgroup fits, block scales 1 and 2 (tile bytes) - and prints one line
+    per config: safe, or the rule and reason it is rejected. The tuner uses
+    the same API (kda::enumeratePipelineConfigs).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"gfx942\"",
+           "codegen target">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
+def KdaTestPipelineMutations : Pass<"kda-test-pipeline-mutations", "ModuleOp"> {
+  let summary = "Mutation test of the pipeline verifier";
+  let description = [{
+    For every `kda.schedule` the verifier accepts, makes each single mutant -
+    one barrier, drained barrier or drain removed, one wait count raised by
+    one, one ring slot dropped from a buffer - and checks that the verifier
+    rejects it. Prints the mutants per schedule and the kill rate; fails if
+    any mutant survives.
+  }];
+}
+
 #endif // KDA_PASSES_TD

@@ -74,4 +74,6 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
   }];
 }
 
+include "kda/Dialect/KDA/KDAPipelineOps.td"
+
 #endif // KDA_OPS_TD

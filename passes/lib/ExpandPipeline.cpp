@@ -1,0 +1,247 @@
+//===- ExpandPipeline.cpp - kda.pipeline -> verified kda.schedule ---------===//
+//
+// Iteration i of a depth-N pipeline (N >= 2), for P async producers:
+//   async_wait((N-2) * P)   -- iteration i's copies have landed
+//   lds_barrier             -- ...in every thread; reads of i-1 drained
+//   lds_read  slot(i)       -- consumers
+//   copy      slot(i+N-1)   -- producers, into the slot i-1 used
+// after a prologue copying iterations 0..N-2. For a static trip count T the
+// last N-1 iterations are peeled with exact wait counts and no copies (so no
+// copy is ever issued beyond T: rule R4); for a dynamic one the copies are
+// predicated on i + N - 1 < T (an empty group keeps the counts uniform).
+// Depth 1 copies, waits and reads in the same iteration. Every schedule
+// ends with a drained barrier (R3).
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Passes/PipelineExpansion.h"
+#include "kda/Passes/PipelineHazards.h"
+#include "kda/Passes/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir::kda {
+#define GEN_PASS_DEF_KDAEXPANDPIPELINE
+#define GEN_PASS_DEF_KDAVERIFYPIPELINE
+#define GEN_PASS_DEF_KDAENUMERATEPIPELINECONFIGS
+#include "kda/Passes/Passes.h.inc"
+} // namespace mlir::kda
+
+using namespace mlir;
+using namespace mlir::kda;
+
+namespace {
+struct Producer {
+  FlatSymbolRefAttr buffer;
+  bool async;
+};
+} // namespace
+
+FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
+                                                const TargetInfo &target) {
+  const int64_t N = op.getDepth();
+  SmallVector<Producer> producers;
+  SmallVector<FlatSymbolRefAttr> consumers;
+  for (Operation &inner : op.getBody().front()) {
+    if (auto p = dyn_cast<ProduceOp>(inner))
+      producers.push_back({p.getBufferAttr(), p.getAsync() && target.asyncCopy});
+    else if (auto c = dyn_cast<ConsumeOp>(inner))
+      consumers.push_back(c.getBufferAttr());
+  }
+  // Size every ring to the depth.
+  for (FlatSymbolRefAttr sym : llvm::concat<FlatSymbolRefAttr>(
+           llvm::map_range(producers, [](auto &p) { return p.buffer; }),
+           consumers)) {
+    auto buf = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym);
+    if (!buf)
+      return op.emitOpError() << "refers to unknown LDS buffer " << sym;
+    buf.setSlots(N);
+  }
+  const int64_t asyncPerIter =
+      llvm::count_if(producers, [](const Producer &p) { return p.async; });
+
+  ImplicitLocOpBuilder b(op.getLoc(), op);
+  auto schedule = ScheduleOp::create(b, op.getName(), N, op.getTripCountAttr(),
+                                     op.getDynamicTripCount(), target.name);
+  Block *body = b.createBlock(&schedule.getBody());
+  b.setInsertionPointToStart(body);
+
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, v);
+  };
+  auto copies = [&](Value iter, Value pred) {
+    for (const Producer &p : producers) {
+      Value slot = RingSlotOp::create(b, b.getIndexType(), iter, p.buffer);
+      if (p.async)
+        AsyncCopyOp::create(b, p.buffer, slot, iter, pred);
+      else
+        StagedCopyOp::create(b, p.buffer, slot, iter, pred);
+    }
+  };
+  auto reads = [&](Value iter) {
+    for (FlatSymbolRefAttr c : consumers)
+      LdsReadOp::create(b, c, RingSlotOp::create(b, b.getIndexType(), iter, c), iter);
+  };
+  auto wait = [&](int64_t groupsAfter) {
+    if (asyncPerIter)
+      AsyncWaitOp::create(b, groupsAfter * asyncPerIter);
+  };
+  // Depth 1: the copy of i follows the drain of i - 1's reads.
+  auto depthOneIteration = [&](Value i) {
+    LdsBarrierOp::create(b);
+    copies(i, Value());
+    wait(0);
+    BarrierOp::create(b);
+    reads(i);
+  };
+  auto forLoop = [&](Value lb, Value ub, function_ref<void(Value)> fn) {
+    auto loop = scf::ForOp::create(b, lb, ub, idx(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    fn(loop.getInductionVar());
+  };
+
+  if (std::optional<int64_t> tc = op.getTripCount()) {
+    const int64_t T = *tc;
+    if (N == 1) {
+      forLoop(idx(0), idx(T), depthOneIteration);
+    } else {
+      for (int64_t j = 0; j < std::min(N - 1, T); ++j)
+        copies(idx(j), Value());
+      const int64_t steadyEnd = std::max<int64_t>(0, T - (N - 1));
+      forLoop(idx(0), idx(steadyEnd), [&](Value i) {
+        wait(N - 2);
+        LdsBarrierOp::create(b);
+        reads(i);
+        copies(arith::AddIOp::create(b, i, idx(N - 1)), Value());
+      });
+      for (int64_t i = steadyEnd; i < T; ++i) { // peeled: exact counts
+        wait(T - 1 - i);
+        LdsBarrierOp::create(b);
+        reads(idx(i));
+      }
+    }
+  } else {
+    Value T = op.getDynamicTripCount();
+    if (N == 1) {
+      forLoop(idx(0), T, depthOneIteration);
+    } else {
+      for (int64_t j = 0; j < N - 1; ++j)
+        copies(idx(j), arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
+                                             idx(j), T));
+      forLoop(idx(0), T, [&](Value i) {
+        wait(N - 2);
+        LdsBarrierOp::create(b);
+        reads(i);
+        Value next = arith::AddIOp::create(b, i, idx(N - 1));
+        copies(next,
+               arith::CmpIOp::create(b, arith::CmpIPredicate::slt, next, T));
+      });
+    }
+  }
+  LdsBarrierOp::create(b); // the exit drain
+  op.erase();
+  return schedule;
+}
+
+std::vector<PipelineConfigVerdict>
+mlir::kda::enumeratePipelineConfigs(ModuleOp module, unsigned index,
+                                    const TargetInfo &target) {
+  std::vector<PipelineConfigVerdict> out;
+  for (int64_t stages = 1; stages <= 4; ++stages)
+    for (int64_t warps : {1, 2, 4, 8, 16}) {
+      if (warps * target.waveSize > target.maxWorkgroupSize)
+        continue;
+      for (int64_t scale : {1, 2}) {
+        OwningOpRef<ModuleOp> copy = module.clone();
+        SmallVector<PipelineOp> pipes;
+        copy->walk([&](PipelineOp p) { pipes.push_back(p); });
+        PipelineOp p = pipes[index];
+        p.setDepth(stages);
+        p.walk([&](ProduceOp prod) {
+          auto buf = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(
+              prod, prod.getBufferAttr());
+          if (buf)
+            buf.setSlotBytes(buf.getSlotBytes() * scale);
+        });
+        PipelineConfigVerdict v{stages, warps, scale, true, ""};
+        FailureOr<ScheduleOp> s = expandPipeline(p, target);
+        if (failed(s)) {
+          v.safe = false;
+          v.reason = "expansion failed";
+        } else if (auto h = findPipelineHazard(*s)) {
+          v.safe = false;
+          v.reason = h->message;
+        }
+        out.push_back(v);
+      }
+    }
+  return out;
+}
+
+namespace {
+struct KdaExpandPipelinePass
+    : public kda::impl::KdaExpandPipelineBase<KdaExpandPipelinePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    std::optional<TargetInfo> t = lookupTarget(target);
+    if (!t) {
+      getOperation().emitError() << "unknown kda target '" << target << "'";
+      return signalPassFailure();
+    }
+    SmallVector<PipelineOp> pipes;
+    getOperation().walk([&](PipelineOp p) { pipes.push_back(p); });
+    for (PipelineOp p : pipes) {
+      FailureOr<ScheduleOp> s = expandPipeline(p, *t);
+      if (failed(s))
+        return signalPassFailure();
+      if (!verify)
+        continue;
+      if (auto h = findPipelineHazard(*s)) {
+        reportPipelineHazard(*s, *h);
+        signalPassFailure();
+      }
+    }
+  }
+};
+
+struct KdaVerifyPipelinePass
+    : public kda::impl::KdaVerifyPipelineBase<KdaVerifyPipelinePass> {
+  void runOnOperation() override {
+    getOperation().walk([&](ScheduleOp s) {
+      if (auto h = findPipelineHazard(s)) {
+        reportPipelineHazard(s, *h);
+        signalPassFailure();
+      }
+    });
+  }
+};
+
+struct KdaEnumeratePipelineConfigsPass
+    : public kda::impl::KdaEnumeratePipelineConfigsBase<
+          KdaEnumeratePipelineConfigsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    std::optional<TargetInfo> t = lookupTarget(target);
+    if (!t) {
+      getOperation().emitError() << "unknown kda target '" << target << "'";
+      return signalPassFailure();
+    }
+    SmallVector<PipelineOp> pipes;
+    getOperation().walk([&](PipelineOp p) { pipes.push_back(p); });
+    llvm::raw_ostream &os = llvm::outs();
+    for (auto [i, p] : llvm::enumerate(pipes)) {
+      os << "pipeline '" << p.getName() << "' on " << t->name << " ("
+         << t->ldsBytes << " bytes of LDS, async copy "
+         << (t->asyncCopy ? "yes" : "no") << "):\n";
+      for (const PipelineConfigVerdict &v :
+           enumeratePipelineConfigs(getOperation(), i, *t))
+        os << llvm::formatv("  stages={0} warps={1} block=x{2}: {3}\n",
+                            v.stages, v.warps, v.blockScale,
+                            v.safe ? std::string("safe")
+                                   : "rejected: " + v.reason);
+    }
+  }
+};
+} // namespace
