@@ -49,14 +49,27 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
     else if (auto c = dyn_cast<ConsumeOp>(inner))
       consumers.push_back(c.getBufferAttr());
   }
-  // Size every ring to the depth.
+  // Size every ring to the depth (or the trip count) and lay the pipeline's rings out side by
+  // side (they are live together), from the first ring's offset.
+  SmallVector<LdsBufferOp> rings;
   for (FlatSymbolRefAttr sym : llvm::concat<FlatSymbolRefAttr>(
            llvm::map_range(producers, [](auto &p) { return p.buffer; }),
            consumers)) {
     auto buf = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym);
     if (!buf)
       return op.emitOpError() << "refers to unknown LDS buffer " << sym;
-    buf.setSlots(N);
+    if (!llvm::is_contained(rings, buf))
+      rings.push_back(buf);
+  }
+  // A static trip count below the depth never has more than T tiles live.
+  const int64_t slots =
+      op.getTripCount() ? std::max<int64_t>(1, std::min<int64_t>(N, *op.getTripCount()))
+                        : N;
+  int64_t offset = rings.front().getOffset();
+  for (LdsBufferOp buf : rings) {
+    buf.setSlots(slots);
+    buf.setOffset(offset);
+    offset += slots * buf.getSlotBytes();
   }
   const int64_t asyncPerIter =
       llvm::count_if(producers, [](const Producer &p) { return p.async; });
@@ -110,15 +123,19 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
       for (int64_t j = 0; j < std::min(N - 1, T); ++j)
         copies(idx(j), Value());
       const int64_t steadyEnd = std::max<int64_t>(0, T - (N - 1));
-      forLoop(idx(0), idx(steadyEnd), [&](Value i) {
-        wait(N - 2);
-        LdsBarrierOp::create(b);
-        reads(i);
-        copies(arith::AddIOp::create(b, i, idx(N - 1)), Value());
-      });
+      if (steadyEnd > 0)
+        forLoop(idx(0), idx(steadyEnd), [&](Value i) {
+          wait(N - 2);
+          LdsBarrierOp::create(b);
+          reads(i);
+          copies(arith::AddIOp::create(b, i, idx(N - 1)), Value());
+        });
       for (int64_t i = steadyEnd; i < T; ++i) { // peeled: exact counts
         wait(T - 1 - i);
-        LdsBarrierOp::create(b);
+        // Register-staged tiles are all visible after the first peeled
+        // barrier and nothing is copied any more: later ones would be dead.
+        if (asyncPerIter || i == steadyEnd)
+          LdsBarrierOp::create(b);
         reads(idx(i));
       }
     }

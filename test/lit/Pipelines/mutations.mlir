@@ -1,0 +1,147 @@
+// Mutation test of the verifier: for every safe expanded schedule below
+// (depths 1-4 on gfx950 with async copies and on gfx942 register-staged,
+// static and dynamic trip counts, one and two rings, the hand-written safe
+// rings), each single mutant - a barrier, drained barrier or drain removed,
+// a wait count raised by one, a ring slot dropped - must be rejected.
+// RUN: kda-opt %s --kda-expand-pipeline=target=gfx950 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
+// RUN: kda-opt %s --kda-expand-pipeline=target=gfx942 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=STAGED
+// RUN: kda-opt %S/safe-variants.mlir -split-input-file --kda-expand-pipeline=target=gfx950 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=SAFE
+
+// CHECK-NOT: SURVIVOR
+// CHECK: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
+// STAGED-NOT: SURVIVOR
+// STAGED: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
+// SAFE-NOT: SURVIVOR
+// SAFE-COUNT-5: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
+
+kda.lds_buffer @b1 slots(1) slot_bytes(8192) offset(0)
+func.func @p1() {
+  kda.pipeline "d1_t2" trip_count(2) depth(1) {
+    kda.produce @b1 async stage(0)
+    kda.consume @b1 stage(0)
+  }
+  return
+}
+
+kda.lds_buffer @b2 slots(1) slot_bytes(8192) offset(0)
+func.func @p2() {
+  kda.pipeline "d1_t8" trip_count(8) depth(1) {
+    kda.produce @b2 async stage(0)
+    kda.consume @b2 stage(0)
+  }
+  return
+}
+
+kda.lds_buffer @b3 slots(1) slot_bytes(8192) offset(0)
+func.func @p3() {
+  kda.pipeline "d2_t3" trip_count(3) depth(2) {
+    kda.produce @b3 async stage(0)
+    kda.consume @b3 stage(1)
+  }
+  return
+}
+
+kda.lds_buffer @b4 slots(1) slot_bytes(8192) offset(0)
+func.func @p4() {
+  kda.pipeline "d2_t8" trip_count(8) depth(2) {
+    kda.produce @b4 async stage(0)
+    kda.consume @b4 stage(1)
+  }
+  return
+}
+
+kda.lds_buffer @b5 slots(1) slot_bytes(8192) offset(0)
+func.func @p5() {
+  kda.pipeline "d3_t4" trip_count(4) depth(3) {
+    kda.produce @b5 async stage(0)
+    kda.consume @b5 stage(2)
+  }
+  return
+}
+
+kda.lds_buffer @b6 slots(1) slot_bytes(8192) offset(0)
+func.func @p6() {
+  kda.pipeline "d3_t8" trip_count(8) depth(3) {
+    kda.produce @b6 async stage(0)
+    kda.consume @b6 stage(2)
+  }
+  return
+}
+
+kda.lds_buffer @b7 slots(1) slot_bytes(8192) offset(0)
+func.func @p7() {
+  kda.pipeline "d4_t5" trip_count(5) depth(4) {
+    kda.produce @b7 async stage(0)
+    kda.consume @b7 stage(3)
+  }
+  return
+}
+
+kda.lds_buffer @b8 slots(1) slot_bytes(8192) offset(0)
+func.func @p8() {
+  kda.pipeline "d4_t8" trip_count(8) depth(4) {
+    kda.produce @b8 async stage(0)
+    kda.consume @b8 stage(3)
+  }
+  return
+}
+
+kda.lds_buffer @b9 slots(1) slot_bytes(4096) offset(0)
+func.func @p9(%t: index) {
+  kda.pipeline "dyn_d1" dynamic_trip_count(%t) depth(1) {
+    kda.produce @b9 async stage(0)
+    kda.consume @b9 stage(0)
+  }
+  return
+}
+
+kda.lds_buffer @b10 slots(1) slot_bytes(4096) offset(0)
+func.func @p10(%t: index) {
+  kda.pipeline "dyn_d2" dynamic_trip_count(%t) depth(2) {
+    kda.produce @b10 async stage(0)
+    kda.consume @b10 stage(1)
+  }
+  return
+}
+
+kda.lds_buffer @b11 slots(1) slot_bytes(4096) offset(0)
+func.func @p11(%t: index) {
+  kda.pipeline "dyn_d3" dynamic_trip_count(%t) depth(3) {
+    kda.produce @b11 async stage(0)
+    kda.consume @b11 stage(2)
+  }
+  return
+}
+
+kda.lds_buffer @b12 slots(1) slot_bytes(4096) offset(0)
+func.func @p12(%t: index) {
+  kda.pipeline "dyn_d4" dynamic_trip_count(%t) depth(4) {
+    kda.produce @b12 async stage(0)
+    kda.consume @b12 stage(3)
+  }
+  return
+}
+
+kda.lds_buffer @k13 slots(1) slot_bytes(8192) offset(0)
+kda.lds_buffer @v13 slots(1) slot_bytes(8192) offset(0)
+func.func @p13() {
+  kda.pipeline "kv_d2" trip_count(6) depth(2) {
+    kda.produce @k13 async stage(0)
+    kda.produce @v13 async stage(0)
+    kda.consume @k13 stage(1)
+    kda.consume @v13 stage(1)
+  }
+  return
+}
+
+kda.lds_buffer @k14 slots(1) slot_bytes(8192) offset(0)
+kda.lds_buffer @v14 slots(1) slot_bytes(8192) offset(0)
+func.func @p14() {
+  kda.pipeline "kv_d3" trip_count(6) depth(3) {
+    kda.produce @k14 async stage(0)
+    kda.produce @v14 async stage(0)
+    kda.consume @k14 stage(2)
+    kda.consume @v14 stage(2)
+  }
+  return
+}
