@@ -6,6 +6,7 @@
 // implements barriers and cross-lane shuffles between them.
 //
 //===----------------------------------------------------------------------===//
+#include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -42,6 +43,7 @@ private:
   func::FuncOp declare(StringRef name, TypeRange args, TypeRange results);
   LogicalResult convertKernel(gpu::GPUFuncOp kernel);
   LogicalResult rewriteBody(func::FuncOp fn, Value emuCtx);
+  LogicalResult lowerSchedules(func::FuncOp fn, Value emuCtx);
 
   ModuleOp module;
   MLIRContext *ctx;
@@ -82,6 +84,8 @@ LogicalResult EmuLowering::rewriteBody(func::FuncOp fn, Value emuCtx) {
     rewriter.replaceOp(op, asIndex);
   };
 
+  if (failed(lowerSchedules(fn, emuCtx)))
+    return failure();
   SmallVector<Operation *> gpuOps;
   fn.walk([&](Operation *op) {
     if (isa<gpu::GPUDialect>(op->getDialect()))
@@ -141,6 +145,106 @@ LogicalResult EmuLowering::rewriteBody(func::FuncOp fn, Value emuCtx) {
   return success();
 }
 
+// The emulator's LDS atoms: every copy, wait, drain, barrier and read of an
+// expanded pipeline becomes a call that updates the emulator's per-byte shadow
+// state, so a schedule executed with verification off is race-checked.
+LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
+  Type i64 = IntegerType::get(ctx, 64), i1 = IntegerType::get(ctx, 1);
+  func::FuncOp writeFn = declare("kda_emu_lds_write", {ptr, i64, i64, i64}, {});
+  func::FuncOp readFn = declare("kda_emu_lds_read", {ptr, i64, i64, i64}, {});
+  func::FuncOp asyncFn =
+      declare("kda_emu_async_copy", {ptr, i64, i64, i64, i1}, {});
+  func::FuncOp waitFn = declare("kda_emu_async_wait", {ptr, i64}, {});
+  func::FuncOp drainFn = declare("kda_emu_lds_drain", {ptr}, {});
+  func::FuncOp barrierFn = declare("kda_emu_barrier", {ptr}, {});
+
+  // Inline schedules: their regions run in place.
+  SmallVector<ScheduleOp> schedules;
+  fn.walk([&](ScheduleOp s) { schedules.push_back(s); });
+  for (ScheduleOp s : schedules) {
+    Block &body = s.getBody().front();
+    s->getBlock()->getOperations().splice(Block::iterator(s),
+                                          body.getOperations());
+    s.erase();
+  }
+  IRRewriter rw(ctx);
+  SmallVector<Operation *> ops;
+  fn.walk([&](Operation *op) {
+    if (isa<KDADialect>(op->getDialect()))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    rw.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    auto c64 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(rw, loc, v, 64);
+    };
+    auto toI64 = [&](Value v) -> Value {
+      return arith::IndexCastOp::create(rw, loc, i64, v);
+    };
+    auto lds = op->getAttrOfType<DenseI64ArrayAttr>("kda.emu_lds");
+    if (op->hasAttr("buffer") && !lds)
+      return op->emitOpError("refers to an LDS buffer the emulator cannot find");
+    // [lo, lo + bytes) of the slot.
+    auto range = [&](Value slot) -> std::pair<Value, Value> {
+      Value lo = arith::AddIOp::create(
+          rw, loc, c64(lds[0]),
+          arith::MulIOp::create(rw, loc, toI64(slot), c64(lds[1])));
+      return {lo, c64(lds[1])};
+    };
+    if (auto r = dyn_cast<RingSlotOp>(op)) {
+      Value slots = arith::ConstantIndexOp::create(rw, loc, lds[2]);
+      rw.replaceOp(op, arith::RemUIOp::create(rw, loc, r.getIter(), slots)
+                           .getResult());
+    } else if (auto c = dyn_cast<AsyncCopyOp>(op)) {
+      auto [lo, bytes] = range(c.getSlot());
+      Value pred = c.getPred();
+      if (!pred)
+        pred = arith::ConstantIntOp::create(rw, loc, 1, 1);
+      func::CallOp::create(rw, loc, asyncFn,
+                           ValueRange{emuCtx, lo, bytes, toI64(c.getIter()),
+                                      pred});
+      rw.eraseOp(op);
+    } else if (auto c = dyn_cast<StagedCopyOp>(op)) {
+      auto [lo, bytes] = range(c.getSlot());
+      auto emit = [&](OpBuilder &b, Location l) {
+        func::CallOp::create(b, l, writeFn,
+                             ValueRange{emuCtx, lo, bytes, toI64(c.getIter())});
+      };
+      if (Value pred = c.getPred()) {
+        auto ifOp = scf::IfOp::create(rw, loc, pred, /*withElse=*/false);
+        OpBuilder b = ifOp.getThenBodyBuilder();
+        emit(b, loc);
+      } else {
+        emit(rw, loc);
+      }
+      rw.eraseOp(op);
+    } else if (auto r = dyn_cast<LdsReadOp>(op)) {
+      auto [lo, bytes] = range(r.getSlot());
+      func::CallOp::create(rw, loc, readFn,
+                           ValueRange{emuCtx, lo, bytes, toI64(r.getIter())});
+      rw.eraseOp(op);
+    } else if (auto w = dyn_cast<AsyncWaitOp>(op)) {
+      func::CallOp::create(rw, loc, waitFn,
+                           ValueRange{emuCtx, c64(w.getCount())});
+      rw.eraseOp(op);
+    } else if (isa<LdsDrainOp>(op)) {
+      func::CallOp::create(rw, loc, drainFn, ValueRange{emuCtx});
+      rw.eraseOp(op);
+    } else if (isa<BarrierOp>(op)) {
+      func::CallOp::create(rw, loc, barrierFn, ValueRange{emuCtx});
+      rw.eraseOp(op);
+    } else if (isa<LdsBarrierOp>(op)) {
+      func::CallOp::create(rw, loc, drainFn, ValueRange{emuCtx});
+      func::CallOp::create(rw, loc, barrierFn, ValueRange{emuCtx});
+      rw.eraseOp(op);
+    } else {
+      return op->emitOpError("is not supported by the emulator target");
+    }
+  }
+  return success();
+}
+
 LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
   if (!kernel.getWorkgroupAttributions().empty() ||
       !kernel.getPrivateAttributions().empty())
@@ -152,6 +256,20 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
   llvm::append_range(args, kernel.getArgumentTypes());
   auto fn = func::FuncOp::create(b, kernel.getLoc(), kernel.getName(),
                                  FunctionType::get(ctx, args, {}));
+  // Buffer symbols live beside the kernel; record what the LDS atoms need
+  // before the body leaves its symbol table.
+  kernel.walk([&](Operation *op) {
+    auto sym = op->getAttrOfType<FlatSymbolRefAttr>("buffer");
+    if (!sym)
+      return;
+    if (auto buf = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym)) {
+      Builder b(ctx);
+      op->setAttr("kda.emu_lds", b.getDenseI64ArrayAttr(
+                                     {int64_t(buf.getOffset()),
+                                      int64_t(buf.getSlotBytes()),
+                                      int64_t(buf.getSlots())}));
+    }
+  });
   fn.getBody().takeBody(kernel.getBody());
   Value emuCtx = fn.getBody().front().insertArgument(0u, ptr, kernel.getLoc());
   if (failed(rewriteBody(fn, emuCtx)))
@@ -172,6 +290,9 @@ LogicalResult EmuLowering::run() {
     gm.erase();
   }
   module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+  // The buffers' facts now live in the calls.
+  for (LdsBufferOp b : llvm::make_early_inc_range(module.getOps<LdsBufferOp>()))
+    b.erase();
   return success();
 }
 

@@ -5,6 +5,11 @@
 // synchronise uniformly, so after one round every live thread sits at the
 // same point; the scheduler checks that and reports divergence.
 //
+// The race detector keeps, per 4-byte LDS word, the last writer and its
+// barrier epoch, the reads not yet retired (a read retires when its thread
+// drained, lgkmcnt(0), before a later barrier: a bare barrier does not), and
+// async copies in flight (they land at the covering wait, as a write then).
+//
 // Shuffles exchange through a per-lane buffer with two halves: a thread
 // deposits into half p, yields, and after the round reads its source lane's
 // value from half p; its next shuffle uses half 1 - p, so no lane overwrites
@@ -15,6 +20,8 @@
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -27,8 +34,33 @@ enum class SyncKind : uint8_t { None, Barrier, Shuffle };
 
 struct Workgroup;
 
+struct ReadRecord {
+  uint32_t thread;
+  uint64_t epoch, seq;
+  int64_t tag;
+};
+
+struct ShadowWord {
+  int32_t writer = -1;
+  uint64_t writeEpoch = 0;
+  int64_t writeTag = 0;
+  int32_t inFlight = 0; // async copies not yet landed
+  int64_t inFlightTag = 0;
+  std::vector<ReadRecord> readers;
+};
+
+struct AsyncGroup {
+  int64_t lo, hi, tag;
+  bool empty;
+};
+
 struct Thread {
   Workgroup *wg = nullptr;
+  // Race detector: LDS op sequence, drained / retired marks, barrier epoch,
+  // this thread's async copy groups in issue order.
+  uint64_t seq = 0, drainedSeq = 0, retiredSeq = 0, epoch = 0;
+  std::vector<AsyncGroup> groups;
+  size_t landed = 0;
   uint32_t tid[3] = {0, 0, 0};
   uint32_t linear = 0;
   bctx::fiber scheduler; // where to go on yield
@@ -45,7 +77,97 @@ struct Workgroup {
   std::vector<uint32_t> exchange[2];
   std::string error;
   bool poisoned = false; // after an error: run to completion, no exchange
+  std::vector<ShadowWord> shadow;
+  std::string race; // the first LDS race of the workgroup
 };
+
+std::string blockName(const Workgroup &wg) {
+  return "block (" + std::to_string(wg.block[0]) + ", " +
+         std::to_string(wg.block[1]) + ", " + std::to_string(wg.block[2]) +
+         ")";
+}
+
+void reportRace(Thread *t, const std::string &what) {
+  Workgroup &wg = *t->wg;
+  if (wg.race.empty())
+    wg.race = "LDS race in " + blockName(wg) + ": thread " +
+              std::to_string(t->linear) + " " + what;
+}
+
+ShadowWord &word(Workgroup &wg, int64_t w) {
+  if (size_t(w) >= wg.shadow.size())
+    wg.shadow.resize(size_t(w) + 1024);
+  return wg.shadow[size_t(w)];
+}
+
+/// This thread's chunk of a copy of [lo, lo + bytes), word aligned.
+std::pair<int64_t, int64_t> chunkOf(Thread *t, int64_t lo, int64_t bytes) {
+  const int64_t n = int64_t(t->wg->threads.size());
+  int64_t chunk = ((bytes + n - 1) / n + 3) / 4 * 4;
+  int64_t a = std::min(lo + int64_t(t->linear) * chunk, lo + bytes);
+  return {a, std::min(a + chunk, lo + bytes)};
+}
+
+std::string bytesText(int64_t lo, int64_t hi) {
+  return "[" + std::to_string(lo) + ", " + std::to_string(hi) + ")";
+}
+
+/// Checks and records a write (a store, or an async copy landing or being
+/// issued - `record` false: check only).
+void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
+                 const char *kind, bool record) {
+  Workgroup &wg = *t->wg;
+  for (int64_t w = lo / 4; w < (hi + 3) / 4; ++w) {
+    ShadowWord &s = word(wg, w);
+    if (s.inFlight > 0)
+      return reportRace(t, std::string(kind) + " of iteration " +
+                               std::to_string(tag) + " into bytes " +
+                               bytesText(lo, hi) +
+                               " while an async copy of iteration " +
+                               std::to_string(s.inFlightTag) +
+                               " into them is still in flight");
+    if (s.writer >= 0 && uint32_t(s.writer) != t->linear &&
+        s.writeEpoch == t->epoch)
+      return reportRace(t, std::string(kind) + " of iteration " +
+                               std::to_string(tag) + " to byte " +
+                               std::to_string(w * 4) + " races thread " +
+                               std::to_string(s.writer) + "'s write of " +
+                               "iteration " + std::to_string(s.writeTag) +
+                               " (no barrier between)");
+    for (const ReadRecord &r : s.readers) {
+      if (r.thread == t->linear)
+        continue;
+      const Thread &reader = wg.threads[r.thread];
+      if (r.epoch == t->epoch || r.seq > reader.retiredSeq)
+        return reportRace(
+            t, std::string(kind) + " of iteration " + std::to_string(tag) +
+                   " overwrites byte " + std::to_string(w * 4) +
+                   " that thread " + std::to_string(r.thread) +
+                   " read for iteration " + std::to_string(r.tag) +
+                   (r.epoch == t->epoch
+                        ? " with no barrier between"
+                        : " without a drain before the barrier (a bare "
+                          "barrier does not order pending LDS reads)"));
+    }
+    if (record) {
+      s.writer = int32_t(t->linear);
+      s.writeEpoch = t->epoch;
+      s.writeTag = tag;
+      s.readers.clear();
+    }
+  }
+}
+
+void landGroups(Thread *t, size_t upTo) {
+  for (; t->landed < upTo; ++t->landed) {
+    const AsyncGroup &g = t->groups[t->landed];
+    if (g.empty)
+      continue;
+    for (int64_t w = g.lo / 4; w < (g.hi + 3) / 4; ++w)
+      --word(*t->wg, w).inFlight;
+    shadowWrite(t, g.lo, g.hi, g.tag, "the async copy", /*record=*/true);
+  }
+}
 
 void yield(Thread *t, SyncKind kind) {
   ++t->syncs;
@@ -139,6 +261,8 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
     for (uint32_t by = 0; by < config.grid[1]; ++by)
       for (uint32_t bx = 0; bx < config.grid[0]; ++bx) {
         wg.block[0] = bx, wg.block[1] = by, wg.block[2] = bz;
+        wg.shadow.clear();
+        wg.race.clear();
         for (uint64_t i = 0; i < threads; ++i) {
           Thread &t = wg.threads[i];
           t = Thread();
@@ -168,6 +292,19 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
         }
         if (!wg.error.empty())
           return wg.error;
+        if (config.raceCheck)
+          for (Thread &t : wg.threads)
+            for (size_t g = t.landed; g < t.groups.size(); ++g)
+              if (!t.groups[g].empty) {
+                reportRace(&t, "ends with the async copy of iteration " +
+                                   std::to_string(t.groups[g].tag) +
+                                   " into bytes " +
+                                   bytesText(t.groups[g].lo, t.groups[g].hi) +
+                                   " still in flight");
+                break;
+              }
+        if (!wg.race.empty())
+          return wg.race;
       }
   return "";
 }
@@ -193,11 +330,90 @@ extern "C" int64_t kda_emu_id(void *ctx, int32_t which) {
 
 extern "C" void kda_emu_barrier(void *ctx) {
   auto *t = static_cast<Thread *>(ctx);
+  t->retiredSeq = t->drainedSeq; // reads drained before arriving retire
   if (t->wg->poisoned) {
     ++t->syncs;
+    ++t->epoch;
     return;
   }
   kda::emu::yield(t, kda::emu::SyncKind::Barrier);
+  ++t->epoch;
+}
+
+static bool raceChecking(Thread *t) { return t->wg->config->raceCheck; }
+
+extern "C" void kda_emu_lds_write(void *ctx, int64_t lo, int64_t bytes,
+                                  int64_t tag) {
+  auto *t = static_cast<Thread *>(ctx);
+  ++t->seq;
+  if (!raceChecking(t))
+    return;
+  auto [a, b] = kda::emu::chunkOf(t, lo, bytes);
+  kda::emu::shadowWrite(t, a, b, tag, "the register-staged copy", true);
+}
+
+extern "C" void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes,
+                                 int64_t tag) {
+  auto *t = static_cast<Thread *>(ctx);
+  ++t->seq;
+  if (!raceChecking(t))
+    return;
+  kda::emu::Workgroup &wg = *t->wg;
+  for (int64_t w = lo / 4; w < (lo + bytes + 3) / 4; ++w) {
+    kda::emu::ShadowWord &s = kda::emu::word(wg, w);
+    if (s.inFlight > 0)
+      return kda::emu::reportRace(
+          t, "reads byte " + std::to_string(w * 4) + " for iteration " +
+                 std::to_string(tag) + " while the async copy of iteration " +
+                 std::to_string(s.inFlightTag) + " into it has not landed");
+    if (s.writer >= 0 && uint32_t(s.writer) != t->linear &&
+        s.writeEpoch == t->epoch)
+      return kda::emu::reportRace(
+          t, "reads byte " + std::to_string(w * 4) + " for iteration " +
+                 std::to_string(tag) + " that thread " +
+                 std::to_string(s.writer) + " wrote with no barrier between");
+    // Keep only reads that can still race.
+    auto &rs = s.readers;
+    rs.erase(std::remove_if(rs.begin(), rs.end(),
+                            [&](const kda::emu::ReadRecord &r) {
+                              return r.thread == t->linear ||
+                                     (r.epoch < t->epoch &&
+                                      r.seq <= wg.threads[r.thread].retiredSeq);
+                            }),
+             rs.end());
+    rs.push_back({t->linear, t->epoch, t->seq, tag});
+  }
+}
+
+extern "C" void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes,
+                                   int64_t tag, bool enabled) {
+  auto *t = static_cast<Thread *>(ctx);
+  ++t->seq;
+  auto [a, b] = kda::emu::chunkOf(t, lo, bytes);
+  if (raceChecking(t) && enabled) {
+    // An async copy counts as a write from its issue (WAR).
+    kda::emu::shadowWrite(t, a, b, tag, "the async copy", /*record=*/false);
+    for (int64_t w = a / 4; w < (b + 3) / 4; ++w) {
+      kda::emu::ShadowWord &s = kda::emu::word(*t->wg, w);
+      ++s.inFlight;
+      s.inFlightTag = tag;
+    }
+  }
+  t->groups.push_back({a, b, tag, !enabled || !raceChecking(t)});
+}
+
+extern "C" void kda_emu_async_wait(void *ctx, int64_t outstanding) {
+  auto *t = static_cast<Thread *>(ctx);
+  ++t->seq;
+  size_t n = t->groups.size();
+  size_t keep = size_t(std::max<int64_t>(0, outstanding));
+  if (n > keep)
+    kda::emu::landGroups(t, n - keep);
+}
+
+extern "C" void kda_emu_lds_drain(void *ctx) {
+  auto *t = static_cast<Thread *>(ctx);
+  t->drainedSeq = ++t->seq;
 }
 
 extern "C" float kda_emu_shuffle_f32(void *ctx, float value, int32_t offset,

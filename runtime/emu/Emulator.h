@@ -18,6 +18,9 @@ struct LaunchConfig {
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
   uint32_t waveSize = 64; // of the target the emulator stands for
+  /// Shadow every LDS byte the kernel's pipeline atoms touch and report the
+  /// first race (on unless KDA_EMU_RACECHECK=0).
+  bool raceCheck = true;
 };
 
 /// `<kernel>_packed(ctx, params)` as kda-emu-entry emits it.
@@ -41,6 +44,16 @@ float kda_emu_shuffle_f32(void *ctx, float value, int32_t offset,
                           int32_t width, int32_t mode);
 int32_t kda_emu_shuffle_i32(void *ctx, int32_t value, int32_t offset,
                             int32_t width, int32_t mode);
+
+// LDS atoms of expanded pipelines (kda.schedule). A copy of [lo, lo + bytes)
+// is shared by the workgroup's threads (each writes its chunk); a read reads
+// the whole range. `tag` is the pipeline iteration, for reports.
+void kda_emu_lds_write(void *ctx, int64_t lo, int64_t bytes, int64_t tag);
+void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes, int64_t tag);
+void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes, int64_t tag,
+                        bool enabled);
+void kda_emu_async_wait(void *ctx, int64_t outstanding);
+void kda_emu_lds_drain(void *ctx);
 }
 
 #endif // KDA_RUNTIME_EMU_EMULATOR_H

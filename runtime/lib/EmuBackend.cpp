@@ -3,6 +3,7 @@
 
 #ifdef KDA_RUNTIME_HAS_EMU
 #include "../emu/Emulator.h"
+#include <cstdlib>
 #include <dlfcn.h>
 #include <map>
 #endif
@@ -53,6 +54,8 @@ public:
     for (int i = 0; i < 3; ++i)
       c.grid[i] = d.grid[i], c.block[i] = d.block[i];
     c.waveSize = d.waveSize;
+    const char *race = std::getenv("KDA_EMU_RACECHECK");
+    c.raceCheck = !(race && std::string(race) == "0");
     error = emu::launch(reinterpret_cast<emu::PackedEntry>(kernel), c, params);
     return error.empty() ? KDA_OK : KDA_ERROR_BACKEND;
   }

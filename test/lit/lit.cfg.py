@@ -20,3 +20,4 @@ config.substitutions.append(("%examples", os.path.join(config.kda_src_root, "exa
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%lit_lib", os.path.join(config.test_source_root, "lib")))
 config.excludes.append("lib")
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))

@@ -52,10 +52,14 @@ def KdaGpuToEmu : Pass<"kda-gpu-to-emu", "ModuleOp"> {
     dims, shuffles and barriers become calls into the emulator runtime
     (`kda_emu_*`, runtime/emu), and the function is marked `kda.emu_kernel`
     for kda-emu-entry. The emulator runs each workgroup's threads as fibers.
+    Expanded pipelines (`kda.schedule`) inside a kernel run in place: their
+    copies, waits, drains, barriers and reads become calls that drive the
+    emulator's LDS race detector.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def KdaEmuEntry : Pass<"kda-emu-entry", "ModuleOp"> {
