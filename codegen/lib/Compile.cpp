@@ -438,7 +438,7 @@ static LogicalResult compileEmulator(ModuleOp km, const TargetInfo &t,
 // Driver
 //===----------------------------------------------------------------------===//
 
-static llvm::json::Object layerJson(LayerAttr l) {
+llvm::json::Object mlir::kda::describeLayer(LayerAttr l) {
   std::string act, state;
   llvm::raw_string_ostream(act) << l.getActType();
   llvm::raw_string_ostream(state) << l.getStateType();
@@ -497,7 +497,7 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
       k.grid[i] = grid[i];
     auto layer = kernel->getAttrOfType<LayerAttr>("kda.layer");
     auto config = kernel->getAttrOfType<ConfigAttr>("kda.config");
-    k.layer = layerJson(layer);
+    k.layer = describeLayer(layer);
     k.config = llvm::json::Object{{"block_k", config.getBlockK()},
                                   {"block_v", config.getBlockV()},
                                   {"block_t", config.getBlockT()},

@@ -261,26 +261,20 @@ std::optional<PipelineHazard> Interpreter::step(Operation &op) {
     return checkWrite(&op, b, slot, iter);
   };
 
-  if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+  if (isa<AsyncCopyOp, StagedCopyOp>(op)) {
+    // Both copy ops share their operands: buffer, slot, iter, optional pred.
+    bool async = isa<AsyncCopyOp>(op);
+    auto sym = op.getAttrOfType<FlatSymbolRefAttr>("buffer");
+    Value pred = op.getNumOperands() > 2 ? op.getOperand(2) : Value();
     int64_t slot, iter;
     bool enabled;
     const Buffer *b;
-    if (auto h = copyCommon(copy.getBufferAttr(), copy.getSlot(),
-                            copy.getIter(), copy.getPred(), slot, iter,
-                            enabled, b))
+    if (auto h = copyCommon(sym, op.getOperand(0), op.getOperand(1), pred, slot,
+                            iter, enabled, b))
       return h;
-    groups.push_back(Group{int64_t(groups.size()), b, slot, iter, !enabled});
-    return std::nullopt;
-  }
-  if (auto copy = dyn_cast<StagedCopyOp>(op)) {
-    int64_t slot, iter;
-    bool enabled;
-    const Buffer *b;
-    if (auto h = copyCommon(copy.getBufferAttr(), copy.getSlot(),
-                            copy.getIter(), copy.getPred(), slot, iter,
-                            enabled, b))
-      return h;
-    if (enabled)
+    if (async)
+      groups.push_back(Group{int64_t(groups.size()), b, slot, iter, !enabled});
+    else if (enabled)
       staged.push_back(StagedWrite{b, slot, iter});
     return std::nullopt;
   }

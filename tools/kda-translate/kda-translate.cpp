@@ -26,26 +26,6 @@
 using namespace mlir;
 using namespace mlir::kda;
 
-static llvm::json::Object describeLayer(LayerAttr l) {
-  std::string act, state;
-  llvm::raw_string_ostream(act) << l.getActType();
-  llvm::raw_string_ostream(state) << l.getStateType();
-  llvm::json::Object o{{"heads", l.getHeads()},
-                       {"value_heads", l.getValueHeads()},
-                       {"head_k", l.getHeadK()},
-                       {"head_v", l.getHeadV()},
-                       {"gate", stringifyGateKind(l.getGate())},
-                       {"beta", stringifyBetaMode(l.getBeta())},
-                       {"qk_l2norm", l.getQkL2norm()},
-                       {"scale", l.getEffectiveScale()},
-                       {"act", act},
-                       {"state", state},
-                       {"state_layout", stringifyStateLayout(l.getStateLayout())}};
-  if (l.getGate() == GateKind::LowerBound)
-    o["lower_bound"] = l.getLowerBound().convertToDouble();
-  return o;
-}
-
 static LogicalResult specToJson(Operation *module, raw_ostream &os) {
   llvm::json::Array computations;
   module->walk([&](Operation *op) {

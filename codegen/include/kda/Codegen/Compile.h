@@ -3,6 +3,7 @@
 #define KDA_CODEGEN_COMPILE_H
 
 #include "kda/Codegen/TargetInfo.h"
+#include "kda/Dialect/KDA/KDAAttrs.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
 #include <string>
@@ -58,6 +59,9 @@ LogicalResult compileForTarget(ModuleOp spec, const TargetInfo &target,
 /// AMDGPU assembly (gfx942, gfx950) or LLVM IR (the emulator).
 LogicalResult emitTargetAssembly(ModuleOp spec, const TargetInfo &target,
                                  const Toolchain &tools, llvm::raw_ostream &os);
+
+/// The layer facts a manifest (and kda-translate --kda-spec-to-json) records.
+llvm::json::Object describeLayer(LayerAttr layer);
 
 /// Writes `outDir/manifest.json`.
 LogicalResult writeManifest(llvm::StringRef outDir, llvm::StringRef specName,
