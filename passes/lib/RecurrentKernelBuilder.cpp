@@ -49,9 +49,10 @@ static unsigned defaultLanesK(LayerAttr layer, const TargetInfo &t) {
 }
 
 // Measured on the H200 (sm_90, H = 32, K = V = 128, N = 128; README): 128
-// threads per workgroup with several columns per lane (vk: 4, kv: 2) beat one
-// column per lane by 2x (vk) - the q/k norms and gates are shared by the
-// lane's columns and each lane keeps more loads in flight.
+// threads per workgroup with 4 columns per lane beat one column per lane by
+// 2x (vk: 137-141 us against 298) - the q/k norms and gates are shared by the
+// lane's columns and each lane keeps more loads in flight; for kv, 8 lanes per
+// column with 4 adjacent columns each (16-byte row vectors) was best (161 us).
 ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
                                              const TargetInfo &t) {
   const unsigned V = layer.getHeadV();
@@ -60,7 +61,7 @@ ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
   while (warps > 1 && warps * t.waveSize / lanesK > V)
     warps /= 2;
   unsigned gridCols = warps * t.waveSize / lanesK;
-  unsigned cols = layer.getStateLayout() == StateLayout::VK ? 4 : 2;
+  unsigned cols = 4;
   while (cols > 1 && gridCols * cols > V)
     cols /= 2;
   return ConfigAttr::get(layer.getContext(), /*block_k=*/layer.getHeadK(),
@@ -174,8 +175,10 @@ private:
 
   /// Flat offset of S[k][v] of head h in slot `slot`.
   Value stateOffset(Value slot, Value h, Value k, Value v);
-  SmallVector<Value> loadState(Value slot, Value h, Value k0, Value v);
-  void storeState(Value slot, Value h, Value k0, Value v,
+  /// The lane's state tile, column-major (column c's k-run at c * E).
+  SmallVector<Value> loadState(Value slot, Value h, Value k0,
+                               ArrayRef<Value> cols);
+  void storeState(Value slot, Value h, Value k0, ArrayRef<Value> cols,
                   ArrayRef<Value> values);
   Value gate(Value raw, Value h, Value k, Value expALog);
   /// One token: the new state (column-major: column c's run at c * E) and
@@ -243,24 +246,44 @@ Value RecurrentKernelEmitter::stateOffset(Value slot, Value h, Value kk,
 }
 
 SmallVector<Value> RecurrentKernelEmitter::loadState(Value slot, Value h,
-                                                     Value k0, Value vv) {
-  if (layer.getStateLayout() == StateLayout::VK) // the k-run is contiguous
-    return loadRun(state, stateOffset(slot, h, k0, vv), s.elemsK);
-  SmallVector<Value> vals;
-  for (unsigned j = 0; j < s.elemsK; ++j)
-    vals.push_back(widen(memref::LoadOp::create(
-        b, state, stateOffset(slot, h, add(k0, idx(j)), vv))));
+                                                     Value k0,
+                                                     ArrayRef<Value> cols) {
+  const unsigned E = s.elemsK, C = cols.size();
+  SmallVector<Value> vals(E * C);
+  if (layer.getStateLayout() == StateLayout::VK) { // a column's k-run is contiguous
+    for (unsigned c = 0; c < C; ++c) {
+      SmallVector<Value> run =
+          loadRun(state, stateOffset(slot, h, k0, cols[c]), E);
+      std::copy(run.begin(), run.end(), vals.begin() + c * E);
+    }
+    return vals;
+  }
+  // kv: the lane's columns are adjacent, so each k-row is one vector.
+  for (unsigned j = 0; j < E; ++j) {
+    SmallVector<Value> row =
+        loadRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[0]), C);
+    for (unsigned c = 0; c < C; ++c)
+      vals[c * E + j] = row[c];
+  }
   return vals;
 }
 
 void RecurrentKernelEmitter::storeState(Value slot, Value h, Value k0,
-                                        Value vv, ArrayRef<Value> values) {
-  if (layer.getStateLayout() == StateLayout::VK)
-    return storeRun(state, stateOffset(slot, h, k0, vv), values);
-  Type elem = cast<MemRefType>(state.getType()).getElementType();
-  for (unsigned j = 0; j < s.elemsK; ++j)
-    memref::StoreOp::create(b, narrow(values[j], elem), state,
-                            stateOffset(slot, h, add(k0, idx(j)), vv));
+                                        ArrayRef<Value> cols,
+                                        ArrayRef<Value> values) {
+  const unsigned E = s.elemsK, C = cols.size();
+  if (layer.getStateLayout() == StateLayout::VK) {
+    for (unsigned c = 0; c < C; ++c)
+      storeRun(state, stateOffset(slot, h, k0, cols[c]),
+               values.slice(c * E, E));
+    return;
+  }
+  for (unsigned j = 0; j < E; ++j) {
+    SmallVector<Value> row;
+    for (unsigned c = 0; c < C; ++c)
+      row.push_back(values[c * E + j]);
+    storeRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[0]), row);
+  }
 }
 
 // KDA-MATH.md section 1, gate kinds. `raw` already has dt_bias added.
@@ -409,12 +432,15 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     vl = add(mul(wave, idx(cols)), arith::RemUIOp::create(b, lane, idx(cols)));
     kt = arith::DivUIOp::create(b, lane, idx(cols));
   }
-  // The lane's columns: gridCols apart, so each column step of the lane grid
-  // keeps the layout's coalescing.
+  // The lane's columns. vk: gridCols apart (each column is its own
+  // contiguous run). kv: adjacent, so a k-row of the lane is one vector and a
+  // wave row reads colsPerWave * colsPerThread consecutive floats.
   SmallVector<Value> cols;
-  Value colBase = add(mul(colBlock, idx(s.blockV)), vl);
+  const bool vkLayout = layer.getStateLayout() == StateLayout::VK;
+  Value colBase = add(mul(colBlock, idx(s.blockV)),
+                      vkLayout ? vl : mul(vl, idx(s.colsPerThread)));
   for (unsigned c = 0; c < s.colsPerThread; ++c)
-    cols.push_back(add(colBase, idx(c * s.gridCols())));
+    cols.push_back(add(colBase, idx(vkLayout ? c * s.gridCols() : c)));
   Value k0 = mul(kt, idx(s.elemsK));
   Value hq = arith::DivUIOp::create(b, h, idx(G));
   Value bos = toIndex(memref::LoadOp::create(b, cu, n));
@@ -456,10 +482,7 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifInit.thenBlock());
-    SmallVector<Value> loaded;
-    for (Value col : cols)
-      llvm::append_range(loaded, loadState(slot, h, k0, col));
-    scf::YieldOp::create(b, loaded);
+    scf::YieldOp::create(b, loadState(slot, h, k0, cols));
     b.setInsertionPointToStart(ifInit.elseBlock());
     SmallVector<Value> zeros(stateRegs, f(0.0));
     scf::YieldOp::create(b, zeros);
@@ -480,9 +503,7 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     scf::YieldOp::create(b, all.take_front(stateRegs));
   }
   SmallVector<Value> finalState(loop.getResults());
-  for (auto [c, col] : llvm::enumerate(cols))
-    storeState(slot, h, k0, col,
-               ArrayRef<Value>(finalState).slice(c * s.elemsK, s.elemsK));
+  storeState(slot, h, k0, cols, finalState);
 
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b);

@@ -1,17 +1,19 @@
-// kv state (V contiguous): adjacent lanes take adjacent columns so a k-row
-// is read coalesced; a column's 8 k-lanes sit 8 lanes apart (wave 64), so
-// its reductions are clustered with that stride. Softplus gate
+// kv state (V contiguous): each lane owns 4 adjacent columns (one 16-byte
+// vector per k-row) and adjacent lanes the next ones, so a k-row is read
+// coalesced; a column's 8 k-lanes sit 8 lanes apart (wave 64), so its
+// reductions are clustered with that stride. Softplus gate
 // with A_log and dt_bias: log1p(exp(min(x, 20))) selected against x > 20.
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s
 
 #l = #kda.layer<heads = 2, value_heads = 2, head_k = 128, head_v = 128, gate = softplus, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
-// CHECK: #config = #kda.config<block_k = 128, block_v = 32, block_t = 1, warps = 2, stages = 1, lanes_k = 8>
+// CHECK: #config = #kda.config<block_k = 128, block_v = 64, block_t = 1, warps = 2, stages = 1, lanes_k = 8>
 // CHECK: gpu.func @kda_decode
-// CHECK-SAME: kda.cols_per_thread = 2 : i32, kda.config = #config, kda.grid = array<i64: 4, 2, -1>, kda.lanes_k = 8 : i32
+// CHECK-SAME: kda.cols_per_thread = 4 : i32, kda.config = #config, kda.grid = array<i64: 2, 2, -1>, kda.lanes_k = 8 : i32
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c64
 // CHECK: %[[WAVE:.*]] = arith.divui %{{.*}}, %c64
 // CHECK: arith.remui %[[LANE]], %c8
 // CHECK: arith.divui %[[LANE]], %c8
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: gpu.subgroup_reduce add %{{.*}} cluster(size = 8, stride = 8) : (f32) -> f32
 // CHECK: arith.minimumf %{{.*}}, %{{.*}} : f32
