@@ -1,6 +1,8 @@
 //===- TargetInfo.cpp - the target table ----------------------------------===//
 #include "kda/Codegen/TargetInfo.h"
 #include "kda/Dialect/KDA/KDAAttrs.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -24,6 +26,22 @@ std::optional<TargetInfo> mlir::kda::lookupTarget(StringRef name) {
     if (t.name == name)
       return t;
   return std::nullopt;
+}
+
+std::optional<TargetInfo> mlir::kda::lookupTargetOrEmit(Operation *at,
+                                                        StringRef name) {
+  std::optional<TargetInfo> t = lookupTarget(name);
+  if (!t) {
+    InFlightDiagnostic d = at->emitError();
+    d << "unknown kda target '" << name << "' (known: ";
+    llvm::interleaveComma(llvm::map_range(kTargets,
+                                          [](const TargetInfo &k) {
+                                            return k.name;
+                                          }),
+                          d);
+    d << ")";
+  }
+  return t;
 }
 
 TargetAttr TargetInfo::toAttr(MLIRContext *ctx) const {

@@ -202,11 +202,9 @@ struct KdaExpandPipelinePass
     : public kda::impl::KdaExpandPipelineBase<KdaExpandPipelinePass> {
   using Base::Base;
   void runOnOperation() override {
-    std::optional<TargetInfo> t = lookupTarget(target);
-    if (!t) {
-      getOperation().emitError() << "unknown kda target '" << target << "'";
+    std::optional<TargetInfo> t = lookupTargetOrEmit(getOperation(), target);
+    if (!t)
       return signalPassFailure();
-    }
     SmallVector<PipelineOp> pipes;
     getOperation().walk([&](PipelineOp p) { pipes.push_back(p); });
     for (PipelineOp p : pipes) {
@@ -240,11 +238,9 @@ struct KdaEnumeratePipelineConfigsPass
           KdaEnumeratePipelineConfigsPass> {
   using Base::Base;
   void runOnOperation() override {
-    std::optional<TargetInfo> t = lookupTarget(target);
-    if (!t) {
-      getOperation().emitError() << "unknown kda target '" << target << "'";
+    std::optional<TargetInfo> t = lookupTargetOrEmit(getOperation(), target);
+    if (!t)
       return signalPassFailure();
-    }
     SmallVector<PipelineOp> pipes;
     getOperation().walk([&](PipelineOp p) { pipes.push_back(p); });
     llvm::raw_ostream &os = llvm::outs();

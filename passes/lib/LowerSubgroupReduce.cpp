@@ -20,11 +20,10 @@ struct KdaLowerSubgroupReducePass
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info = lookupTarget(target);
-    if (!info) {
-      getOperation().emitError() << "unknown kda target '" << target << "'";
+    std::optional<TargetInfo> info =
+        lookupTargetOrEmit(getOperation(), target);
+    if (!info)
       return signalPassFailure();
-    }
     RewritePatternSet patterns(&getContext());
     if (info->kind == TargetKind::AMDGPU) {
       FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(info->chip);

@@ -18,12 +18,9 @@ struct KdaLowerToGpuPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<TargetInfo> info = lookupTarget(target);
-    if (!info) {
-      module.emitError() << "unknown kda target '" << target
-                         << "' (known: gfx942, gfx950, sm_90, emu, emu32)";
+    std::optional<TargetInfo> info = lookupTargetOrEmit(module, target);
+    if (!info)
       return signalPassFailure();
-    }
     SmallVector<RecurrentOp> ops;
     module.walk([&](RecurrentOp op) { ops.push_back(op); });
     if (ops.empty())

@@ -14,6 +14,7 @@
 
 namespace mlir {
 class MLIRContext;
+class Operation;
 namespace kda {
 class TargetAttr;
 
@@ -36,6 +37,9 @@ struct TargetInfo {
 /// (stands for sm_90: wave 32).
 llvm::ArrayRef<TargetInfo> allTargets();
 std::optional<TargetInfo> lookupTarget(llvm::StringRef name);
+/// lookupTarget, emitting "unknown kda target" at `at` when there is none.
+std::optional<TargetInfo> lookupTargetOrEmit(Operation *at,
+                                             llvm::StringRef name);
 
 } // namespace kda
 } // namespace mlir
