@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "kda/Codegen/Compile.h"
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Passes/RecurrentKernelBuilder.h"
 #include "mlir/Support/FileUtilities.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -84,8 +85,9 @@ llvm::json::Object CompiledKernel::toJson() const {
     gridJ.push_back(g < 0 ? llvm::json::Value("num_seqs")
                           : llvm::json::Value(g));
   llvm::json::Array argsJ, usesJ;
-  for (const std::string &a : args)
-    argsJ.push_back(a);
+  for (const auto &[argName, dtype] : args)
+    argsJ.push_back(llvm::json::Object{
+        {"name", argName}, {"kind", "pointer"}, {"dtype", dtype}});
   for (const std::string &u : uses)
     usesJ.push_back(u);
   llvm::json::Object o{{"name", name},
@@ -509,10 +511,9 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                    kernel->getAttrOfType<IntegerAttr>(
                                            "kda.cols_per_thread")
                                        .getInt()}};
-    for (StringRef a : {"q", "k", "v", "g", "beta", "a_log", "dt_bias",
-                        "cu_seqlens", "slots", "has_initial_state", "state",
-                        "out"})
-      k.args.push_back(a.str());
+    for (auto [argName, type] :
+         llvm::zip_equal(recurrentKernelArgNames(), argTypes))
+      k.args.emplace_back(argName.str(), elemName(type));
     kernels.push_back(std::move(k));
   }
   // Optional operands the spec passes: the kernel reads them.

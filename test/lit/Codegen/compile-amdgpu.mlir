@@ -29,7 +29,10 @@
 // ELF: Machine: EM_AMDGPU
 
 // MANIFEST: "args": [
-// MANIFEST-NEXT: "q",
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "dtype": "bf16",
+// MANIFEST-NEXT: "kind": "pointer",
+// MANIFEST-NEXT: "name": "q"
 // MANIFEST: "block": [
 // MANIFEST-NEXT: 128,
 // MANIFEST: "file": "gfx942/kda_kernels.hsaco"

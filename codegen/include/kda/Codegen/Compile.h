@@ -44,7 +44,10 @@ struct CompiledKernel {
   llvm::json::Object dtypes; // act, g, beta, state
   int64_t grid[3] = {0, 0, 0}; // -1: number of sequences
   llvm::json::Object layer, config;
-  std::vector<std::string> args, uses;
+  /// Kernel arguments in order: each a pointer (bare-pointer convention,
+  /// passed as kernelParams) to elements of `dtype`.
+  std::vector<std::pair<std::string, std::string>> args; // name, dtype
+  std::vector<std::string> uses;
   KernelFigures figures;
   llvm::json::Object toJson() const;
 };
