@@ -2,6 +2,8 @@
 #include "Harness.h"
 
 #include <gtest/gtest.h>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 
 using namespace kda;
@@ -113,6 +115,51 @@ TEST(Bundles, MissingBundleAndKernel) {
   const kda_kernel *k = nullptr;
   EXPECT_EQ(kda_bundle_find(bundle, "no_such_layer", &k), KDA_ERROR_NOT_FOUND);
   kda_bundle_close(bundle);
+}
+
+} // namespace
+
+namespace {
+
+// AUTO tries hip, then cuda, then the emulator; a bundle with only emulator
+// code objects always ends on the emulator, whatever drivers the machine has.
+TEST(Bundles, AutoBackendFallsBackToTheEmulator) {
+  std::string dir = std::string(KDA_NUMERIC_BUNDLES_DIR) + "/k3_small";
+  kda_bundle *bundle = nullptr;
+  ASSERT_EQ(kda_bundle_open(dir.c_str(), KDA_BACKEND_AUTO, &bundle), KDA_OK)
+      << kda_last_error();
+  EXPECT_EQ(kda_bundle_backend(bundle), KDA_BACKEND_EMU);
+  EXPECT_EQ(std::string(kda_bundle_target(bundle)).rfind("emu", 0), 0u);
+  kda_bundle_close(bundle);
+}
+
+// Asking for a GPU backend the bundle has no code objects for (or the
+// machine has no driver for) is refused with the reasons, nothing opened.
+TEST(Bundles, UnavailableBackendIsRefused) {
+  std::string dir = std::string(KDA_NUMERIC_BUNDLES_DIR) + "/k3_small";
+  for (kda_backend b : {KDA_BACKEND_CUDA, KDA_BACKEND_HIP}) {
+    kda_bundle *bundle = nullptr;
+    EXPECT_EQ(kda_bundle_open(dir.c_str(), b, &bundle), KDA_ERROR_UNSUPPORTED);
+    EXPECT_EQ(bundle, nullptr);
+    EXPECT_NE(std::string(kda_last_error()).find("no usable backend"),
+              std::string::npos);
+  }
+}
+
+// A manifest that is not JSON is a bad bundle, reported with its path.
+TEST(Bundles, CorruptManifestIsRefused) {
+  std::string dir = ::testing::TempDir() + "/kda-corrupt-bundle";
+  std::string mkdir = "mkdir -p " + dir;
+  ASSERT_EQ(std::system(mkdir.c_str()), 0);
+  std::FILE *f = std::fopen((dir + "/manifest.json").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("{ not json", f);
+  std::fclose(f);
+  kda_bundle *bundle = nullptr;
+  EXPECT_EQ(kda_bundle_open(dir.c_str(), KDA_BACKEND_EMU, &bundle),
+            KDA_ERROR_BAD_BUNDLE);
+  EXPECT_NE(std::string(kda_last_error()).find("manifest.json"),
+            std::string::npos);
 }
 
 } // namespace
