@@ -228,7 +228,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned blockK, unsigned blockV,
                                  unsigned blockT, unsigned warps,
-                                 unsigned stages, unsigned lanesK) {
+                                 unsigned stages, unsigned lanesK,
+                                 unsigned ldsStages) {
   for (auto [name, v] : {std::pair<StringRef, unsigned>{"block_k", blockK},
                          {"block_v", blockV},
                          {"block_t", blockT}})
@@ -242,5 +243,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (lanesK != 0 && (!llvm::isPowerOf2_32(lanesK) || lanesK > 64))
     return emitError() << "lanes_k must be a power of two up to 64, got "
                        << lanesK;
+  if (ldsStages > 4)
+    return emitError() << "lds_stages must be in [0, 4], got " << ldsStages;
   return success();
 }

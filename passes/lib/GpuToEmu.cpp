@@ -44,6 +44,8 @@ private:
   LogicalResult convertKernel(gpu::GPUFuncOp kernel);
   LogicalResult rewriteBody(func::FuncOp fn, Value emuCtx);
   LogicalResult lowerSchedules(func::FuncOp fn, Value emuCtx);
+  LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs);
+  void stripGpuAddressSpaces(func::FuncOp fn);
 
   ModuleOp module;
   MLIRContext *ctx;
@@ -207,9 +209,9 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
       rw.eraseOp(op);
     } else if (auto c = dyn_cast<StagedCopyOp>(op)) {
       auto [lo, bytes] = range(c.getSlot());
+      Value tag = toI64(c.getIter());
       auto emit = [&](OpBuilder &b, Location l) {
-        func::CallOp::create(b, l, writeFn,
-                             ValueRange{emuCtx, lo, bytes, toI64(c.getIter())});
+        func::CallOp::create(b, l, writeFn, ValueRange{emuCtx, lo, bytes, tag});
       };
       if (Value pred = c.getPred()) {
         auto ifOp = scf::IfOp::create(rw, loc, pred, /*withElse=*/false);
@@ -245,11 +247,59 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
   return success();
 }
 
+// Workgroup memory: the emulator runs one workgroup at a time, so a module
+// global serves as the running workgroup's LDS. Private memory: an alloca of
+// the fiber's stack.
+LogicalResult EmuLowering::replaceAttributions(func::FuncOp fn,
+                                               unsigned numArgs) {
+  Block &entry = fn.getBody().front();
+  OpBuilder b(ctx);
+  unsigned counter = 0;
+  while (entry.getNumArguments() > numArgs) {
+    BlockArgument arg = entry.getArgument(numArgs);
+    auto type = dyn_cast<MemRefType>(arg.getType());
+    if (!type || !type.hasStaticShape())
+      return fn.emitOpError("needs statically shaped memory attributions");
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+    auto plain = MemRefType::get(type.getShape(), type.getElementType());
+    Value replacement;
+    b.setInsertionPointToStart(&entry);
+    if (space && space.getValue() == gpu::AddressSpace::Workgroup) {
+      std::string name = (fn.getName() + "_lds" + Twine(counter++)).str();
+      OpBuilder mb(ctx);
+      mb.setInsertionPointToStart(module.getBody());
+      memref::GlobalOp::create(mb, fn.getLoc(), name,
+                               mb.getStringAttr("private"), plain,
+                               Attribute(), /*constant=*/false,
+                               /*alignment=*/mb.getI64IntegerAttr(16));
+      replacement = memref::GetGlobalOp::create(b, fn.getLoc(), plain, name);
+    } else {
+      replacement = memref::AllocaOp::create(b, fn.getLoc(), plain);
+    }
+    arg.replaceAllUsesWith(replacement);
+    entry.eraseArgument(numArgs);
+  }
+  return success();
+}
+
+void EmuLowering::stripGpuAddressSpaces(func::FuncOp fn) {
+  auto strip = [](Value v) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (type && isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+      v.setType(MemRefType::get(type.getShape(), type.getElementType(),
+                                type.getLayout()));
+  };
+  fn.walk([&](Operation *op) {
+    for (Value r : op->getResults())
+      strip(r);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument a : block.getArguments())
+          strip(a);
+  });
+}
+
 LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
-  if (!kernel.getWorkgroupAttributions().empty() ||
-      !kernel.getPrivateAttributions().empty())
-    return kernel.emitOpError(
-        "memory attributions are not supported by the emulator target yet");
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());
   SmallVector<Type> args{ptr};
@@ -271,6 +321,9 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
     }
   });
   fn.getBody().takeBody(kernel.getBody());
+  if (failed(replaceAttributions(fn, kernel.getFunctionType().getNumInputs())))
+    return failure();
+  stripGpuAddressSpaces(fn);
   Value emuCtx = fn.getBody().front().insertArgument(0u, ptr, kernel.getLoc());
   if (failed(rewriteBody(fn, emuCtx)))
     return failure();

@@ -10,6 +10,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Passes/RecurrentKernelBuilder.h"
+#include "kda/Passes/PipelineExpansion.h"
+#include "kda/Passes/PipelineHazards.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/IRMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -17,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -66,7 +73,7 @@ ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
     cols /= 2;
   return ConfigAttr::get(layer.getContext(), /*block_k=*/layer.getHeadK(),
                          /*block_v=*/gridCols * cols, /*block_t=*/1, warps,
-                         /*stages=*/1, lanesK);
+                         /*stages=*/1, lanesK, /*lds_stages=*/0);
 }
 
 LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
@@ -119,6 +126,7 @@ LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
               << s.lanesK << " lanes cover",
            failure();
   s.colsPerThread = s.blockV / s.gridCols();
+  s.ldsStages = config.getLdsStages();
   s.elemsK = K / s.lanesK;
   return success();
 }
@@ -131,10 +139,17 @@ namespace {
 class RecurrentKernelEmitter {
 public:
   RecurrentKernelEmitter(ImplicitLocOpBuilder &b, RecurrentOp op,
-                         const RecurrentSchedule &s)
-      : b(b), op(op), layer(op.getLayer()), s(s), f32(b.getF32Type()) {}
+                         const RecurrentSchedule &s, const TargetInfo &target,
+                         FlatSymbolRefAttr tokenRing)
+      : b(b), op(op), layer(op.getLayer()), s(s), target(target),
+        tokenRing(tokenRing), f32(b.getF32Type()) {}
 
-  void emit(gpu::GPUFuncOp func);
+  LogicalResult emit(gpu::GPUFuncOp func);
+
+  /// Where a token step reads q, k and g: global rows, or an LDS slot.
+  struct TokenRows {
+    Value q, qOff, k, kOff, g, gOff;
+  };
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
@@ -185,13 +200,27 @@ private:
   /// then one output per column.
   SmallVector<Value> tokenStep(Value t, Value h, Value hq, Value k0,
                                ArrayRef<Value> cols, Value expALog,
-                               ValueRange state);
+                               ValueRange state, const TokenRows &rows);
+
+  TokenRows globalRows(Value t, Value h, Value hq, Value k0);
+  /// The LDS views of slot `slot` of the token ring.
+  TokenRows ldsRows(Value slot, Value k0);
+  LogicalResult emitStagedTokenLoop(Value bos, Value eos, Value h, Value hq,
+                                    Value k0, ArrayRef<Value> cols,
+                                    Value expALog, ValueRange initial,
+                                    SmallVectorImpl<Value> &finalState,
+                                    function_ref<void(Value, ArrayRef<Value>)>
+                                        storeOut);
+  void emitTargetAtom(Operation *marker);
 
   ImplicitLocOpBuilder &b;
   RecurrentOp op;
   LayerAttr layer;
   const RecurrentSchedule &s;
+  const TargetInfo &target;
+  FlatSymbolRefAttr tokenRing;
   Type f32;
+  Value lds, priv; // workgroup / private attributions of the staged loop
   // Flat views of the kernel arguments, in recurrentKernelArgNames() order.
   Value q, k, v, g, beta, aLog, dtBias, cu, slots, hasInit, state, out;
 };
@@ -311,20 +340,28 @@ Value RecurrentKernelEmitter::gate(Value raw, Value h, Value kk,
   llvm_unreachable("gate kind");
 }
 
+RecurrentKernelEmitter::TokenRows
+RecurrentKernelEmitter::globalRows(Value t, Value h, Value hq, Value k0) {
+  const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
+                K = layer.getHeadK();
+  Value qkOff = add(mul(add(mul(t, idx(H)), hq), idx(K)), k0);
+  Value gOff = add(mul(add(mul(t, idx(HV)), h), idx(K)), k0);
+  return {q, qkOff, k, qkOff, g, gOff};
+}
+
 SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
                                                      Value k0,
                                                      ArrayRef<Value> cols,
                                                      Value expALog,
-                                                     ValueRange S) {
-  const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
-                K = layer.getHeadK(), V = layer.getHeadV();
+                                                     ValueRange S,
+                                                     const TokenRows &rows) {
+  const int64_t HV = layer.getValueHeads(), K = layer.getHeadK(),
+                V = layer.getHeadV();
   const unsigned E = s.elemsK, C = s.colsPerThread;
-  Value qkOff = add(mul(add(mul(t, idx(H)), hq), idx(K)), k0);
   Value th = add(mul(t, idx(HV)), h);
-  Value gOff = add(mul(th, idx(K)), k0);
-  SmallVector<Value> qv = loadRun(q, qkOff, E);
-  SmallVector<Value> kv = loadRun(k, qkOff, E);
-  SmallVector<Value> graw = loadRun(g, gOff, E);
+  SmallVector<Value> qv = loadRun(rows.q, rows.qOff, E);
+  SmallVector<Value> kv = loadRun(rows.k, rows.kOff, E);
+  SmallVector<Value> graw = loadRun(rows.g, rows.gOff, E);
   SmallVector<Value> bias;
   if (dtBias)
     bias = loadRun(dtBias, add(mul(h, idx(K)), k0), E);
@@ -392,7 +429,173 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
   return next;
 }
 
-void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
+int64_t mlir::kda::tokenSlotBytes(RecurrentOp op) {
+  LayerAttr l = op.getLayer();
+  auto bytesOf = [](Value v) {
+    return int64_t(cast<MemRefType>(v.getType()).getElementTypeBitWidth() / 8);
+  };
+  int64_t bytes = l.getHeadK() * (2 * bytesOf(op.getQ()) + bytesOf(op.getG()));
+  return (bytes + 15) / 16 * 16;
+}
+
+RecurrentKernelEmitter::TokenRows
+RecurrentKernelEmitter::ldsRows(Value slot, Value k0) {
+  const int64_t K = layer.getHeadK();
+  Type act = cast<MemRefType>(q.getType()).getElementType();
+  Type gType = cast<MemRefType>(g.getType()).getElementType();
+  auto space = cast<MemRefType>(lds.getType()).getMemorySpace();
+  Value base = mul(slot, idx(tokenSlotBytes(op)));
+  auto view = [&](int64_t byteOffset, Type elem) -> Value {
+    return memref::ViewOp::create(b, MemRefType::get({K}, elem, nullptr, space),
+                                  lds, add(base, idx(byteOffset)),
+                                  ValueRange{});
+  };
+  const int64_t actBytes = act.getIntOrFloatBitWidth() / 8;
+  return {view(0, act), k0, view(K * actBytes, act), k0,
+          view(2 * K * actBytes, gType), k0};
+}
+
+// Marker ops of the verified schedule -> the target's instructions. The
+// emulator keeps the markers: kda-gpu-to-emu turns them into calls that both
+// synchronise its fibers and drive its LDS race detector.
+void RecurrentKernelEmitter::emitTargetAtom(Operation *marker) {
+  if (target.kind == TargetKind::Emulator) {
+    b.clone(*marker);
+    return;
+  }
+  const bool amd = target.kind == TargetKind::AMDGPU;
+  if (isa<LdsBarrierOp>(marker)) {
+    if (amd)
+      amdgpu::LDSBarrierOp::create(b);
+    else
+      gpu::BarrierOp::create(b);
+  } else if (isa<BarrierOp>(marker)) {
+    if (amd)
+      ROCDL::SBarrierOp::create(b);
+    else
+      gpu::BarrierOp::create(b);
+  } else if (isa<LdsDrainOp>(marker)) {
+    if (amd) // lgkmcnt(0); NVIDIA's bar.sync orders a thread's shared loads
+      amdgpu::MemoryCounterWaitOp::create(b, /*load=*/nullptr, /*store=*/nullptr,
+                                          /*ds=*/b.getI32IntegerAttr(0),
+                                          /*exp=*/nullptr, /*tensor=*/nullptr);
+  }
+}
+
+LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
+    Value bos, Value eos, Value h, Value hq, Value k0, ArrayRef<Value> cols,
+    Value expALog, ValueRange initial, SmallVectorImpl<Value> &finalState,
+    function_ref<void(Value, ArrayRef<Value>)> storeOut) {
+  const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
+                K = layer.getHeadK();
+  const unsigned regs = s.elemsK * s.colsPerThread;
+  // The state lives in a private array across the pipeline's loops (its
+  // indices are constants, so it stays in registers).
+  for (auto [i, v] : llvm::enumerate(initial))
+    memref::StoreOp::create(b, v, priv, ValueRange{idx(i)});
+
+  // The token loop as a pipeline: the rows of token i are copied into ring
+  // slot i mod depth and read back by every lane. Expanded and verified here:
+  // the code below is instantiated from exactly the schedule that passed.
+  Value len = arith::SubIOp::create(b, eos, bos);
+  auto pipe = PipelineOp::create(b, "tokens", s.ldsStages,
+                                 /*trip_count=*/nullptr, len);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(b.createBlock(&pipe.getBody()));
+    ProduceOp::create(b, tokenRing, /*async=*/UnitAttr(),
+                      b.getI64IntegerAttr(0));
+    ConsumeOp::create(b, tokenRing, b.getI64IntegerAttr(s.ldsStages - 1));
+  }
+  FailureOr<ScheduleOp> schedule = expandPipeline(pipe, target);
+  if (failed(schedule))
+    return failure();
+  if (std::optional<PipelineHazard> hazard = findPipelineHazard(*schedule))
+    return op.emitOpError() << "token pipeline rejected on " << target.name
+                            << ": " << hazard->message;
+
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  IRMapping map;
+  auto copyRows = [&](Value iter, Value slot) {
+    Value t = add(bos, iter);
+    TokenRows dst = ldsRows(slot, idx(0));
+    Value qRow = mul(add(mul(t, idx(H)), hq), idx(K));
+    Value gRow = mul(add(mul(t, idx(HV)), h), idx(K));
+    auto loop = scf::ForOp::create(b, tid, idx(K), idx(s.threads()));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    Value e = loop.getInductionVar();
+    memref::StoreOp::create(b, memref::LoadOp::create(b, q, add(qRow, e)),
+                            dst.q, e);
+    memref::StoreOp::create(b, memref::LoadOp::create(b, k, add(qRow, e)),
+                            dst.k, e);
+    memref::StoreOp::create(b, memref::LoadOp::create(b, g, add(gRow, e)),
+                            dst.g, e);
+  };
+  auto consume = [&](Value iter, Value slot) {
+    Value t = add(bos, iter);
+    SmallVector<Value> S;
+    for (unsigned i = 0; i < regs; ++i)
+      S.push_back(memref::LoadOp::create(b, priv, ValueRange{idx(i)}));
+    SmallVector<Value> next =
+        tokenStep(t, h, hq, k0, cols, expALog, S, ldsRows(slot, k0));
+    for (unsigned i = 0; i < regs; ++i)
+      memref::StoreOp::create(b, next[i], priv, ValueRange{idx(i)});
+    storeOut(t, ArrayRef<Value>(next).drop_front(regs));
+  };
+  std::function<LogicalResult(Block &)> instantiate =
+      [&](Block &block) -> LogicalResult {
+    for (Operation &o : block) {
+      if (auto loop = dyn_cast<scf::ForOp>(o)) {
+        auto copy = scf::ForOp::create(b, map.lookupOrDefault(loop.getLowerBound()),
+                                       map.lookupOrDefault(loop.getUpperBound()),
+                                       map.lookupOrDefault(loop.getStep()));
+        map.map(loop.getInductionVar(), copy.getInductionVar());
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(copy.getBody()->getTerminator());
+        if (failed(instantiate(*loop.getBody())))
+          return failure();
+      } else if (isa<scf::YieldOp>(o)) {
+        continue;
+      } else if (auto r = dyn_cast<RingSlotOp>(o)) {
+        map.map(r.getSlot(), arith::RemUIOp::create(
+                                 b, map.lookupOrDefault(r.getIter()), idx(s.ldsStages)));
+      } else if (auto c = dyn_cast<StagedCopyOp>(o)) {
+        Value iter = map.lookupOrDefault(c.getIter()), slot = map.lookupOrDefault(c.getSlot());
+        if (Value pred = c.getPred()) {
+          auto ifOp = scf::IfOp::create(b, map.lookupOrDefault(pred), false);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+          copyRows(iter, slot);
+        } else {
+          copyRows(iter, slot);
+        }
+        if (target.kind == TargetKind::Emulator)
+          b.clone(o, map);
+      } else if (auto r = dyn_cast<LdsReadOp>(o)) {
+        if (target.kind == TargetKind::Emulator)
+          b.clone(o, map);
+        consume(map.lookupOrDefault(r.getIter()), map.lookupOrDefault(r.getSlot()));
+      } else if (isa<LdsBarrierOp, BarrierOp, LdsDrainOp>(o)) {
+        emitTargetAtom(&o);
+      } else if (isa<arith::ArithDialect>(o.getDialect())) {
+        b.clone(o, map);
+      } else {
+        return o.emitOpError("has no lowering in the token pipeline");
+      }
+    }
+    return success();
+  };
+  map.map(schedule->getDynamicTripCount(), len);
+  if (failed(instantiate(schedule->getBody().front())))
+    return failure();
+  schedule->erase();
+  for (unsigned i = 0; i < regs; ++i)
+    finalState.push_back(memref::LoadOp::create(b, priv, ValueRange{idx(i)}));
+  return success();
+}
+
+LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   Block &entry = func.getBody().front();
   b.setInsertionPointToStart(&entry);
 
@@ -400,7 +603,8 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   // runtime validated every index the kernel derives).
   Value huge = idx(int64_t(1) << 40);
   SmallVector<Value> views;
-  for (BlockArgument arg : entry.getArguments()) {
+  for (BlockArgument arg :
+       entry.getArguments().take_front(func.getFunctionType().getNumInputs())) {
     auto type = cast<MemRefType>(arg.getType());
     auto flat = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
     views.push_back(memref::ReinterpretCastOp::create(
@@ -412,6 +616,10 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   dtBias = op.getDtBias() ? views[6] : Value();
   cu = views[7], slots = views[8], hasInit = views[9], state = views[10],
   out = views[11];
+  if (s.ldsStages > 0) {
+    lds = func.getWorkgroupAttributions().front();
+    priv = func.getPrivateAttributions().front();
+  }
 
   const int64_t G = layer.getGroupSize(), HV = layer.getValueHeads(),
                 V = layer.getHeadV();
@@ -491,22 +699,29 @@ void RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   if (aLog)
     expALog = math::ExpOp::create(b, widen(memref::LoadOp::create(b, aLog, h)));
 
-  auto loop = scf::ForOp::create(b, bos, eos, idx(1), ifInit.getResults());
-  {
+  SmallVector<Value> finalState;
+  if (s.ldsStages > 0) {
+    if (failed(emitStagedTokenLoop(bos, eos, h, hq, k0, cols, expALog,
+                                   ifInit.getResults(), finalState, storeOut)))
+      return failure();
+  } else {
+    auto loop = scf::ForOp::create(b, bos, eos, idx(1), ifInit.getResults());
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> next =
-        tokenStep(loop.getInductionVar(), h, hq, k0, cols, expALog,
-                  loop.getRegionIterArgs());
+    Value t = loop.getInductionVar();
+    SmallVector<Value> next = tokenStep(t, h, hq, k0, cols, expALog,
+                                        loop.getRegionIterArgs(),
+                                        globalRows(t, h, hq, k0));
     ArrayRef<Value> all(next);
-    storeOut(loop.getInductionVar(), all.drop_front(stateRegs));
+    storeOut(t, all.drop_front(stateRegs));
     scf::YieldOp::create(b, all.take_front(stateRegs));
+    finalState.assign(loop.getResults().begin(), loop.getResults().end());
   }
-  SmallVector<Value> finalState(loop.getResults());
   storeState(slot, h, k0, cols, finalState);
 
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b);
+  return success();
 }
 
 FailureOr<gpu::GPUFuncOp>
@@ -538,8 +753,24 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
 
   ImplicitLocOpBuilder b(op.getLoc(), builder);
   b.setInsertionPointToEnd(module.getBody());
-  auto func = gpu::GPUFuncOp::create(b, name,
-                                     FunctionType::get(ctx, argTypes, {}));
+  // The staged token loop: an LDS ring (workgroup memory, described to the
+  // verifier by a kda.lds_buffer) and the lane's state in private memory.
+  SmallVector<Type> workgroup, priv;
+  FlatSymbolRefAttr tokenRing;
+  if (s.ldsStages > 0) {
+    int64_t slotBytes = tokenSlotBytes(op);
+    std::string ringName = (name + "_tokens").str();
+    LdsBufferOp::create(b, ringName, s.ldsStages, slotBytes, 0);
+    tokenRing = FlatSymbolRefAttr::get(ctx, ringName);
+    workgroup.push_back(MemRefType::get(
+        {s.ldsStages * slotBytes}, IntegerType::get(ctx, 8), nullptr,
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+    priv.push_back(MemRefType::get(
+        {int64_t(s.elemsK * s.colsPerThread)}, Float32Type::get(ctx), nullptr,
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Private)));
+  }
+  auto func = gpu::GPUFuncOp::create(
+      b, name, FunctionType::get(ctx, argTypes, {}), workgroup, priv);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({int32_t(s.threads()), 1, 1}));
@@ -551,6 +782,21 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   func->setAttr("kda.grid",
                 b.getDenseI64ArrayAttr({op.getLayer().getHeadV() / s.blockV,
                                         op.getLayer().getValueHeads(), -1}));
-  RecurrentKernelEmitter(b, op, s).emit(func);
+  if (failed(RecurrentKernelEmitter(b, op, s, target, tokenRing).emit(func)))
+    return failure();
+  if (tokenRing) {
+    // Record what was verified; the GPU targets need the ring only as the
+    // workgroup attribution from here on (the emulator keeps it for its race
+    // detector).
+    auto ring = module.lookupSymbol<LdsBufferOp>(tokenRing.getValue());
+    func->setAttr("kda.verified_pipeline",
+                  b.getStringAttr(llvm::formatv(
+                      "tokens: depth {0}, {1} slots of {2} bytes, verified "
+                      "for {3}",
+                      s.ldsStages, ring.getSlots(), ring.getSlotBytes(),
+                      target.name)));
+    if (target.kind != TargetKind::Emulator)
+      ring.erase();
+  }
   return func;
 }

@@ -12,14 +12,3 @@ module attributes {gpu.container_module} {
     }
   }
 }
-
-// -----
-
-module attributes {gpu.container_module} {
-  gpu.module @kda_kernels {
-    // expected-error @+1 {{memory attributions are not supported by the emulator target yet}}
-    gpu.func @k(%out: memref<4xf32>) workgroup(%lds: memref<64xf32, #gpu.address_space<workgroup>>) kernel {
-      gpu.return
-    }
-  }
-}

@@ -22,7 +22,8 @@ def KdaLowerToGpu : Pass<"kda-lower-to-gpu", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::amdgpu::AMDGPUDialect", "::mlir::ROCDL::ROCDLDialect"
   ];
 }
 

@@ -36,6 +36,7 @@ struct RecurrentSchedule {
   unsigned lanesK;      // lanes sharing one column
   unsigned elemsK;      // k per lane = K / lanesK
   unsigned colsPerThread; // columns each lane owns
+  unsigned ldsStages = 0; // depth of the LDS token pipeline (0: none)
   unsigned threads() const { return warps * waveSize; }
   unsigned colsPerWave() const { return waveSize / lanesK; }
   /// Distinct columns the lane grid covers at once (block_v / colsPerThread).
@@ -55,7 +56,13 @@ LogicalResult deriveRecurrentSchedule(LayerAttr layer, ConfigAttr config,
 /// Kernel argument order (bare pointers): the ABI the runtime launches with.
 llvm::ArrayRef<llvm::StringLiteral> recurrentKernelArgNames();
 
-/// Builds `gpu.func @name` in `module` computing `op` on `target`.
+/// Bytes of one LDS slot of the token pipeline: a token's q, k and g rows.
+int64_t tokenSlotBytes(RecurrentOp op);
+
+/// Builds `gpu.func @name` in `module` computing `op` on `target`. With
+/// `lds_stages` in the config, the token loop is a kda.pipeline: expanded,
+/// verified (an unsafe depth is an error) and instantiated with the copies
+/// and reads of the token rows and the target's barrier atoms.
 FailureOr<gpu::GPUFuncOp> buildRecurrentKernel(OpBuilder &builder,
                                                gpu::GPUModuleOp module,
                                                StringRef name, RecurrentOp op,

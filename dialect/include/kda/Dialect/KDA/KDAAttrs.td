@@ -95,6 +95,9 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     verifier may still reject for a given kernel and target. `lanes_k`
     (optional, a power of two up to 64) is how many lanes share one state
     column in the recurrent kernel; absent, every thread owns one column.
+    `lds_stages` (optional, 1..4) stages each token's q, k and g rows through
+    an LDS ring of that depth (a kda.pipeline, expanded and verified when the
+    kernel is built); absent, lanes read them from global memory.
   }];
   let parameters = (ins
     "unsigned":$block_k,
@@ -102,7 +105,8 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     "unsigned":$block_t,
     "unsigned":$warps,
     "unsigned":$stages,
-    DefaultValuedParameter<"unsigned", "0">:$lanes_k);
+    DefaultValuedParameter<"unsigned", "0">:$lanes_k,
+    DefaultValuedParameter<"unsigned", "0">:$lds_stages);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

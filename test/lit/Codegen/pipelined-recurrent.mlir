@@ -1,0 +1,51 @@
+// A shipping kernel through kda.pipeline: the recurrent kernel with
+// lds_stages = 1..4 stages each token's q, k, g rows through an LDS ring. The
+// builder expands the token loop, verifies the schedule (dynamic trip count:
+// 0..depth+1 and a steady state) and instantiates exactly that schedule with
+// the target's barrier atoms; every depth on every target.
+// RUN: kda-opt %s --kda-lower-to-gpu=target=gfx942 | FileCheck %s --check-prefix=GFX942
+// RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s --check-prefix=GFX950
+// RUN: kda-opt %s --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=SM90
+// RUN: kda-opt %s --kda-lower-to-gpu=target=emu | FileCheck %s --check-prefix=EMU
+// RUN: rm -rf %t && kda-compile %s --targets=gfx942,gfx950,sm_90,emu,emu32 -o %t -q
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json gfx942 65536 | FileCheck %s --check-prefix=FIG
+
+// GFX942-NOT: kda.lds_buffer
+// GFX942: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<768xi8, #gpu.address_space<workgroup>>) private(%{{.*}} : memref<16xf32, #gpu.address_space<private>>){{.*}}kda.verified_pipeline = "tokens: depth 1, 1 slots of 768 bytes, verified for gfx942"
+// GFX942: amdgpu.lds_barrier
+// GFX942: rocdl.s.barrier
+// GFX942: gpu.func @kda_lds2({{.*}}kda.verified_pipeline = "tokens: depth 2, 2 slots of 768 bytes, verified for gfx942"
+// GFX942: gpu.func @kda_lds3({{.*}}kda.verified_pipeline = "tokens: depth 3, 3 slots of 768 bytes, verified for gfx942"
+// GFX942: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<3072xi8, #gpu.address_space<workgroup>>){{.*}}kda.verified_pipeline = "tokens: depth 4, 4 slots of 768 bytes, verified for gfx942"
+// GFX942: amdgpu.lds_barrier
+// GFX942-NOT: kda.staged_copy
+// GFX942-NOT: kda.lds_read
+// GFX950-COUNT-4: verified for gfx950
+// SM90-COUNT-4: verified for sm_90
+// SM90: gpu.barrier
+// SM90-NOT: amdgpu.lds_barrier
+// The emulator keeps the ring and the schedule's markers for its race detector.
+// EMU: kda.lds_buffer @kda_lds1_tokens slots(1) slot_bytes(768) offset(0)
+// EMU: kda.staged_copy @kda_lds1_tokens
+// EMU: kda.lds_read @kda_lds1_tokens
+// EMU: kda.lds_buffer @kda_lds4_tokens slots(4) slot_bytes(768) offset(0)
+// FIG: gfx942 kda_lds1: {{.*}}lds_bytes 768,{{.*}}spills 0
+// FIG: gfx942 kda_lds4: {{.*}}lds_bytes 3072,{{.*}}spills 0
+
+#l = #kda.layer<heads = 2, value_heads = 2, head_k = 128, head_v = 64, gate = lower_bound(-5.0), qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
+func.func @lds1(%q: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 1> q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
+  return
+}
+func.func @lds2(%q: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 2> q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
+  return
+}
+func.func @lds3(%q: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 3> q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
+  return
+}
+func.func @lds4(%q: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 4> q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
+  return
+}
