@@ -33,6 +33,14 @@ for k in decode_h12_vk decode_h32_vk decode_h12_kv decode_h32_kv; do
     --decode 1,8,32,128,256 --json "$out/$k.json" || status=1
 done
 
+if [ -d "$bundles/decode-pipelined" ]; then
+  echo "== token rows through a verified LDS pipeline (numerics, decode N = 128)"
+  for k in pipelined_vk_d2 pipelined_vk_d3 pipelined_kv_d2 pipelined_kv_d3; do
+    "$bench" --bundle "$bundles/decode-pipelined" --kernel "$k" --numerics \
+      --decode 128 --reps 30 --json "$out/$k.json" || status=1
+  done
+fi
+
 if [ -d "$bundles/decode-sweep" ]; then
   echo "== config sweep, H = 32, N = 128 (time us, TB/s)"
   for k in $(grep -o '"name": "decode_[a-z0-9_]*"' "$bundles/decode-sweep/manifest.json" | cut -d'"' -f4); do
