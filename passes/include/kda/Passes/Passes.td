@@ -14,6 +14,10 @@ def KdaLowerToGpu : Pass<"kda-lower-to-gpu", "ModuleOp"> {
     that does not fit the layer or target is an error naming the reason.
     Each kernel carries `kda.layer`, `kda.config`, `kda.grid` (x, y, z; -1 is
     the number of sequences) and `known_block_size` for the bundle manifest.
+    With `lds_stages` in the config, the token loop is a `kda.pipeline`
+    through an LDS ring: expanded, verified (PIPELINE-SAFETY.md; an unsafe
+    depth is an error) and instantiated with the target's barrier atoms;
+    the kernel then carries `kda.verified_pipeline`.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
