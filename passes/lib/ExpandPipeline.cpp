@@ -162,6 +162,12 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
   return schedule;
 }
 
+SmallVector<PipelineOp> mlir::kda::collectPipelines(Operation *root) {
+  SmallVector<PipelineOp> pipes;
+  root->walk([&](PipelineOp p) { pipes.push_back(p); });
+  return pipes;
+}
+
 std::vector<PipelineConfigVerdict>
 mlir::kda::enumeratePipelineConfigs(ModuleOp module, unsigned index,
                                     const TargetInfo &target) {
@@ -172,9 +178,7 @@ mlir::kda::enumeratePipelineConfigs(ModuleOp module, unsigned index,
         continue;
       for (int64_t scale : {1, 2}) {
         OwningOpRef<ModuleOp> copy = module.clone();
-        SmallVector<PipelineOp> pipes;
-        copy->walk([&](PipelineOp p) { pipes.push_back(p); });
-        PipelineOp p = pipes[index];
+        PipelineOp p = collectPipelines(*copy)[index];
         p.setDepth(stages);
         p.walk([&](ProduceOp prod) {
           auto buf = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(
@@ -205,18 +209,10 @@ struct KdaExpandPipelinePass
     std::optional<TargetInfo> t = lookupTargetOrEmit(getOperation(), target);
     if (!t)
       return signalPassFailure();
-    SmallVector<PipelineOp> pipes;
-    getOperation().walk([&](PipelineOp p) { pipes.push_back(p); });
-    for (PipelineOp p : pipes) {
+    for (PipelineOp p : collectPipelines(getOperation())) {
       FailureOr<ScheduleOp> s = expandPipeline(p, *t);
-      if (failed(s))
-        return signalPassFailure();
-      if (!verify)
-        continue;
-      if (auto h = findPipelineHazard(*s)) {
-        reportPipelineHazard(*s, *h);
+      if (failed(s) || (verify && failed(verifyPipelineSchedule(*s))))
         signalPassFailure();
-      }
     }
   }
 };
@@ -225,10 +221,8 @@ struct KdaVerifyPipelinePass
     : public kda::impl::KdaVerifyPipelineBase<KdaVerifyPipelinePass> {
   void runOnOperation() override {
     getOperation().walk([&](ScheduleOp s) {
-      if (auto h = findPipelineHazard(s)) {
-        reportPipelineHazard(s, *h);
+      if (failed(verifyPipelineSchedule(s)))
         signalPassFailure();
-      }
     });
   }
 };
@@ -241,10 +235,8 @@ struct KdaEnumeratePipelineConfigsPass
     std::optional<TargetInfo> t = lookupTargetOrEmit(getOperation(), target);
     if (!t)
       return signalPassFailure();
-    SmallVector<PipelineOp> pipes;
-    getOperation().walk([&](PipelineOp p) { pipes.push_back(p); });
     llvm::raw_ostream &os = llvm::outs();
-    for (auto [i, p] : llvm::enumerate(pipes)) {
+    for (auto [i, p] : llvm::enumerate(collectPipelines(getOperation()))) {
       os << "pipeline '" << p.getName() << "' on " << t->name << " ("
          << t->ldsBytes << " bytes of LDS, async copy "
          << (t->asyncCopy ? "yes" : "no") << "):\n";

@@ -468,3 +468,11 @@ void mlir::kda::reportPipelineHazard(ScheduleOp schedule,
                                      const PipelineHazard &h) {
   schedule.emitError(h.message);
 }
+
+LogicalResult mlir::kda::verifyPipelineSchedule(ScheduleOp schedule) {
+  std::optional<PipelineHazard> h = findPipelineHazard(schedule);
+  if (!h)
+    return success();
+  reportPipelineHazard(schedule, *h);
+  return failure();
+}

@@ -15,6 +15,10 @@ namespace mlir::kda {
 /// copies on targets without a global -> LDS async copy.
 FailureOr<ScheduleOp> expandPipeline(PipelineOp op, const TargetInfo &target);
 
+/// The kda.pipeline ops under `root`, in walk order (the index
+/// enumeratePipelineConfigs takes).
+SmallVector<PipelineOp> collectPipelines(Operation *root);
+
 /// One candidate config of a pipeline and the verifier's verdict.
 struct PipelineConfigVerdict {
   int64_t stages, warps, blockScale;

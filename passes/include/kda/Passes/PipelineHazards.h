@@ -30,6 +30,9 @@ std::optional<PipelineHazard> findPipelineHazard(ScheduleOp schedule);
 /// Emits the hazard as an error at the schedule (the pipeline it came from).
 void reportPipelineHazard(ScheduleOp schedule, const PipelineHazard &hazard);
 
+/// findPipelineHazard, reporting the hazard; failure when there is one.
+LogicalResult verifyPipelineSchedule(ScheduleOp schedule);
+
 } // namespace mlir::kda
 
 #endif // KDA_PASSES_PIPELINEHAZARDS_H
