@@ -8,5 +8,13 @@ start=$(date +%s)
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
 cd "$KDA_BUILD_DIR"
-ctest --output-on-failure -j "${KDA_JOBS:-2}"
+rc=0
+ctest --output-on-failure -j "${KDA_JOBS:-2}" || rc=$?
+if [ "$rc" -ne 0 ]; then
+  # Parallel runs interleave a failure's output with later tests; show the
+  # failed ones again, alone, last.
+  echo "test.sh: failed tests, run again alone:"
+  ctest --rerun-failed --output-on-failure || true
+fi
 echo "test.sh: wall time $(( $(date +%s) - start )) s"
+exit "$rc"

@@ -44,16 +44,39 @@ static std::string envOr(const char *name, StringRef fallback) {
   return v && *v ? std::string(v) : fallback.str();
 }
 
+/// The CUDA toolkit: the first of $KDA_CUDA_PATH, $CUDA_HOME, $CUDA_PATH,
+/// the toolkit of the ptxas on PATH (through symlinks) and /usr/local/cuda
+/// that has libdevice, which gpu-module-to-binary links for math functions.
+/// PATH alone is not enough: a wrapper script named ptxas may sit outside
+/// the toolkit.
+static std::string findCudaToolkit() {
+  SmallVector<std::string> candidates;
+  for (const char *var : {"KDA_CUDA_PATH", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *v = std::getenv(var); v && *v)
+      candidates.push_back(v);
+  if (auto found = llvm::sys::findProgramByName("ptxas")) {
+    SmallString<256> real;
+    if (!fs::real_path(*found, real))
+      candidates.push_back(path::parent_path(path::parent_path(real)).str());
+  }
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &root : candidates)
+    if (fs::exists(root + "/nvvm/libdevice/libdevice.10.bc"))
+      return root;
+  return "";
+}
+
 Toolchain Toolchain::fromEnvironment() {
   Toolchain t;
   t.llvmBinDir = envOr("KDA_LLVM_BIN", KDA_DEFAULT_LLVM_BIN);
   t.amdgcnBitcode = envOr("KDA_AMDGCN_BITCODE", KDA_DEFAULT_AMDGCN_BITCODE);
+  t.cudaRoot = findCudaToolkit();
   std::string ptxas = envOr("KDA_PTXAS", "");
-  if (ptxas.empty()) {
+  if (ptxas.empty() && !t.cudaRoot.empty())
+    ptxas = t.cudaRoot + "/bin/ptxas";
+  if (ptxas.empty() || !fs::can_execute(ptxas)) {
     if (auto found = llvm::sys::findProgramByName("ptxas"))
       ptxas = *found;
-    else
-      ptxas = "/usr/local/cuda/bin/ptxas";
   }
   t.ptxas = ptxas;
   SmallString<128> scratch;
@@ -276,10 +299,13 @@ static void readPtxasFigures(StringRef log,
 // Targets
 //===----------------------------------------------------------------------===//
 
-/// The CUDA toolkit holding ptxas; gpu-module-to-binary links libdevice
-/// (math functions) from <toolkit>/nvvm/libdevice.
-static std::string cudaRoot(const Toolchain &tools) {
-  return path::parent_path(path::parent_path(tools.ptxas)).str();
+static LogicalResult requireCudaToolkit(ModuleOp m, const Toolchain &tools) {
+  if (!tools.cudaRoot.empty())
+    return success();
+  return m.emitError("no CUDA toolkit with nvvm/libdevice/libdevice.10.bc "
+                     "found (tried $KDA_CUDA_PATH, $CUDA_HOME, $CUDA_PATH, "
+                     "the toolkit of ptxas on PATH, /usr/local/cuda); sm_90 "
+                     "needs its libdevice and ptxas");
 }
 
 static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
@@ -290,7 +316,7 @@ static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
          t.chip.str() +
          " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=isa "
          "toolkit=" +
-         cudaRoot(tools) + "})";
+         tools.cudaRoot + "})";
 }
 
 static std::string amdgpuPipeline(const TargetInfo &t, StringRef toolkit,
@@ -318,7 +344,8 @@ static std::string emuPipeline(const TargetInfo &t) {
 static LogicalResult compileNvptx(ModuleOp km, const TargetInfo &t,
                                   const Toolchain &tools, StringRef dir,
                                   std::vector<CompiledKernel> &kernels) {
-  if (failed(runPipeline(km, nvptxPipeline(t, tools))))
+  if (failed(requireCudaToolkit(km, tools)) ||
+      failed(runPipeline(km, nvptxPipeline(t, tools))))
     return failure();
   FailureOr<std::string> ptx = binaryObject(km);
   if (failed(ptx))
@@ -571,7 +598,8 @@ LogicalResult mlir::kda::emitTargetAssembly(ModuleOp spec, const TargetInfo &t,
   km->getBody()->push_back(gm->clone());
   switch (t.kind) {
   case TargetKind::NVPTX:
-    if (failed(runPipeline(*km, nvptxPipeline(t, tools))))
+    if (failed(requireCudaToolkit(*km, tools)) ||
+        failed(runPipeline(*km, nvptxPipeline(t, tools))))
       return failure();
     break;
   case TargetKind::AMDGPU: {

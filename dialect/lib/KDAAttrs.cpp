@@ -229,7 +229,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned blockK, unsigned blockV,
                                  unsigned blockT, unsigned warps,
                                  unsigned stages, unsigned lanesK,
-                                 unsigned ldsStages) {
+                                 unsigned ldsStages, unsigned wavesK) {
   for (auto [name, v] : {std::pair<StringRef, unsigned>{"block_k", blockK},
                          {"block_v", blockV},
                          {"block_t", blockT}})
@@ -245,5 +245,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << lanesK;
   if (ldsStages > 4)
     return emitError() << "lds_stages must be in [0, 4], got " << ldsStages;
+  if (!llvm::isPowerOf2_32(wavesK) || warps % wavesK != 0)
+    return emitError() << "waves_k must be a power of two dividing warps ("
+                       << warps << "), got " << wavesK;
   return success();
 }

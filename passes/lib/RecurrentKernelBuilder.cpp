@@ -73,7 +73,8 @@ ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
     cols /= 2;
   return ConfigAttr::get(layer.getContext(), /*block_k=*/layer.getHeadK(),
                          /*block_v=*/gridCols * cols, /*block_t=*/1, warps,
-                         /*stages=*/1, lanesK, /*lds_stages=*/0);
+                         /*stages=*/1, lanesK, /*lds_stages=*/0,
+                         /*waves_k=*/1);
 }
 
 LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
@@ -102,6 +103,11 @@ LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
     return os << s.warps << " waves of " << t.waveSize << " exceed the "
               << t.maxWorkgroupSize << "-thread workgroup limit of " << t.name,
            failure();
+  s.wavesK = config.getWavesK();
+  if (s.wavesK > 1 && config.getLanesK() == 0)
+    return os << "waves_k = " << s.wavesK
+              << " needs lanes_k (the lanes of one wave sharing a column)",
+           failure();
   if (config.getLanesK() == 0) { // one column per thread
     if (s.threads() % s.blockV != 0)
       return os << "block_v (" << s.blockV << ") must divide the "
@@ -116,9 +122,9 @@ LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
                  "wave of "
               << t.waveSize << ", got " << s.lanesK,
            failure();
-  if (K % s.lanesK != 0)
-    return os << s.lanesK << " lanes per column do not divide head_k (" << K
-              << ")",
+  if (K % (s.lanesK * s.wavesK) != 0)
+    return os << s.lanesK << " lanes x " << s.wavesK
+              << " waves per column do not divide head_k (" << K << ")",
            failure();
   if (s.gridCols() == 0 || s.blockV % s.gridCols() != 0)
     return os << "block_v (" << s.blockV << ") must be a multiple of the "
@@ -127,7 +133,12 @@ LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
            failure();
   s.colsPerThread = s.blockV / s.gridCols();
   s.ldsStages = config.getLdsStages();
-  s.elemsK = K / s.lanesK;
+  s.elemsK = K / (s.lanesK * s.wavesK);
+  if (s.exchangeBytes() > t.ldsBytes)
+    return os << "the cross-wave exchange needs " << s.exchangeBytes()
+              << " bytes of LDS, more than the " << t.ldsBytes << " of "
+              << t.name,
+           failure();
   return success();
 }
 
@@ -174,15 +185,12 @@ private:
     Value e = math::ExpOp::create(b, arith::NegFOp::create(b, x));
     return arith::DivFOp::create(b, f(1.0), fadd(f(1.0), e));
   }
-  /// Sum over the lanes that share this lane's column.
-  Value columnSum(Value partial) {
-    unsigned stride = layer.getStateLayout() == StateLayout::VK
-                          ? 1
-                          : s.colsPerWave();
-    return gpu::SubgroupReduceOp::create(b, partial,
-                                         gpu::AllReduceOperation::ADD,
-                                         /*uniform=*/false, s.lanesK, stride);
-  }
+  /// The regions of the cross-wave exchange, one per reduction of a token.
+  enum ExchangeRegion : unsigned { NormRegion, ResidualRegion, OutputRegion };
+  /// Sums over every lane sharing this lane's column: inside the wave with a
+  /// cluster reduction, then, with wavesK > 1, across waves through `region`
+  /// of the LDS exchange (one barrier for all of `partials`).
+  SmallVector<Value> columnSums(ArrayRef<Value> partials, ExchangeRegion region);
   /// `count` consecutive elements at `offset`, widened to f32; one vector
   /// load when more than one.
   SmallVector<Value> loadRun(Value mem, Value offset, unsigned count);
@@ -221,6 +229,10 @@ private:
   FlatSymbolRefAttr tokenRing;
   Type f32;
   Value lds, priv; // workgroup / private attributions of the staged loop
+  Value exchange;  // the cross-wave exchange (wavesK > 1)
+  // The lane's place: its column in the workgroup's grid, its k-lane within
+  // the wave, and its wave's k-group.
+  Value gridCol, ktInWave, waveK;
   // Flat views of the kernel arguments, in recurrentKernelArgNames() order.
   Value q, k, v, g, beta, aLog, dtBias, cu, slots, hasInit, state, out;
 };
@@ -380,10 +392,11 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
       kss = fadd(kss, fmul(kv[j], kv[j]));
     }
     // eps inside the sqrt, as the oracle and fla do.
+    SmallVector<Value> norms = columnSums({qss, kss}, NormRegion);
     Value qinv = arith::DivFOp::create(
-        b, f(1.0), math::SqrtOp::create(b, fadd(columnSum(qss), f(1e-6))));
+        b, f(1.0), math::SqrtOp::create(b, fadd(norms[0], f(1e-6))));
     Value kinv = arith::DivFOp::create(
-        b, f(1.0), math::SqrtOp::create(b, fadd(columnSum(kss), f(1e-6))));
+        b, f(1.0), math::SqrtOp::create(b, fadd(norms[1], f(1e-6))));
     scale = fmul(scale, qinv);
     for (Value &x : kv)
       x = fmul(x, kinv);
@@ -413,8 +426,9 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
       Sd[c * E + j] = fmul(S[c * E + j], decay[j]);
       pk = fadd(pk, fmul(Sd[c * E + j], kv[j]));
     }
-    pks.push_back(columnSum(pk));
+    pks.push_back(pk);
   }
+  pks = columnSums(pks, ResidualRegion);
   for (unsigned c = 0; c < C; ++c) {
     Value r = fmul(bval, fsub(vvals[c], pks[c]));
     Value po = f(0.0);
@@ -424,9 +438,49 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
     }
     outs.push_back(po);
   }
-  for (Value po : outs)
-    next.push_back(columnSum(po));
+  llvm::append_range(next, columnSums(outs, OutputRegion));
   return next;
+}
+
+SmallVector<Value>
+RecurrentKernelEmitter::columnSums(ArrayRef<Value> partials,
+                                   ExchangeRegion region) {
+  SmallVector<Value> sums;
+  unsigned stride =
+      layer.getStateLayout() == StateLayout::VK ? 1 : s.colsPerWave();
+  for (Value p : partials)
+    sums.push_back(s.lanesK == 1
+                       ? p
+                       : gpu::SubgroupReduceOp::create(
+                             b, p, gpu::AllReduceOperation::ADD,
+                             /*uniform=*/false, s.lanesK, stride));
+  if (s.wavesK == 1)
+    return sums;
+  // exchange[region][waveK][gridCol][i], written by k-lane 0 of each wave.
+  const unsigned W = s.wavesK, n = s.exchangeValues();
+  auto at = [&](Value wk, unsigned i) {
+    Value row = add(mul(add(idx(region * W), wk), idx(s.gridCols())), gridCol);
+    return add(mul(row, idx(n)), idx(i));
+  };
+  Value writer =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, ktInWave, idx(0));
+  {
+    auto ifWriter = scf::IfOp::create(b, writer, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifWriter.thenBlock()->getTerminator());
+    for (auto [i, v] : llvm::enumerate(sums))
+      memref::StoreOp::create(b, v, exchange, at(waveK, i));
+  }
+  gpu::BarrierOp::create(b);
+  // Every lane adds the waves' partials in the same order: the column's
+  // lanes agree bit for bit.
+  for (unsigned i = 0; i < sums.size(); ++i) {
+    Value total = memref::LoadOp::create(b, exchange, at(idx(0), i));
+    for (unsigned w = 1; w < W; ++w)
+      total = fadd(total, memref::LoadOp::create(b, exchange, at(idx(w), i)));
+    sums[i] = total;
+  }
+  return sums;
 }
 
 int64_t mlir::kda::tokenSlotBytes(RecurrentOp op) {
@@ -620,6 +674,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     lds = func.getWorkgroupAttributions().front();
     priv = func.getPrivateAttributions().front();
   }
+  if (s.wavesK > 1)
+    exchange = func.getWorkgroupAttributions().back();
 
   const int64_t G = layer.getGroupSize(), HV = layer.getValueHeads(),
                 V = layer.getHeadV();
@@ -628,23 +684,33 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   Value h = gpu::BlockIdOp::create(b, gpu::Dimension::y);
   Value n = gpu::BlockIdOp::create(b, gpu::Dimension::z);
 
-  // Lane -> (column within the workgroup, k-lane).
+  // Lane -> (column within the workgroup, k-lane). Waves come in groups of
+  // wavesK that share columns and split k.
   Value vl, kt;
-  if (layer.getStateLayout() == StateLayout::VK) {
+  const bool vkLayout = layer.getStateLayout() == StateLayout::VK;
+  if (vkLayout && s.wavesK == 1) { // a column's lanes are adjacent threads
     vl = arith::DivUIOp::create(b, tid, idx(s.lanesK));
-    kt = arith::RemUIOp::create(b, tid, idx(s.lanesK));
+    kt = ktInWave = arith::RemUIOp::create(b, tid, idx(s.lanesK));
+    gridCol = vl;
   } else {
     unsigned cols = s.colsPerWave();
     Value lane = arith::RemUIOp::create(b, tid, idx(s.waveSize));
     Value wave = arith::DivUIOp::create(b, tid, idx(s.waveSize));
-    vl = add(mul(wave, idx(cols)), arith::RemUIOp::create(b, lane, idx(cols)));
-    kt = arith::DivUIOp::create(b, lane, idx(cols));
+    waveK = arith::RemUIOp::create(b, wave, idx(s.wavesK));
+    Value colWave = arith::DivUIOp::create(b, wave, idx(s.wavesK));
+    const bool vk = vkLayout;
+    Value colInWave = vk ? Value(arith::DivUIOp::create(b, lane, idx(s.lanesK)))
+                         : Value(arith::RemUIOp::create(b, lane, idx(cols)));
+    ktInWave = vk ? Value(arith::RemUIOp::create(b, lane, idx(s.lanesK)))
+                  : Value(arith::DivUIOp::create(b, lane, idx(cols)));
+    vl = add(mul(colWave, idx(cols)), colInWave);
+    kt = add(mul(waveK, idx(s.lanesK)), ktInWave);
+    gridCol = vl;
   }
   // The lane's columns. vk: gridCols apart (each column is its own
   // contiguous run). kv: adjacent, so a k-row of the lane is one vector and a
   // wave row reads colsPerWave * colsPerThread consecutive floats.
   SmallVector<Value> cols;
-  const bool vkLayout = layer.getStateLayout() == StateLayout::VK;
   Value colBase = add(mul(colBlock, idx(s.blockV)),
                       vkLayout ? vl : mul(vl, idx(s.colsPerThread)));
   for (unsigned c = 0; c < s.colsPerThread; ++c)
@@ -769,6 +835,17 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
         {int64_t(s.elemsK * s.colsPerThread)}, Float32Type::get(ctx), nullptr,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Private)));
   }
+  // The cross-wave exchange: flat f32 words in workgroup memory.
+  if (s.wavesK > 1)
+    workgroup.push_back(MemRefType::get(
+        {int64_t(s.exchangeBytes() / 4)}, Float32Type::get(ctx), nullptr,
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+  int64_t ldsTotal = s.exchangeBytes() +
+                     (s.ldsStages > 0 ? s.ldsStages * tokenSlotBytes(op) : 0);
+  if (ldsTotal > int64_t(target.ldsBytes))
+    return op.emitOpError() << "config " << config << " needs " << ldsTotal
+                            << " bytes of LDS, more than the "
+                            << target.ldsBytes << " of " << target.name;
   auto func = gpu::GPUFuncOp::create(
       b, name, FunctionType::get(ctx, argTypes, {}), workgroup, priv);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -777,6 +854,8 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   func->setAttr("kda.layer", op.getLayer());
   func->setAttr("kda.config", config);
   func->setAttr("kda.lanes_k", b.getI32IntegerAttr(s.lanesK));
+  if (s.wavesK > 1)
+    func->setAttr("kda.waves_k", b.getI32IntegerAttr(s.wavesK));
   func->setAttr("kda.cols_per_thread", b.getI32IntegerAttr(s.colsPerThread));
   // Grid: (head_v / block_v, value_heads, num_seqs).
   func->setAttr("kda.grid",

@@ -28,3 +28,13 @@ func.func @f(%q: memref<?x2x8xbf16>, %k: memref<?x2x8xbf16>, %v: memref<?x4x4xbf
 
 // expected-error @+1 {{block_t must be a power of two in [1, 256], got 512}}
 #c = #kda.config<block_k = 16, block_v = 16, block_t = 512, warps = 4, stages = 1>
+
+// -----
+
+// expected-error @+1 {{waves_k must be a power of two dividing warps (2), got 4}}
+#c = #kda.config<block_k = 16, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 8, waves_k = 4>
+
+// -----
+
+// expected-error @+1 {{waves_k must be a power of two dividing warps (6), got 3}}
+#c = #kda.config<block_k = 16, block_v = 16, block_t = 1, warps = 6, stages = 1, waves_k = 3>

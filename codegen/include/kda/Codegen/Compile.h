@@ -15,6 +15,7 @@ namespace mlir::kda {
 struct Toolchain {
   std::string llvmBinDir;     // ld.lld, clang (LLVM 22)
   std::string amdgcnBitcode;  // rocm-device-libs bitcode folder
+  std::string cudaRoot;       // CUDA toolkit (nvvm/libdevice); empty: none
   std::string ptxas;          // CUDA toolkit's ptxas
   std::string scratchDir;     // temporary files (AMDGPU toolkit links)
   static Toolchain fromEnvironment();

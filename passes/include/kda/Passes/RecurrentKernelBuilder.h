@@ -8,7 +8,11 @@
 // written once per row): a workgroup owns (sequence n, value head h, a block
 // of `block_v` state columns). Each column is spread over `lanesK` lanes of
 // one wave, each lane holding `K / lanesK` consecutive k of that column in
-// registers, so every reduction over k stays inside a wave. A lane may own
+// registers, so every reduction over k stays inside a wave. With `wavesK` > 1
+// the column's k is further split over that many waves (each lane then holds
+// K / (lanesK * wavesK) k); the waves' partial sums meet in a small LDS
+// exchange, one region per reduction of a token so a token needs one barrier
+// per reduction and no more. A lane may own
 // several columns (`colsPerThread`, block_v / lane-grid columns apart): the
 // q/k normalisation and the gate of its k-run are then computed once for all
 // of them, and their loads and reductions are independent work in flight.
@@ -26,6 +30,8 @@
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <algorithm>
+
 namespace mlir::kda {
 
 /// The decode kernel's schedule, derived from a #kda.config and the target.
@@ -33,14 +39,23 @@ struct RecurrentSchedule {
   unsigned waveSize;
   unsigned warps;       // waves per workgroup
   unsigned blockV;      // state columns per workgroup
-  unsigned lanesK;      // lanes sharing one column
-  unsigned elemsK;      // k per lane = K / lanesK
+  unsigned lanesK;      // lanes of one wave sharing one column
+  unsigned wavesK = 1;  // waves sharing one column (k split across them)
+  unsigned elemsK;      // k per lane = K / (lanesK * wavesK)
   unsigned colsPerThread; // columns each lane owns
   unsigned ldsStages = 0; // depth of the LDS token pipeline (0: none)
   unsigned threads() const { return warps * waveSize; }
   unsigned colsPerWave() const { return waveSize / lanesK; }
   /// Distinct columns the lane grid covers at once (block_v / colsPerThread).
-  unsigned gridCols() const { return threads() / lanesK; }
+  unsigned gridCols() const { return threads() / (lanesK * wavesK); }
+  /// f32 values one lane contributes to a cross-wave reduction (the q and k
+  /// norms, or one per column).
+  unsigned exchangeValues() const { return std::max(2u, colsPerThread); }
+  /// Bytes of the cross-wave exchange: three regions (norms, S^T k, S^T q)
+  /// of wavesK x gridCols x exchangeValues floats; none when wavesK == 1.
+  unsigned exchangeBytes() const {
+    return wavesK == 1 ? 0 : 3 * wavesK * gridCols() * exchangeValues() * 4;
+  }
 };
 
 /// The default config of the recurrent kernel for a layer on a target.

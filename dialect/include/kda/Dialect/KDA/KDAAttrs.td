@@ -98,6 +98,10 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     `lds_stages` (optional, 1..4) stages each token's q, k and g rows through
     an LDS ring of that depth (a kda.pipeline, expanded and verified when the
     kernel is built); absent, lanes read them from global memory.
+    `waves_k` (optional, a power of two dividing `warps`, default 1) splits
+    each state column's k over that many waves of the recurrent kernel; their
+    partial sums meet in LDS. It lets one wave read whole state rows of a kv
+    pool while each lane still holds a short k-run.
   }];
   let parameters = (ins
     "unsigned":$block_k,
@@ -106,7 +110,8 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     "unsigned":$warps,
     "unsigned":$stages,
     DefaultValuedParameter<"unsigned", "0">:$lanes_k,
-    DefaultValuedParameter<"unsigned", "0">:$lds_stages);
+    DefaultValuedParameter<"unsigned", "0">:$lds_stages,
+    DefaultValuedParameter<"unsigned", "1">:$waves_k);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
