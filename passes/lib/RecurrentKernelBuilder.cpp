@@ -55,16 +55,21 @@ static unsigned defaultLanesK(LayerAttr layer, const TargetInfo &t) {
   return lanes;
 }
 
-// Measured on the H200 (sm_90, H = 32, K = V = 128, N = 128; README): 128
-// threads per workgroup with 4 columns per lane beat one column per lane by
-// 2x (vk: 137-141 us against 298) - the q/k norms and gates are shared by the
-// lane's columns and each lane keeps more loads in flight; for kv, 8 lanes per
-// column with 4 adjacent columns each (16-byte row vectors) was best (161 us).
+// Measured on the H200 (sm_90, H = 32, K = V = 128, N = 128; README): 4
+// columns per lane beat one column per lane by 2x (vk: 138-142 us against
+// 298) - the q/k norms and gates are shared by the lane's columns and each
+// lane keeps more loads in flight; for kv, 8 lanes per column with 4
+// adjacent columns each (16-byte row vectors) was best (161 us). Splitting k
+// over waves (waves_k) was slower for both layouts (kv 200-313 us).
 ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
                                              const TargetInfo &t) {
   const unsigned V = layer.getHeadV();
   unsigned lanesK = defaultLanesK(layer, t);
-  unsigned warps = std::max(1u, 128u / t.waveSize);
+  // vk on wave 32: 64-thread workgroups measured 138 us against 142 for 128
+  // (test/device/decode-sweep.mlir, 2026-11-30); AMD keeps 128 until measured.
+  unsigned threads =
+      layer.getStateLayout() == StateLayout::VK && t.waveSize == 32 ? 64 : 128;
+  unsigned warps = std::max(1u, threads / t.waveSize);
   while (warps > 1 && warps * t.waveSize / lanesK > V)
     warps /= 2;
   unsigned gridCols = warps * t.waveSize / lanesK;

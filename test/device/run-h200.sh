@@ -21,8 +21,12 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DKDA_NLOHMANN_INCLUDE="$PWD/.deps" > "$out/cmake.log"
 cmake --build "$build" -j 16 > "$out/build.log"
 bench="$build/bin/kda-bench"
+# --sweep-only: just the config sweep (a short follow-up call).
+sweep_only=0
+[ "${1:-}" = "--sweep-only" ] && sweep_only=1
 
 status=0
+if [ "$sweep_only" = 0 ]; then
 echo "== numerics on sm_90 (examples: softplus kv, lower_bound vk)"
 "$bench" --bundle "$bundles/kimi-linear-48b" --kernel kimi_linear_recurrent --numerics --json "$out/num-linear.json" || status=1
 "$bench" --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics --json "$out/num-k3.json" || status=1
@@ -41,6 +45,8 @@ if [ -d "$bundles/decode-pipelined" ]; then
   done
 fi
 
+fi # sweep_only
+
 if [ -d "$bundles/decode-sweep" ]; then
   echo "== config sweep, H = 32, N = 128 (time us, TB/s)"
   for k in $(grep -o '"name": "decode_[a-z0-9_]*"' "$bundles/decode-sweep/manifest.json" | cut -d'"' -f4); do
@@ -49,7 +55,7 @@ if [ -d "$bundles/decode-sweep" ]; then
   done | tee "$out/sweep.txt"
 fi
 
-if command -v compute-sanitizer > /dev/null; then
+if [ "$sweep_only" = 0 ] && command -v compute-sanitizer > /dev/null; then
   echo "== compute-sanitizer memcheck (numerics batches)"
   compute-sanitizer --tool memcheck --print-limit 5 "$bench" \
     --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics \
