@@ -311,8 +311,8 @@ static LogicalResult requireCudaToolkit(ModuleOp m, const Toolchain &tools) {
 static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
   return "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
          t.name.str() +
-         "},convert-scf-to-cf,convert-gpu-to-nvvm{use-bare-ptr-memref-call-"
-         "conv=1}),nvvm-attach-target{chip=" +
+         "},convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{use-"
+         "bare-ptr-memref-call-conv=1}),nvvm-attach-target{chip=" +
          t.chip.str() +
          " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=isa "
          "toolkit=" +

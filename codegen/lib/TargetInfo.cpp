@@ -14,9 +14,11 @@ static const TargetInfo kTargets[] = {
     {"gfx950", "gfx950", TargetKind::AMDGPU, 64, 160 * 1024, 1024, "mfma", true},
     // H100/H200: 227 KiB shared memory per block after opt-in, cp.async.
     {"sm_90", "sm_90", TargetKind::NVPTX, 32, 227 * 1024, 1024, "wgmma", true},
-    // The host emulator, standing for gfx942 (wave 64) or sm_90 (wave 32).
+    // The host emulator, standing for gfx942 (wave 64, register-staged
+    // copies) or sm_90 (wave 32, async copies whose bytes its race detector
+    // holds in flight until the covering wait).
     {"emu", "gfx942", TargetKind::Emulator, 64, 64 * 1024, 1024, "none", false},
-    {"emu32", "sm_90", TargetKind::Emulator, 32, 227 * 1024, 1024, "none", false},
+    {"emu32", "sm_90", TargetKind::Emulator, 32, 227 * 1024, 1024, "none", true},
 };
 
 ArrayRef<TargetInfo> mlir::kda::allTargets() { return kTargets; }

@@ -14,7 +14,9 @@
 #include "kda/Passes/PipelineHazards.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/IRMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -216,8 +218,11 @@ private:
                                ValueRange state, const TokenRows &rows);
 
   TokenRows globalRows(Value t, Value h, Value hq, Value k0);
+  /// `elems` elements of type `elem` at `byteOffset` of ring slot `slot`.
+  Value ldsView(Value slot, int64_t byteOffset, int64_t elems, Type elem);
   /// The LDS views of slot `slot` of the token ring.
   TokenRows ldsRows(Value slot, Value k0);
+  void asyncCopyRows(Value iter, Value slot);
   LogicalResult emitStagedTokenLoop(Value bos, Value eos, Value h, Value hq,
                                     Value k0, ArrayRef<Value> cols,
                                     Value expALog, ValueRange initial,
@@ -234,6 +239,8 @@ private:
   FlatSymbolRefAttr tokenRing;
   Type f32;
   Value lds, priv; // workgroup / private attributions of the staged loop
+  TokenSlotLayout slotLayout{};
+  Value tokenBos, tokenH, tokenHq; // the staged loop's sequence and heads
   Value exchange;  // the cross-wave exchange (wavesK > 1)
   // The lane's place: its column in the workgroup's grid, its k-lane within
   // the wave, and its wave's k-group.
@@ -488,13 +495,31 @@ RecurrentKernelEmitter::columnSums(ArrayRef<Value> partials,
   return sums;
 }
 
-int64_t mlir::kda::tokenSlotBytes(RecurrentOp op) {
-  LayerAttr l = op.getLayer();
+TokenSlotLayout mlir::kda::tokenSlotLayout(RecurrentOp op,
+                                           const TargetInfo &target) {
+  const int64_t K = op.getLayer().getHeadK();
   auto bytesOf = [](Value v) {
     return int64_t(cast<MemRefType>(v.getType()).getElementTypeBitWidth() / 8);
   };
-  int64_t bytes = l.getHeadK() * (2 * bytesOf(op.getQ()) + bytesOf(op.getG()));
-  return (bytes + 15) / 16 * 16;
+  const int64_t actRow = K * bytesOf(op.getQ()), gRow = K * bytesOf(op.getG());
+  TokenSlotLayout l;
+  l.async = target.asyncCopy && actRow % 16 == 0 && gRow % 16 == 0;
+  if (l.async && target.kind == TargetKind::AMDGPU) {
+    const int64_t region = int64_t(target.waveSize) * 16;
+    l.q = 0, l.k = region, l.g = 2 * region, l.bytes = 3 * region;
+    return l;
+  }
+  l.q = 0, l.k = actRow, l.g = 2 * actRow;
+  l.bytes = (2 * actRow + gRow + 15) / 16 * 16;
+  return l;
+}
+
+Value RecurrentKernelEmitter::ldsView(Value slot, int64_t byteOffset,
+                                      int64_t elems, Type elem) {
+  auto space = cast<MemRefType>(lds.getType()).getMemorySpace();
+  Value at = add(mul(slot, idx(slotLayout.bytes)), idx(byteOffset));
+  return memref::ViewOp::create(
+      b, MemRefType::get({elems}, elem, nullptr, space), lds, at, ValueRange{});
 }
 
 RecurrentKernelEmitter::TokenRows
@@ -502,16 +527,59 @@ RecurrentKernelEmitter::ldsRows(Value slot, Value k0) {
   const int64_t K = layer.getHeadK();
   Type act = cast<MemRefType>(q.getType()).getElementType();
   Type gType = cast<MemRefType>(g.getType()).getElementType();
-  auto space = cast<MemRefType>(lds.getType()).getMemorySpace();
-  Value base = mul(slot, idx(tokenSlotBytes(op)));
-  auto view = [&](int64_t byteOffset, Type elem) -> Value {
-    return memref::ViewOp::create(b, MemRefType::get({K}, elem, nullptr, space),
-                                  lds, add(base, idx(byteOffset)),
-                                  ValueRange{});
-  };
-  const int64_t actBytes = act.getIntOrFloatBitWidth() / 8;
-  return {view(0, act), k0, view(K * actBytes, act), k0,
-          view(2 * K * actBytes, gType), k0};
+  return {ldsView(slot, slotLayout.q, K, act), k0,
+          ldsView(slot, slotLayout.k, K, act), k0,
+          ldsView(slot, slotLayout.g, K, gType), k0};
+}
+
+// The token's rows into `slot` by the target's async copy, in 16-byte
+// chunks. sm_90: cp.async.cg, each thread its chunks. gfx950:
+// global_load_lds_dwordx4 from wave 0, one instruction per row (a wave
+// writes waveSize x 16 contiguous bytes from a uniform base, so lanes past
+// the row read its first chunks again and fill the row's padding).
+void RecurrentKernelEmitter::asyncCopyRows(Value iter, Value slot) {
+  const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
+                K = layer.getHeadK();
+  Value t = add(tokenBos, iter);
+  Value qRow = mul(add(mul(t, idx(H)), tokenHq), idx(K));
+  Value gRow = mul(add(mul(t, idx(HV)), tokenH), idx(K));
+  struct Row {
+    Value src, offset;
+    int64_t ldsOffset;
+  } rows[] = {{q, qRow, slotLayout.q}, {k, qRow, slotLayout.k},
+              {g, gRow, slotLayout.g}};
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  for (const Row &r : rows) {
+    Type elem = cast<MemRefType>(r.src.getType()).getElementType();
+    const int64_t perChunk = 128 / elem.getIntOrFloatBitWidth();
+    const int64_t chunks = K / perChunk;
+    if (target.kind == TargetKind::NVPTX) {
+      Value dst = ldsView(slot, r.ldsOffset, K, elem);
+      auto loop = scf::ForOp::create(b, tid, idx(chunks), idx(s.threads()));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      Value e = mul(loop.getInductionVar(), idx(perChunk));
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst,
+          ValueRange{e}, r.src, ValueRange{add(r.offset, e)},
+          b.getIndexAttr(perChunk), /*srcElements=*/Value(),
+          /*bypassL1=*/b.getUnitAttr());
+      continue;
+    }
+    // AMDGPU: wave 0 issues; the others have nothing outstanding, so their
+    // waits pass at once and the schedule's barrier orders them after it.
+    Value wave0 = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tid,
+                                        idx(target.waveSize));
+    auto ifWave0 = scf::IfOp::create(b, wave0, /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifWave0.thenBlock()->getTerminator());
+    const int64_t region = int64_t(target.waveSize) * 16;
+    Value dst = ldsView(slot, r.ldsOffset, region * 8 / elem.getIntOrFloatBitWidth(), elem);
+    Value chunk = arith::RemUIOp::create(b, tid, idx(chunks));
+    amdgpu::GatherToLDSOp::create(
+        b, r.src, ValueRange{add(r.offset, mul(chunk, idx(perChunk)))}, dst,
+        ValueRange{idx(0)}, VectorType::get({perChunk}, elem));
+  }
 }
 
 // Marker ops of the verified schedule -> the target's instructions. The
@@ -548,6 +616,8 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
   const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
                 K = layer.getHeadK();
   const unsigned regs = s.elemsK * s.colsPerThread;
+  slotLayout = tokenSlotLayout(op, target);
+  tokenBos = bos, tokenH = h, tokenHq = hq;
   // The state lives in a private array across the pipeline's loops (its
   // indices are constants, so it stays in registers).
   for (auto [i, v] : llvm::enumerate(initial))
@@ -562,7 +632,8 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(b.createBlock(&pipe.getBody()));
-    ProduceOp::create(b, tokenRing, /*async=*/UnitAttr(),
+    ProduceOp::create(b, tokenRing,
+                      slotLayout.async ? b.getUnitAttr() : UnitAttr(),
                       b.getI64IntegerAttr(0));
     ConsumeOp::create(b, tokenRing, b.getI64IntegerAttr(s.ldsStages - 1));
   }
@@ -631,6 +702,41 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
         }
         if (target.kind == TargetKind::Emulator)
           b.clone(o, map);
+      } else if (auto c = dyn_cast<AsyncCopyOp>(o)) {
+        Value iter = map.lookupOrDefault(c.getIter()),
+              slot = map.lookupOrDefault(c.getSlot());
+        // The emulator copies through registers (the bytes land at once);
+        // its copy of the marker tells the race detector they are in flight
+        // until the covering wait.
+        auto copy = [&] {
+          if (target.kind == TargetKind::Emulator)
+            copyRows(iter, slot);
+          else
+            asyncCopyRows(iter, slot);
+        };
+        if (Value pred = c.getPred()) {
+          auto ifOp = scf::IfOp::create(b, map.lookupOrDefault(pred), false);
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+          copy();
+        } else {
+          copy();
+        }
+        // A predicated-off copy still commits its (empty) group.
+        if (target.kind == TargetKind::Emulator)
+          b.clone(o, map);
+        else if (target.kind == TargetKind::NVPTX)
+          NVVM::CpAsyncCommitGroupOp::create(b);
+      } else if (auto w = dyn_cast<AsyncWaitOp>(o)) {
+        const int64_t groups = w.getCount();
+        if (target.kind == TargetKind::Emulator)
+          b.clone(o, map);
+        else if (target.kind == TargetKind::NVPTX)
+          NVVM::CpAsyncWaitGroupOp::create(b, groups);
+        else // vmcnt counts wave 0's instructions: one per row, 3 per group
+          amdgpu::MemoryCounterWaitOp::create(
+              b, /*load=*/b.getI32IntegerAttr(3 * groups), /*store=*/nullptr,
+              /*ds=*/nullptr, /*exp=*/nullptr, /*tensor=*/nullptr);
       } else if (auto r = dyn_cast<LdsReadOp>(o)) {
         if (target.kind == TargetKind::Emulator)
           b.clone(o, map);
@@ -829,7 +935,7 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   SmallVector<Type> workgroup, priv;
   FlatSymbolRefAttr tokenRing;
   if (s.ldsStages > 0) {
-    int64_t slotBytes = tokenSlotBytes(op);
+    int64_t slotBytes = tokenSlotLayout(op, target).bytes;
     std::string ringName = (name + "_tokens").str();
     LdsBufferOp::create(b, ringName, s.ldsStages, slotBytes, 0);
     tokenRing = FlatSymbolRefAttr::get(ctx, ringName);
@@ -846,7 +952,7 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
         {int64_t(s.exchangeBytes() / 4)}, Float32Type::get(ctx), nullptr,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   int64_t ldsTotal = s.exchangeBytes() +
-                     (s.ldsStages > 0 ? s.ldsStages * tokenSlotBytes(op) : 0);
+                     (s.ldsStages > 0 ? s.ldsStages * tokenSlotLayout(op, target).bytes : 0);
   if (ldsTotal > int64_t(target.ldsBytes))
     return op.emitOpError() << "config " << config << " needs " << ldsTotal
                             << " bytes of LDS, more than the "

@@ -2,13 +2,19 @@
 // lds_stages = 1..4 stages each token's q, k, g rows through an LDS ring. The
 // builder expands the token loop, verifies the schedule (dynamic trip count:
 // 0..depth+1 and a steady state) and instantiates exactly that schedule with
-// the target's barrier atoms; every depth on every target.
+// the target's atoms; every depth on every target. Copies: register-staged on
+// gfx942 and emu; cp.async.cg + commit/wait_group on sm_90; global_load_lds
+// from wave 0 on gfx950 (one instruction per row, each row a 1 KiB region, so
+// the wait is vmcnt(3 x groups)); kda.async_copy markers on emu32, whose race
+// detector keeps the bytes in flight until the covering wait.
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx942 | FileCheck %s --check-prefix=GFX942
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s --check-prefix=GFX950
 // RUN: kda-opt %s --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=SM90
 // RUN: kda-opt %s --kda-lower-to-gpu=target=emu | FileCheck %s --check-prefix=EMU
 // RUN: rm -rf %t && kda-compile %s --targets=gfx942,gfx950,sm_90,emu,emu32 -o %t -q
 // RUN: %python %lit_lib/check_figures.py %t/manifest.json gfx942 65536 | FileCheck %s --check-prefix=FIG
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
+// RUN: kda-opt %s --kda-lower-to-gpu=target=emu32 | FileCheck %s --check-prefix=EMU32
 
 // GFX942-NOT: kda.lds_buffer
 // GFX942: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<768xi8, #gpu.address_space<workgroup>>) private(%{{.*}} : memref<16xf32, #gpu.address_space<private>>){{.*}}kda.verified_pipeline = "tokens: depth 1, 1 slots of 768 bytes, verified for gfx942"
@@ -20,10 +26,26 @@
 // GFX942: amdgpu.lds_barrier
 // GFX942-NOT: kda.staged_copy
 // GFX942-NOT: kda.lds_read
-// GFX950-COUNT-4: verified for gfx950
-// SM90-COUNT-4: verified for sm_90
+// GFX942-NOT: amdgpu.gather_to_lds
+// GFX950: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<3072xi8, #gpu.address_space<workgroup>>){{.*}}"tokens: depth 1, 1 slots of 3072 bytes, verified for gfx950"
+// GFX950-COUNT-3: amdgpu.gather_to_lds %{{.*}} : vector<8xbf16>, memref<?xbf16>, memref<512xbf16, #gpu.address_space<workgroup>>
+// GFX950: amdgpu.memory_counter_wait load(0)
+// GFX950: gpu.func @kda_lds3({{.*}}verified for gfx950
+// GFX950: amdgpu.memory_counter_wait load(3)
+// GFX950: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<12288xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
+// SM90: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<768xi8, #gpu.address_space<workgroup>>){{.*}}verified for sm_90
 // SM90: gpu.barrier
+// SM90-COUNT-3: nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<?xbf16> to memref<128xbf16, #gpu.address_space<workgroup>>
+// SM90: nvvm.cp.async.commit.group
+// SM90: nvvm.cp.async.wait.group 0
+// SM90: gpu.func @kda_lds3({{.*}}verified for sm_90
+// SM90: nvvm.cp.async.wait.group 1
 // SM90-NOT: amdgpu.lds_barrier
+// PTX: cp.async.cg.shared.global
+// PTX: cp.async.commit_group
+// PTX: cp.async.wait_group
+// EMU32: kda.async_copy @kda_lds2_tokens
+// EMU32: kda.async_wait 0
 // The emulator keeps the ring and the schedule's markers for its race detector.
 // EMU: kda.lds_buffer @kda_lds1_tokens slots(1) slot_bytes(768) offset(0)
 // EMU: kda.staged_copy @kda_lds1_tokens

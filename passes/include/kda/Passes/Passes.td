@@ -27,7 +27,8 @@ def KdaLowerToGpu : Pass<"kda-lower-to-gpu", "ModuleOp"> {
     "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
-    "::mlir::amdgpu::AMDGPUDialect", "::mlir::ROCDL::ROCDLDialect"
+    "::mlir::amdgpu::AMDGPUDialect", "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::NVVM::NVVMDialect"
   ];
 }
 

@@ -71,8 +71,17 @@ LogicalResult deriveRecurrentSchedule(LayerAttr layer, ConfigAttr config,
 /// Kernel argument order (bare pointers): the ABI the runtime launches with.
 llvm::ArrayRef<llvm::StringLiteral> recurrentKernelArgNames();
 
-/// Bytes of one LDS slot of the token pipeline: a token's q, k and g rows.
-int64_t tokenSlotBytes(RecurrentOp op);
+/// One LDS slot of the token pipeline: a token's q, k and g rows.
+struct TokenSlotLayout {
+  int64_t q, k, g; // byte offsets of the rows in the slot
+  int64_t bytes;   // slot size (16-byte multiple)
+  bool async;      // rows arrive by the target's async copy
+};
+/// The slot layout on `target`. Rows are async-copied where the target has
+/// async copy and every row is a whole number of 16-byte chunks; on AMDGPU a
+/// wave's global_load_lds writes waveSize x 16 contiguous bytes, so each row
+/// then gets a region of that size (lanes past the row fill its padding).
+TokenSlotLayout tokenSlotLayout(RecurrentOp op, const TargetInfo &target);
 
 /// Builds `gpu.func @name` in `module` computing `op` on `target`. With
 /// `lds_stages` in the config, the token loop is a kda.pipeline: expanded,
