@@ -21,9 +21,20 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DKDA_NLOHMANN_INCLUDE="$PWD/.deps" > "$out/cmake.log"
 cmake --build "$build" -j 16 > "$out/build.log"
 bench="$build/bin/kda-bench"
-# --sweep-only: just the config sweep (a short follow-up call).
+# --sweep-only: just the config sweep; --racecheck-only: just
+# compute-sanitizer racecheck on the LDS-pipelined kernels (short follow-ups).
 sweep_only=0
 [ "${1:-}" = "--sweep-only" ] && sweep_only=1
+if [ "${1:-}" = "--racecheck-only" ]; then
+  status=0
+  for k in pipelined_vk_d2 pipelined_vk_d3 pipelined_kv_d2 pipelined_kv_d3; do
+    compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 5 \
+      "$bench" --bundle "$bundles/decode-pipelined" --kernel "$k" --numerics \
+      > "$out/racecheck-$k.log" 2>&1 || status=1
+    echo "racecheck $k: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck-$k.log" | tr '\n' ' ')"
+  done
+  exit $status
+fi
 
 status=0
 if [ "$sweep_only" = 0 ]; then
