@@ -537,7 +537,9 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                   {"cols_per_thread",
                                    kernel->getAttrOfType<IntegerAttr>(
                                            "kda.cols_per_thread")
-                                       .getInt()}};
+                                       .getInt()},
+                                  {"waves_k", config.getWavesK()},
+                                  {"lds_stages", config.getLdsStages()}};
     for (auto [argName, type] :
          llvm::zip_equal(recurrentKernelArgNames(), argTypes))
       k.args.emplace_back(argName.str(), elemName(type));

@@ -14,6 +14,7 @@
 // RUN: rm -rf %t && kda-compile %s --targets=gfx942,gfx950,sm_90,emu,emu32 -o %t -q
 // RUN: %python %lit_lib/check_figures.py %t/manifest.json gfx942 65536 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 // RUN: kda-opt %s --kda-lower-to-gpu=target=emu32 | FileCheck %s --check-prefix=EMU32
 
 // GFX942-NOT: kda.lds_buffer
@@ -44,6 +45,11 @@
 // PTX: cp.async.cg.shared.global
 // PTX: cp.async.commit_group
 // PTX: cp.async.wait_group
+// MANIFEST: "lds_stages": 4,
+// MANIFEST-NEXT: "stages": 1,
+// MANIFEST-NEXT: "warps": 2,
+// MANIFEST-NEXT: "waves_k": 1
+// MANIFEST: "name": "lds4"
 // EMU32: kda.async_copy @kda_lds2_tokens
 // EMU32: kda.async_wait 0
 // The emulator keeps the ring and the schedule's markers for its race detector.
