@@ -4,6 +4,12 @@
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
 // RUN: llvm-readelf -h %t/sm_90/kda_kernels.cubin | FileCheck %s --check-prefix=ELF
 // RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 | FileCheck %s --check-prefix=FIG
+// A ptxas first on PATH that is not in a CUDA toolkit (a wrapper script, as
+// /usr/local/bin/ptxas is on some machines) must not decide where libdevice
+// and ptxas come from: the toolkit is found by its libdevice.
+// RUN: rm -rf %t.bin %t.wrapped && mkdir -p %t.bin && printf '#!/bin/sh\nexit 3\n' > %t.bin/ptxas && chmod +x %t.bin/ptxas
+// RUN: env PATH=%t.bin:$PATH kda-compile %examples/kimi-linear-48b.mlir --targets=sm_90 -o %t.wrapped -q
+// RUN: llvm-readelf -h %t.wrapped/sm_90/kda_kernels.cubin | FileCheck %s --check-prefix=ELF
 
 // PTX: .target sm_90
 // PTX: .visible .entry kda_kimi_linear_recurrent(
