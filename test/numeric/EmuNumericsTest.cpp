@@ -4,8 +4,9 @@
 // at wave 64 (emu) and wave 32 (emu32), run through the runtime's emu
 // backend on batches that mix decodes and multi-token rows, padding slots,
 // sequences with and without initial state; bf16/f16 inputs.
-// Bars (issue #3): relative L2 <= 2e-3 on outputs, <= 1e-5 on f32 states, no
-// NaN, padding rows zero, untouched slots (1e30) bit-identical.
+// Bars (issue #3): relative L2 <= 2e-3 on outputs, <= 1e-5 on f32 states
+// (5e-3 on the bf16 pools of the *_bf16_state specs), no NaN, padding rows
+// zero, untouched slots (1e30) bit-identical.
 //
 //===----------------------------------------------------------------------===//
 #include "Harness.h"
@@ -58,7 +59,8 @@ TEST_P(EmuNumerics, MatchesFloat64Oracle) {
       << kda_last_error();
 
   test::HostMemory mem;
-  test::Harness h(test::readKernelLayer(dir, c.spec, c.target), mem);
+  const test::KernelLayer layer = test::readKernelLayer(dir, c.spec, c.target);
+  test::Harness h(layer, mem);
   BatchShape shape = shapeFor(c.batch);
   h.prepare(shape, /*numSlots=*/13, std::hash<std::string>{}(
                                         std::string(c.spec) + c.batch));
@@ -68,7 +70,7 @@ TEST_P(EmuNumerics, MatchesFloat64Oracle) {
   test::CaseResult r = h.check();
   EXPECT_TRUE(r.finite) << "NaN or inf in outputs or states";
   EXPECT_LE(r.outErr, 2e-3) << "outputs";
-  EXPECT_LE(r.stateErr, 1e-5) << "states";
+  EXPECT_LE(r.stateErr, test::stateErrorBar(layer.state)) << "states";
   EXPECT_TRUE(r.paddingZero) << "padding rows must be zeros";
   EXPECT_TRUE(r.untouchedIdentical) << "slots not in the batch changed";
   RecordProperty("out_err", std::to_string(r.outErr));
@@ -86,7 +88,8 @@ std::vector<NumericCase> allCases() {
   const char *small[] = {"k3_small",    "linear_gva",      "none_f16",
                          "lb_noalog",   "k3_multicol",     "linear_multicol",
                          "k3_lds1",     "k3_lds2",         "linear_lds3",
-                         "linear_lds4", "linear_wavesk",   "k3_wavesk_lds2"};
+                         "linear_lds4", "linear_wavesk",   "k3_wavesk_lds2",
+                         "k3_bf16_state", "linear_bf16_state"};
   for (const char *spec : small)
     for (const char *target : {"emu", "emu32"})
       for (const char *batch : {"decode", "mixed", "long", "extreme"})

@@ -118,6 +118,7 @@ KernelLayer readKernelLayer(const std::string &dir, const std::string &name,
     kl.act = dtypeOf(k.at("dtypes").at("act"));
     kl.g = dtypeOf(k.at("dtypes").at("g"));
     kl.beta = dtypeOf(k.at("dtypes").at("beta"));
+    kl.state = dtypeOf(k.at("dtypes").at("state"));
     for (const auto &u : k.at("uses")) {
       kl.usesALog |= u == "a_log";
       kl.usesDtBias |= u == "dt_bias";
@@ -212,14 +213,15 @@ void Harness::prepare(const BatchShape &shape, int64_t slots, uint64_t seed) {
 
   // The pool: named slots random, every other slot 1e30 (must survive
   // bit-identical).
-  pool0.assign(size_t(numSlots * l.slotElems()), 1e30f);
+  pool0.assign(size_t(numSlots * l.slotElems()), 1e30);
   std::mt19937_64 rng(seed ^ 0x5eed);
   std::normal_distribution<float> normal(0.0f, 0.5f);
   for (int32_t s : host.slots)
     if (s > 0)
       for (int64_t i = 0; i < l.slotElems(); ++i)
         pool0[size_t(s * l.slotElems() + i)] = normal(rng);
-  desc.state = mem.alloc(pool0.size() * 4 + 16);
+  poolBytes0 = encode(pool0, kl.state); // the oracle starts from the rounded pool
+  desc.state = mem.alloc(poolBytes0.size() + 16);
   buffers.push_back(desc.state);
   restoreState();
   desc.num_slots = numSlots;
@@ -237,23 +239,24 @@ void Harness::prepare(const BatchShape &shape, int64_t slots, uint64_t seed) {
   desc.act_dtype = kl.act;
   desc.g_dtype = kl.g;
   desc.beta_dtype = kl.beta;
-  desc.state_dtype = KDA_F32;
+  desc.state_dtype = kl.state;
   desc.state_layout = l.layout == ref::Layout::VK ? KDA_LAYOUT_VK : KDA_LAYOUT_KV;
 }
 
 void Harness::restoreState() {
-  if (!pool0.empty())
-    mem.upload(desc.state, pool0.data(), pool0.size() * 4);
+  if (!poolBytes0.empty())
+    mem.upload(desc.state, poolBytes0.data(), poolBytes0.size());
 }
 
 std::vector<uint8_t> Harness::snapshot() {
   mem.synchronize();
   const ref::Layer &l = kl.layer;
   size_t outBytes = size_t(host.T) * l.HV * l.V * (kl.act == KDA_F32 ? 4 : 2);
-  std::vector<uint8_t> all(pool0.size() * 4 + outBytes);
-  mem.download(all.data(), desc.state, pool0.size() * 4);
+  const size_t poolBytes = poolBytes0.size();
+  std::vector<uint8_t> all(poolBytes + outBytes);
+  mem.download(all.data(), desc.state, poolBytes);
   if (outBytes)
-    mem.download(all.data() + pool0.size() * 4, desc.out, outBytes);
+    mem.download(all.data() + poolBytes, desc.out, outBytes);
   return all;
 }
 
@@ -273,10 +276,23 @@ CaseResult Harness::check() {
     for (size_t i = 0; i < outElems; ++i)
       out[i] = kl.act == KDA_BF16 ? fromBf16(raw[i]) : fromF16(raw[i]);
   }
-  std::vector<float> pool(pool0.size());
-  mem.download(pool.data(), desc.state, pool.size() * 4);
+  std::vector<uint8_t> poolBytes(poolBytes0.size());
+  mem.download(poolBytes.data(), desc.state, poolBytes.size());
+  const size_t elemBytes = kl.state == KDA_F32 ? 4 : 2;
+  std::vector<double> pool(pool0.size());
+  for (size_t i = 0; i < pool.size(); ++i) {
+    if (elemBytes == 4) {
+      float f;
+      std::memcpy(&f, &poolBytes[i * 4], 4);
+      pool[i] = f;
+    } else {
+      uint16_t h;
+      std::memcpy(&h, &poolBytes[i * 2], 2);
+      pool[i] = kl.state == KDA_BF16 ? fromBf16(h) : fromF16(h);
+    }
+  }
 
-  std::vector<double> refPool(pool0.begin(), pool0.end());
+  std::vector<double> refPool = pool0;
   std::vector<double> refOut(outElems, 0.0);
   ref::recurrent(l, host, refPool.data(), numSlots, refOut.data());
 
@@ -300,7 +316,9 @@ CaseResult Harness::check() {
         want.push_back(refPool[base + i]);
         r.finite &= std::isfinite(pool[base + i]);
       }
-    } else if (std::memcmp(&pool[base], &pool0[base], l.slotElems() * 4)) {
+    } else if (std::memcmp(&poolBytes[base * elemBytes],
+                           &poolBytes0[base * elemBytes],
+                           l.slotElems() * elemBytes)) {
       r.untouchedIdentical = false;
     }
   }
@@ -321,7 +339,7 @@ double Harness::minimumBytes() const {
   double named = 0;
   for (int n = 0; n < host.numSequences(); ++n)
     named += host.slots[n] > 0 ? 1 : 0;
-  double state = named * double(l.slotElems()) * 4 * 2; // read + write
+  double state = named * double(l.slotElems()) * size(kl.state) * 2; // read + write
   double T = double(host.T);
   double act = T * (2.0 * l.H * l.K + 2.0 * l.HV * l.V) * size(kl.act); // q k v o
   double gb = T * l.HV * (l.K * size(kl.g) + size(kl.beta));
