@@ -8,7 +8,7 @@ bin="${KDA_BUILD_DIR:-$root/build}/bin"
 out="$root/device-bundles"
 for spec in "$root/examples/kimi-linear-48b.mlir" "$root/examples/kimi-k3-tp8.mlir" \
             "$root/test/device/decode-bench.mlir" "$root/test/device/decode-sweep.mlir" \
-            "$root/test/device/decode-pipelined.mlir"; do
+            "$root/test/device/decode-pipelined.mlir" "$root/test/device/decode-bf16-state.mlir"; do
   name=$(basename "$spec" .mlir)
   "$bin/kda-compile" "$spec" --targets=sm_90 -o "$out/$name"
 done

@@ -44,12 +44,24 @@ ArrayRef<llvm::StringLiteral> mlir::kda::recurrentKernelArgNames() {
 // Schedule
 //===----------------------------------------------------------------------===//
 
-// Lanes per column: vk wants one 16-byte run per lane of a contiguous column
-// (32 lanes x 4 floats = K 128); kv wants adjacent columns per k-row, so few
-// lanes share a column (each lane then holds a long k-run in registers).
+// State accesses of 16 bytes per lane. vk: a lane's k-run of a column is
+// 16 bytes (f32: 4 k, so 32 lanes per K = 128 column; bf16: 8 k, 16 lanes).
+// kv: a lane's k-row covers 16 bytes of adjacent columns (f32: 4, bf16: 8),
+// and 2 lanes per such column keep the lane's tile at 64 elements for K = 128.
+static unsigned stateBytes(LayerAttr layer) {
+  return layer.getStateType().getIntOrFloatBitWidth() / 8;
+}
+static unsigned defaultColsPerLane(LayerAttr layer) {
+  return layer.getStateLayout() == StateLayout::VK ? 4
+                                                   : 16 / stateBytes(layer);
+}
 static unsigned defaultLanesK(LayerAttr layer, const TargetInfo &t) {
-  unsigned lanes = layer.getStateLayout() == StateLayout::VK ? 32 : 8;
-  while (lanes > 1 && (unsigned(layer.getHeadK()) % lanes != 0))
+  const unsigned K = layer.getHeadK();
+  unsigned lanes = layer.getStateLayout() == StateLayout::VK
+                       ? std::max(1u, K * stateBytes(layer) / 16)
+                       : 2 * defaultColsPerLane(layer);
+  lanes = std::min(llvm::PowerOf2Ceil(lanes), uint64_t(t.waveSize));
+  while (lanes > 1 && K % lanes != 0)
     lanes /= 2;
   // Every lane of a wave must own a column: columns per wave <= V.
   while (t.waveSize / lanes > unsigned(layer.getHeadV()) && lanes < t.waveSize)
@@ -75,7 +87,7 @@ ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
   while (warps > 1 && warps * t.waveSize / lanesK > V)
     warps /= 2;
   unsigned gridCols = warps * t.waveSize / lanesK;
-  unsigned cols = 4;
+  unsigned cols = defaultColsPerLane(layer);
   while (cols > 1 && gridCols * cols > V)
     cols /= 2;
   return ConfigAttr::get(layer.getContext(), /*block_k=*/layer.getHeadK(),

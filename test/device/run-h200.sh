@@ -2,7 +2,9 @@
 # One device call on the lent H200 (no LLVM there): build the runtime and
 # kda-bench against CUDA, check the sm_90 numerics against the float64
 # oracle, time decode at N in {1, 8, 32, 128, 256}, H in {12, 32}, K = V = 128,
-# both state layouts, with the copy ceiling measured in the same run.
+# both state layouts, with the copy ceiling measured in the same run; then
+# bf16 state pools, the LDS-pipelined kernels, the config sweep and
+# compute-sanitizer. `run-h200.sh sweep` (etc.) runs named sections only.
 #
 # Bundles are compiled on the CPU machine beforehand (they need LLVM):
 #   ./scripts/device-bundles.sh          -> device-bundles/ (git-ignored)
@@ -21,44 +23,44 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DKDA_NLOHMANN_INCLUDE="$PWD/.deps" > "$out/cmake.log"
 cmake --build "$build" -j 16 > "$out/build.log"
 bench="$build/bin/kda-bench"
-# --sweep-only: just the config sweep; --racecheck-only: just
-# compute-sanitizer racecheck on the LDS-pipelined kernels (short follow-ups).
-sweep_only=0
-[ "${1:-}" = "--sweep-only" ] && sweep_only=1
-if [ "${1:-}" = "--racecheck-only" ]; then
-  status=0
-  for k in pipelined_vk_d2 pipelined_vk_d3 pipelined_kv_d2 pipelined_kv_d3; do
-    compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 5 \
-      "$bench" --bundle "$bundles/decode-pipelined" --kernel "$k" --numerics \
-      > "$out/racecheck-$k.log" 2>&1 || status=1
-    echo "racecheck $k: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck-$k.log" | tr '\n' ' ')"
-  done
-  exit $status
+# Sections, all by default; name some to run only those (short follow-up
+# calls): numerics decode bf16 pipelined sweep memcheck racecheck.
+sections="${*:-numerics decode bf16 pipelined sweep memcheck racecheck}"
+want() { [[ " $sections " == *" $1 "* ]]; }
+status=0
+
+if want numerics; then
+  echo "== numerics on sm_90 (examples: softplus kv, lower_bound vk)"
+  "$bench" --bundle "$bundles/kimi-linear-48b" --kernel kimi_linear_recurrent --numerics --json "$out/num-linear.json" || status=1
+  "$bench" --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics --json "$out/num-k3.json" || status=1
 fi
 
-status=0
-if [ "$sweep_only" = 0 ]; then
-echo "== numerics on sm_90 (examples: softplus kv, lower_bound vk)"
-"$bench" --bundle "$bundles/kimi-linear-48b" --kernel kimi_linear_recurrent --numerics --json "$out/num-linear.json" || status=1
-"$bench" --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics --json "$out/num-k3.json" || status=1
+if want decode; then
+  echo "== decode timing (median of CUDA events, L2 flushed between runs)"
+  for k in decode_h12_vk decode_h32_vk decode_h12_kv decode_h32_kv; do
+    "$bench" --bundle "$bundles/decode-bench" --kernel "$k" --numerics --copy \
+      --decode 1,8,32,128,256 --json "$out/$k.json" || status=1
+  done
+fi
 
-echo "== decode timing (median of CUDA events, L2 flushed between runs)"
-for k in decode_h12_vk decode_h32_vk decode_h12_kv decode_h32_kv; do
-  "$bench" --bundle "$bundles/decode-bench" --kernel "$k" --numerics --copy \
-    --decode 1,8,32,128,256 --json "$out/$k.json" || status=1
-done
+if want bf16 && [ -d "$bundles/decode-bf16-state" ]; then
+  echo "== bf16 state pools (numerics; decode, H = 32)"
+  for k in bf16_state_h32_vk bf16_state_h32_kv; do
+    "$bench" --bundle "$bundles/decode-bf16-state" --kernel "$k" --numerics --copy \
+      --decode 32,128,256 --json "$out/$k.json" || status=1
+  done
+fi
 
-if [ -d "$bundles/decode-pipelined" ]; then
+pipelined="pipelined_vk_d2 pipelined_vk_d3 pipelined_kv_d2 pipelined_kv_d3"
+if want pipelined && [ -d "$bundles/decode-pipelined" ]; then
   echo "== token rows through a verified LDS pipeline (numerics, decode N = 128)"
-  for k in pipelined_vk_d2 pipelined_vk_d3 pipelined_kv_d2 pipelined_kv_d3; do
+  for k in $pipelined; do
     "$bench" --bundle "$bundles/decode-pipelined" --kernel "$k" --numerics \
       --decode 128 --reps 30 --json "$out/$k.json" || status=1
   done
 fi
 
-fi # sweep_only
-
-if [ -d "$bundles/decode-sweep" ]; then
+if want sweep && [ -d "$bundles/decode-sweep" ]; then
   echo "== config sweep, H = 32, N = 128 (time us, TB/s)"
   for k in $(grep -o '"name": "decode_[a-z0-9_]*"' "$bundles/decode-sweep/manifest.json" | cut -d'"' -f4); do
     line=$("$bench" --bundle "$bundles/decode-sweep" --kernel "$k" --decode 128 --reps 30 | tail -1)
@@ -66,10 +68,21 @@ if [ -d "$bundles/decode-sweep" ]; then
   done | tee "$out/sweep.txt"
 fi
 
-if [ "$sweep_only" = 0 ] && command -v compute-sanitizer > /dev/null; then
-  echo "== compute-sanitizer memcheck (numerics batches)"
-  compute-sanitizer --tool memcheck --print-limit 5 "$bench" \
-    --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics \
-    > "$out/memcheck.log" 2>&1 && echo "memcheck: clean" || { echo "memcheck: errors"; tail -20 "$out/memcheck.log"; status=1; }
+if command -v compute-sanitizer > /dev/null; then
+  if want memcheck; then
+    echo "== compute-sanitizer memcheck (numerics batches)"
+    compute-sanitizer --tool memcheck --print-limit 5 "$bench" \
+      --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics \
+      > "$out/memcheck.log" 2>&1 && echo "memcheck: clean" || { echo "memcheck: errors"; tail -20 "$out/memcheck.log"; status=1; }
+  fi
+  if want racecheck && [ -d "$bundles/decode-pipelined" ]; then
+    echo "== compute-sanitizer racecheck (LDS-pipelined kernels, numerics batches)"
+    for k in $pipelined; do
+      compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 5 \
+        "$bench" --bundle "$bundles/decode-pipelined" --kernel "$k" --numerics \
+        > "$out/racecheck-$k.log" 2>&1 || status=1
+      echo "racecheck $k: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck-$k.log" | tr '\n' ' ')"
+    done
+  fi
 fi
 exit $status
