@@ -79,15 +79,27 @@ ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
                                              const TargetInfo &t) {
   const unsigned V = layer.getHeadV();
   unsigned lanesK = defaultLanesK(layer, t);
-  // vk on wave 32: 64-thread workgroups measured 138 us against 142 for 128
-  // (test/device/decode-sweep.mlir, 2026-11-30); AMD keeps 128 until measured.
-  unsigned threads =
-      layer.getStateLayout() == StateLayout::VK && t.waveSize == 32 ? 64 : 128;
+  // On wave 32 (sm_90, H = 32, N = 128; test/device/decode-sweep.mlir,
+  // 2026-11-30): vk in 64-thread workgroups 137-138 us against 142 for 128;
+  // f32 kv with 8 adjacent columns per lane (32-byte row pieces) in one-wave
+  // workgroups 149.8 us, against 153.0-153.8 with two waves and 160-162 with
+  // 4 columns per lane. AMD keeps 128 threads and 16-byte pieces until
+  // measured there.
+  const bool wave32 = t.waveSize == 32;
+  const bool kv = layer.getStateLayout() == StateLayout::KV;
+  unsigned threads = wave32 ? 64 : 128;
+  unsigned colsWanted = defaultColsPerLane(layer);
+  if (kv && wave32 && stateBytes(layer) == 4) {
+    colsWanted = 8;
+    threads = 32;
+  } else if (kv) {
+    threads = 128;
+  }
   unsigned warps = std::max(1u, threads / t.waveSize);
   while (warps > 1 && warps * t.waveSize / lanesK > V)
     warps /= 2;
   unsigned gridCols = warps * t.waveSize / lanesK;
-  unsigned cols = defaultColsPerLane(layer);
+  unsigned cols = colsWanted;
   while (cols > 1 && gridCols * cols > V)
     cols /= 2;
   return ConfigAttr::get(layer.getContext(), /*block_k=*/layer.getHeadK(),

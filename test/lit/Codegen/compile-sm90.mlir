@@ -13,7 +13,7 @@
 
 // PTX: .target sm_90
 // PTX: .visible .entry kda_kimi_linear_recurrent(
-// PTX: .maxntid 128, 1, 1
+// PTX: .maxntid 32, 1, 1
 // PTX: shfl.sync.bfly.b32
 // PTX: ex2.approx
 // PTX: st.global
