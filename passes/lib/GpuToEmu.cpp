@@ -44,7 +44,18 @@ private:
   LogicalResult convertKernel(gpu::GPUFuncOp kernel);
   LogicalResult rewriteBody(func::FuncOp fn, Value emuCtx);
   LogicalResult lowerSchedules(func::FuncOp fn, Value emuCtx);
-  LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs);
+  /// A load or store that indexes workgroup memory directly; the emulator's
+  /// race detector watches it at LDS byte `base` + index x element bytes.
+  struct WatchedAccess {
+    Operation *op;
+    MemRefType type;
+    ValueRange indices;
+    int64_t base, bytes;
+    bool write;
+  };
+  LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs,
+                                    SmallVectorImpl<WatchedAccess> &watched);
+  void watchAccesses(ArrayRef<WatchedAccess> watched, Value emuCtx);
   void stripGpuAddressSpaces(func::FuncOp fn);
 
   ModuleOp module;
@@ -69,6 +80,7 @@ LogicalResult EmuLowering::rewriteBody(func::FuncOp fn, Value emuCtx) {
   Type f32 = Float32Type::get(ctx);
   func::FuncOp idFn = declare("kda_emu_id", {ptr, i32}, {i64});
   func::FuncOp barrierFn = declare("kda_emu_barrier", {ptr}, {});
+  func::FuncOp drainFn = declare("kda_emu_lds_drain", {ptr}, {});
   func::FuncOp shuffleF32 =
       declare("kda_emu_shuffle_f32", {ptr, f32, i32, i32, i32}, {f32});
   func::FuncOp shuffleI32 =
@@ -109,7 +121,10 @@ LogicalResult EmuLowering::rewriteBody(func::FuncOp fn, Value emuCtx) {
     else if (isa<gpu::SubgroupSizeOp>(op))
       emitId(op, kSubgroupSize);
     else if (isa<gpu::BarrierOp>(op)) {
+      // gpu.barrier orders workgroup memory (on gfx9 it lowers with the
+      // LDS counter drained), so for the race detector it is a drained one.
       rewriter.setInsertionPoint(op);
+      func::CallOp::create(rewriter, op->getLoc(), drainFn, ValueRange{emuCtx});
       func::CallOp::create(rewriter, op->getLoc(), barrierFn,
                            ValueRange{emuCtx});
       rewriter.eraseOp(op);
@@ -249,12 +264,18 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
 
 // Workgroup memory: the emulator runs one workgroup at a time, so a module
 // global serves as the running workgroup's LDS. Private memory: an alloca of
-// the fiber's stack.
-LogicalResult EmuLowering::replaceAttributions(func::FuncOp fn,
-                                               unsigned numArgs) {
+// the fiber's stack. Workgroup attributions sit in LDS one after another (16-
+// byte aligned), as on the GPU: pipeline markers address the first from byte
+// 0, and loads and stores that index an attribution directly are watched at
+// their byte offsets (views into raw byte buffers are what pipeline markers
+// describe, so those are left to the markers).
+LogicalResult EmuLowering::replaceAttributions(
+    func::FuncOp fn, unsigned numArgs,
+    SmallVectorImpl<WatchedAccess> &watched) {
   Block &entry = fn.getBody().front();
   OpBuilder b(ctx);
   unsigned counter = 0;
+  int64_t ldsBase = 0;
   while (entry.getNumArguments() > numArgs) {
     BlockArgument arg = entry.getArgument(numArgs);
     auto type = dyn_cast<MemRefType>(arg.getType());
@@ -265,6 +286,16 @@ LogicalResult EmuLowering::replaceAttributions(func::FuncOp fn,
     Value replacement;
     b.setInsertionPointToStart(&entry);
     if (space && space.getValue() == gpu::AddressSpace::Workgroup) {
+      const int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+      for (Operation *user : arg.getUsers()) {
+        if (auto l = dyn_cast<memref::LoadOp>(user))
+          watched.push_back({user, type, l.getIndices(), ldsBase, elemBytes,
+                             false});
+        else if (auto st = dyn_cast<memref::StoreOp>(user))
+          watched.push_back({user, type, st.getIndices(), ldsBase, elemBytes,
+                             true});
+      }
+      ldsBase += (type.getNumElements() * elemBytes + 15) / 16 * 16;
       std::string name = (fn.getName() + "_lds" + Twine(counter++)).str();
       OpBuilder mb(ctx);
       mb.setInsertionPointToStart(module.getBody());
@@ -280,6 +311,34 @@ LogicalResult EmuLowering::replaceAttributions(func::FuncOp fn,
     entry.eraseArgument(numArgs);
   }
   return success();
+}
+
+void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
+                                Value emuCtx) {
+  Type i64 = IntegerType::get(ctx, 64);
+  func::FuncOp loadFn = declare("kda_emu_lds_load", {ptr, i64, i64}, {});
+  func::FuncOp storeFn = declare("kda_emu_lds_store", {ptr, i64, i64}, {});
+  for (const WatchedAccess &a : watched) {
+    OpBuilder b(a.op);
+    Location loc = a.op->getLoc();
+    // Row-major linear index of the access in its (static) shape.
+    MemRefType type = a.type;
+    Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+    for (auto [dim, index] : llvm::enumerate(a.indices)) {
+      Value extent =
+          arith::ConstantIndexOp::create(b, loc, type.getDimSize(dim));
+      linear = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, linear, extent), index);
+    }
+    Value byte = arith::AddIOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, a.base),
+        arith::MulIOp::create(b, loc, linear,
+                              arith::ConstantIndexOp::create(b, loc, a.bytes)));
+    Value lo = arith::IndexCastOp::create(b, loc, i64, byte);
+    Value bytes = arith::ConstantIntOp::create(b, loc, a.bytes, 64);
+    func::CallOp::create(b, loc, a.write ? storeFn : loadFn,
+                         ValueRange{emuCtx, lo, bytes});
+  }
 }
 
 void EmuLowering::stripGpuAddressSpaces(func::FuncOp fn) {
@@ -321,10 +380,13 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
     }
   });
   fn.getBody().takeBody(kernel.getBody());
-  if (failed(replaceAttributions(fn, kernel.getFunctionType().getNumInputs())))
+  SmallVector<WatchedAccess> watched;
+  if (failed(replaceAttributions(fn, kernel.getFunctionType().getNumInputs(),
+                                 watched)))
     return failure();
   stripGpuAddressSpaces(fn);
   Value emuCtx = fn.getBody().front().insertArgument(0u, ptr, kernel.getLoc());
+  watchAccesses(watched, emuCtx);
   if (failed(rewriteBody(fn, emuCtx)))
     return failure();
   // kda-emu-entry adds the packed entry once the kernel is in LLVM form.

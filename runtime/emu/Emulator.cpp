@@ -108,6 +108,12 @@ std::pair<int64_t, int64_t> chunkOf(Thread *t, int64_t lo, int64_t bytes) {
   return {a, std::min(a + chunk, lo + bytes)};
 }
 
+/// " of iteration N" for pipeline atoms; plain loads and stores have no
+/// iteration (tag < 0).
+std::string iterationText(int64_t tag) {
+  return tag < 0 ? "" : " of iteration " + std::to_string(tag);
+}
+
 std::string bytesText(int64_t lo, int64_t hi) {
   return "[" + std::to_string(lo) + ", " + std::to_string(hi) + ")";
 }
@@ -120,19 +126,17 @@ void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
   for (int64_t w = lo / 4; w < (hi + 3) / 4; ++w) {
     ShadowWord &s = word(wg, w);
     if (s.inFlight > 0)
-      return reportRace(t, std::string(kind) + " of iteration " +
-                               std::to_string(tag) + " into bytes " +
-                               bytesText(lo, hi) +
+      return reportRace(t, std::string(kind) + iterationText(tag) +
+                               " into bytes " + bytesText(lo, hi) +
                                " while an async copy of iteration " +
                                std::to_string(s.inFlightTag) +
                                " into them is still in flight");
     if (s.writer >= 0 && uint32_t(s.writer) != t->linear &&
         s.writeEpoch == t->epoch)
-      return reportRace(t, std::string(kind) + " of iteration " +
-                               std::to_string(tag) + " to byte " +
-                               std::to_string(w * 4) + " races thread " +
-                               std::to_string(s.writer) + "'s write of " +
-                               "iteration " + std::to_string(s.writeTag) +
+      return reportRace(t, std::string(kind) + iterationText(tag) +
+                               " to byte " + std::to_string(w * 4) +
+                               " races thread " + std::to_string(s.writer) +
+                               "'s write" + iterationText(s.writeTag) +
                                " (no barrier between)");
     for (const ReadRecord &r : s.readers) {
       if (r.thread == t->linear)
@@ -140,10 +144,11 @@ void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
       const Thread &reader = wg.threads[r.thread];
       if (r.epoch == t->epoch || r.seq > reader.retiredSeq)
         return reportRace(
-            t, std::string(kind) + " of iteration " + std::to_string(tag) +
-                   " overwrites byte " + std::to_string(w * 4) +
-                   " that thread " + std::to_string(r.thread) +
-                   " read for iteration " + std::to_string(r.tag) +
+            t, std::string(kind) + iterationText(tag) + " overwrites byte " +
+                   std::to_string(w * 4) + " that thread " +
+                   std::to_string(r.thread) + " read" +
+                   (r.tag < 0 ? std::string()
+                              : " for iteration " + std::to_string(r.tag)) +
                    (r.epoch == t->epoch
                         ? " with no barrier between"
                         : " without a drain before the barrier (a bare "
@@ -352,25 +357,23 @@ extern "C" void kda_emu_lds_write(void *ctx, int64_t lo, int64_t bytes,
   kda::emu::shadowWrite(t, a, b, tag, "the register-staged copy", true);
 }
 
-extern "C" void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes,
-                                 int64_t tag) {
-  auto *t = static_cast<Thread *>(ctx);
-  ++t->seq;
-  if (!raceChecking(t))
-    return;
+/// Checks and records a read of [lo, hi) by `t`.
+static void shadowRead(kda::emu::Thread *t, int64_t lo, int64_t hi,
+                       int64_t tag) {
   kda::emu::Workgroup &wg = *t->wg;
-  for (int64_t w = lo / 4; w < (lo + bytes + 3) / 4; ++w) {
+  const std::string what =
+      tag < 0 ? std::string() : " for iteration " + std::to_string(tag);
+  for (int64_t w = lo / 4; w < (hi + 3) / 4; ++w) {
     kda::emu::ShadowWord &s = kda::emu::word(wg, w);
     if (s.inFlight > 0)
       return kda::emu::reportRace(
-          t, "reads byte " + std::to_string(w * 4) + " for iteration " +
-                 std::to_string(tag) + " while the async copy of iteration " +
+          t, "reads byte " + std::to_string(w * 4) + what +
+                 " while the async copy of iteration " +
                  std::to_string(s.inFlightTag) + " into it has not landed");
     if (s.writer >= 0 && uint32_t(s.writer) != t->linear &&
         s.writeEpoch == t->epoch)
       return kda::emu::reportRace(
-          t, "reads byte " + std::to_string(w * 4) + " for iteration " +
-                 std::to_string(tag) + " that thread " +
+          t, "reads byte " + std::to_string(w * 4) + what + " that thread " +
                  std::to_string(s.writer) + " wrote with no barrier between");
     // Keep only reads that can still race.
     auto &rs = s.readers;
@@ -383,6 +386,28 @@ extern "C" void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes,
              rs.end());
     rs.push_back({t->linear, t->epoch, t->seq, tag});
   }
+}
+
+extern "C" void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes,
+                                 int64_t tag) {
+  auto *t = static_cast<Thread *>(ctx);
+  ++t->seq;
+  if (raceChecking(t))
+    shadowRead(t, lo, lo + bytes, tag);
+}
+
+extern "C" void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes) {
+  auto *t = static_cast<Thread *>(ctx);
+  ++t->seq;
+  if (raceChecking(t))
+    shadowRead(t, lo, lo + bytes, /*tag=*/-1);
+}
+
+extern "C" void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes) {
+  auto *t = static_cast<Thread *>(ctx);
+  ++t->seq;
+  if (raceChecking(t))
+    kda::emu::shadowWrite(t, lo, lo + bytes, /*tag=*/-1, "the store", true);
 }
 
 extern "C" void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes,

@@ -54,6 +54,10 @@ void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes, int64_t tag,
                         bool enabled);
 void kda_emu_async_wait(void *ctx, int64_t outstanding);
 void kda_emu_lds_drain(void *ctx);
+// Plain LDS loads and stores of one thread (workgroup memory a kernel indexes
+// directly, outside pipeline schedules), [lo, lo + bytes) in LDS bytes.
+void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes);
+void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes);
 }
 
 #endif // KDA_RUNTIME_EMU_EMULATOR_H

@@ -1,0 +1,69 @@
+// The race detector also watches loads and stores that index workgroup
+// memory directly (the recurrent kernel's cross-wave exchange is such
+// memory): each thread writes its word, then reads its neighbour's. Without a
+// barrier between, thread 0's read and thread 1's later store race (WAR);
+// with gpu.barrier (a drained barrier) the kernel is race-free, also when the
+// next round writes the same words after a second barrier.
+// RUN: kda-opt %s --pass-pipeline='builtin.module(kda-gpu-to-emu,func.func(convert-scf-to-cf),convert-arith-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,kda-emu-entry)' | kda-translate --mlir-to-llvmir -o %t.ll
+// RUN: %clang -O1 -shared -fPIC -Wno-override-module %t.ll -o %t.so
+// RUN: not kda-emu-run %t.so no_barrier_packed --block 64 | FileCheck %s --check-prefix=RACE
+// RUN: kda-emu-run %t.so with_barrier_packed --block 64 | FileCheck %s --check-prefix=SAFE
+// RUN: not kda-emu-run %t.so reuse_without_barrier_packed --block 64 | FileCheck %s --check-prefix=REUSE
+// RUN: kda-opt %s --kda-gpu-to-emu | FileCheck %s --check-prefix=IR
+
+// RACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 4 that thread 0 read with no barrier between
+// SAFE: race-free: 1 x 1 x 1 blocks of 64 threads
+// REUSE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 4 that thread 0 read with no barrier between
+// IR-LABEL: func.func @with_barrier
+// IR: call @kda_emu_lds_store
+// IR: call @kda_emu_lds_drain
+// IR-NEXT: call @kda_emu_barrier
+// IR: call @kda_emu_lds_load
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @no_barrier() workgroup(%x : memref<64xf32, #gpu.address_space<workgroup>>) kernel {
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %tid = gpu.thread_id x
+      %i = arith.index_cast %tid : index to i32
+      %f = arith.sitofp %i : i32 to f32
+      memref.store %f, %x[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+      %n = arith.addi %tid, %c1 : index
+      %m = arith.remui %n, %c64 : index
+      %v = memref.load %x[%m] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    gpu.func @with_barrier() workgroup(%x : memref<64xf32, #gpu.address_space<workgroup>>) kernel {
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %tid = gpu.thread_id x
+      %i = arith.index_cast %tid : index to i32
+      %f = arith.sitofp %i : i32 to f32
+      memref.store %f, %x[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %n = arith.addi %tid, %c1 : index
+      %m = arith.remui %n, %c64 : index
+      %v = memref.load %x[%m] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %g = arith.addf %v, %f : f32
+      memref.store %g, %x[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    gpu.func @reuse_without_barrier() workgroup(%x : memref<64xf32, #gpu.address_space<workgroup>>) kernel {
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %tid = gpu.thread_id x
+      %i = arith.index_cast %tid : index to i32
+      %f = arith.sitofp %i : i32 to f32
+      memref.store %f, %x[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %n = arith.addi %tid, %c1 : index
+      %m = arith.remui %n, %c64 : index
+      %v = memref.load %x[%m] : memref<64xf32, #gpu.address_space<workgroup>>
+      %g = arith.addf %v, %f : f32
+      memref.store %g, %x[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
