@@ -16,8 +16,12 @@ def KdaLowerToGpu : Pass<"kda-lower-to-gpu", "ModuleOp"> {
     the number of sequences) and `known_block_size` for the bundle manifest.
     With `lds_stages` in the config, the token loop is a `kda.pipeline`
     through an LDS ring: expanded, verified (PIPELINE-SAFETY.md; an unsafe
-    depth is an error) and instantiated with the target's barrier atoms;
-    the kernel then carries `kda.verified_pipeline`.
+    depth is an error) and instantiated with the target's atoms (async
+    copies where the target has them: cp.async on sm_90, global_load_lds on
+    gfx950, async markers on emu32; register-staged copies elsewhere); the
+    kernel then carries `kda.verified_pipeline`. With `waves_k` > 1 each
+    column's k is split over waves and the partial sums meet in an LDS
+    exchange (a second workgroup attribution, one barrier per reduction).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
@@ -60,7 +64,9 @@ def KdaGpuToEmu : Pass<"kda-gpu-to-emu", "ModuleOp"> {
     for kda-emu-entry. The emulator runs each workgroup's threads as fibers.
     Expanded pipelines (`kda.schedule`) inside a kernel run in place: their
     copies, waits, drains, barriers and reads become calls that drive the
-    emulator's LDS race detector.
+    emulator's LDS race detector. Workgroup attributions are laid out in LDS
+    one after another; loads and stores that index one directly are watched
+    by the detector too, and `gpu.barrier` counts as a drained barrier.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect",
