@@ -1,10 +1,13 @@
 // Mutation test of the verifier: for every safe expanded schedule below
-// (depths 1-4 on gfx950 with async copies and on gfx942 register-staged,
-// static and dynamic trip counts, one and two rings, the hand-written safe
-// rings), each single mutant - a barrier, drained barrier or drain removed,
+// (depths 1-4 with async copies on gfx950, sm_90 and emu32, register-staged
+// on gfx942 and emu, static and dynamic trip counts, one and two rings, the
+// hand-written safe rings), each single mutant - a barrier, drained barrier or drain removed,
 // a wait count raised by one, a ring slot dropped - must be rejected.
 // RUN: kda-opt %s --kda-expand-pipeline=target=gfx950 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
+// RUN: kda-opt %s --kda-expand-pipeline=target=sm_90 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
+// RUN: kda-opt %s --kda-expand-pipeline=target=emu32 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
 // RUN: kda-opt %s --kda-expand-pipeline=target=gfx942 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=STAGED
+// RUN: kda-opt %s --kda-expand-pipeline=target=emu --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=STAGED
 // RUN: kda-opt %S/safe-variants.mlir -split-input-file --kda-expand-pipeline=target=gfx950 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=SAFE
 
 // CHECK-NOT: SURVIVOR
