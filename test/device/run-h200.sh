@@ -24,8 +24,8 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build" -j 16 > "$out/build.log"
 bench="$build/bin/kda-bench"
 # Sections, all by default; name some to run only those (short follow-up
-# calls): numerics decode bf16 pipelined sweep memcheck racecheck.
-sections="${*:-numerics decode bf16 pipelined sweep memcheck racecheck}"
+# calls): numerics decode bf16 pipelined rows sweep memcheck racecheck.
+sections="${*:-numerics decode bf16 pipelined rows sweep memcheck racecheck}"
 want() { [[ " $sections " == *" $1 "* ]]; }
 status=0
 
@@ -57,6 +57,18 @@ if want pipelined && [ -d "$bundles/decode-pipelined" ]; then
   for k in $pipelined; do
     "$bench" --bundle "$bundles/decode-pipelined" --kernel "$k" --numerics \
       --decode 128 --reps 30 --json "$out/$k.json" || status=1
+  done
+fi
+
+if want rows && [ -d "$bundles/decode-pipelined" ]; then
+  echo "== rows of 16 tokens (short prefills): direct loads against the LDS pipeline"
+  for k in decode_h32_vk decode_h32_kv; do
+    "$bench" --bundle "$bundles/decode-bench" --kernel "$k" --decode 32,128 \
+      --tokens-per-row 16 --reps 20 --json "$out/rows-$k.json" || status=1
+  done
+  for k in $pipelined; do
+    "$bench" --bundle "$bundles/decode-pipelined" --kernel "$k" --decode 32,128 \
+      --tokens-per-row 16 --reps 20 --json "$out/rows-$k.json" || status=1
   done
 fi
 

@@ -1,13 +1,16 @@
 //===- kda-bench.cpp - numerics and timing of a bundle's kernels ----------===//
 //
 //   kda-bench --bundle DIR --kernel NAME [--backend cuda|emu]
-//             [--numerics] [--decode 1,8,32,128,256] [--copy] [--json FILE]
+//             [--numerics] [--decode 1,8,32,128,256] [--tokens-per-row L]
+//             [--copy] [--json FILE]
 //
 // --numerics runs decode, mixed (padding, no-initial-state, multi-token) and
 // extreme-gate batches against the float64 oracle and fails on the issue #3
 // bars. --decode times one-token decode batches of N rows (median of CUDA
 // events around each launch, the L2 flushed in between, like
-// triton.testing.do_bench) and reports bandwidth over the minimum bytes.
+// triton.testing.do_bench) and reports bandwidth over the minimum bytes;
+// with --tokens-per-row L each of the N rows is L tokens long (short
+// prefills, where the LDS-pipelined token loop is meant to pay off).
 // --copy measures the device-to-device copy bandwidth (bytes read + written)
 // in the same run, the ceiling the decode figures are compared with.
 //
@@ -38,13 +41,14 @@ struct Options {
   bool numerics = false, copy = false;
   std::vector<int> decode;
   int reps = 50;
+  int tokensPerRow = 1;
 };
 
 [[noreturn]] void usage(const char *why) {
   std::fprintf(stderr,
                "kda-bench: %s\nusage: kda-bench --bundle DIR --kernel NAME "
                "[--backend cuda|emu] [--numerics] [--decode N,N,...] "
-               "[--copy] [--reps R] [--json FILE]\n",
+               "[--tokens-per-row L] [--copy] [--reps R] [--json FILE]\n",
                why);
   std::exit(2);
 }
@@ -65,6 +69,7 @@ Options parse(int argc, char **argv) {
     else if (a == "--numerics") o.numerics = true;
     else if (a == "--copy") o.copy = true;
     else if (a == "--reps") o.reps = std::atoi(next().c_str());
+    else if (a == "--tokens-per-row") o.tokensPerRow = std::atoi(next().c_str());
     else if (a == "--decode") {
       std::stringstream ss(next());
       std::string n;
@@ -77,6 +82,13 @@ Options parse(int argc, char **argv) {
     usage("--bundle and --kernel are required");
   if (o.backend != "cuda" && o.backend != "emu")
     usage("--backend must be cuda or emu");
+  if (o.reps < 1)
+    usage("--reps must be at least 1");
+  if (o.tokensPerRow < 1)
+    usage("--tokens-per-row must be at least 1");
+  for (int n : o.decode)
+    if (n < 1)
+      usage("--decode takes row counts of at least 1");
   return o;
 }
 
@@ -252,12 +264,15 @@ int main(int argc, char **argv) {
   }
 
   if (!o.decode.empty()) {
+    const int L = o.tokensPerRow;
+    if (L > 1)
+      std::printf("rows of %d tokens each\n", L);
     std::printf("%6s %10s %10s %10s %8s\n", "N", "time us", "TB/s", "MB moved",
                 copy > 0 ? "of copy" : "");
     for (int n : o.decode) {
       test::BatchShape shape;
       for (int i = 0; i < n; ++i) {
-        shape.lengths.push_back(1);
+        shape.lengths.push_back(L);
         shape.slots.push_back(i + 1);
         shape.hasInitial.push_back(1);
       }
@@ -280,7 +295,9 @@ int main(int argc, char **argv) {
       double tbps = bytes / (ms * 1e-3) / 1e12;
       std::printf("%6d %10.2f %10.3f %10.2f %7.1f%%\n", n, ms * 1e3, tbps,
                   bytes / 1e6, copy > 0 ? 100 * tbps / copy : 0.0);
-      json.push_back("\"decode_N" + std::to_string(n) + "\": {\"us\": " +
+      json.push_back("\"decode_N" + std::to_string(n) +
+                     (L > 1 ? "_L" + std::to_string(L) : std::string()) +
+                     "\": {\"us\": " +
                      std::to_string(ms * 1e3) + ", \"TBps\": " +
                      std::to_string(tbps) + ", \"bytes\": " +
                      std::to_string(bytes) + "}");

@@ -1,0 +1,29 @@
+// kda-bench on the emulator backend: the numerics batches against the float64
+// oracle (decodes, padding and no-initial-state rows, 200-token rows, g near
+// -1000) pass the issue #3 bars, timing runs for one-token rows and for rows of
+// several tokens, and bad options are refused with the usage line.
+// RUN: rm -rf %t && kda-compile %s --targets=emu -o %t -q
+// RUN: kda-bench --backend emu --bundle %t --kernel bench_small --numerics --decode 2 --tokens-per-row 3 --reps 1 --json %t/bench.json | FileCheck %s
+// RUN: FileCheck %s --check-prefix=JSON --input-file=%t/bench.json
+// RUN: not kda-bench --backend emu --bundle %t --kernel bench_small --decode 2 --tokens-per-row 0 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not kda-bench --backend emu --bundle %t --kernel no_such_kernel --numerics 2>&1 | FileCheck %s --check-prefix=MISSING
+
+// CHECK: kda-bench: bench_small ({{.*}}) on emu: H 2, HV 2, K 32, V 32
+// CHECK: decode_n64 {{.*}} ok
+// CHECK: mixed_padding {{.*}} ok
+// CHECK: long_rows {{.*}} ok
+// CHECK: extreme_gate {{.*}} ok
+// CHECK: rows of 3 tokens each
+// CHECK-NEXT: N time us TB/s MB moved
+// CHECK-NEXT: 2 {{[0-9]+\.[0-9]+}} {{[0-9]+\.[0-9]+}} {{[0-9]+\.[0-9]+}}
+// JSON: "numerics_decode_n64": {"out_err": {{.*}}, "pass": true}
+// JSON: "decode_N2_L3": {"us":
+// BAD: kda-bench: --tokens-per-row must be at least 1
+// BAD: usage: kda-bench --bundle DIR --kernel NAME
+// MISSING: kda-bench: {{.*}}no_such_kernel
+
+#l = #kda.layer<heads = 2, value_heads = 2, head_k = 32, head_v = 32, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
+func.func @bench_small(%q: memref<?x2x32xbf16>, %k: memref<?x2x32xbf16>, %v: memref<?x2x32xbf16>, %g: memref<?x2x32xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt_bias: memref<64xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x2x32x32xf32>, %o: memref<?x2x32xbf16>) {
+  kda.recurrent #l q(%q : memref<?x2x32xbf16>) k(%k : memref<?x2x32xbf16>) v(%v : memref<?x2x32xbf16>) g(%g : memref<?x2x32xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt_bias : memref<64xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x2x32x32xf32>) out(%o : memref<?x2x32xbf16>)
+  return
+}
