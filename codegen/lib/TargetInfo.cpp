@@ -9,16 +9,21 @@ using namespace mlir::kda;
 
 static const TargetInfo kTargets[] = {
     // MI300X: 64 KiB LDS per workgroup, MFMA, no global->LDS async copy used.
-    {"gfx942", "gfx942", TargetKind::AMDGPU, 64, 64 * 1024, 1024, "mfma", false},
+    {"gfx942", "gfx942", TargetKind::AMDGPU, 64, 64 * 1024, 1024, "mfma", false,
+     64 * 1024},
     // MI355X: 160 KiB LDS, MFMA, global_load_lds.
-    {"gfx950", "gfx950", TargetKind::AMDGPU, 64, 160 * 1024, 1024, "mfma", true},
+    {"gfx950", "gfx950", TargetKind::AMDGPU, 64, 160 * 1024, 1024, "mfma", true,
+     160 * 1024},
     // H100/H200: 227 KiB shared memory per block after opt-in, cp.async.
-    {"sm_90", "sm_90", TargetKind::NVPTX, 32, 227 * 1024, 1024, "wgmma", true},
+    {"sm_90", "sm_90", TargetKind::NVPTX, 32, 227 * 1024, 1024, "wgmma", true,
+     48 * 1024},
     // The host emulator, standing for gfx942 (wave 64, register-staged
     // copies) or sm_90 (wave 32, async copies whose bytes its race detector
     // holds in flight until the covering wait).
-    {"emu", "gfx942", TargetKind::Emulator, 64, 64 * 1024, 1024, "none", false},
-    {"emu32", "sm_90", TargetKind::Emulator, 32, 227 * 1024, 1024, "none", true},
+    {"emu", "gfx942", TargetKind::Emulator, 64, 64 * 1024, 1024, "none", false,
+     64 * 1024},
+    {"emu32", "sm_90", TargetKind::Emulator, 32, 227 * 1024, 1024, "none", true,
+     48 * 1024},
 };
 
 ArrayRef<TargetInfo> mlir::kda::allTargets() { return kTargets; }

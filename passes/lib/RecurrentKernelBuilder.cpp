@@ -165,10 +165,10 @@ LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
   s.colsPerThread = s.blockV / s.gridCols();
   s.ldsStages = config.getLdsStages();
   s.elemsK = K / (s.lanesK * s.wavesK);
-  if (s.exchangeBytes() > t.ldsBytes)
+  if (s.exchangeBytes() > t.staticLdsBytes)
     return os << "the cross-wave exchange needs " << s.exchangeBytes()
-              << " bytes of LDS, more than the " << t.ldsBytes << " of "
-              << t.name,
+              << " bytes of LDS, more than the " << t.staticLdsBytes
+              << " a kernel may declare statically on " << t.name,
            failure();
   return success();
 }
@@ -977,10 +977,12 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   int64_t ldsTotal = s.exchangeBytes() +
                      (s.ldsStages > 0 ? s.ldsStages * tokenSlotLayout(op, target).bytes : 0);
-  if (ldsTotal > int64_t(target.ldsBytes))
+  if (ldsTotal > int64_t(target.staticLdsBytes))
     return op.emitOpError() << "config " << config << " needs " << ldsTotal
                             << " bytes of LDS, more than the "
-                            << target.ldsBytes << " of " << target.name;
+                            << target.staticLdsBytes
+                            << " a kernel may declare statically on "
+                            << target.name;
   auto func = gpu::GPUFuncOp::create(
       b, name, FunctionType::get(ctx, argTypes, {}), workgroup, priv);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());

@@ -29,6 +29,10 @@ struct TargetInfo {
   unsigned maxWorkgroupSize;
   llvm::StringLiteral mma;     // mfma | mma | wgmma | none
   bool asyncCopy;              // global -> LDS without registers
+  /// LDS a kernel may declare statically (workgroup attributions). sm_90:
+  /// CUDA caps static shared memory at 48 KiB; the rest of ldsBytes needs
+  /// dynamic shared memory and the opt-in, which no kernel uses yet.
+  unsigned staticLdsBytes;
 
   TargetAttr toAttr(MLIRContext *ctx) const;
 };
