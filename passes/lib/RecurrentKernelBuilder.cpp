@@ -246,7 +246,9 @@ private:
   Value ldsView(Value slot, int64_t byteOffset, int64_t elems, Type elem);
   /// The LDS views of slot `slot` of the token ring.
   TokenRows ldsRows(Value slot, Value k0);
-  void asyncCopyRows(Value iter, Value slot);
+  /// The rows of token `iter` into ring slot `slot`, or, with `toSink`
+  /// (AMDGPU), the rows of token min(iter, len - 1) into the sink.
+  void asyncCopyRows(Value iter, Value slot, bool toSink = false);
   LogicalResult emitStagedTokenLoop(Value bos, Value eos, Value h, Value hq,
                                     Value k0, ArrayRef<Value> cols,
                                     Value expALog, ValueRange initial,
@@ -264,7 +266,7 @@ private:
   Type f32;
   Value lds, priv; // workgroup / private attributions of the staged loop
   TokenSlotLayout slotLayout{};
-  Value tokenBos, tokenH, tokenHq; // the staged loop's sequence and heads
+  Value tokenBos, tokenLen, tokenH, tokenHq; // the staged loop's sequence
   Value exchange;  // the cross-wave exchange (wavesK > 1)
   // The lane's place: its column in the workgroup's grid, its k-lane within
   // the wave, and its wave's k-group.
@@ -531,6 +533,7 @@ TokenSlotLayout mlir::kda::tokenSlotLayout(RecurrentOp op,
   if (l.async && target.kind == TargetKind::AMDGPU) {
     const int64_t region = int64_t(target.waveSize) * 16;
     l.q = 0, l.k = region, l.g = 2 * region, l.bytes = 3 * region;
+    l.sinkBytes = region;
     return l;
   }
   l.q = 0, l.k = actRow, l.g = 2 * actRow;
@@ -561,9 +564,13 @@ RecurrentKernelEmitter::ldsRows(Value slot, Value k0) {
 // global_load_lds_dwordx4 from wave 0, one instruction per row (a wave
 // writes waveSize x 16 contiguous bytes from a uniform base, so lanes past
 // the row read its first chunks again and fill the row's padding).
-void RecurrentKernelEmitter::asyncCopyRows(Value iter, Value slot) {
+void RecurrentKernelEmitter::asyncCopyRows(Value iter, Value slot,
+                                           bool toSink) {
   const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
                 K = layer.getHeadK();
+  if (toSink) // a token of the sequence, so the source address is valid
+    iter = arith::MinUIOp::create(b, iter,
+                                  arith::SubIOp::create(b, tokenLen, idx(1)));
   Value t = add(tokenBos, iter);
   Value qRow = mul(add(mul(t, idx(H)), tokenHq), idx(K));
   Value gRow = mul(add(mul(t, idx(HV)), tokenH), idx(K));
@@ -598,7 +605,10 @@ void RecurrentKernelEmitter::asyncCopyRows(Value iter, Value slot) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(ifWave0.thenBlock()->getTerminator());
     const int64_t region = int64_t(target.waveSize) * 16;
-    Value dst = ldsView(slot, r.ldsOffset, region * 8 / elem.getIntOrFloatBitWidth(), elem);
+    const int64_t regionElems = region * 8 / elem.getIntOrFloatBitWidth();
+    Value dst = toSink ? ldsView(idx(0), s.ldsStages * slotLayout.bytes,
+                                 regionElems, elem)
+                       : ldsView(slot, r.ldsOffset, regionElems, elem);
     Value chunk = arith::RemUIOp::create(b, tid, idx(chunks));
     amdgpu::GatherToLDSOp::create(
         b, r.src, ValueRange{add(r.offset, mul(chunk, idx(perChunk)))}, dst,
@@ -641,7 +651,8 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
                 K = layer.getHeadK();
   const unsigned regs = s.elemsK * s.colsPerThread;
   slotLayout = tokenSlotLayout(op, target);
-  tokenBos = bos, tokenH = h, tokenHq = hq;
+  tokenBos = bos, tokenLen = arith::SubIOp::create(b, eos, bos);
+  tokenH = h, tokenHq = hq;
   // The state lives in a private array across the pipeline's loops (its
   // indices are constants, so it stays in registers).
   for (auto [i, v] : llvm::enumerate(initial))
@@ -739,10 +750,22 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
             asyncCopyRows(iter, slot);
         };
         if (Value pred = c.getPred()) {
-          auto ifOp = scf::IfOp::create(b, map.lookupOrDefault(pred), false);
+          // AMDGPU counts instructions, not groups: a predicated-off copy
+          // issues the same instructions into the sink (none when the
+          // sequence is empty: nothing is then read, so no wait matters).
+          const bool sink = target.kind == TargetKind::AMDGPU;
+          auto ifOp = scf::IfOp::create(b, map.lookupOrDefault(pred), sink);
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
           copy();
+          if (sink) {
+            b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+            Value nonEmpty = arith::CmpIOp::create(
+                b, arith::CmpIPredicate::sgt, tokenLen, idx(0));
+            auto ifNonEmpty = scf::IfOp::create(b, nonEmpty, false);
+            b.setInsertionPoint(ifNonEmpty.thenBlock()->getTerminator());
+            asyncCopyRows(iter, slot, /*toSink=*/true);
+          }
         } else {
           copy();
         }
@@ -959,12 +982,13 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   SmallVector<Type> workgroup, priv;
   FlatSymbolRefAttr tokenRing;
   if (s.ldsStages > 0) {
-    int64_t slotBytes = tokenSlotLayout(op, target).bytes;
+    const TokenSlotLayout layout = tokenSlotLayout(op, target);
     std::string ringName = (name + "_tokens").str();
-    LdsBufferOp::create(b, ringName, s.ldsStages, slotBytes, 0);
+    LdsBufferOp::create(b, ringName, s.ldsStages, layout.bytes, 0);
     tokenRing = FlatSymbolRefAttr::get(ctx, ringName);
     workgroup.push_back(MemRefType::get(
-        {s.ldsStages * slotBytes}, IntegerType::get(ctx, 8), nullptr,
+        {s.ldsStages * layout.bytes + layout.sinkBytes},
+        IntegerType::get(ctx, 8), nullptr,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
     priv.push_back(MemRefType::get(
         {int64_t(s.elemsK * s.colsPerThread)}, Float32Type::get(ctx), nullptr,
@@ -976,7 +1000,9 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
         {int64_t(s.exchangeBytes() / 4)}, Float32Type::get(ctx), nullptr,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   int64_t ldsTotal = s.exchangeBytes() +
-                     (s.ldsStages > 0 ? s.ldsStages * tokenSlotLayout(op, target).bytes : 0);
+                     (s.ldsStages > 0 ? s.ldsStages * tokenSlotLayout(op, target).bytes +
+                                           tokenSlotLayout(op, target).sinkBytes
+                                     : 0);
   if (ldsTotal > int64_t(target.staticLdsBytes))
     return op.emitOpError() << "config " << config << " needs " << ldsTotal
                             << " bytes of LDS, more than the "

@@ -28,12 +28,20 @@
 // GFX942-NOT: kda.staged_copy
 // GFX942-NOT: kda.lds_read
 // GFX942-NOT: amdgpu.gather_to_lds
-// GFX950: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<3072xi8, #gpu.address_space<workgroup>>){{.*}}"tokens: depth 1, 1 slots of 3072 bytes, verified for gfx950"
+// gfx950: the ring, then a 1 KiB sink that predicated-off copies write
+// instead (of a token of the sequence), so each group is 3 instructions and
+// vmcnt(3 x groups) waits for exactly the groups the schedule names.
+// GFX950: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<4096xi8, #gpu.address_space<workgroup>>){{.*}}"tokens: depth 1, 1 slots of 3072 bytes, verified for gfx950"
 // GFX950-COUNT-3: amdgpu.gather_to_lds %{{.*}} : vector<8xbf16>, memref<?xbf16>, memref<512xbf16, #gpu.address_space<workgroup>>
 // GFX950: amdgpu.memory_counter_wait load(0)
-// GFX950: gpu.func @kda_lds3({{.*}}verified for gfx950
+// GFX950: gpu.func @kda_lds3({{.*}}workgroup(%{{.*}} : memref<10240xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
+// GFX950: } else {
+// GFX950: arith.cmpi sgt
+// GFX950: arith.minui
+// GFX950: %c9216 = arith.constant 9216 : index
+// GFX950: amdgpu.gather_to_lds
 // GFX950: amdgpu.memory_counter_wait load(3)
-// GFX950: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<12288xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
+// GFX950: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<13312xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
 // SM90: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<768xi8, #gpu.address_space<workgroup>>){{.*}}verified for sm_90
 // SM90: gpu.barrier
 // SM90-COUNT-3: nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<?xbf16> to memref<128xbf16, #gpu.address_space<workgroup>>
