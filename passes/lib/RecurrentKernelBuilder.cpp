@@ -72,9 +72,8 @@ static unsigned defaultLanesK(LayerAttr layer, const TargetInfo &t) {
 // Measured on the H200 (sm_90, H = 32, K = V = 128, N = 128; README): 4
 // columns per lane beat one column per lane by 2x (vk: 138-142 us against
 // 298) - the q/k norms and gates are shared by the lane's columns and each
-// lane keeps more loads in flight; for kv, 8 lanes per column with 4
-// adjacent columns each (16-byte row vectors) was best (161 us). Splitting k
-// over waves (waves_k) was slower for both layouts (kv 200-313 us).
+// lane keeps more loads in flight. Splitting k over waves (waves_k) was
+// slower for both layouts (kv 200-313 us), so no default uses it.
 ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
                                              const TargetInfo &t) {
   const unsigned V = layer.getHeadV();
