@@ -56,6 +56,9 @@ private:
   LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs,
                                     SmallVectorImpl<WatchedAccess> &watched);
   void watchAccesses(ArrayRef<WatchedAccess> watched, Value emuCtx);
+  /// A barrier that first drains the thread's LDS operations: kda.lds_barrier
+  /// and gpu.barrier (which on gfx9 lowers with the LDS counter drained).
+  void emitDrainedBarrier(OpBuilder &b, Location loc, Value emuCtx);
   void stripGpuAddressSpaces(func::FuncOp fn);
 
   ModuleOp module;
@@ -79,8 +82,6 @@ LogicalResult EmuLowering::rewriteBody(func::FuncOp fn, Value emuCtx) {
   Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
   Type f32 = Float32Type::get(ctx);
   func::FuncOp idFn = declare("kda_emu_id", {ptr, i32}, {i64});
-  func::FuncOp barrierFn = declare("kda_emu_barrier", {ptr}, {});
-  func::FuncOp drainFn = declare("kda_emu_lds_drain", {ptr}, {});
   func::FuncOp shuffleF32 =
       declare("kda_emu_shuffle_f32", {ptr, f32, i32, i32, i32}, {f32});
   func::FuncOp shuffleI32 =
@@ -121,12 +122,8 @@ LogicalResult EmuLowering::rewriteBody(func::FuncOp fn, Value emuCtx) {
     else if (isa<gpu::SubgroupSizeOp>(op))
       emitId(op, kSubgroupSize);
     else if (isa<gpu::BarrierOp>(op)) {
-      // gpu.barrier orders workgroup memory (on gfx9 it lowers with the
-      // LDS counter drained), so for the race detector it is a drained one.
       rewriter.setInsertionPoint(op);
-      func::CallOp::create(rewriter, op->getLoc(), drainFn, ValueRange{emuCtx});
-      func::CallOp::create(rewriter, op->getLoc(), barrierFn,
-                           ValueRange{emuCtx});
+      emitDrainedBarrier(rewriter, op->getLoc(), emuCtx);
       rewriter.eraseOp(op);
     } else if (auto sh = dyn_cast<gpu::ShuffleOp>(op)) {
       Type t = sh.getValue().getType();
@@ -252,8 +249,7 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
       func::CallOp::create(rw, loc, barrierFn, ValueRange{emuCtx});
       rw.eraseOp(op);
     } else if (isa<LdsBarrierOp>(op)) {
-      func::CallOp::create(rw, loc, drainFn, ValueRange{emuCtx});
-      func::CallOp::create(rw, loc, barrierFn, ValueRange{emuCtx});
+      emitDrainedBarrier(rw, loc, emuCtx);
       rw.eraseOp(op);
     } else {
       return op->emitOpError("is not supported by the emulator target");
@@ -311,6 +307,14 @@ LogicalResult EmuLowering::replaceAttributions(
     entry.eraseArgument(numArgs);
   }
   return success();
+}
+
+void EmuLowering::emitDrainedBarrier(OpBuilder &b, Location loc,
+                                     Value emuCtx) {
+  func::CallOp::create(b, loc, declare("kda_emu_lds_drain", {ptr}, {}),
+                       ValueRange{emuCtx});
+  func::CallOp::create(b, loc, declare("kda_emu_barrier", {ptr}, {}),
+                       ValueRange{emuCtx});
 }
 
 void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,

@@ -181,9 +181,10 @@ class RecurrentKernelEmitter {
 public:
   RecurrentKernelEmitter(ImplicitLocOpBuilder &b, RecurrentOp op,
                          const RecurrentSchedule &s, const TargetInfo &target,
-                         FlatSymbolRefAttr tokenRing)
+                         FlatSymbolRefAttr tokenRing,
+                         const TokenSlotLayout &slotLayout)
       : b(b), op(op), layer(op.getLayer()), s(s), target(target),
-        tokenRing(tokenRing), f32(b.getF32Type()) {}
+        tokenRing(tokenRing), f32(b.getF32Type()), slotLayout(slotLayout) {}
 
   LogicalResult emit(gpu::GPUFuncOp func);
 
@@ -263,8 +264,8 @@ private:
   const TargetInfo &target;
   FlatSymbolRefAttr tokenRing;
   Type f32;
+  TokenSlotLayout slotLayout; // of the token ring (lds_stages > 0)
   Value lds, priv; // workgroup / private attributions of the staged loop
-  TokenSlotLayout slotLayout{};
   Value tokenBos, tokenLen, tokenH, tokenHq; // the staged loop's sequence
   Value exchange;  // the cross-wave exchange (wavesK > 1)
   // The lane's place: its column in the workgroup's grid, its k-lane within
@@ -649,7 +650,6 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
   const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
                 K = layer.getHeadK();
   const unsigned regs = s.elemsK * s.colsPerThread;
-  slotLayout = tokenSlotLayout(op, target);
   tokenBos = bos, tokenLen = arith::SubIOp::create(b, eos, bos);
   tokenH = h, tokenHq = hq;
   // The state lives in a private array across the pipeline's loops (its
@@ -980,14 +980,22 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   // verifier by a kda.lds_buffer) and the lane's state in private memory.
   SmallVector<Type> workgroup, priv;
   FlatSymbolRefAttr tokenRing;
+  const TokenSlotLayout layout = tokenSlotLayout(op, target);
+  const int64_t ringBytes =
+      s.ldsStages > 0 ? s.ldsStages * layout.bytes + layout.sinkBytes : 0;
+  if (ringBytes + s.exchangeBytes() > int64_t(target.staticLdsBytes))
+    return op.emitOpError() << "config " << config << " needs "
+                            << ringBytes + s.exchangeBytes()
+                            << " bytes of LDS, more than the "
+                            << target.staticLdsBytes
+                            << " a kernel may declare statically on "
+                            << target.name;
   if (s.ldsStages > 0) {
-    const TokenSlotLayout layout = tokenSlotLayout(op, target);
     std::string ringName = (name + "_tokens").str();
     LdsBufferOp::create(b, ringName, s.ldsStages, layout.bytes, 0);
     tokenRing = FlatSymbolRefAttr::get(ctx, ringName);
     workgroup.push_back(MemRefType::get(
-        {s.ldsStages * layout.bytes + layout.sinkBytes},
-        IntegerType::get(ctx, 8), nullptr,
+        {ringBytes}, IntegerType::get(ctx, 8), nullptr,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
     priv.push_back(MemRefType::get(
         {int64_t(s.elemsK * s.colsPerThread)}, Float32Type::get(ctx), nullptr,
@@ -998,16 +1006,6 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     workgroup.push_back(MemRefType::get(
         {int64_t(s.exchangeBytes() / 4)}, Float32Type::get(ctx), nullptr,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
-  int64_t ldsTotal = s.exchangeBytes() +
-                     (s.ldsStages > 0 ? s.ldsStages * tokenSlotLayout(op, target).bytes +
-                                           tokenSlotLayout(op, target).sinkBytes
-                                     : 0);
-  if (ldsTotal > int64_t(target.staticLdsBytes))
-    return op.emitOpError() << "config " << config << " needs " << ldsTotal
-                            << " bytes of LDS, more than the "
-                            << target.staticLdsBytes
-                            << " a kernel may declare statically on "
-                            << target.name;
   auto func = gpu::GPUFuncOp::create(
       b, name, FunctionType::get(ctx, argTypes, {}), workgroup, priv);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -1023,7 +1021,7 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   func->setAttr("kda.grid",
                 b.getDenseI64ArrayAttr({op.getLayer().getHeadV() / s.blockV,
                                         op.getLayer().getValueHeads(), -1}));
-  if (failed(RecurrentKernelEmitter(b, op, s, target, tokenRing).emit(func)))
+  if (failed(RecurrentKernelEmitter(b, op, s, target, tokenRing, layout).emit(func)))
     return failure();
   if (tokenRing) {
     // Record what was verified; the GPU targets need the ring only as the

@@ -69,7 +69,7 @@ TEST_P(EmuNumerics, MatchesFloat64Oracle) {
       << kda_last_error();
   test::CaseResult r = h.check();
   EXPECT_TRUE(r.finite) << "NaN or inf in outputs or states";
-  EXPECT_LE(r.outErr, 2e-3) << "outputs";
+  EXPECT_LE(r.outErr, test::kOutputErrorBar) << "outputs";
   EXPECT_LE(r.stateErr, test::stateErrorBar(layer.state)) << "states";
   EXPECT_TRUE(r.paddingZero) << "padding rows must be zeros";
   EXPECT_TRUE(r.untouchedIdentical) << "slots not in the batch changed";

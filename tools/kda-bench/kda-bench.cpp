@@ -249,7 +249,8 @@ int main(int argc, char **argv) {
         return 1;
       }
       test::CaseResult r = h.check();
-      bool pass = r.finite && r.outErr <= 2e-3 && r.stateErr <= test::stateErrorBar(layer.state) &&
+      bool pass = r.finite && r.outErr <= test::kOutputErrorBar &&
+                  r.stateErr <= test::stateErrorBar(layer.state) &&
                   r.paddingZero && r.untouchedIdentical;
       ok &= pass;
       std::printf("%-16s %12.3g %12.3g  %s%s%s\n", run.name, r.outErr,
