@@ -44,14 +44,21 @@ static std::string envOr(const char *name, StringRef fallback) {
   return v && *v ? std::string(v) : fallback.str();
 }
 
-/// The CUDA toolkit: the first of $KDA_CUDA_PATH, $CUDA_HOME, $CUDA_PATH,
-/// the toolkit of the ptxas on PATH (through symlinks) and /usr/local/cuda
-/// that has libdevice, which gpu-module-to-binary links for math functions.
+static bool hasLibdevice(StringRef root) {
+  return fs::exists(root + "/nvvm/libdevice/libdevice.10.bc");
+}
+
+/// The CUDA toolkit: $KDA_CUDA_PATH when set (an explicit choice: used or
+/// refused, never replaced); else the first of $CUDA_HOME, $CUDA_PATH, the
+/// toolkit of the ptxas on PATH (through symlinks) and /usr/local/cuda that
+/// has libdevice, which gpu-module-to-binary links for math functions.
 /// PATH alone is not enough: a wrapper script named ptxas may sit outside
 /// the toolkit.
 static std::string findCudaToolkit() {
+  if (const char *v = std::getenv("KDA_CUDA_PATH"); v && *v)
+    return hasLibdevice(v) ? v : "";
   SmallVector<std::string> candidates;
-  for (const char *var : {"KDA_CUDA_PATH", "CUDA_HOME", "CUDA_PATH"})
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
     if (const char *v = std::getenv(var); v && *v)
       candidates.push_back(v);
   if (auto found = llvm::sys::findProgramByName("ptxas")) {
@@ -61,7 +68,7 @@ static std::string findCudaToolkit() {
   }
   candidates.push_back("/usr/local/cuda");
   for (const std::string &root : candidates)
-    if (fs::exists(root + "/nvvm/libdevice/libdevice.10.bc"))
+    if (hasLibdevice(root))
       return root;
   return "";
 }
@@ -302,10 +309,14 @@ static void readPtxasFigures(StringRef log,
 static LogicalResult requireCudaToolkit(ModuleOp m, const Toolchain &tools) {
   if (!tools.cudaRoot.empty())
     return success();
+  if (const char *v = std::getenv("KDA_CUDA_PATH"); v && *v)
+    return m.emitError() << "KDA_CUDA_PATH=" << v
+                         << " has no nvvm/libdevice/libdevice.10.bc; sm_90 "
+                            "needs a CUDA toolkit's libdevice and ptxas";
   return m.emitError("no CUDA toolkit with nvvm/libdevice/libdevice.10.bc "
-                     "found (tried $KDA_CUDA_PATH, $CUDA_HOME, $CUDA_PATH, "
-                     "the toolkit of ptxas on PATH, /usr/local/cuda); sm_90 "
-                     "needs its libdevice and ptxas");
+                     "found (tried $CUDA_HOME, $CUDA_PATH, the toolkit of "
+                     "ptxas on PATH, /usr/local/cuda; set $KDA_CUDA_PATH); "
+                     "sm_90 needs its libdevice and ptxas");
 }
 
 static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {

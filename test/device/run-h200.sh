@@ -16,6 +16,14 @@ bundles=${KDA_DEVICE_BUNDLES:-device-bundles}
 out=${OUT:-out-device}
 build=/tmp/kda-device-build
 mkdir -p "$out"
+# Sections, all by default; name some to run only those (short follow-up
+# calls): numerics decode bf16 pipelined rows sweep memcheck racecheck.
+known="numerics decode bf16 pipelined rows sweep memcheck racecheck"
+sections="${*:-$known}"
+for s in $sections; do
+  [[ " $known " == *" $s "* ]] || { echo "run-h200.sh: unknown section '$s' (known: $known)" >&2; exit 2; }
+done
+want() { [[ " $sections " == *" $1 "* ]]; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
@@ -23,10 +31,6 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DKDA_NLOHMANN_INCLUDE="$PWD/.deps" > "$out/cmake.log"
 cmake --build "$build" -j 16 > "$out/build.log"
 bench="$build/bin/kda-bench"
-# Sections, all by default; name some to run only those (short follow-up
-# calls): numerics decode bf16 pipelined rows sweep memcheck racecheck.
-sections="${*:-numerics decode bf16 pipelined rows sweep memcheck racecheck}"
-want() { [[ " $sections " == *" $1 "* ]]; }
 status=0
 
 if want numerics; then

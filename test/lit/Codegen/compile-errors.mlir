@@ -4,12 +4,14 @@
 // RUN: not kda-compile %examples/kimi-k3-tp8.mlir --targets=gfx942,gfx1100 -o %t 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not kda-compile %s --targets=emu -o %t 2>&1 | FileCheck %s --check-prefix=SPEC
 // RUN: not kda-compile %t/no-such-spec.mlir --targets=emu -o %t 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: env KDA_CUDA_PATH=%t/no-toolkit not kda-compile %examples/kimi-k3-tp8.mlir --targets=emu,sm_90 -o %t 2>&1 | FileCheck %s --check-prefix=CUDA
 // RUN: cat %t/marker | FileCheck %s --check-prefix=KEPT
 // RUN: not ls %t.partial
 
 // TARGET: kda-compile: unknown target 'gfx1100' (known: gfx942, gfx950, sm_90, emu, emu32)
 // SPEC: error: 'kda.recurrent' op q must be [T, heads, head_k] = [?, 1, 64]
 // MISSING: kda-compile: cannot open input file
+// CUDA: error: KDA_CUDA_PATH={{.*}}no-toolkit has no nvvm/libdevice/libdevice.10.bc; sm_90 needs a CUDA toolkit's libdevice and ptxas
 // KEPT: keep
 
 #l = #kda.layer<heads = 1, value_heads = 1, head_k = 64, head_v = 64, gate = none, act = bf16, state = f32, state_layout = vk>
