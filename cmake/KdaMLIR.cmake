@@ -20,11 +20,12 @@ if(NOT LLVM_ENABLE_RTTI)
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fno-rtti>)
 endif()
 
-# Link everything against Debian's libMLIR.so / libLLVM.so: linking the static
-# archives costs minutes per tool on two cores.
-function(kda_link_mlir target)
-  target_link_libraries(${target} PUBLIC MLIR LLVM)
-endfunction()
+# Libraries declare the MLIR libraries they really use
+# (mlir_target_link_libraries); with MLIR_LINK_MLIR_DYLIB they link Debian's
+# libMLIR.so instead of the static archives, which cost minutes per tool on
+# two cores. LLVM components likewise resolve to libLLVM.so.
+set(MLIR_LINK_MLIR_DYLIB ON)
+set(LLVM_LINK_LLVM_DYLIB ON)
 
 # Debian's rocm-device-libs bitcode (ocml, ockl) for AMDGPU code objects.
 find_path(KDA_AMDGCN_BITCODE ocml.bc

@@ -320,9 +320,7 @@ static LogicalResult requireCudaToolkit(ModuleOp m, const Toolchain &tools) {
 }
 
 static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
-  return "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
-         t.name.str() +
-         "},convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{use-"
+  return "builtin.module(gpu.module(kda-lower-subgroup-reduce,convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{use-"
          "bare-ptr-memref-call-conv=1}),nvvm-attach-target{chip=" +
          t.chip.str() +
          " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=isa "
@@ -332,9 +330,7 @@ static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
 
 static std::string amdgpuPipeline(const TargetInfo &t, StringRef toolkit,
                                   StringRef format) {
-  return "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
-         t.name.str() +
-         "},convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-"
+  return "builtin.module(gpu.module(kda-lower-subgroup-reduce,convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-"
          "conv=1 chipset=" +
          t.chip.str() + "}),rocdl-attach-target{chip=" + t.chip.str() +
          " abi=500 O=3},reconcile-unrealized-casts,gpu-module-to-binary{"
@@ -343,9 +339,7 @@ static std::string amdgpuPipeline(const TargetInfo &t, StringRef toolkit,
 }
 
 static std::string emuPipeline(const TargetInfo &t) {
-  return "builtin.module(gpu.module(kda-lower-subgroup-reduce{target=" +
-         t.name.str() +
-         "}),kda-gpu-to-emu,func.func(convert-scf-to-cf,arith-expand{include-"
+  return "builtin.module(gpu.module(kda-lower-subgroup-reduce),kda-gpu-to-emu,func.func(convert-scf-to-cf,arith-expand{include-"
          "bf16=1}),convert-vector-to-llvm,expand-strided-metadata,finalize-"
          "memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-"
          "arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm{use-bare-ptr-"
@@ -578,14 +572,14 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
   if (std::error_code ec = fs::create_directories(dir))
     return spec.emitError() << "cannot create " << dir << ": " << ec.message();
   LogicalResult r = failure();
-  switch (t.kind) {
-  case TargetKind::NVPTX:
+  switch (t.family) {
+  case TargetFamily::NVPTX:
     r = compileNvptx(*km, t, tools, dir, kernels);
     break;
-  case TargetKind::AMDGPU:
+  case TargetFamily::AMDGPU:
     r = compileAmdgpu(*km, t, tools, dir, kernels);
     break;
-  case TargetKind::Emulator:
+  case TargetFamily::Emulator:
     r = compileEmulator(*km, t, tools, dir, kernels);
     break;
   }
@@ -609,20 +603,20 @@ LogicalResult mlir::kda::emitTargetAssembly(ModuleOp spec, const TargetInfo &t,
   (*km)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                  UnitAttr::get(spec.getContext()));
   km->getBody()->push_back(gm->clone());
-  switch (t.kind) {
-  case TargetKind::NVPTX:
+  switch (t.family) {
+  case TargetFamily::NVPTX:
     if (failed(requireCudaToolkit(*km, tools)) ||
         failed(runPipeline(*km, nvptxPipeline(t, tools))))
       return failure();
     break;
-  case TargetKind::AMDGPU: {
+  case TargetFamily::AMDGPU: {
     std::string toolkit;
     if (failed(makeAmdgpuToolkit(tools, toolkit)) ||
         failed(runPipeline(*km, amdgpuPipeline(t, toolkit, "isa"))))
       return failure();
     break;
   }
-  case TargetKind::Emulator: {
+  case TargetFamily::Emulator: {
     if (failed(runPipeline(*km, emuPipeline(t))))
       return failure();
     llvm::LLVMContext llvmCtx;

@@ -203,26 +203,44 @@ void LayerAttr::print(AsmPrinter &p) const {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 StringRef arch, unsigned waveSize,
-                                 unsigned ldsBytes, unsigned maxWorkgroupSize,
-                                 StringRef mma, unsigned asyncCopy) {
-  if (arch.empty())
-    return emitError() << "target arch must not be empty";
-  if (waveSize != 32 && waveSize != 64)
-    return emitError() << "wave_size must be 32 or 64, got " << waveSize;
-  if (ldsBytes == 0 || ldsBytes > 256 * 1024)
-    return emitError() << "lds_bytes must be in [1, 262144], got " << ldsBytes;
-  if (maxWorkgroupSize == 0 || maxWorkgroupSize % waveSize != 0 ||
-      maxWorkgroupSize > 1024)
-    return emitError() << "max_workgroup_size must be a multiple of the wave "
-                          "size and at most 1024, got "
-                       << maxWorkgroupSize;
-  if (!llvm::is_contained({"mfma", "mma", "wgmma", "none"}, mma))
-    return emitError() << "mma must be mfma, mma, wgmma or none, got '" << mma
-                       << "'";
-  if (asyncCopy > 1)
-    return emitError() << "async_copy must be 0 or 1, got " << asyncCopy;
+                                 StringRef name) {
+  if (!lookupTarget(name))
+    return emitError() << "unknown kda target '" << name
+                       << "' (known: " << knownTargetNames() << ")";
   return success();
+}
+
+const TargetInfo &TargetAttr::getInfo() const {
+  const TargetInfo *info = lookupTarget(getName());
+  assert(info && "verified #kda.target names a table row");
+  return *info;
+}
+
+const TargetInfo *mlir::kda::getEnclosingTarget(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (auto t = op->getAttrOfType<TargetAttr>(kTargetAttrName))
+      return &t.getInfo();
+  return nullptr;
+}
+
+const TargetInfo *mlir::kda::getEnclosingTargetOrEmit(Operation *op) {
+  const TargetInfo *t = getEnclosingTarget(op);
+  if (!t)
+    op->emitError() << "no enclosing " << kTargetAttrName
+                    << " attribute: run kda-lower-to-gpu, or put "
+                       "`kda.target = #kda.target<\"NAME\">` on the gpu.module "
+                       "(known: "
+                    << knownTargetNames() << ")";
+  return t;
+}
+
+const TargetInfo *mlir::kda::lookupTargetOrEmit(Operation *at,
+                                                StringRef name) {
+  const TargetInfo *t = lookupTarget(name);
+  if (!t)
+    at->emitError() << "unknown kda target '" << name
+                    << "' (known: " << knownTargetNames() << ")";
+  return t;
 }
 
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,

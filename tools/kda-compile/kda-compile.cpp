@@ -82,10 +82,10 @@ int main(int argc, char **argv) {
   StringRef(targetList).split(names, ',', -1, /*KeepEmpty=*/false);
   std::vector<TargetInfo> targets;
   for (StringRef n : names) {
-    std::optional<TargetInfo> t = lookupTarget(n.trim());
+    const TargetInfo *t = lookupTarget(n.trim());
     if (!t) {
       llvm::errs() << "kda-compile: unknown target '" << n
-                   << "' (known: gfx942, gfx950, sm_90, emu, emu32)\n";
+                   << "' (known: " << knownTargetNames() << ")\n";
       return 2;
     }
     targets.push_back(*t);

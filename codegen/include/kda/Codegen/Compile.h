@@ -2,7 +2,7 @@
 #ifndef KDA_CODEGEN_COMPILE_H
 #define KDA_CODEGEN_COMPILE_H
 
-#include "kda/Codegen/TargetInfo.h"
+#include "kda/Dialect/KDA/KDAAttrs.h"
 #include "kda/Dialect/KDA/KDAAttrs.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"

@@ -25,7 +25,8 @@ def KdaLowerToGpu : Pass<"kda-lower-to-gpu", "ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "target from codegen's table: gfx942, gfx950, sm_90, emu, emu32">
+           "a target of the table (kda/Target/TargetInfo.h): gfx942, gfx950, "
+           "sm_90, emu, emu950, emu32; set as `kda.target` on the gpu.module">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
@@ -43,15 +44,33 @@ def KdaLowerSubgroupReduce : Pass<"kda-lower-subgroup-reduce", "::mlir::gpu::GPU
     On AMDGPU targets clustered reductions become DPP (row shifts, row
     broadcasts) where the upstream patterns apply, shuffles otherwise; on
     NVPTX and the emulator they become butterfly shuffles over the target's
-    wave size.
+    wave size. The target is the enclosing gpu.module's `kda.target`.
   }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"sm_90\"",
-           "target from codegen's table">
-  ];
   let dependentDialects = ["::mlir::amdgpu::AMDGPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def KdaLowerAtoms : Pass<"kda-lower-atoms", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower kda atoms to the gpu.module target's instructions";
+  let description = [{
+    Applies the atom patterns of the enclosing gpu.module's `kda.target`
+    (populate functions of kda/Passes/AtomLowering.h): matrix atoms
+    (`kda.mma` -> `amdgpu.mfma` / `nvvm.mma.sync`), and the copy atoms, waits,
+    drains and barriers of verified `kda.schedule` regions (cp.async with
+    commit/wait_group on sm_90, global_load_lds with instruction-counted
+    vmcnt on gfx950, register-staged copies and lgkmcnt drains on gfx942).
+    What is lowered is exactly the schedule kda-verify-pipeline checked. An
+    atom the chip does not have is an error naming the atom and the chip.
+    Emulator targets keep their atoms for kda-gpu-to-emu.
+  }];
+  let dependentDialects = [
+    "::mlir::amdgpu::AMDGPUDialect", "::mlir::ROCDL::ROCDLDialect",
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::vector::VectorDialect",
+    "::mlir::gpu::GPUDialect"
+  ];
 }
 
 def KdaGpuToEmu : Pass<"kda-gpu-to-emu", "ModuleOp"> {

@@ -2,7 +2,7 @@
 #ifndef KDA_PASSES_PIPELINEEXPANSION_H
 #define KDA_PASSES_PIPELINEEXPANSION_H
 
-#include "kda/Codegen/TargetInfo.h"
+#include "kda/Dialect/KDA/KDAAttrs.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include <string>

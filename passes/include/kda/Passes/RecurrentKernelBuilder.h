@@ -26,7 +26,7 @@
 #ifndef KDA_PASSES_RECURRENTKERNELBUILDER_H
 #define KDA_PASSES_RECURRENTKERNELBUILDER_H
 
-#include "kda/Codegen/TargetInfo.h"
+#include "kda/Dialect/KDA/KDAAttrs.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 

@@ -59,28 +59,41 @@ def KDA_LayerAttr : KDA_Attr<"Layer", "layer"> {
 }
 
 def KDA_TargetAttr : KDA_Attr<"Target", "target"> {
-  let summary = "A code generation target and the facts kernel builders need of it";
+  let summary = "A code generation target, named; its facts come from the target table";
   let description = [{
     ```mlir
-    #kda.target<arch = "gfx942", wave_size = 64, lds_bytes = 65536,
-                max_workgroup_size = 1024, mma = "mfma", async_copy = 0>
+    gpu.module @kda_kernels attributes {kda.target = #kda.target<"gfx942">} {...}
     ```
-    `arch` names the chip (gfx942, gfx950, sm_90) or `emu` for the host
-    emulator; `wave_size` is 64 (gfx9xx) or 32 (NVIDIA); `lds_bytes` is the
-    LDS / shared memory a workgroup may use; `mma` is the matrix atom family
-    (`mfma`, `mma`, `wgmma` or `none`); `async_copy` says whether the target has
-    a global->LDS copy that bypasses registers. Codegen's target table is the
-    one source of these values; this attribute carries them through the IR.
+    Names a row of the target table (`kda/Target/TargetInfo.h`: gfx942,
+    gfx950, sm_90 and the emulators emu, emu950, emu32). Wave size, LDS,
+    copy and matrix atoms are read from that table, never restated in the
+    IR; passes after kda-lower-to-gpu find the target on the enclosing
+    gpu.module (`getEnclosingTarget`), as upstream does with #rocdl.target.
   }];
-  let parameters = (ins
-    StringRefParameter<"chip name">:$arch,
-    "unsigned":$wave_size,
-    "unsigned":$lds_bytes,
-    "unsigned":$max_workgroup_size,
-    StringRefParameter<"matrix atom family">:$mma,
-    "unsigned":$async_copy);
-  let assemblyFormat = "`<` struct(params) `>`";
+  let parameters = (ins StringRefParameter<"target name">:$name);
+  let assemblyFormat = "`<` $name `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The target table's row (never null for a verified attribute).
+    const ::mlir::kda::TargetInfo &getInfo() const;
+  }];
+}
+
+def KDA_KernelArgAttr : KDA_Attr<"KernelArg", "arg"> {
+  let summary = "One argument of a kernel's ABI: name, element type, role";
+  let description = [{
+    ```mlir
+    gpu.func @k(...) kernel attributes {kda.abi = [#kda.arg<"q", bf16, input>,
+                                                   #kda.arg<"state", f32, inout>]}
+    ```
+    The kernel builder attaches `kda.abi`, one entry per argument in order
+    (bare pointers to elements of `element_type`); kda-compile copies it to
+    the manifest and the runtime packs launch arguments by these names.
+  }];
+  let parameters = (ins StringRefParameter<"argument name">:$name,
+                        "::mlir::Type":$element_type,
+                        EnumParameter<KDA_ArgRole>:$role);
+  let assemblyFormat = "`<` $name `,` $element_type `,` $role `>`";
 }
 
 def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {

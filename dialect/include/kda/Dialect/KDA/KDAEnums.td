@@ -26,4 +26,13 @@ def KDA_StateLayout : I32EnumAttr<"StateLayout", "layout of one head's state in 
   let genSpecializedAttr = 0;
 }
 
+def KDA_ArgRole : I32EnumAttr<"ArgRole", "what a kernel does with a pointer argument", [
+    I32EnumAttrCase<"Input", 0, "input">,
+    I32EnumAttrCase<"Output", 1, "output">,
+    I32EnumAttrCase<"InOut", 2, "inout">,
+    I32EnumAttrCase<"Workspace", 3, "workspace">]> {
+  let cppNamespace = "::mlir::kda";
+  let genSpecializedAttr = 0;
+}
+
 #endif // KDA_ENUMS_TD

@@ -1,6 +1,6 @@
 //===- PipelineHazards.cpp - the LDS pipeline hazard model ----------------===//
 #include "kda/Passes/PipelineHazards.h"
-#include "kda/Codegen/TargetInfo.h"
+#include "kda/Dialect/KDA/KDAAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -413,7 +413,7 @@ std::optional<PipelineHazard> Interpreter::run() {
 
 /// R6: the bytes of every buffer the schedule touches, against the target.
 std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
-  std::optional<TargetInfo> t = lookupTarget(schedule.getTarget());
+  const TargetInfo *t = lookupTarget(schedule.getTarget());
   if (!t)
     return PipelineHazard{"R0",
                           ("R0: unknown target '" + schedule.getTarget() +

@@ -1,5 +1,5 @@
 //===- LowerToGpu.cpp - kda ops -> gpu.func kernels -----------------------===//
-#include "kda/Codegen/TargetInfo.h"
+#include "kda/Dialect/KDA/KDAAttrs.h"
 #include "kda/Passes/Passes.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
 
@@ -18,7 +18,7 @@ struct KdaLowerToGpuPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<TargetInfo> info = lookupTargetOrEmit(module, target);
+    const TargetInfo *info = lookupTargetOrEmit(module, target);
     if (!info)
       return signalPassFailure();
     SmallVector<RecurrentOp> ops;
@@ -33,7 +33,12 @@ struct KdaLowerToGpuPass
     if (!gpuModule) {
       b.setInsertionPointToEnd(module.getBody());
       gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), "kda_kernels");
-      gpuModule->setAttr("kda.target", info->toAttr(module.getContext()));
+      gpuModule->setAttr(kTargetAttrName,
+                         TargetAttr::get(module.getContext(), info->name));
+    } else if (getEnclosingTarget(gpuModule) != info) {
+      gpuModule.emitError() << "gpu.module @kda_kernels is not for target '"
+                            << info->name << "'";
+      return signalPassFailure();
     }
     SymbolTable symbols(gpuModule);
     for (RecurrentOp op : ops) {

@@ -529,8 +529,8 @@ TokenSlotLayout mlir::kda::tokenSlotLayout(RecurrentOp op,
   };
   const int64_t actRow = K * bytesOf(op.getQ()), gRow = K * bytesOf(op.getG());
   TokenSlotLayout l;
-  l.async = target.asyncCopy && actRow % 16 == 0 && gRow % 16 == 0;
-  if (l.async && target.kind == TargetKind::AMDGPU) {
+  l.async = target.asyncCopy() && actRow % 16 == 0 && gRow % 16 == 0;
+  if (l.async && target.copyAtom == CopyAtomKind::GlobalLoadLds) {
     const int64_t region = int64_t(target.waveSize) * 16;
     l.q = 0, l.k = region, l.g = 2 * region, l.bytes = 3 * region;
     l.sinkBytes = region;
@@ -584,7 +584,7 @@ void RecurrentKernelEmitter::asyncCopyRows(Value iter, Value slot,
     Type elem = cast<MemRefType>(r.src.getType()).getElementType();
     const int64_t perChunk = 128 / elem.getIntOrFloatBitWidth();
     const int64_t chunks = K / perChunk;
-    if (target.kind == TargetKind::NVPTX) {
+    if (target.family == TargetFamily::NVPTX) {
       Value dst = ldsView(slot, r.ldsOffset, K, elem);
       auto loop = scf::ForOp::create(b, tid, idx(chunks), idx(s.threads()));
       OpBuilder::InsertionGuard guard(b);
@@ -620,11 +620,11 @@ void RecurrentKernelEmitter::asyncCopyRows(Value iter, Value slot,
 // emulator keeps the markers: kda-gpu-to-emu turns them into calls that both
 // synchronise its fibers and drive its LDS race detector.
 void RecurrentKernelEmitter::emitTargetAtom(Operation *marker) {
-  if (target.kind == TargetKind::Emulator) {
+  if (target.family == TargetFamily::Emulator) {
     b.clone(*marker);
     return;
   }
-  const bool amd = target.kind == TargetKind::AMDGPU;
+  const bool amd = target.family == TargetFamily::AMDGPU;
   if (isa<LdsBarrierOp>(marker)) {
     if (amd)
       amdgpu::LDSBarrierOp::create(b);
@@ -734,7 +734,7 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
         } else {
           copyRows(iter, slot);
         }
-        if (target.kind == TargetKind::Emulator)
+        if (target.family == TargetFamily::Emulator)
           b.clone(o, map);
       } else if (auto c = dyn_cast<AsyncCopyOp>(o)) {
         Value iter = map.lookupOrDefault(c.getIter()),
@@ -743,7 +743,7 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
         // its copy of the marker tells the race detector they are in flight
         // until the covering wait.
         auto copy = [&] {
-          if (target.kind == TargetKind::Emulator)
+          if (target.family == TargetFamily::Emulator)
             copyRows(iter, slot);
           else
             asyncCopyRows(iter, slot);
@@ -752,7 +752,7 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
           // AMDGPU counts instructions, not groups: a predicated-off copy
           // issues the same instructions into the sink (none when the
           // sequence is empty: nothing is then read, so no wait matters).
-          const bool sink = target.kind == TargetKind::AMDGPU;
+          const bool sink = target.family == TargetFamily::AMDGPU;
           auto ifOp = scf::IfOp::create(b, map.lookupOrDefault(pred), sink);
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
@@ -769,22 +769,22 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
           copy();
         }
         // A predicated-off copy still commits its (empty) group.
-        if (target.kind == TargetKind::Emulator)
+        if (target.family == TargetFamily::Emulator)
           b.clone(o, map);
-        else if (target.kind == TargetKind::NVPTX)
+        else if (target.family == TargetFamily::NVPTX)
           NVVM::CpAsyncCommitGroupOp::create(b);
       } else if (auto w = dyn_cast<AsyncWaitOp>(o)) {
         const int64_t groups = w.getCount();
-        if (target.kind == TargetKind::Emulator)
+        if (target.family == TargetFamily::Emulator)
           b.clone(o, map);
-        else if (target.kind == TargetKind::NVPTX)
+        else if (target.family == TargetFamily::NVPTX)
           NVVM::CpAsyncWaitGroupOp::create(b, groups);
         else // vmcnt counts wave 0's instructions: one per row, 3 per group
           amdgpu::MemoryCounterWaitOp::create(
               b, /*load=*/b.getI32IntegerAttr(3 * groups), /*store=*/nullptr,
               /*ds=*/nullptr, /*exp=*/nullptr, /*tensor=*/nullptr);
       } else if (auto r = dyn_cast<LdsReadOp>(o)) {
-        if (target.kind == TargetKind::Emulator)
+        if (target.family == TargetFamily::Emulator)
           b.clone(o, map);
         consume(map.lookupOrDefault(r.getIter()), map.lookupOrDefault(r.getSlot()));
       } else if (isa<LdsBarrierOp, BarrierOp, LdsDrainOp>(o)) {
@@ -1034,7 +1034,7 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                       "for {3}",
                       s.ldsStages, ring.getSlots(), ring.getSlotBytes(),
                       target.name)));
-    if (target.kind != TargetKind::Emulator)
+    if (target.family != TargetFamily::Emulator)
       ring.erase();
   }
   return func;

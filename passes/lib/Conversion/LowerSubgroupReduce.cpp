@@ -1,5 +1,5 @@
 //===- LowerSubgroupReduce.cpp - cross-lane reduction atoms ---------------===//
-#include "kda/Codegen/TargetInfo.h"
+#include "kda/Dialect/KDA/KDAAttrs.h"
 #include "kda/Passes/Passes.h"
 
 #include "mlir/Dialect/AMDGPU/Utils/Chipset.h"
@@ -20,12 +20,11 @@ struct KdaLowerSubgroupReducePass
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<TargetInfo> info =
-        lookupTargetOrEmit(getOperation(), target);
+    const TargetInfo *info = getEnclosingTargetOrEmit(getOperation());
     if (!info)
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
-    if (info->kind == TargetKind::AMDGPU) {
+    if (info->family == TargetFamily::AMDGPU) {
       FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(info->chip);
       if (failed(chipset)) {
         getOperation().emitError() << "bad AMDGPU chip " << info->chip;

@@ -45,7 +45,7 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
   SmallVector<FlatSymbolRefAttr> consumers;
   for (Operation &inner : op.getBody().front()) {
     if (auto p = dyn_cast<ProduceOp>(inner))
-      producers.push_back({p.getBufferAttr(), p.getAsync() && target.asyncCopy});
+      producers.push_back({p.getBufferAttr(), p.getAsync() && target.asyncCopy()});
     else if (auto c = dyn_cast<ConsumeOp>(inner))
       consumers.push_back(c.getBufferAttr());
   }
@@ -206,7 +206,7 @@ struct KdaExpandPipelinePass
     : public kda::impl::KdaExpandPipelineBase<KdaExpandPipelinePass> {
   using Base::Base;
   void runOnOperation() override {
-    std::optional<TargetInfo> t = lookupTargetOrEmit(getOperation(), target);
+    const TargetInfo *t = lookupTargetOrEmit(getOperation(), target);
     if (!t)
       return signalPassFailure();
     for (PipelineOp p : collectPipelines(getOperation())) {
@@ -232,14 +232,14 @@ struct KdaEnumeratePipelineConfigsPass
           KdaEnumeratePipelineConfigsPass> {
   using Base::Base;
   void runOnOperation() override {
-    std::optional<TargetInfo> t = lookupTargetOrEmit(getOperation(), target);
+    const TargetInfo *t = lookupTargetOrEmit(getOperation(), target);
     if (!t)
       return signalPassFailure();
     llvm::raw_ostream &os = llvm::outs();
     for (auto [i, p] : llvm::enumerate(collectPipelines(getOperation()))) {
       os << "pipeline '" << p.getName() << "' on " << t->name << " ("
          << t->ldsBytes << " bytes of LDS, async copy "
-         << (t->asyncCopy ? "yes" : "no") << "):\n";
+         << (t->asyncCopy() ? "yes" : "no") << "):\n";
       for (const PipelineConfigVerdict &v :
            enumeratePipelineConfigs(getOperation(), i, *t))
         os << llvm::formatv("  stages={0} warps={1} block=x{2}: {3}\n",

@@ -1,0 +1,38 @@
+//===- KernelAbi.h - one kernel ABI ------------------------------*- C++ -*-===//
+//
+// The argument list a kernel builder attaches to its gpu.func (`kda.abi`, an
+// array of #kda.arg<name, element type, role>): the one statement of the
+// kernel's ABI. kda-compile writes it to the manifest; the runtime packs
+// launches from it by name, so no other place restates the order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_PASSES_KERNELABI_H
+#define KDA_PASSES_KERNELABI_H
+
+#include "kda/Dialect/KDA/KDAAttrs.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::kda {
+
+inline constexpr llvm::StringLiteral kAbiAttrName = "kda.abi";
+
+struct KernelArg {
+  std::string name;
+  Type elementType; // i1 flags travel as i8
+  ArgRole role;
+};
+
+/// The bare-pointer argument types of `args` (statically shaped rank-1
+/// memrefs of the element type), for building the gpu.func.
+SmallVector<Type> kernelArgTypes(MLIRContext *ctx, ArrayRef<KernelArg> args);
+
+/// Attaches `kda.abi` to `func`; the argument count must match.
+void setKernelAbi(gpu::GPUFuncOp func, ArrayRef<KernelArg> args);
+
+/// The ABI of `func`, or failure (with a diagnostic) when it has none or it
+/// disagrees with the function's arguments.
+FailureOr<SmallVector<KernelArgAttr>> getKernelAbi(gpu::GPUFuncOp func);
+
+} // namespace mlir::kda
+
+#endif // KDA_PASSES_KERNELABI_H
