@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Codegen/Compile.h"
+#include "kda/Codegen/TargetPipelines.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
 #include "mlir/Support/FileUtilities.h"
@@ -319,31 +320,17 @@ static LogicalResult requireCudaToolkit(ModuleOp m, const Toolchain &tools) {
                      "sm_90 needs its libdevice and ptxas");
 }
 
-static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
-  return "builtin.module(gpu.module(kda-lower-subgroup-reduce,convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{use-"
-         "bare-ptr-memref-call-conv=1}),nvvm-attach-target{chip=" +
-         t.chip.str() +
-         " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=isa "
-         "toolkit=" +
-         tools.cudaRoot + "})";
-}
-
-static std::string amdgpuPipeline(const TargetInfo &t, StringRef toolkit,
+/// The registered `kda-to-<target>` pipeline with these options.
+static std::string targetPipeline(const TargetInfo &t, StringRef toolkit,
                                   StringRef format) {
-  return "builtin.module(gpu.module(kda-lower-subgroup-reduce,convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-"
-         "conv=1 chipset=" +
-         t.chip.str() + "}),rocdl-attach-target{chip=" + t.chip.str() +
-         " abi=500 O=3},reconcile-unrealized-casts,gpu-module-to-binary{"
-         "format=" +
-         format.str() + " toolkit=" + toolkit.str() + "})";
+  TargetPipelineOptions options;
+  options.toolkit = toolkit.str();
+  options.format = format.str();
+  return targetPipelineText(t, options);
 }
 
-static std::string emuPipeline(const TargetInfo &t) {
-  return "builtin.module(gpu.module(kda-lower-subgroup-reduce),kda-gpu-to-emu,func.func(convert-scf-to-cf,arith-expand{include-"
-         "bf16=1}),convert-vector-to-llvm,expand-strided-metadata,finalize-"
-         "memref-to-llvm,convert-math-to-llvm,convert-math-to-libm,convert-"
-         "arith-to-llvm,convert-cf-to-llvm,convert-func-to-llvm{use-bare-ptr-"
-         "memref-call-conv=1},reconcile-unrealized-casts,kda-emu-entry)";
+static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
+  return targetPipeline(t, tools.cudaRoot, "isa");
 }
 
 static LogicalResult compileNvptx(ModuleOp km, const TargetInfo &t,
@@ -413,8 +400,8 @@ static LogicalResult compileAmdgpu(ModuleOp km, const TargetInfo &t,
                              "KDA_AMDGCN_BITCODE)";
   // The assembly carries the resource metadata; the binary is what ships.
   OwningOpRef<ModuleOp> asmModule = km.clone();
-  if (failed(runPipeline(*asmModule, amdgpuPipeline(t, toolkit, "isa"))) ||
-      failed(runPipeline(km, amdgpuPipeline(t, toolkit, "bin"))))
+  if (failed(runPipeline(*asmModule, targetPipeline(t, toolkit, "isa"))) ||
+      failed(runPipeline(km, targetPipeline(t, toolkit, "bin"))))
     return failure();
   FailureOr<std::string> isa = binaryObject(*asmModule);
   FailureOr<std::string> hsaco = binaryObject(km);
@@ -435,7 +422,7 @@ static LogicalResult compileAmdgpu(ModuleOp km, const TargetInfo &t,
 static LogicalResult compileEmulator(ModuleOp km, const TargetInfo &t,
                                      const Toolchain &tools, StringRef dir,
                                      std::vector<CompiledKernel> &kernels) {
-  if (failed(runPipeline(km, emuPipeline(t))))
+  if (failed(runPipeline(km, targetPipeline(t, "", ""))))
     return failure();
   llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -612,12 +599,12 @@ LogicalResult mlir::kda::emitTargetAssembly(ModuleOp spec, const TargetInfo &t,
   case TargetFamily::AMDGPU: {
     std::string toolkit;
     if (failed(makeAmdgpuToolkit(tools, toolkit)) ||
-        failed(runPipeline(*km, amdgpuPipeline(t, toolkit, "isa"))))
+        failed(runPipeline(*km, targetPipeline(t, toolkit, "isa"))))
       return failure();
     break;
   }
   case TargetFamily::Emulator: {
-    if (failed(runPipeline(*km, emuPipeline(t))))
+    if (failed(runPipeline(*km, targetPipeline(t, "", ""))))
       return failure();
     llvm::LLVMContext llvmCtx;
     auto llvmModule = translateModuleToLLVMIR(*km, llvmCtx, "kda_kernels");

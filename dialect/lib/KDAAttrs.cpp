@@ -234,6 +234,19 @@ const TargetInfo *mlir::kda::getEnclosingTargetOrEmit(Operation *op) {
   return t;
 }
 
+static_assert(unsigned(CopyAtom::Staged) == unsigned(CopyAtomKind::Staged) &&
+                  unsigned(CopyAtom::CpAsync) ==
+                      unsigned(CopyAtomKind::CpAsync) &&
+                  unsigned(CopyAtom::GlobalLoadLds) ==
+                      unsigned(CopyAtomKind::GlobalLoadLds),
+              "KDA_CopyAtom (KDAEnums.td) mirrors kda::CopyAtomKind");
+CopyAtomKind mlir::kda::toCopyAtomKind(CopyAtom atom) {
+  return static_cast<CopyAtomKind>(atom);
+}
+CopyAtom mlir::kda::toCopyAtom(CopyAtomKind kind) {
+  return static_cast<CopyAtom>(kind);
+}
+
 const TargetInfo *mlir::kda::lookupTargetOrEmit(Operation *at,
                                                 StringRef name) {
   const TargetInfo *t = lookupTarget(name);

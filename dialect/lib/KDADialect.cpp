@@ -18,10 +18,6 @@ struct KDAOpAsmInterface : public OpAsmDialectInterface {
       os << "layer";
       return AliasResult::OverridableAlias;
     }
-    if (isa<TargetAttr>(attr)) {
-      os << "target";
-      return AliasResult::OverridableAlias;
-    }
     if (isa<ConfigAttr>(attr)) {
       os << "config";
       return AliasResult::OverridableAlias;

@@ -1,5 +1,6 @@
 //===- KDAOps.cpp - kda operations ----------------------------------------===//
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -214,5 +215,52 @@ LogicalResult PipelineOp::verify() {
   }
   if (!producer || !consumer)
     return emitOpError("needs at least one kda.produce and one kda.consume");
+  return success();
+}
+
+/// A produce/consume body is the copy or computation of one iteration: one
+/// block taking (iteration, slot), both index.
+static LogicalResult verifyIterationBody(Operation *op, Region &body) {
+  if (body.empty())
+    return success();
+  Block &block = body.front();
+  if (!body.hasOneBlock() || block.getNumArguments() != 2 ||
+      !llvm::all_of(block.getArgumentTypes(),
+                    [](Type t) { return t.isIndex(); }))
+    return op->emitOpError("body must be one block taking (%iter: index, "
+                           "%slot: index)");
+  return success();
+}
+
+LogicalResult ProduceOp::verifyRegions() {
+  return verifyIterationBody(*this, getBody());
+}
+
+LogicalResult ConsumeOp::verifyRegions() {
+  return verifyIterationBody(*this, getBody());
+}
+
+int64_t CopyRowOp::getRowBytes() {
+  auto src = cast<MemRefType>(getSrc().getType());
+  return getElems() * src.getElementTypeBitWidth() / 8;
+}
+
+LogicalResult CopyRowOp::verify() {
+  auto src = cast<MemRefType>(getSrc().getType());
+  auto lds = cast<MemRefType>(getLds().getType());
+  if (src.getRank() != 1 || lds.getRank() != 1)
+    return emitOpError("copies between flat (rank-1) memrefs");
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(lds.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
+      !lds.getElementType().isInteger(8))
+    return emitOpError("destination must be workgroup memory of bytes (i8), "
+                       "got ")
+           << lds;
+  if (getElems() <= 0 || src.getElementTypeBitWidth() % 8 != 0 ||
+      getRowBytes() % 16 != 0)
+    return emitOpError("row of ")
+           << getElems() << " x " << src.getElementType()
+           << " is not a positive multiple of 16 bytes (copy atoms move "
+              "16-byte pieces)";
   return success();
 }

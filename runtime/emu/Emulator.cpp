@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_map>
 #include <vector>
 
 namespace bctx = boost::context;
@@ -49,9 +50,20 @@ struct ShadowWord {
   std::vector<ReadRecord> readers;
 };
 
+/// Bytes an async copy atom moves, read from the source at issue and
+/// written to LDS when the copy lands (cp.async at its group's wait,
+/// global_load_lds at the vmcnt wait that counts past its instruction).
+struct PendingCopy {
+  uint8_t *dst;
+  uint8_t data[16];
+  size_t bytes;
+  void land() const { std::memcpy(dst, data, bytes); }
+};
+
 struct AsyncGroup {
   int64_t lo, hi, tag;
-  bool empty;
+  bool empty; // nothing for the race detector to track
+  std::vector<PendingCopy> copies;
 };
 
 struct Thread {
@@ -61,6 +73,10 @@ struct Thread {
   uint64_t seq = 0, drainedSeq = 0, retiredSeq = 0, epoch = 0;
   std::vector<AsyncGroup> groups;
   size_t landed = 0;
+  std::vector<PendingCopy> open;  // cp.async pieces since the last commit
+  std::vector<PendingCopy> vmem;  // global_load_lds instructions in flight
+  size_t vmemLanded = 0;
+  uint64_t vmemIssued = 0;        // instructions issued, for the base check
   uint32_t tid[3] = {0, 0, 0};
   uint32_t linear = 0;
   bctx::fiber scheduler; // where to go on yield
@@ -79,6 +95,9 @@ struct Workgroup {
   bool poisoned = false; // after an error: run to completion, no exchange
   std::vector<ShadowWord> shadow;
   std::string race; // the first LDS race of the workgroup
+  /// global_load_lds: the LDS base each wave's n-th instruction uses (the
+  /// hardware takes it from M0, one per wave): (wave << 32 | n) -> base.
+  std::unordered_map<uint64_t, int64_t> waveBases;
 };
 
 std::string blockName(const Workgroup &wg) {
@@ -166,6 +185,8 @@ void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
 void landGroups(Thread *t, size_t upTo) {
   for (; t->landed < upTo; ++t->landed) {
     const AsyncGroup &g = t->groups[t->landed];
+    for (const PendingCopy &c : g.copies)
+      c.land();
     if (g.empty)
       continue;
     for (int64_t w = g.lo / 4; w < (g.hi + 3) / 4; ++w)
@@ -268,6 +289,7 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
         wg.block[0] = bx, wg.block[1] = by, wg.block[2] = bz;
         wg.shadow.clear();
         wg.race.clear();
+        wg.waveBases.clear();
         for (uint64_t i = 0; i < threads; ++i) {
           Thread &t = wg.threads[i];
           t = Thread();
@@ -424,7 +446,9 @@ extern "C" void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes,
       s.inFlightTag = tag;
     }
   }
-  t->groups.push_back({a, b, tag, !enabled || !raceChecking(t)});
+  t->groups.push_back(
+      {a, b, tag, !enabled || !raceChecking(t), std::move(t->open)});
+  t->open.clear();
 }
 
 extern "C" void kda_emu_async_wait(void *ctx, int64_t outstanding) {
@@ -456,4 +480,42 @@ extern "C" int32_t kda_emu_shuffle_i32(void *ctx, int32_t value, int32_t offset,
                                        int32_t width, int32_t mode) {
   return int32_t(kda::emu::shuffleBits(static_cast<Thread *>(ctx),
                                        uint32_t(value), offset, width, mode));
+}
+
+// The copy atoms of the chips the emulator stands for, with their data
+// semantics (the race detector's view of them is kda_emu_async_copy/_wait).
+
+extern "C" void kda_emu_cp_async(void *ctx, int64_t dst, int64_t src,
+                                 int64_t bytes) {
+  auto *t = static_cast<Thread *>(ctx);
+  kda::emu::PendingCopy c{reinterpret_cast<uint8_t *>(dst), {}, size_t(bytes)};
+  std::memcpy(c.data, reinterpret_cast<const void *>(src), c.bytes);
+  t->open.push_back(c);
+}
+
+extern "C" void kda_emu_global_load_lds(void *ctx, int64_t ldsBase,
+                                        int64_t src) {
+  auto *t = static_cast<Thread *>(ctx);
+  kda::emu::Workgroup &wg = *t->wg;
+  const uint32_t wave = t->linear / wg.config->waveSize;
+  const uint32_t lane = t->linear % wg.config->waveSize;
+  const uint64_t key = (uint64_t(wave) << 32) | t->vmemIssued++;
+  auto [it, first] = wg.waveBases.emplace(key, ldsBase);
+  if (!first && it->second != ldsBase && wg.error.empty())
+    wg.error = "global_load_lds in " + kda::emu::blockName(wg) + ": lane " +
+               std::to_string(lane) + " of wave " + std::to_string(wave) +
+               " gives LDS base " + std::to_string(ldsBase) +
+               " but its wave's instruction uses " +
+               std::to_string(it->second) + " (the base is wave-uniform)";
+  kda::emu::PendingCopy c{reinterpret_cast<uint8_t *>(ldsBase) + 16 * lane,
+                          {}, 16};
+  std::memcpy(c.data, reinterpret_cast<const void *>(src), 16);
+  t->vmem.push_back(c);
+}
+
+extern "C" void kda_emu_vmcnt_wait(void *ctx, int64_t outstanding) {
+  auto *t = static_cast<Thread *>(ctx);
+  const size_t keep = size_t(std::max<int64_t>(0, outstanding));
+  while (t->vmem.size() - t->vmemLanded > keep)
+    t->vmem[t->vmemLanded++].land();
 }

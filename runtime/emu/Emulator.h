@@ -54,6 +54,17 @@ void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes, int64_t tag,
                         bool enabled);
 void kda_emu_async_wait(void *ctx, int64_t outstanding);
 void kda_emu_lds_drain(void *ctx);
+// Copy atoms with their chip's data semantics. Addresses are host pointers.
+// cp.async (sm_90): `bytes` from src, landing at the kda_emu_async_wait that
+// covers the group the next kda_emu_async_copy commits.
+void kda_emu_cp_async(void *ctx, int64_t dst, int64_t src, int64_t bytes);
+// global_load_lds_dwordx4 (gfx950): this lane's 16 bytes from src into
+// ldsBase + 16 x lane; ldsBase must be the same for the whole wave; lands at
+// the kda_emu_vmcnt_wait that leaves fewer instructions outstanding.
+void kda_emu_global_load_lds(void *ctx, int64_t ldsBase, int64_t src);
+// s_waitcnt vmcnt(outstanding): all but the newest `outstanding` of this
+// thread's global_load_lds instructions have landed.
+void kda_emu_vmcnt_wait(void *ctx, int64_t outstanding);
 // Plain LDS loads and stores of one thread (workgroup memory a kernel indexes
 // directly, outside pipeline schedules), [lo, lo + bytes) in LDS bytes.
 void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes);

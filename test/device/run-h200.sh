@@ -17,8 +17,8 @@ out=${OUT:-out-device}
 build=/tmp/kda-device-build
 mkdir -p "$out"
 # Sections, all by default; name some to run only those (short follow-up
-# calls): numerics decode bf16 pipelined rows sweep memcheck racecheck.
-known="numerics decode bf16 pipelined rows sweep memcheck racecheck"
+# calls): numerics decode compare bf16 pipelined rows sweep memcheck racecheck.
+known="numerics decode compare bf16 pipelined rows sweep memcheck racecheck"
 sections="${*:-$known}"
 for s in $sections; do
   [[ " $known " == *" $s "* ]] || { echo "run-h200.sh: unknown section '$s' (known: $known)" >&2; exit 2; }
@@ -45,6 +45,21 @@ if want decode; then
     "$bench" --bundle "$bundles/decode-bench" --kernel "$k" --numerics --copy \
       --decode 1,8,32,128,256 --json "$out/$k.json" || status=1
   done
+fi
+
+if want compare && [ -d "$bundles/decode-bench-old" ]; then
+  # The same layers compiled before the tile-layer redesign (the cubin of an
+  # earlier commit, put into this bundle's manifest: same symbols and
+  # arguments), timed alternately with today's in one run.
+  echo "== decode, N = 128, H = 32: this tree's kernels against the earlier commit's"
+  for round in 1 2; do
+    for which in decode-bench decode-bench-old; do
+      for k in decode_h32_vk decode_h32_kv; do
+        line=$("$bench" --bundle "$bundles/$which" --kernel "$k" --decode 128 --reps 50 | tail -1)
+        echo "round $round $which $k $line"
+      done
+    done
+  done | tee "$out/compare.txt"
 fi
 
 if want bf16 && [ -d "$bundles/decode-bf16-state" ]; then

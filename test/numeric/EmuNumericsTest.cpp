@@ -22,7 +22,7 @@ namespace {
 
 struct NumericCase {
   const char *spec;   // bundle folder and kernel name
-  const char *target; // emu | emu32
+  const char *target; // emu | emu950 | emu32
   const char *batch;  // a name for the batch shape below
 };
 
@@ -94,6 +94,15 @@ std::vector<NumericCase> allCases() {
     for (const char *target : {"emu", "emu32"})
       for (const char *batch : {"decode", "mixed", "long", "extreme"})
         cases.push_back({spec, target, batch});
+  // The pipelined specs also on emu950, which executes gfx950's copy atom
+  // (global_load_lds: wave 0 issues, 16 bytes a lane from a wave-uniform
+  // base, landing at the vmcnt wait that counts past the instruction), and
+  // emu32 executes sm_90's cp.async (landing at wait_group); emu stages
+  // through registers as gfx942 does.
+  for (const char *spec :
+       {"k3_lds1", "k3_lds2", "linear_lds3", "linear_lds4", "k3_wavesk_lds2"})
+    for (const char *batch : {"decode", "mixed", "long", "extreme"})
+      cases.push_back({spec, "emu950", batch});
   // Full 128 x 128 heads: fewer batches, both wave sizes.
   for (const char *spec : {"k3_heads128", "linear_heads128"})
     for (const char *target : {"emu", "emu32"})

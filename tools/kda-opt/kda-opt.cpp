@@ -5,6 +5,7 @@
 // the upstream set: kda specs are ordinary MLIR modules).
 //
 //===----------------------------------------------------------------------===//
+#include "kda/Codegen/TargetPipelines.h"
 #include "kda/Dialect/KDA/KDADialect.h"
 #include "kda/Passes/Passes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -23,6 +24,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   registry.insert<mlir::kda::KDADialect>();
   mlir::kda::registerKDAPasses();
+  // kda-to-<target>: what kda-compile runs after kda-lower-to-gpu.
+  mlir::kda::registerTargetPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "kda optimizer driver\n", registry));
 }

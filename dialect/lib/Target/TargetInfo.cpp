@@ -1,7 +1,6 @@
 //===- TargetInfo.cpp - the target table ----------------------------------===//
 #include "kda/Target/TargetInfo.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir::kda;
 
@@ -40,25 +39,11 @@ std::string mlir::kda::knownTargetNames() {
 }
 
 llvm::StringRef mlir::kda::stringifyCopyAtom(CopyAtomKind kind) {
-  switch (kind) {
-  case CopyAtomKind::Staged:
-    return "staged";
-  case CopyAtomKind::CpAsync:
-    return "cp_async";
-  case CopyAtomKind::GlobalLoadLds:
-    return "global_load_lds";
-  }
-  llvm_unreachable("copy atom kind");
+  static const char *const names[] = {"staged", "cp_async", "global_load_lds"};
+  return names[unsigned(kind)];
 }
 
 llvm::StringRef mlir::kda::stringifyScalar(ScalarKind kind) {
-  switch (kind) {
-  case ScalarKind::BF16:
-    return "bf16";
-  case ScalarKind::F16:
-    return "f16";
-  case ScalarKind::F32:
-    return "f32";
-  }
-  llvm_unreachable("scalar kind");
+  static const char *const names[] = {"bf16", "f16", "f32"};
+  return names[unsigned(kind)];
 }

@@ -6,8 +6,11 @@
 // implements barriers and cross-lane shuffles between them.
 //
 //===----------------------------------------------------------------------===//
+#include "ScheduleLowering.h"
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Passes/AtomLowering.h"
 #include "kda/Passes/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -44,6 +47,14 @@ private:
   LogicalResult convertKernel(gpu::GPUFuncOp kernel);
   LogicalResult rewriteBody(func::FuncOp fn, Value emuCtx);
   LogicalResult lowerSchedules(func::FuncOp fn, Value emuCtx);
+  /// The copy atoms of the chip the emulator stands for, with its
+  /// semantics: staged pieces land at their stores; cp.async pieces land
+  /// at the wait_group covering their group; global_load_lds regions (one
+  /// per wave instruction, 16 bytes per lane from a wave-uniform base) land
+  /// at the vmcnt wait that counts past them.
+  LogicalResult lowerCopyAtoms(func::FuncOp fn, Value emuCtx);
+  /// An address (i64) of element `elem` of a flat memref.
+  Value addressOf(OpBuilder &b, Location loc, Value memref, Value elem);
   /// A load or store that indexes workgroup memory directly; the emulator's
   /// race detector watches it at LDS byte `base` + index x element bytes.
   struct WatchedAccess {
@@ -64,6 +75,10 @@ private:
   ModuleOp module;
   MLIRContext *ctx;
   Type ptr;
+  const TargetInfo *target = nullptr; // of the gpu.module being converted
+  /// vmcnt units (copy instructions) per group of each wait, counted while
+  /// the schedules still hold their rows (global_load_lds targets).
+  llvm::DenseMap<Operation *, int64_t> waitUnits;
 };
 
 func::FuncOp EmuLowering::declare(StringRef name, TypeRange args,
@@ -172,19 +187,14 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
   func::FuncOp drainFn = declare("kda_emu_lds_drain", {ptr}, {});
   func::FuncOp barrierFn = declare("kda_emu_barrier", {ptr}, {});
 
-  // Inline schedules: their regions run in place.
-  SmallVector<ScheduleOp> schedules;
-  fn.walk([&](ScheduleOp s) { schedules.push_back(s); });
-  for (ScheduleOp s : schedules) {
-    Block &body = s.getBody().front();
-    s->getBlock()->getOperations().splice(Block::iterator(s),
-                                          body.getOperations());
-    s.erase();
-  }
+  if (failed(lowerCopyAtoms(fn, emuCtx)))
+    return failure();
   IRRewriter rw(ctx);
+  // Pre-order: a copy or read is lowered with its body before the body's
+  // own kda ops (none are left by lowerCopyAtoms but ring slots).
   SmallVector<Operation *> ops;
-  fn.walk([&](Operation *op) {
-    if (isa<KDADialect>(op->getDialect()))
+  fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<KDADialect>(op->getDialect()) && !isa<ScheduleOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -211,6 +221,11 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
       rw.replaceOp(op, arith::RemUIOp::create(rw, loc, r.getIter(), slots)
                            .getResult());
     } else if (auto c = dyn_cast<AsyncCopyOp>(op)) {
+      // The copy's atoms (already emulator calls) under its predicate, then
+      // the commit of its group: the race detector holds the slot in
+      // flight, the pieces issued since the last commit join the group.
+      if (failed(lowering::emitAsyncCopyBody(rw, c, *target, lds[2])))
+        return failure();
       auto [lo, bytes] = range(c.getSlot());
       Value pred = c.getPred();
       if (!pred)
@@ -223,6 +238,8 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
       auto [lo, bytes] = range(c.getSlot());
       Value tag = toI64(c.getIter());
       auto emit = [&](OpBuilder &b, Location l) {
+        IRMapping map;
+        lowering::cloneBody(b, c.getBody(), map);
         func::CallOp::create(b, l, writeFn, ValueRange{emuCtx, lo, bytes, tag});
       };
       if (Value pred = c.getPred()) {
@@ -237,10 +254,16 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
       auto [lo, bytes] = range(r.getSlot());
       func::CallOp::create(rw, loc, readFn,
                            ValueRange{emuCtx, lo, bytes, toI64(r.getIter())});
+      lowering::inlineBodyBefore(rw, r.getBody(), op);
       rw.eraseOp(op);
     } else if (auto w = dyn_cast<AsyncWaitOp>(op)) {
       func::CallOp::create(rw, loc, waitFn,
                            ValueRange{emuCtx, c64(w.getCount())});
+      // global_load_lds data lands by vmcnt, counted in instructions.
+      if (auto units = waitUnits.find(op); units != waitUnits.end())
+        func::CallOp::create(
+            rw, loc, declare("kda_emu_vmcnt_wait", {ptr, i64}, {}),
+            ValueRange{emuCtx, c64(w.getCount() * units->second)});
       rw.eraseOp(op);
     } else if (isa<LdsDrainOp>(op)) {
       func::CallOp::create(rw, loc, drainFn, ValueRange{emuCtx});
@@ -254,6 +277,76 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
     } else {
       return op->emitOpError("is not supported by the emulator target");
     }
+  }
+  // Schedules run in place (inlined last: predicated copies read their trip
+  // count).
+  SmallVector<ScheduleOp> schedules;
+  fn.walk([&](ScheduleOp s) { schedules.push_back(s); });
+  for (ScheduleOp s : schedules) {
+    lowering::inlineBodyBefore(rw, s.getBody(), s);
+    rw.eraseOp(s);
+  }
+  return success();
+}
+
+Value EmuLowering::addressOf(OpBuilder &b, Location loc, Value memref,
+                             Value elem) {
+  Type i64 = IntegerType::get(ctx, 64);
+  auto type = cast<MemRefType>(memref.getType());
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value bytes = arith::MulIOp::create(
+      b, loc, elem,
+      arith::ConstantIndexOp::create(b, loc,
+                                     type.getElementTypeBitWidth() / 8));
+  return arith::IndexCastOp::create(
+      b, loc, i64, arith::AddIOp::create(b, loc, base, bytes));
+}
+
+LogicalResult EmuLowering::lowerCopyAtoms(func::FuncOp fn, Value emuCtx) {
+  RewritePatternSet staged(ctx);
+  lowering::populateStagedCopyPatterns(staged);
+  if (failed(applyPatternsGreedily(fn, std::move(staged))))
+    return failure();
+  Type i64 = IntegerType::get(ctx, 64);
+  func::FuncOp cpAsyncFn =
+      declare("kda_emu_cp_async", {ptr, i64, i64, i64}, {});
+  func::FuncOp gllFn = declare("kda_emu_global_load_lds", {ptr, i64, i64}, {});
+  SmallVector<CopyRowOp> rows;
+  fn.walk([&](CopyRowOp row) { rows.push_back(row); });
+  for (CopyRowOp row : rows) {
+    OpBuilder b(row);
+    Location loc = row.getLoc();
+    const int64_t elemBytes =
+        cast<MemRefType>(row.getSrc().getType()).getElementTypeBitWidth() / 8;
+    auto ldsByte = [&](Value elem) {
+      return arith::AddIOp::create(
+          b, loc, row.getByte(),
+          arith::MulIOp::create(
+              b, loc, elem, arith::ConstantIndexOp::create(b, loc, elemBytes)));
+    };
+    auto src = [&](Value elem) {
+      return addressOf(b, loc, row.getSrc(),
+                       arith::AddIOp::create(b, loc, row.getOffset(), elem));
+    };
+    if (*row.getAtom() == CopyAtom::CpAsync) {
+      lowering::forEachThreadPiece(b, loc, row, [&](Value e) {
+        func::CallOp::create(
+            b, loc, cpAsyncFn,
+            ValueRange{emuCtx, addressOf(b, loc, row.getLds(), ldsByte(e)),
+                       src(e), arith::ConstantIntOp::create(b, loc, 16, 64)});
+      });
+    } else {
+      lowering::forEachWaveRegion(
+          b, loc, row, *target, [&](Value e, int64_t region) {
+            Value base = addressOf(
+                b, loc, row.getLds(),
+                ldsByte(arith::ConstantIndexOp::create(b, loc, region)));
+            func::CallOp::create(b, loc, gllFn,
+                                 ValueRange{emuCtx, base, src(e)});
+          });
+    }
+    row.erase();
   }
   return success();
 }
@@ -369,6 +462,22 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
   llvm::append_range(args, kernel.getArgumentTypes());
   auto fn = func::FuncOp::create(b, kernel.getLoc(), kernel.getName(),
                                  FunctionType::get(ctx, args, {}));
+  target = getEnclosingTargetOrEmit(kernel);
+  if (!target || failed(checkCopyAtoms(kernel, *target)))
+    return failure();
+  // global_load_lds waits count the instructions of the schedule's groups:
+  // count them while the rows are still there.
+  if (target->copyAtom == CopyAtomKind::GlobalLoadLds) {
+    WalkResult r = kernel.walk([&](ScheduleOp s) {
+      FailureOr<int64_t> n = lowering::instructionsPerAsyncGroup(s, *target);
+      if (failed(n))
+        return WalkResult::interrupt();
+      s.walk([&](AsyncWaitOp w) { waitUnits[w] = *n; });
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      return failure();
+  }
   // Buffer symbols live beside the kernel; record what the LDS atoms need
   // before the body leaves its symbol table.
   kernel.walk([&](Operation *op) {

@@ -21,6 +21,8 @@ struct KdaLowerAtomsPass
     const TargetInfo *target = getEnclosingTargetOrEmit(getOperation());
     if (!target)
       return signalPassFailure();
+    if (failed(checkCopyAtoms(getOperation(), *target)))
+      return signalPassFailure();
     if (target->isEmulator())
       return; // kda-gpu-to-emu lowers the atoms to emulator calls
     RewritePatternSet patterns(&getContext());
@@ -33,6 +35,12 @@ struct KdaLowerAtomsPass
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
                                      config)))
       return signalPassFailure();
+    // The rings were the verifier's record; the kernels now address their
+    // workgroup memory directly.
+    for (LdsBufferOp buf :
+         llvm::make_early_inc_range(getOperation().getOps<LdsBufferOp>()))
+      if (SymbolTable::symbolKnownUseEmpty(buf, getOperation()))
+        buf.erase();
     // Whatever atom is left has no lowering on this chip.
     WalkResult left = getOperation().walk([&](Operation *op) {
       if (!isa<KDADialect>(op->getDialect()))

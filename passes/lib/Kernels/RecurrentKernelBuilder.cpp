@@ -13,11 +13,6 @@
 #include "kda/Passes/PipelineExpansion.h"
 #include "kda/Passes/PipelineHazards.h"
 
-#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/IR/IRMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -246,16 +241,15 @@ private:
   Value ldsView(Value slot, int64_t byteOffset, int64_t elems, Type elem);
   /// The LDS views of slot `slot` of the token ring.
   TokenRows ldsRows(Value slot, Value k0);
-  /// The rows of token `iter` into ring slot `slot`, or, with `toSink`
-  /// (AMDGPU), the rows of token min(iter, len - 1) into the sink.
-  void asyncCopyRows(Value iter, Value slot, bool toSink = false);
+  /// The kda.produce body: the rows of token `iter` into ring slot `slot`
+  /// as copy atoms (which atom is the schedule's and the target's choice).
+  void copyTokenRows(Value bos, Value h, Value hq, Value iter, Value slot);
   LogicalResult emitStagedTokenLoop(Value bos, Value eos, Value h, Value hq,
                                     Value k0, ArrayRef<Value> cols,
                                     Value expALog, ValueRange initial,
                                     SmallVectorImpl<Value> &finalState,
                                     function_ref<void(Value, ArrayRef<Value>)>
                                         storeOut);
-  void emitTargetAtom(Operation *marker);
 
   ImplicitLocOpBuilder &b;
   RecurrentOp op;
@@ -266,7 +260,6 @@ private:
   Type f32;
   TokenSlotLayout slotLayout; // of the token ring (lds_stages > 0)
   Value lds, priv; // workgroup / private attributions of the staged loop
-  Value tokenBos, tokenLen, tokenH, tokenHq; // the staged loop's sequence
   Value exchange;  // the cross-wave exchange (wavesK > 1)
   // The lane's place: its column in the workgroup's grid, its k-lane within
   // the wave, and its wave's k-group.
@@ -529,15 +522,14 @@ TokenSlotLayout mlir::kda::tokenSlotLayout(RecurrentOp op,
   };
   const int64_t actRow = K * bytesOf(op.getQ()), gRow = K * bytesOf(op.getG());
   TokenSlotLayout l;
-  l.async = target.asyncCopy() && actRow % 16 == 0 && gRow % 16 == 0;
-  if (l.async && target.copyAtom == CopyAtomKind::GlobalLoadLds) {
-    const int64_t region = int64_t(target.waveSize) * 16;
-    l.q = 0, l.k = region, l.g = 2 * region, l.bytes = 3 * region;
-    l.sinkBytes = region;
-    return l;
-  }
-  l.q = 0, l.k = actRow, l.g = 2 * actRow;
-  l.bytes = (2 * actRow + gRow + 15) / 16 * 16;
+  l.async = target.asyncCopy();
+  // Each row starts at a multiple of what one copy instruction writes from
+  // a uniform base (16 bytes; a wave's 64 x 16 for global_load_lds).
+  const int64_t unit = l.async ? target.copyRegionBytes() : 16;
+  auto padded = [&](int64_t bytes) { return (bytes + unit - 1) / unit * unit; };
+  l.q = 0, l.k = padded(actRow), l.g = 2 * padded(actRow);
+  l.bytes = l.g + padded(gRow);
+  l.sinkSlot = l.async && target.waitsCountInstructions();
   return l;
 }
 
@@ -559,117 +551,65 @@ RecurrentKernelEmitter::ldsRows(Value slot, Value k0) {
           ldsView(slot, slotLayout.g, K, gType), k0};
 }
 
-// The token's rows into `slot` by the target's async copy, in 16-byte
-// chunks. sm_90: cp.async.cg, each thread its chunks. gfx950:
-// global_load_lds_dwordx4 from wave 0, one instruction per row (a wave
-// writes waveSize x 16 contiguous bytes from a uniform base, so lanes past
-// the row read its first chunks again and fill the row's padding).
-void RecurrentKernelEmitter::asyncCopyRows(Value iter, Value slot,
-                                           bool toSink) {
+void RecurrentKernelEmitter::copyTokenRows(Value bos, Value h, Value hq,
+                                           Value iter, Value slot) {
   const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
                 K = layer.getHeadK();
-  if (toSink) // a token of the sequence, so the source address is valid
-    iter = arith::MinUIOp::create(b, iter,
-                                  arith::SubIOp::create(b, tokenLen, idx(1)));
-  Value t = add(tokenBos, iter);
-  Value qRow = mul(add(mul(t, idx(H)), tokenHq), idx(K));
-  Value gRow = mul(add(mul(t, idx(HV)), tokenH), idx(K));
+  Value t = add(bos, iter);
+  Value qRow = mul(add(mul(t, idx(H)), hq), idx(K));
+  Value gRow = mul(add(mul(t, idx(HV)), h), idx(K));
+  Value base = mul(slot, idx(slotLayout.bytes));
   struct Row {
     Value src, offset;
     int64_t ldsOffset;
   } rows[] = {{q, qRow, slotLayout.q}, {k, qRow, slotLayout.k},
               {g, gRow, slotLayout.g}};
-  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  for (const Row &r : rows) {
-    Type elem = cast<MemRefType>(r.src.getType()).getElementType();
-    const int64_t perChunk = 128 / elem.getIntOrFloatBitWidth();
-    const int64_t chunks = K / perChunk;
-    if (target.family == TargetFamily::NVPTX) {
-      Value dst = ldsView(slot, r.ldsOffset, K, elem);
-      auto loop = scf::ForOp::create(b, tid, idx(chunks), idx(s.threads()));
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(loop.getBody()->getTerminator());
-      Value e = mul(loop.getInductionVar(), idx(perChunk));
-      nvgpu::DeviceAsyncCopyOp::create(
-          b, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dst,
-          ValueRange{e}, r.src, ValueRange{add(r.offset, e)},
-          b.getIndexAttr(perChunk), /*srcElements=*/Value(),
-          /*bypassL1=*/b.getUnitAttr());
-      continue;
-    }
-    // AMDGPU: wave 0 issues; the others have nothing outstanding, so their
-    // waits pass at once and the schedule's barrier orders them after it.
-    Value wave0 = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, tid,
-                                        idx(target.waveSize));
-    auto ifWave0 = scf::IfOp::create(b, wave0, /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifWave0.thenBlock()->getTerminator());
-    const int64_t region = int64_t(target.waveSize) * 16;
-    const int64_t regionElems = region * 8 / elem.getIntOrFloatBitWidth();
-    Value dst = toSink ? ldsView(idx(0), s.ldsStages * slotLayout.bytes,
-                                 regionElems, elem)
-                       : ldsView(slot, r.ldsOffset, regionElems, elem);
-    Value chunk = arith::RemUIOp::create(b, tid, idx(chunks));
-    amdgpu::GatherToLDSOp::create(
-        b, r.src, ValueRange{add(r.offset, mul(chunk, idx(perChunk)))}, dst,
-        ValueRange{idx(0)}, VectorType::get({perChunk}, elem));
-  }
-}
-
-// Marker ops of the verified schedule -> the target's instructions. The
-// emulator keeps the markers: kda-gpu-to-emu turns them into calls that both
-// synchronise its fibers and drive its LDS race detector.
-void RecurrentKernelEmitter::emitTargetAtom(Operation *marker) {
-  if (target.family == TargetFamily::Emulator) {
-    b.clone(*marker);
-    return;
-  }
-  const bool amd = target.family == TargetFamily::AMDGPU;
-  if (isa<LdsBarrierOp>(marker)) {
-    if (amd)
-      amdgpu::LDSBarrierOp::create(b);
-    else
-      gpu::BarrierOp::create(b);
-  } else if (isa<BarrierOp>(marker)) {
-    if (amd)
-      ROCDL::SBarrierOp::create(b);
-    else
-      gpu::BarrierOp::create(b);
-  } else if (isa<LdsDrainOp>(marker)) {
-    if (amd) // lgkmcnt(0); NVIDIA's bar.sync orders a thread's shared loads
-      amdgpu::MemoryCounterWaitOp::create(b, /*load=*/nullptr, /*store=*/nullptr,
-                                          /*ds=*/b.getI32IntegerAttr(0),
-                                          /*exp=*/nullptr, /*tensor=*/nullptr);
-  }
+  for (const Row &r : rows)
+    CopyRowOp::create(b, r.src, r.offset, lds, add(base, idx(r.ldsOffset)),
+                      K, /*atom=*/nullptr);
 }
 
 LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
     Value bos, Value eos, Value h, Value hq, Value k0, ArrayRef<Value> cols,
     Value expALog, ValueRange initial, SmallVectorImpl<Value> &finalState,
     function_ref<void(Value, ArrayRef<Value>)> storeOut) {
-  const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
-                K = layer.getHeadK();
   const unsigned regs = s.elemsK * s.colsPerThread;
-  tokenBos = bos, tokenLen = arith::SubIOp::create(b, eos, bos);
-  tokenH = h, tokenHq = hq;
   // The state lives in a private array across the pipeline's loops (its
   // indices are constants, so it stays in registers).
   for (auto [i, v] : llvm::enumerate(initial))
     memref::StoreOp::create(b, v, priv, ValueRange{idx(i)});
 
   // The token loop as a pipeline: the rows of token i are copied into ring
-  // slot i mod depth and read back by every lane. Expanded and verified here:
-  // the code below is instantiated from exactly the schedule that passed.
+  // slot i mod depth (the produce body) and read back by every lane (the
+  // consume body: one token step). Expanded and verified here; the schedule
+  // stays in the kernel and the target's atom patterns lower exactly it.
   Value len = arith::SubIOp::create(b, eos, bos);
   auto pipe = PipelineOp::create(b, "tokens", s.ldsStages,
                                  /*trip_count=*/nullptr, len);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(b.createBlock(&pipe.getBody()));
-    ProduceOp::create(b, tokenRing,
-                      slotLayout.async ? b.getUnitAttr() : UnitAttr(),
-                      b.getI64IntegerAttr(0));
-    ConsumeOp::create(b, tokenRing, b.getI64IntegerAttr(s.ldsStages - 1));
+    Type index = b.getIndexType();
+    auto produce = ProduceOp::create(
+        b, tokenRing, slotLayout.async ? b.getUnitAttr() : UnitAttr(),
+        b.getI64IntegerAttr(0));
+    Block *copy = b.createBlock(&produce.getBody(), {}, {index, index},
+                                {b.getLoc(), b.getLoc()});
+    copyTokenRows(bos, h, hq, copy->getArgument(0), copy->getArgument(1));
+    b.setInsertionPointAfter(produce);
+    auto consume = ConsumeOp::create(b, tokenRing,
+                                     b.getI64IntegerAttr(s.ldsStages - 1));
+    Block *read = b.createBlock(&consume.getBody(), {}, {index, index},
+                                {b.getLoc(), b.getLoc()});
+    Value t = add(bos, read->getArgument(0));
+    SmallVector<Value> S;
+    for (unsigned i = 0; i < regs; ++i)
+      S.push_back(memref::LoadOp::create(b, priv, ValueRange{idx(i)}));
+    SmallVector<Value> next = tokenStep(t, h, hq, k0, cols, expALog, S,
+                                        ldsRows(read->getArgument(1), k0));
+    for (unsigned i = 0; i < regs; ++i)
+      memref::StoreOp::create(b, next[i], priv, ValueRange{idx(i)});
+    storeOut(t, ArrayRef<Value>(next).drop_front(regs));
   }
   FailureOr<ScheduleOp> schedule = expandPipeline(pipe, target);
   if (failed(schedule))
@@ -677,130 +617,6 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
   if (std::optional<PipelineHazard> hazard = findPipelineHazard(*schedule))
     return op.emitOpError() << "token pipeline rejected on " << target.name
                             << ": " << hazard->message;
-
-  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  IRMapping map;
-  auto copyRows = [&](Value iter, Value slot) {
-    Value t = add(bos, iter);
-    TokenRows dst = ldsRows(slot, idx(0));
-    Value qRow = mul(add(mul(t, idx(H)), hq), idx(K));
-    Value gRow = mul(add(mul(t, idx(HV)), h), idx(K));
-    auto loop = scf::ForOp::create(b, tid, idx(K), idx(s.threads()));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    Value e = loop.getInductionVar();
-    memref::StoreOp::create(b, memref::LoadOp::create(b, q, add(qRow, e)),
-                            dst.q, e);
-    memref::StoreOp::create(b, memref::LoadOp::create(b, k, add(qRow, e)),
-                            dst.k, e);
-    memref::StoreOp::create(b, memref::LoadOp::create(b, g, add(gRow, e)),
-                            dst.g, e);
-  };
-  auto consume = [&](Value iter, Value slot) {
-    Value t = add(bos, iter);
-    SmallVector<Value> S;
-    for (unsigned i = 0; i < regs; ++i)
-      S.push_back(memref::LoadOp::create(b, priv, ValueRange{idx(i)}));
-    SmallVector<Value> next =
-        tokenStep(t, h, hq, k0, cols, expALog, S, ldsRows(slot, k0));
-    for (unsigned i = 0; i < regs; ++i)
-      memref::StoreOp::create(b, next[i], priv, ValueRange{idx(i)});
-    storeOut(t, ArrayRef<Value>(next).drop_front(regs));
-  };
-  std::function<LogicalResult(Block &)> instantiate =
-      [&](Block &block) -> LogicalResult {
-    for (Operation &o : block) {
-      if (auto loop = dyn_cast<scf::ForOp>(o)) {
-        auto copy = scf::ForOp::create(b, map.lookupOrDefault(loop.getLowerBound()),
-                                       map.lookupOrDefault(loop.getUpperBound()),
-                                       map.lookupOrDefault(loop.getStep()));
-        map.map(loop.getInductionVar(), copy.getInductionVar());
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(copy.getBody()->getTerminator());
-        if (failed(instantiate(*loop.getBody())))
-          return failure();
-      } else if (isa<scf::YieldOp>(o)) {
-        continue;
-      } else if (auto r = dyn_cast<RingSlotOp>(o)) {
-        map.map(r.getSlot(), arith::RemUIOp::create(
-                                 b, map.lookupOrDefault(r.getIter()), idx(s.ldsStages)));
-      } else if (auto c = dyn_cast<StagedCopyOp>(o)) {
-        Value iter = map.lookupOrDefault(c.getIter()), slot = map.lookupOrDefault(c.getSlot());
-        if (Value pred = c.getPred()) {
-          auto ifOp = scf::IfOp::create(b, map.lookupOrDefault(pred), false);
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-          copyRows(iter, slot);
-        } else {
-          copyRows(iter, slot);
-        }
-        if (target.family == TargetFamily::Emulator)
-          b.clone(o, map);
-      } else if (auto c = dyn_cast<AsyncCopyOp>(o)) {
-        Value iter = map.lookupOrDefault(c.getIter()),
-              slot = map.lookupOrDefault(c.getSlot());
-        // The emulator copies through registers (the bytes land at once);
-        // its copy of the marker tells the race detector they are in flight
-        // until the covering wait.
-        auto copy = [&] {
-          if (target.family == TargetFamily::Emulator)
-            copyRows(iter, slot);
-          else
-            asyncCopyRows(iter, slot);
-        };
-        if (Value pred = c.getPred()) {
-          // AMDGPU counts instructions, not groups: a predicated-off copy
-          // issues the same instructions into the sink (none when the
-          // sequence is empty: nothing is then read, so no wait matters).
-          const bool sink = target.family == TargetFamily::AMDGPU;
-          auto ifOp = scf::IfOp::create(b, map.lookupOrDefault(pred), sink);
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-          copy();
-          if (sink) {
-            b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-            Value nonEmpty = arith::CmpIOp::create(
-                b, arith::CmpIPredicate::sgt, tokenLen, idx(0));
-            auto ifNonEmpty = scf::IfOp::create(b, nonEmpty, false);
-            b.setInsertionPoint(ifNonEmpty.thenBlock()->getTerminator());
-            asyncCopyRows(iter, slot, /*toSink=*/true);
-          }
-        } else {
-          copy();
-        }
-        // A predicated-off copy still commits its (empty) group.
-        if (target.family == TargetFamily::Emulator)
-          b.clone(o, map);
-        else if (target.family == TargetFamily::NVPTX)
-          NVVM::CpAsyncCommitGroupOp::create(b);
-      } else if (auto w = dyn_cast<AsyncWaitOp>(o)) {
-        const int64_t groups = w.getCount();
-        if (target.family == TargetFamily::Emulator)
-          b.clone(o, map);
-        else if (target.family == TargetFamily::NVPTX)
-          NVVM::CpAsyncWaitGroupOp::create(b, groups);
-        else // vmcnt counts wave 0's instructions: one per row, 3 per group
-          amdgpu::MemoryCounterWaitOp::create(
-              b, /*load=*/b.getI32IntegerAttr(3 * groups), /*store=*/nullptr,
-              /*ds=*/nullptr, /*exp=*/nullptr, /*tensor=*/nullptr);
-      } else if (auto r = dyn_cast<LdsReadOp>(o)) {
-        if (target.family == TargetFamily::Emulator)
-          b.clone(o, map);
-        consume(map.lookupOrDefault(r.getIter()), map.lookupOrDefault(r.getSlot()));
-      } else if (isa<LdsBarrierOp, BarrierOp, LdsDrainOp>(o)) {
-        emitTargetAtom(&o);
-      } else if (isa<arith::ArithDialect>(o.getDialect())) {
-        b.clone(o, map);
-      } else {
-        return o.emitOpError("has no lowering in the token pipeline");
-      }
-    }
-    return success();
-  };
-  map.map(schedule->getDynamicTripCount(), len);
-  if (failed(instantiate(schedule->getBody().front())))
-    return failure();
-  schedule->erase();
   for (unsigned i = 0; i < regs; ++i)
     finalState.push_back(memref::LoadOp::create(b, priv, ValueRange{idx(i)}));
   return success();
@@ -981,8 +797,19 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   SmallVector<Type> workgroup, priv;
   FlatSymbolRefAttr tokenRing;
   const TokenSlotLayout layout = tokenSlotLayout(op, target);
+  auto rowBytes = [&](Value v) {
+    return op.getLayer().getHeadK() *
+           int64_t(cast<MemRefType>(v.getType()).getElementTypeBitWidth() / 8);
+  };
+  if (s.ldsStages > 0 && (rowBytes(op.getQ()) % 16 || rowBytes(op.getG()) % 16))
+    return op.emitOpError() << "config " << config << ": the token pipeline "
+                            << "copies rows in 16-byte pieces, but a q/k/g row "
+                               "of head_k = "
+                            << op.getLayer().getHeadK()
+                            << " is not a multiple of 16 bytes";
   const int64_t ringBytes =
-      s.ldsStages > 0 ? s.ldsStages * layout.bytes + layout.sinkBytes : 0;
+      s.ldsStages > 0 ? (s.ldsStages + (layout.sinkSlot ? 1 : 0)) * layout.bytes
+                      : 0;
   if (ringBytes + s.exchangeBytes() > int64_t(target.staticLdsBytes))
     return op.emitOpError() << "config " << config << " needs "
                             << ringBytes + s.exchangeBytes()
@@ -1024,9 +851,8 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   if (failed(RecurrentKernelEmitter(b, op, s, target, tokenRing, layout).emit(func)))
     return failure();
   if (tokenRing) {
-    // Record what was verified; the GPU targets need the ring only as the
-    // workgroup attribution from here on (the emulator keeps it for its race
-    // detector).
+    // Record what was verified; the ring stays beside the kernel for
+    // kda-verify-pipeline and the atom lowerings (which erase it).
     auto ring = module.lookupSymbol<LdsBufferOp>(tokenRing.getValue());
     func->setAttr("kda.verified_pipeline",
                   b.getStringAttr(llvm::formatv(
@@ -1034,8 +860,6 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                       "for {3}",
                       s.ldsStages, ring.getSlots(), ring.getSlotBytes(),
                       target.name)));
-    if (target.family != TargetFamily::Emulator)
-      ring.erase();
   }
   return func;
 }

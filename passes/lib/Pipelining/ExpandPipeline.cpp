@@ -35,26 +35,61 @@ namespace {
 struct Producer {
   FlatSymbolRefAttr buffer;
   bool async;
+  Region *body; // the copy of one iteration, or empty
+};
+struct Consumer {
+  FlatSymbolRefAttr buffer;
+  Region *body; // the computation on one iteration's tile, or empty
 };
 } // namespace
+
+/// Clones the iteration body `from` (block arguments: iteration, slot) into
+/// the single-block region `into` of a schedule op, with its arguments
+/// bound to `iter` and `slot`. Copy atoms get `atom`: the schedule decides
+/// whether a copy is staged or asynchronous, so the atom is set here.
+static void cloneIterationBody(OpBuilder &b, Region &from, Region &into,
+                               Value iter, Value slot,
+                               std::optional<CopyAtom> atom) {
+  if (from.empty())
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  Block *block = b.createBlock(&into);
+  IRMapping map;
+  map.map(from.front().getArgument(0), iter);
+  map.map(from.front().getArgument(1), slot);
+  for (Operation &op : from.front()) {
+    Operation *copy = b.clone(op, map);
+    if (atom)
+      copy->walk([&](CopyRowOp row) {
+        row.setAtomAttr(CopyAtomAttr::get(b.getContext(), *atom));
+      });
+  }
+  (void)block;
+}
+
+/// The copy atom a producer's rows use on `target`.
+static CopyAtom copyAtomFor(bool async, const TargetInfo &target) {
+  return async ? toCopyAtom(target.copyAtom) : CopyAtom::Staged;
+}
 
 FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
                                                 const TargetInfo &target) {
   const int64_t N = op.getDepth();
   SmallVector<Producer> producers;
-  SmallVector<FlatSymbolRefAttr> consumers;
+  SmallVector<Consumer> consumers;
   for (Operation &inner : op.getBody().front()) {
     if (auto p = dyn_cast<ProduceOp>(inner))
-      producers.push_back({p.getBufferAttr(), p.getAsync() && target.asyncCopy()});
+      producers.push_back({p.getBufferAttr(),
+                           p.getAsync() && target.asyncCopy(), &p.getBody()});
     else if (auto c = dyn_cast<ConsumeOp>(inner))
-      consumers.push_back(c.getBufferAttr());
+      consumers.push_back({c.getBufferAttr(), &c.getBody()});
   }
   // Size every ring to the depth (or the trip count) and lay the pipeline's rings out side by
   // side (they are live together), from the first ring's offset.
   SmallVector<LdsBufferOp> rings;
   for (FlatSymbolRefAttr sym : llvm::concat<FlatSymbolRefAttr>(
            llvm::map_range(producers, [](auto &p) { return p.buffer; }),
-           consumers)) {
+           llvm::map_range(consumers, [](auto &c) { return c.buffer; }))) {
     auto buf = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym);
     if (!buf)
       return op.emitOpError() << "refers to unknown LDS buffer " << sym;
@@ -86,15 +121,19 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
   auto copies = [&](Value iter, Value pred) {
     for (const Producer &p : producers) {
       Value slot = RingSlotOp::create(b, b.getIndexType(), iter, p.buffer);
-      if (p.async)
-        AsyncCopyOp::create(b, p.buffer, slot, iter, pred);
-      else
-        StagedCopyOp::create(b, p.buffer, slot, iter, pred);
+      Operation *copy =
+          p.async ? AsyncCopyOp::create(b, p.buffer, slot, iter, pred)
+                  : StagedCopyOp::create(b, p.buffer, slot, iter, pred);
+      cloneIterationBody(b, *p.body, copy->getRegion(0), iter, slot,
+                         copyAtomFor(p.async, target));
     }
   };
   auto reads = [&](Value iter) {
-    for (FlatSymbolRefAttr c : consumers)
-      LdsReadOp::create(b, c, RingSlotOp::create(b, b.getIndexType(), iter, c), iter);
+    for (const Consumer &c : consumers) {
+      Value slot = RingSlotOp::create(b, b.getIndexType(), iter, c.buffer);
+      auto read = LdsReadOp::create(b, c.buffer, slot, iter);
+      cloneIterationBody(b, *c.body, read.getBody(), iter, slot, std::nullopt);
+    }
   };
   auto wait = [&](int64_t groupsAfter) {
     if (asyncPerIter)

@@ -1,47 +1,67 @@
 // A shipping kernel through kda.pipeline: the recurrent kernel with
 // lds_stages = 1..4 stages each token's q, k, g rows through an LDS ring. The
-// builder expands the token loop, verifies the schedule (dynamic trip count:
-// 0..depth+1 and a steady state) and instantiates exactly that schedule with
-// the target's atoms; every depth on every target. Copies: register-staged on
-// gfx942 and emu; cp.async.cg + commit/wait_group on sm_90; global_load_lds
-// from wave 0 on gfx950 (one instruction per row, each row a 1 KiB region, so
-// the wait is vmcnt(3 x groups)); kda.async_copy markers on emu32, whose race
-// detector keeps the bytes in flight until the covering wait.
+// builder writes the copy (kda.produce: three kda.copy_row atoms) and the
+// token step (kda.consume), expands and verifies the schedule (dynamic trip
+// count), and leaves the verified kda.schedule in the kernel; kda-lower-atoms
+// then lowers exactly that schedule with the target's atoms (the emulators
+// keep it for kda-gpu-to-emu). Copies: register-staged on gfx942 and emu;
+// cp.async.cg + commit/wait_group on sm_90 and emu32; global_load_lds from
+// wave 0 on gfx950 and emu950 (one instruction per row, each row a 1 KiB
+// region, so the wait is vmcnt(3 x groups); a predicated-off copy issues its
+// three into a sink slot after the ring).
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx942 | FileCheck %s --check-prefix=GFX942
-// RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s --check-prefix=GFX950
-// RUN: kda-opt %s --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=SM90
+// RUN: kda-opt %s --pass-pipeline='builtin.module(kda-lower-to-gpu{target=gfx942},kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=GFX942-LOW
+// RUN: kda-opt %s --pass-pipeline='builtin.module(kda-lower-to-gpu{target=gfx950},kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=GFX950
+// RUN: kda-opt %s --pass-pipeline='builtin.module(kda-lower-to-gpu{target=sm_90},kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=SM90
 // RUN: kda-opt %s --kda-lower-to-gpu=target=emu | FileCheck %s --check-prefix=EMU
-// RUN: rm -rf %t && kda-compile %s --targets=gfx942,gfx950,sm_90,emu,emu32 -o %t -q
+// RUN: kda-opt %s --kda-lower-to-gpu=target=emu32 | FileCheck %s --check-prefix=EMU32
+// RUN: kda-opt %s --kda-lower-to-gpu=target=emu950 | FileCheck %s --check-prefix=EMU950
+// RUN: rm -rf %t && kda-compile %s --targets=gfx942,gfx950,sm_90,emu,emu950,emu32 -o %t -q
 // RUN: %python %lit_lib/check_figures.py %t/manifest.json gfx942 65536 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
-// RUN: kda-opt %s --kda-lower-to-gpu=target=emu32 | FileCheck %s --check-prefix=EMU32
 
-// GFX942-NOT: kda.lds_buffer
-// GFX942: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<768xi8, #gpu.address_space<workgroup>>) private(%{{.*}} : memref<16xf32, #gpu.address_space<private>>){{.*}}kda.verified_pipeline = "tokens: depth 1, 1 slots of 768 bytes, verified for gfx942"
-// GFX942: amdgpu.lds_barrier
-// GFX942: rocdl.s.barrier
-// GFX942: gpu.func @kda_lds2({{.*}}kda.verified_pipeline = "tokens: depth 2, 2 slots of 768 bytes, verified for gfx942"
-// GFX942: gpu.func @kda_lds3({{.*}}kda.verified_pipeline = "tokens: depth 3, 3 slots of 768 bytes, verified for gfx942"
+// The builder's output: the ring, the verified schedule, the copy atoms
+// chosen by the schedule (staged here) with their real operands.
+// GFX942: kda.lds_buffer @kda_lds1_tokens slots(1) slot_bytes(768) offset(0)
+// GFX942: gpu.func @kda_lds1({{.*}}workgroup(%[[LDS:.*]] : memref<768xi8, #gpu.address_space<workgroup>>) private(%{{.*}} : memref<16xf32, #gpu.address_space<private>>){{.*}}kda.verified_pipeline = "tokens: depth 1, 1 slots of 768 bytes, verified for gfx942"
+// GFX942: kda.schedule "tokens" dynamic_trip_count(%{{.*}}) depth(1) target("gfx942")
+// GFX942: kda.staged_copy @kda_lds1_tokens[%{{.*}}] iter(%{{.*}}) {
+// GFX942: kda.copy_row %[[Q:.*]][%[[QOFF:.*]]] to %[[LDS]][%{{.*}}] elems(128) atom(staged) : memref<?xbf16>, memref<768xi8, #gpu.address_space<workgroup>>
+// GFX942-NEXT: arith.addi
+// GFX942-NEXT: kda.copy_row %[[Q]][%[[QOFF]]] to %[[LDS]][%{{.*}}] elems(128) atom(staged)
+// GFX942-NEXT: arith.addi
+// GFX942-NEXT: kda.copy_row %[[G:.*]][%{{.*}}] to %[[LDS]][%{{.*}}] elems(128) atom(staged)
+// GFX942: kda.lds_read @kda_lds1_tokens[%{{.*}}] iter(%{{.*}}) {
 // GFX942: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<3072xi8, #gpu.address_space<workgroup>>){{.*}}kda.verified_pipeline = "tokens: depth 4, 4 slots of 768 bytes, verified for gfx942"
-// GFX942: amdgpu.lds_barrier
-// GFX942-NOT: kda.staged_copy
-// GFX942-NOT: kda.lds_read
-// GFX942-NOT: amdgpu.gather_to_lds
-// gfx950: the ring, then a 1 KiB sink that predicated-off copies write
-// instead (of a token of the sequence), so each group is 3 instructions and
-// vmcnt(3 x groups) waits for exactly the groups the schedule names.
-// GFX950: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<4096xi8, #gpu.address_space<workgroup>>){{.*}}"tokens: depth 1, 1 slots of 3072 bytes, verified for gfx950"
+
+// gfx942 after kda-lower-atoms: 16-byte pieces through registers, the
+// drained barrier as amdgpu.lds_barrier, the bare one as s_barrier; nothing
+// of the schedule is left.
+// GFX942-LOW-NOT: kda.lds_buffer
+// GFX942-LOW: gpu.func @kda_lds1
+// GFX942-LOW: amdgpu.lds_barrier
+// GFX942-LOW: vector.load %{{.*}} : memref<?xbf16>, vector<8xbf16>
+// GFX942-LOW: vector.store %{{.*}} : memref<128xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// GFX942-LOW: rocdl.s.barrier
+// GFX942-LOW-NOT: kda.
+// GFX942-LOW-NOT: amdgpu.gather_to_lds
+
+// gfx950: each row in a 1 KiB region (a wave's 64 x 16 bytes); the ring has
+// one more slot, the sink, that predicated-off copies write (of token
+// min(i, T - 1)), so each group is 3 instructions and vmcnt(3 x groups)
+// waits for exactly the groups the schedule names.
+// GFX950: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<6144xi8, #gpu.address_space<workgroup>>){{.*}}"tokens: depth 1, 1 slots of 3072 bytes, verified for gfx950"
 // GFX950-COUNT-3: amdgpu.gather_to_lds %{{.*}} : vector<8xbf16>, memref<?xbf16>, memref<512xbf16, #gpu.address_space<workgroup>>
 // GFX950: amdgpu.memory_counter_wait load(0)
-// GFX950: gpu.func @kda_lds3({{.*}}workgroup(%{{.*}} : memref<10240xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
+// GFX950: gpu.func @kda_lds3({{.*}}workgroup(%{{.*}} : memref<12288xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
 // GFX950: } else {
 // GFX950: arith.cmpi sgt
 // GFX950: arith.minui
-// GFX950: %c9216 = arith.constant 9216 : index
 // GFX950: amdgpu.gather_to_lds
 // GFX950: amdgpu.memory_counter_wait load(3)
-// GFX950: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<13312xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
+// GFX950: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<15360xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
+// GFX950-NOT: kda.
 // SM90: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<768xi8, #gpu.address_space<workgroup>>){{.*}}verified for sm_90
 // SM90: gpu.barrier
 // SM90-COUNT-3: nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<?xbf16> to memref<128xbf16, #gpu.address_space<workgroup>>
@@ -50,6 +70,7 @@
 // SM90: gpu.func @kda_lds3({{.*}}verified for sm_90
 // SM90: nvvm.cp.async.wait.group 1
 // SM90-NOT: amdgpu.lds_barrier
+// SM90-NOT: kda.
 // PTX: cp.async.cg.shared.global
 // PTX: cp.async.commit_group
 // PTX: cp.async.wait_group
@@ -58,13 +79,18 @@
 // MANIFEST-NEXT: "warps": 2,
 // MANIFEST-NEXT: "waves_k": 1
 // MANIFEST: "name": "lds4"
-// EMU32: kda.async_copy @kda_lds2_tokens
-// EMU32: kda.async_wait 0
-// The emulator keeps the ring and the schedule's markers for its race detector.
+// The emulators keep the ring and the schedule for kda-gpu-to-emu (their
+// race detector and their chip's copy atom).
 // EMU: kda.lds_buffer @kda_lds1_tokens slots(1) slot_bytes(768) offset(0)
 // EMU: kda.staged_copy @kda_lds1_tokens
+// EMU: kda.copy_row {{.*}} atom(staged)
 // EMU: kda.lds_read @kda_lds1_tokens
 // EMU: kda.lds_buffer @kda_lds4_tokens slots(4) slot_bytes(768) offset(0)
+// EMU32: kda.async_copy @kda_lds2_tokens
+// EMU32: kda.copy_row {{.*}} atom(cp_async)
+// EMU32: kda.async_wait 0
+// EMU950: kda.async_copy @kda_lds2_tokens
+// EMU950: kda.copy_row {{.*}} atom(global_load_lds)
 // FIG: gfx942 kda_lds1: {{.*}}lds_bytes 768,{{.*}}spills 0
 // FIG: gfx942 kda_lds4: {{.*}}lds_bytes 3072,{{.*}}spills 0
 

@@ -2,7 +2,7 @@
 // RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-gpu-to-emu
 
 module attributes {gpu.container_module} {
-  gpu.module @kda_kernels {
+  gpu.module @kda_kernels attributes {kda.target = #kda.target<"emu">} {
     gpu.func @k(%x: f64, %out: memref<4xf64>) kernel {
       %c1 = arith.constant 1 : i32
       %c32 = arith.constant 32 : i32

@@ -28,7 +28,7 @@
 // ENTRY: llvm.load %[[A1]] : !llvm.ptr -> !llvm.ptr
 // ENTRY: llvm.call @k(%[[CTX]], %{{.*}}, %{{.*}})
 module attributes {gpu.container_module} {
-  gpu.module @kda_kernels {
+  gpu.module @kda_kernels attributes {kda.target = #kda.target<"emu">} {
     gpu.func @k(%x: f32, %out: memref<4xf32>) kernel {
       %tid = gpu.thread_id x
       %bid = gpu.block_id y

@@ -1,11 +1,14 @@
 // Cross-lane reduction atoms: DPP row operations on gfx9 (unit-stride
 // clusters), butterfly shuffles over the target's wave on sm_90 and the
 // emulator, shuffles for strided clusters everywhere.
-// RUN: kda-opt %s --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce{target=gfx942}))' | FileCheck %s --check-prefix=GFX
-// RUN: kda-opt %s --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce{target=sm_90}))' | FileCheck %s --check-prefix=NV
-// RUN: kda-opt %s --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce{target=emu32}))' | FileCheck %s --check-prefix=NV
+// The target is the gpu.module's `kda.target` (set by kda-lower-to-gpu).
+// RUN: sed s/@TARGET@/gfx942/ %s | kda-opt --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce))' | FileCheck %s --check-prefix=GFX
+// RUN: sed s/@TARGET@/sm_90/ %s | kda-opt --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce))' | FileCheck %s --check-prefix=NV
+// RUN: sed s/@TARGET@/emu32/ %s | kda-opt --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce))' | FileCheck %s --check-prefix=NV
+// RUN: sed 's/attributes {kda.target = #kda.target<"@TARGET@">}//' %s | not kda-opt --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce))' 2>&1 | FileCheck %s --check-prefix=NONE
+// NONE: error: no enclosing kda.target attribute
 
-gpu.module @m {
+gpu.module @m attributes {kda.target = #kda.target<"@TARGET@">} {
   // GFX-LABEL: gpu.func @unit_stride
   // GFX-NOT: gpu.subgroup_reduce
   // GFX: amdgpu.dpp {{.*}} quad_perm

@@ -21,7 +21,7 @@
 // IR: call @kda_emu_lds_load
 
 module attributes {gpu.container_module} {
-  gpu.module @kernels {
+  gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
     gpu.func @no_barrier() workgroup(%x : memref<64xf32, #gpu.address_space<workgroup>>) kernel {
       %c1 = arith.constant 1 : index
       %c64 = arith.constant 64 : index

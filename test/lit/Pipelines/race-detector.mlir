@@ -17,7 +17,7 @@
 // SAFE: race-free: 1 x 1 x 1 blocks of 64 threads
 
 module attributes {gpu.container_module} {
-  gpu.module @kda_kernels {
+  gpu.module @kda_kernels attributes {kda.target = #kda.target<"emu32">} {
     kda.lds_buffer @u slots(4) slot_bytes(8192) offset(0)
     kda.lds_buffer @w slots(4) slot_bytes(16384) offset(0)
     gpu.func @recompute_w_u() kernel {
@@ -61,7 +61,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
-  gpu.module @kda_safe {
+  gpu.module @kda_safe attributes {kda.target = #kda.target<"emu32">} {
     kda.lds_buffer @u2 slots(1) slot_bytes(8192) offset(0)
     kda.lds_buffer @w2 slots(1) slot_bytes(16384) offset(0)
     gpu.func @safe_w_u() kernel {

@@ -68,10 +68,11 @@ struct TargetInfo {
   unsigned copyRegionBytes() const {
     return copyAtom == CopyAtomKind::GlobalLoadLds ? waveSize * 16 : 16;
   }
-  /// Wait-counter units one copy group of `instructions` wave-level copy
-  /// instructions costs: vmcnt counts instructions, wait_group groups.
-  unsigned waitUnitsPerGroup(unsigned instructions) const {
-    return copyAtom == CopyAtomKind::GlobalLoadLds ? instructions : 1;
+  /// Whether the async-copy waits count instructions (vmcnt) rather than
+  /// committed groups (wait_group): then every group must issue the same
+  /// instructions, a predicated-off one included.
+  bool waitsCountInstructions() const {
+    return copyAtom == CopyAtomKind::GlobalLoadLds;
   }
 };
 

@@ -17,6 +17,11 @@
 
 namespace mlir::kda {
 
+/// Checks every kda.copy_row under `root` names a copy atom `target` has
+/// (staged everywhere; cp_async on sm_90 and emu32; global_load_lds on
+/// gfx950 and emu950), with an error naming the atom and the chip.
+LogicalResult checkCopyAtoms(Operation *root, const TargetInfo &target);
+
 /// Schedules (kda.schedule, kda.ring_slot, kda.async_copy, kda.staged_copy,
 /// kda.async_wait, kda.lds_read, kda.lds_drain, kda.barrier,
 /// kda.lds_barrier) and row copies (kda.copy_row) -> amdgpu/rocdl ops.

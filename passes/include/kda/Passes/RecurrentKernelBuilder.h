@@ -75,17 +75,15 @@ llvm::ArrayRef<llvm::StringLiteral> recurrentKernelArgNames();
 struct TokenSlotLayout {
   int64_t q, k, g; // byte offsets of the rows in the slot
   int64_t bytes;   // slot size (16-byte multiple)
-  bool async;      // rows arrive by the target's async copy
-  /// AMDGPU async: a region after the ring that predicated-off copies write
-  /// instead, so every group issues the same instructions and vmcnt waits
-  /// count groups exactly. Never read; not part of the verified ring.
-  int64_t sinkBytes = 0;
+  bool async;      // rows arrive by the target's async copy atom
+  /// The ring gets one more slot, after its last, that predicated-off
+  /// copies write instead (targets whose waits count copy instructions:
+  /// every group then issues the same instructions). Never read; not part
+  /// of the verified ring.
+  bool sinkSlot = false;
 };
-/// The slot layout on `target`. Rows are async-copied where the target has
-/// async copy and every row is a whole number of 16-byte chunks; on AMDGPU a
-/// wave's global_load_lds writes waveSize x 16 contiguous bytes, so each row
-/// then gets a region of that size (lanes past the row fill its padding), and
-/// one more such region follows the ring as the sink of predicated-off copies.
+/// The slot layout on `target`: rows start at multiples of what one copy
+/// instruction writes from a uniform base (TargetInfo::copyRegionBytes).
 TokenSlotLayout tokenSlotLayout(RecurrentOp op, const TargetInfo &target);
 
 /// Builds `gpu.func @name` in `module` computing `op` on `target`. With

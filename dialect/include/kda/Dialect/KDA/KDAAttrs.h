@@ -23,6 +23,10 @@ inline constexpr llvm::StringLiteral kTargetAttrName = "kda.target";
 const TargetInfo *getEnclosingTarget(Operation *op);
 /// Like getEnclosingTarget, but emits "no enclosing kda.target" at `op`.
 const TargetInfo *getEnclosingTargetOrEmit(Operation *op);
+/// The dialect's copy atom enum mirrors the target table's (same cases, same
+/// order), so the two convert by value.
+CopyAtomKind toCopyAtomKind(CopyAtom atom);
+CopyAtom toCopyAtom(CopyAtomKind kind);
 /// The table's target `name`, or an error at `at` listing the known names.
 const TargetInfo *lookupTargetOrEmit(Operation *at, llvm::StringRef name);
 } // namespace kda

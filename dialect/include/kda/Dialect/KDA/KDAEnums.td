@@ -35,4 +35,13 @@ def KDA_ArgRole : I32EnumAttr<"ArgRole", "what a kernel does with a pointer argu
   let genSpecializedAttr = 0;
 }
 
+// Mirrors mlir::kda::CopyAtomKind of the target table (kda/Target/TargetInfo.h).
+def KDA_CopyAtom : I32EnumAttr<"CopyAtom", "a global -> LDS copy atom", [
+    I32EnumAttrCase<"Staged", 0, "staged">,
+    I32EnumAttrCase<"CpAsync", 1, "cp_async">,
+    I32EnumAttrCase<"GlobalLoadLds", 2, "global_load_lds">]> {
+  let cppNamespace = "::mlir::kda";
+  let genSpecializedAttr = 0;
+}
+
 #endif // KDA_ENUMS_TD

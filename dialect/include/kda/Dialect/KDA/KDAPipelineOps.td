@@ -8,7 +8,7 @@
 //    checks: a kda.schedule holding explicit copies, waits, drains and
 //    barriers (also written by hand, or by other generators).
 
-include "kda/Dialect/KDA/KDADialect.td"
+include "kda/Dialect/KDA/KDAAttrs.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -63,17 +63,39 @@ def KDA_PipelineOp : KDA_PipeOp<"pipeline", [NoTerminator, SingleBlock]> {
   let hasVerifier = 1;
 }
 
-def KDA_ProduceOp : KDA_PipeOp<"produce", [HasParent<"PipelineOp">]> {
+def KDA_ProduceOp : KDA_PipeOp<"produce", [HasParent<"PipelineOp">, NoTerminator]> {
   let summary = "The producer of a pipeline: a global -> LDS copy per iteration";
+  let description = [{
+    ```mlir
+    kda.produce @tokens async stage(0) {
+    ^bb0(%iter: index, %slot: index):
+      kda.copy_row %q[%off] to %lds[%at] elems(128) : memref<?xbf16>, memref<9216xi8, 3>
+    }
+    ```
+    The optional body is the copy itself, for iteration `%iter` into ring
+    slot `%slot`: kda.copy_row atoms (and the index arithmetic they need).
+    kda-expand-pipeline clones it into each kda.async_copy / kda.staged_copy
+    of the schedule, so the verified schedule carries the real copies and
+    the target lowering emits exactly them.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$buffer, UnitAttr:$async,
                        I64Attr:$stage);
-  let assemblyFormat = "$buffer (`async` $async^)? `stage` `(` $stage `)` attr-dict";
+  let regions = (region AnyRegion:$body);
+  let assemblyFormat = "$buffer (`async` $async^)? `stage` `(` $stage `)` ($body^)? attr-dict";
+  let hasRegionVerifier = 1;
 }
 
-def KDA_ConsumeOp : KDA_PipeOp<"consume", [HasParent<"PipelineOp">]> {
+def KDA_ConsumeOp : KDA_PipeOp<"consume", [HasParent<"PipelineOp">, NoTerminator]> {
   let summary = "The consumer of a pipeline: LDS reads of an iteration's tile";
+  let description = [{
+    The optional body (block arguments `%iter`, `%slot`) is the consumer's
+    computation on the tile of iteration `%iter` in ring slot `%slot`;
+    kda-expand-pipeline clones it into each kda.lds_read of the schedule.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$buffer, I64Attr:$stage);
-  let assemblyFormat = "$buffer `stage` `(` $stage `)` attr-dict";
+  let regions = (region AnyRegion:$body);
+  let assemblyFormat = "$buffer `stage` `(` $stage `)` ($body^)? attr-dict";
+  let hasRegionVerifier = 1;
 }
 
 def KDA_ScheduleOp : KDA_PipeOp<"schedule", [NoTerminator, SingleBlock]> {
@@ -105,7 +127,7 @@ def KDA_RingSlotOp : KDA_PipeOp<"ring_slot", [Pure]> {
   let assemblyFormat = "$iter `of` $buffer attr-dict";
 }
 
-def KDA_AsyncCopyOp : KDA_PipeOp<"async_copy"> {
+def KDA_AsyncCopyOp : KDA_PipeOp<"async_copy", [NoTerminator]> {
   let summary = "Issue an async global -> LDS copy of iteration `iter` into a slot";
   let description = [{
     Commits one copy group. The bytes may land at any time until a
@@ -116,17 +138,23 @@ def KDA_AsyncCopyOp : KDA_PipeOp<"async_copy"> {
   }];
   let arguments = (ins FlatSymbolRefAttr:$buffer, Index:$slot, Index:$iter,
                        Optional<I1>:$pred);
+  let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
-    $buffer `[` $slot `]` `iter` `(` $iter `)` (`if` `(` $pred^ `)`)? attr-dict
+    $buffer `[` $slot `]` `iter` `(` $iter `)` (`if` `(` $pred^ `)`)? ($body^)? attr-dict
   }];
 }
 
-def KDA_StagedCopyOp : KDA_PipeOp<"staged_copy"> {
+def KDA_StagedCopyOp : KDA_PipeOp<"staged_copy", [NoTerminator]> {
   let summary = "A register-staged copy: global load, then LDS store (lands at the store)";
+  let description = [{
+    The optional body holds the copy's kda.copy_row atoms (cloned from the
+    kda.produce body), executed only when `pred` holds.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$buffer, Index:$slot, Index:$iter,
                        Optional<I1>:$pred);
+  let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
-    $buffer `[` $slot `]` `iter` `(` $iter `)` (`if` `(` $pred^ `)`)? attr-dict
+    $buffer `[` $slot `]` `iter` `(` $iter `)` (`if` `(` $pred^ `)`)? ($body^)? attr-dict
   }];
 }
 
@@ -136,10 +164,16 @@ def KDA_AsyncWaitOp : KDA_PipeOp<"async_wait"> {
   let assemblyFormat = "$count attr-dict";
 }
 
-def KDA_LdsReadOp : KDA_PipeOp<"lds_read"> {
+def KDA_LdsReadOp : KDA_PipeOp<"lds_read", [NoTerminator]> {
   let summary = "A consumer's read of the tile of iteration `iter` from a slot";
+  let description = [{
+    The optional body is the consumer's computation on the tile (cloned from
+    the kda.consume body); the verifier treats the op as one read of the
+    slot, the lowering inlines the body where the schedule placed the read.
+  }];
   let arguments = (ins FlatSymbolRefAttr:$buffer, Index:$slot, Index:$iter);
-  let assemblyFormat = "$buffer `[` $slot `]` `iter` `(` $iter `)` attr-dict";
+  let regions = (region AnyRegion:$body);
+  let assemblyFormat = "$buffer `[` $slot `]` `iter` `(` $iter `)` ($body^)? attr-dict";
 }
 
 def KDA_LdsDrainOp : KDA_PipeOp<"lds_drain"> {
@@ -155,6 +189,46 @@ def KDA_BarrierOp : KDA_PipeOp<"barrier"> {
 def KDA_LdsBarrierOp : KDA_PipeOp<"lds_barrier"> {
   let summary = "A drained barrier: LDS drain, then workgroup barrier";
   let assemblyFormat = "attr-dict";
+}
+
+def KDA_CopyRowOp : KDA_PipeOp<"copy_row"> {
+  let summary = "Copy atom: one contiguous row from global memory into LDS, by the workgroup";
+  let description = [{
+    ```mlir
+    kda.copy_row %src[%offset] to %lds[%byte] elems(128) atom(cp_async)
+        : memref<?xbf16>, memref<9216xi8, #gpu.address_space<workgroup>>
+    ```
+    Copies `elems` contiguous elements of `src` starting at `offset` into the
+    LDS bytes at `byte` of `lds`, cooperatively by the workgroup's threads,
+    with the chip's copy atom:
+    - `staged`: 16-byte pieces round-robin over the threads, loaded into
+      registers and stored to LDS (the bytes land at the store);
+    - `cp_async`: the same pieces by `cp.async.cg` (sm_90); they land at
+      the `kda.async_wait` that covers their group;
+    - `global_load_lds`: the first wave issues one `global_load_lds_dwordx4`
+      per wave-size x 16 bytes of the row (gfx950): each lane its 16 bytes
+      from its own address into a contiguous region from a wave-uniform base,
+      so the destination is padded to that region (lanes past the row read
+      the row's first pieces again and fill the padding); vmcnt counts each
+      instruction.
+    It lives in the body of a kda.produce (no atom yet: kda-expand-pipeline
+    sets the atom of the copy it clones it into: `staged` in a staged copy,
+    the target's async atom in an async copy), or is written by hand with an
+    atom for lit tests. `offset` counts elements, `byte` bytes; both rows
+    must be 16-byte aligned and 16-byte multiples.
+  }];
+  let arguments = (ins AnyMemRef:$src, Index:$offset, AnyMemRef:$lds,
+                       Index:$byte, I64Attr:$elems,
+                       OptionalAttr<KDA_CopyAtomAttr>:$atom);
+  let assemblyFormat = [{
+    $src `[` $offset `]` `to` $lds `[` $byte `]` `elems` `(` $elems `)`
+    (`atom` `(` $atom^ `)`)? attr-dict `:` type($src) `,` type($lds)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Bytes of the row.
+    int64_t getRowBytes();
+  }];
 }
 
 #endif // KDA_PIPELINE_OPS_TD

@@ -1,0 +1,234 @@
+//===- ScheduleLowering.cpp - shared pieces of schedule lowerings ---------===//
+#include "ScheduleLowering.h"
+#include "kda/Passes/AtomLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+Value lowering::workgroupThreads(OpBuilder &b, Location loc, Operation *at) {
+  if (auto fn = at->getParentOfType<gpu::GPUFuncOp>())
+    if (std::optional<DenseI32ArrayAttr> known = fn.getKnownBlockSizeAttr();
+        known && *known)
+      return arith::ConstantIndexOp::create(
+          b, loc, int64_t((*known)[0]) * (*known)[1] * (*known)[2]);
+  return gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+}
+
+Value lowering::scheduleTripCount(OpBuilder &b, Location loc,
+                                ScheduleOp schedule) {
+  if (Value t = schedule.getDynamicTripCount())
+    return t;
+  return arith::ConstantIndexOp::create(b, loc,
+                                        schedule.getTripCount().value_or(0));
+}
+
+Value lowering::ldsElementView(OpBuilder &b, Location loc, Value lds,
+                             Value byte, int64_t elems, Type elem) {
+  auto space = cast<MemRefType>(lds.getType()).getMemorySpace();
+  return memref::ViewOp::create(
+      b, loc, MemRefType::get({elems}, elem, nullptr, space), lds, byte,
+      ValueRange{});
+}
+
+int64_t lowering::globalLoadLdsInstructions(int64_t rowBytes,
+                                          const TargetInfo &target) {
+  const int64_t region = target.copyRegionBytes();
+  return (rowBytes + region - 1) / region;
+}
+
+FailureOr<int64_t> lowering::instructionsPerAsyncGroup(ScheduleOp schedule,
+                                                     const TargetInfo &target) {
+  std::optional<int64_t> perGroup;
+  WalkResult r = schedule.walk([&](AsyncCopyOp copy) {
+    int64_t n = 0;
+    copy.walk([&](CopyRowOp row) {
+      n += globalLoadLdsInstructions(row.getRowBytes(), target);
+    });
+    if (n == 0) {
+      copy.emitOpError() << "has no kda.copy_row to count: " << target.name
+                         << " waits count copy instructions (vmcnt), so an "
+                            "async copy must carry its rows";
+      return WalkResult::interrupt();
+    }
+    if (perGroup && *perGroup != n) {
+      copy.emitOpError() << "issues " << n << " copy instructions but "
+                         << "another group of this schedule issues "
+                         << *perGroup << ": vmcnt waits on " << target.name
+                         << " need every group to issue the same number";
+      return WalkResult::interrupt();
+    }
+    perGroup = n;
+    return WalkResult::advance();
+  });
+  if (r.wasInterrupted())
+    return failure();
+  return perGroup.value_or(1);
+}
+
+void lowering::cloneBody(OpBuilder &b, Region &body, IRMapping &map) {
+  if (body.empty())
+    return;
+  for (Operation &op : body.front())
+    b.clone(op, map);
+}
+
+void lowering::inlineBodyBefore(RewriterBase &rw, Region &body, Operation *op) {
+  if (body.empty())
+    return;
+  rw.inlineBlockBefore(&body.front(), op);
+}
+
+static int64_t elemsPerPiece(CopyRowOp row) {
+  return 128 / cast<MemRefType>(row.getSrc().getType()).getElementTypeBitWidth();
+}
+
+void lowering::forEachThreadPiece(OpBuilder &b, Location loc, CopyRowOp row,
+                                function_ref<void(Value)> emit) {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  auto loop = scf::ForOp::create(
+      b, loc, tid,
+      arith::ConstantIndexOp::create(b, loc, row.getRowBytes() / 16),
+      workgroupThreads(b, loc, row));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  emit(arith::MulIOp::create(
+      b, loc, loop.getInductionVar(),
+      arith::ConstantIndexOp::create(b, loc, elemsPerPiece(row))));
+}
+
+void lowering::forEachWaveRegion(OpBuilder &b, Location loc, CopyRowOp row,
+                               const TargetInfo &target,
+                               function_ref<void(Value, int64_t)> emit) {
+  const int64_t perPiece = elemsPerPiece(row);
+  const int64_t pieces = row.getRowBytes() / 16, wave = target.waveSize;
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value firstWave =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, c(wave));
+  auto ifOp = scf::IfOp::create(b, loc, firstWave, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  for (int64_t r = 0; r < globalLoadLdsInstructions(row.getRowBytes(), target);
+       ++r) {
+    Value piece = arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, tid, c(r * wave)), c(pieces));
+    emit(arith::MulIOp::create(b, loc, piece, c(perPiece)),
+         r * wave * perPiece);
+  }
+}
+
+LogicalResult lowering::emitAsyncCopyBody(OpBuilder &b, AsyncCopyOp op,
+                                        const TargetInfo &target,
+                                        int64_t ringSlots) {
+  Location loc = op.getLoc();
+  IRMapping map;
+  Value pred = op.getPred();
+  if (!pred) {
+    cloneBody(b, op.getBody(), map);
+    return success();
+  }
+  const bool sink = target.copyAtom == CopyAtomKind::GlobalLoadLds;
+  auto ifOp = scf::IfOp::create(b, loc, pred, /*withElse=*/sink);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  cloneBody(b, op.getBody(), map);
+  if (!sink)
+    return success();
+  auto schedule = op->getParentOfType<ScheduleOp>();
+  if (!schedule)
+    return op.emitOpError("a predicated copy on ")
+           << target.name << " needs its schedule's trip count (for the sink)";
+  b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value trips = scheduleTripCount(b, loc, schedule);
+  auto ifAny = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, trips, c(0)),
+      /*withElse=*/false);
+  b.setInsertionPoint(ifAny.thenBlock()->getTerminator());
+  IRMapping toSink;
+  toSink.map(op.getIter(),
+             arith::MinUIOp::create(b, loc, op.getIter(),
+                                    arith::SubIOp::create(b, loc, trips, c(1))));
+  toSink.map(op.getSlot(), c(ringSlots));
+  cloneBody(b, op.getBody(), toSink);
+  return success();
+}
+
+LogicalResult lowering::CopyRowPattern::matchAndRewrite(
+    CopyRowOp op, PatternRewriter &rw) const {
+  if (!op.getAtom() || *op.getAtom() != atom)
+    return failure();
+  RowCopy row{op, op.getLoc(),
+              cast<MemRefType>(op.getSrc().getType()).getElementType(),
+              elemsPerPiece(op)};
+  if (failed(lowerRow(row, rw)))
+    return failure();
+  rw.eraseOp(op);
+  return success();
+}
+
+namespace {
+/// kda.copy_row atom(staged): each piece a vector load into registers and a
+/// vector store to LDS.
+struct StagedCopyRowLowering : lowering::CopyRowPattern {
+  StagedCopyRowLowering(MLIRContext *ctx)
+      : CopyRowPattern(ctx, CopyAtom::Staged) {}
+  LogicalResult lowerRow(const lowering::RowCopy &r,
+                         PatternRewriter &rw) const override {
+    CopyRowOp op = r.op;
+    Location loc = r.loc;
+    auto vt = VectorType::get({r.perPiece}, r.elem);
+    Value dst = lowering::ldsElementView(rw, loc, op.getLds(), op.getByte(),
+                                       op.getElems(), r.elem);
+    lowering::forEachThreadPiece(rw, loc, op, [&](Value e) {
+      Value v = vector::LoadOp::create(
+          rw, loc, vt, op.getSrc(),
+          ValueRange{arith::AddIOp::create(rw, loc, op.getOffset(), e)},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      vector::StoreOp::create(rw, loc, v, dst, ValueRange{e},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+    });
+    return success();
+  }
+};
+} // namespace
+
+void lowering::populateStagedCopyPatterns(RewritePatternSet &patterns) {
+  patterns.add<StagedCopyRowLowering>(patterns.getContext());
+}
+
+LogicalResult mlir::kda::checkCopyAtoms(Operation *root,
+                                        const TargetInfo &target) {
+  WalkResult r = root->walk([&](CopyRowOp row) {
+    if (!row.getAtom()) {
+      row.emitOpError("has no copy atom: it must sit in a kda.produce body "
+                      "(kda-expand-pipeline sets the atom) or name one");
+      return WalkResult::interrupt();
+    }
+    CopyAtomKind kind = toCopyAtomKind(*row.getAtom());
+    if (kind != CopyAtomKind::Staged && kind != target.copyAtom) {
+      row.emitOpError() << "copy atom " << stringifyCopyAtom(kind)
+                        << " is not available on " << target.name << " ("
+                        << target.stands << "; it has staged"
+                        << (target.asyncCopy()
+                                ? (", " + stringifyCopyAtom(target.copyAtom))
+                                      .str()
+                                : std::string())
+                        << ")";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
