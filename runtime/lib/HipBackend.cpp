@@ -10,7 +10,8 @@ namespace {
 using hipError_t = int;
 using hipModule_t = void *;
 using hipFunction_t = void *;
-// Enumerator values of hip_runtime_api.h / driver_types.h (ROCm 6).
+// Enumerator values of hip_runtime_api.h / driver_types.h (part of HIP's ABI;
+// read from the ROCm 5.2 headers Debian ships).
 constexpr int HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
 constexpr int hipDeviceAttributeMaxSharedMemoryPerBlock = 74;
 

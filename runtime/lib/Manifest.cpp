@@ -68,7 +68,8 @@ namespace {
 const json &at(const json &obj, const char *key, const std::string &where,
                const std::string &field) {
   if (!obj.is_object())
-    bad(where, field, "not an object");
+    bad(where, field.empty() ? "(entry)" : field,
+        "expected an object, found " + obj.dump());
   auto it = obj.find(key);
   if (it == obj.end())
     bad(where, field.empty() ? key : field + "." + key, "missing");

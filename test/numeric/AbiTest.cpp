@@ -147,6 +147,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(ReversedCase{"k3_small", "emu"},
                       ReversedCase{"k3_small", "emu32"},
                       ReversedCase{"linear_lds3", "emu"},
+                      ReversedCase{"linear_lds3", "emu950"},
                       ReversedCase{"linear_lds3", "emu32"}),
     [](const auto &info) {
       return std::string(info.param.spec) + "_" + info.param.target;

@@ -1,7 +1,8 @@
 //===- EmuNumericsTest.cpp - emulated kernels vs the float64 oracle -------===//
 //
 // The kernels CI executes: every spec under specs/ compiled for the emulator
-// at wave 64 (emu) and wave 32 (emu32), run through the runtime's emu
+// at wave 64 (emu; the LDS-pipelined specs also emu950, gfx950's copy atom)
+// and wave 32 (emu32), run through the runtime's emu
 // backend on batches that mix decodes and multi-token rows, padding slots,
 // sequences with and without initial state; bf16/f16 inputs.
 // Bars (issue #3): relative L2 <= 2e-3 on outputs, <= 1e-5 on f32 states
@@ -22,7 +23,7 @@ namespace {
 
 struct NumericCase {
   const char *spec;   // bundle folder and kernel name
-  const char *target; // emu | emu32
+  const char *target; // emu | emu950 | emu32
   const char *batch;  // a name for the batch shape below
 };
 
@@ -94,6 +95,12 @@ std::vector<NumericCase> allCases() {
     for (const char *target : {"emu", "emu32"})
       for (const char *batch : {"decode", "mixed", "long", "extreme"})
         cases.push_back({spec, target, batch});
+  // gfx950's atoms (one global_load_lds per row into 1 KiB regions, vmcnt
+  // waits) where they differ from gfx942's: the LDS-pipelined specs.
+  for (const char *spec : {"k3_lds1", "k3_lds2", "linear_lds3", "linear_lds4",
+                           "k3_wavesk_lds2"})
+    for (const char *batch : {"decode", "mixed", "long", "extreme"})
+      cases.push_back({spec, "emu950", batch});
   // Full 128 x 128 heads: fewer batches, both wave sizes.
   for (const char *spec : {"k3_heads128", "linear_heads128"})
     for (const char *target : {"emu", "emu32"})

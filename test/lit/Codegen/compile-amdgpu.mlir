@@ -33,11 +33,9 @@
 // MANIFEST-NEXT: "dtype": "bf16",
 // MANIFEST-NEXT: "name": "q",
 // MANIFEST-NEXT: "role": "input"
-// MANIFEST: "dtype": "f32",
-// MANIFEST-NEXT: "name": "state",
+// MANIFEST: "name": "state",
 // MANIFEST-NEXT: "role": "inout"
-// MANIFEST: "dtype": "bf16",
-// MANIFEST-NEXT: "name": "out",
+// MANIFEST: "name": "out",
 // MANIFEST-NEXT: "role": "output"
 // MANIFEST: "block": [
 // MANIFEST-NEXT: 128,
