@@ -138,6 +138,14 @@ public:
     }
     if (bytes <= kDefaultDynamicSharedLimit)
       return KDA_OK;
+    // Only ever raise the limit: two manifest entries may share a function.
+    int current = 0;
+    if (CUresult r = api.cuFuncGetAttribute(
+            &current, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn))
+      return error = "cuFuncGetAttribute(" + symbol + ", max dynamic shared " +
+                     "memory): " + describe(r), KDA_ERROR_BACKEND;
+    if (current >= int(bytes))
+      return KDA_OK;
     if (CUresult r = api.cuFuncSetAttribute(
             fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(bytes)))
       return error = "cuFuncSetAttribute(" + symbol +
