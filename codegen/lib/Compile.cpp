@@ -9,6 +9,7 @@
 #include "kda/Codegen/Compile.h"
 #include "kda/Codegen/TargetPipelines.h"
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Passes/KernelAbi.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
 #include "mlir/Support/FileUtilities.h"
 
@@ -116,9 +117,9 @@ llvm::json::Object CompiledKernel::toJson() const {
     gridJ.push_back(g < 0 ? llvm::json::Value("num_seqs")
                           : llvm::json::Value(g));
   llvm::json::Array argsJ, usesJ;
-  for (const auto &[argName, dtype] : args)
+  for (const Arg &a : args)
     argsJ.push_back(llvm::json::Object{
-        {"name", argName}, {"kind", "pointer"}, {"dtype", dtype}});
+        {"name", a.name}, {"dtype", a.dtype}, {"role", a.role}});
   for (const std::string &u : uses)
     usesJ.push_back(u);
   llvm::json::Object o{{"name", name},
@@ -131,6 +132,11 @@ llvm::json::Object CompiledKernel::toJson() const {
                        {"dtypes", llvm::json::Object(dtypes)},
                        {"grid", std::move(gridJ)},
                        {"args", std::move(argsJ)},
+                       {"dynamic_lds_bytes", dynamicLdsBytes},
+                       {"workspace",
+                        llvm::json::Object{{"fixed", workspaceFixed},
+                                           {"per_token", workspacePerToken},
+                                           {"per_seq", workspacePerSeq}}},
                        {"uses", std::move(usesJ)},
                        {"layer", llvm::json::Object(layer)},
                        {"config", llvm::json::Object(config)},
@@ -479,6 +485,57 @@ llvm::json::Object mlir::kda::describeLayer(LayerAttr l) {
   return o;
 }
 
+/// The manifest's view of a kernel's ABI, dynamic shared memory and
+/// workspace: `kda.abi` (required, stated by the kernel builder),
+/// `kda.dynamic_lds_bytes` and `kda.workspace` (optional).
+static LogicalResult describeAbi(gpu::GPUFuncOp kernel, CompiledKernel &k) {
+  FailureOr<SmallVector<KernelArgAttr>> abi = getKernelAbi(kernel);
+  if (failed(abi))
+    return failure();
+  for (KernelArgAttr a : *abi) {
+    std::string dtype;
+    llvm::raw_string_ostream(dtype) << a.getElementType();
+    k.args.push_back({a.getName().str(), dtype,
+                      stringifyArgRole(a.getRole()).str()});
+  }
+  if (Attribute lds = kernel->getAttr("kda.dynamic_lds_bytes")) {
+    auto bytes = dyn_cast<IntegerAttr>(lds);
+    if (!bytes || bytes.getInt() < 0 || bytes.getInt() > INT32_MAX)
+      return kernel.emitOpError()
+             << "kda.dynamic_lds_bytes must be a byte count, not " << lds;
+    k.dynamicLdsBytes = bytes.getInt();
+  }
+  if (Attribute ws = kernel->getAttr("kda.workspace")) {
+    auto dict = dyn_cast<DictionaryAttr>(ws);
+    if (!dict)
+      return kernel.emitOpError()
+             << "kda.workspace must be {fixed, per_token, per_seq} bytes, not "
+             << ws;
+    for (NamedAttribute entry : dict) {
+      auto bytes = dyn_cast<IntegerAttr>(entry.getValue());
+      int64_t *slot = entry.getName() == "fixed"       ? &k.workspaceFixed
+                      : entry.getName() == "per_token" ? &k.workspacePerToken
+                      : entry.getName() == "per_seq"   ? &k.workspacePerSeq
+                                                       : nullptr;
+      if (!slot || !bytes || bytes.getInt() < 0)
+        return kernel.emitOpError()
+               << "kda.workspace entry " << entry.getName() << " = "
+               << entry.getValue()
+               << ": expected fixed, per_token or per_seq bytes (>= 0)";
+      *slot = bytes.getInt();
+    }
+    bool hasArg = llvm::any_of(k.args, [](const CompiledKernel::Arg &a) {
+      return a.role == "workspace";
+    });
+    if (!hasArg && (k.workspaceFixed || k.workspacePerToken ||
+                    k.workspacePerSeq))
+      return kernel.emitOpError()
+             << "kda.workspace asks for bytes but kda.abi has no argument of "
+                "role workspace";
+  }
+  return success();
+}
+
 LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                           const Toolchain &tools,
                                           StringRef outDir,
@@ -503,16 +560,18 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
     k.target = t.name.str();
     k.blockSize = (*kernel.getKnownBlockSize())[0];
     k.waveSize = t.waveSize;
-    auto elemName = [](Type type) {
-      std::string s;
-      llvm::raw_string_ostream(s) << cast<MemRefType>(type).getElementType();
-      return s;
+    if (failed(describeAbi(kernel, k)))
+      return failure();
+    auto argDtype = [&](StringRef argName) {
+      for (const CompiledKernel::Arg &a : k.args)
+        if (a.name == argName)
+          return a.dtype;
+      return std::string();
     };
-    ArrayRef<Type> argTypes = kernel.getArgumentTypes();
-    k.dtypes = llvm::json::Object{{"act", elemName(argTypes[0])},
-                                  {"g", elemName(argTypes[3])},
-                                  {"beta", elemName(argTypes[4])},
-                                  {"state", elemName(argTypes[10])}};
+    k.dtypes = llvm::json::Object{{"act", argDtype("q")},
+                                  {"g", argDtype("g")},
+                                  {"beta", argDtype("beta")},
+                                  {"state", argDtype("state")}};
     auto grid = kernel->getAttrOfType<DenseI64ArrayAttr>("kda.grid");
     for (int i = 0; i < 3; ++i)
       k.grid[i] = grid[i];
@@ -532,9 +591,6 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                        .getInt()},
                                   {"waves_k", config.getWavesK()},
                                   {"lds_stages", config.getLdsStages()}};
-    for (auto [argName, type] :
-         llvm::zip_equal(recurrentKernelArgNames(), argTypes))
-      k.args.emplace_back(argName.str(), elemName(type));
     kernels.push_back(std::move(k));
   }
   // Optional operands the spec passes: the kernel reads them.
@@ -626,7 +682,9 @@ LogicalResult mlir::kda::writeManifest(StringRef outDir, StringRef specName,
   llvm::json::Array kernels;
   for (const CompiledKernel &k : ks)
     kernels.push_back(k.toJson());
-  llvm::json::Object manifest{{"format", 1},
+  // Format 2: args carry roles; dynamic_lds_bytes and workspace (the
+  // runtime's Manifest.h reads exactly this).
+  llvm::json::Object manifest{{"format", 2},
                               {"generator", "kda-compile"},
                               {"spec", specName},
                               {"kernels", std::move(kernels)}};

@@ -18,6 +18,9 @@ struct LaunchConfig {
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
   uint32_t waveSize = 64; // of the target the emulator stands for
+  /// Bytes of dynamic shared memory per workgroup (the manifest's
+  /// dynamic_lds_bytes), behind gpu.dynamic_shared_memory.
+  uint32_t dynamicLdsBytes = 0;
   /// Shadow every LDS byte the kernel's pipeline atoms touch and report the
   /// first race (on unless KDA_EMU_RACECHECK=0).
   bool raceCheck = true;

@@ -13,6 +13,8 @@ struct LaunchDims {
   uint32_t grid[3];
   uint32_t block[3];
   uint32_t waveSize; // the emulator emulates it; GPUs have it
+  /// Bytes of dynamic shared memory (LDS) per workgroup, from the manifest.
+  uint32_t dynamicLdsBytes = 0;
 };
 
 /// A loaded code object's entry point, opaque to the runtime core.
@@ -24,9 +26,13 @@ public:
   virtual kda_backend kind() const = 0;
   /// Which bundle targets this backend can run ("sm_90", "gfx942", ...).
   virtual bool runs(const std::string &target) const = 0;
-  /// Loads `file` (once per file) and finds `symbol` in it.
+  /// Loads `file` (once per file) and finds `symbol` in it. A kernel that
+  /// launches with `dynamicLdsBytes` of dynamic shared memory is prepared
+  /// for it here (CUDA's opt-in above 48 KiB) or refused when the device
+  /// cannot give that much.
   virtual kda_status load(const std::string &file, const std::string &symbol,
-                          KernelHandle &out, std::string &error) = 0;
+                          uint32_t dynamicLdsBytes, KernelHandle &out,
+                          std::string &error) = 0;
   /// `params[i]` points at argument i (kernelParams convention).
   virtual kda_status launch(KernelHandle kernel, const LaunchDims &dims,
                             void *stream, void **params,

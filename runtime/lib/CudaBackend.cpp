@@ -14,6 +14,12 @@ using CUdevice = int;
 using CUcontext = void *;
 using CUmodule = void *;
 using CUfunction = void *;
+// Enumerator values of cuda.h (stable across CUDA versions).
+constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
+constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
+/// Dynamic shared memory a kernel may use without opting in.
+constexpr uint32_t kDefaultDynamicSharedLimit = 48 * 1024;
 
 struct CudaApi {
   CUresult (*cuInit)(unsigned);
@@ -27,6 +33,10 @@ struct CudaApi {
                              unsigned, unsigned, unsigned, unsigned, void *,
                              void **, void **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  CUresult (*cuCtxGetDevice)(CUdevice *);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
 };
 
 class CudaBackend : public Backend {
@@ -57,6 +67,10 @@ public:
     KDA_SYM(cuModuleGetFunction, "cuModuleGetFunction")
     KDA_SYM(cuLaunchKernel, "cuLaunchKernel")
     KDA_SYM(cuGetErrorString, "cuGetErrorString")
+    KDA_SYM(cuCtxGetDevice, "cuCtxGetDevice")
+    KDA_SYM(cuDeviceGetAttribute, "cuDeviceGetAttribute")
+    KDA_SYM(cuFuncGetAttribute, "cuFuncGetAttribute")
+    KDA_SYM(cuFuncSetAttribute, "cuFuncSetAttribute")
 #undef KDA_SYM
     if (CUresult r = api.cuInit(0))
       return error = "cuInit: " + describe(r), false;
@@ -75,7 +89,8 @@ public:
   }
 
   kda_status load(const std::string &file, const std::string &symbol,
-                  KernelHandle &out, std::string &error) override {
+                  uint32_t dynamicLdsBytes, KernelHandle &out,
+                  std::string &error) override {
     CUmodule &mod = modules[file];
     if (!mod)
       if (CUresult r = api.cuModuleLoad(&mod, file.c_str())) {
@@ -88,15 +103,63 @@ public:
       error = "cuModuleGetFunction(" + symbol + "): " + describe(r);
       return KDA_ERROR_NOT_FOUND;
     }
+    if (kda_status s = allowDynamicShared(fn, symbol, dynamicLdsBytes, error))
+      return s;
     out = fn;
+    return KDA_OK;
+  }
+
+  /// Above 48 KiB of dynamic shared memory a kernel must opt in, once, up to
+  /// the device's opt-in limit less the kernel's static shared memory (227
+  /// KiB per block on sm_90). Checked here so a bundle the device cannot run
+  /// is refused when it is opened, not at its first launch.
+  kda_status allowDynamicShared(CUfunction fn, const std::string &symbol,
+                                uint32_t bytes, std::string &error) {
+    if (bytes == 0)
+      return KDA_OK;
+    CUdevice dev = 0;
+    int optin = 0, staticBytes = 0;
+    if (CUresult r = api.cuCtxGetDevice(&dev))
+      return error = "cuCtxGetDevice: " + describe(r), KDA_ERROR_BACKEND;
+    if (CUresult r = api.cuDeviceGetAttribute(
+            &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev))
+      return error = "cuDeviceGetAttribute(shared memory opt-in): " +
+                     describe(r), KDA_ERROR_BACKEND;
+    if (CUresult r = api.cuFuncGetAttribute(
+            &staticBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn))
+      return error = "cuFuncGetAttribute(" + symbol + ", static shared " +
+                     "memory): " + describe(r), KDA_ERROR_BACKEND;
+    if (uint64_t(bytes) + uint64_t(staticBytes) > uint64_t(optin)) {
+      error = symbol + " asks for " + std::to_string(bytes) +
+              " bytes of dynamic shared memory; with its " +
+              std::to_string(staticBytes) + " static bytes that exceeds the " +
+              std::to_string(optin) + " this device allows per block";
+      return KDA_ERROR_UNSUPPORTED;
+    }
+    if (bytes <= kDefaultDynamicSharedLimit)
+      return KDA_OK;
+    // Only ever raise the limit: two manifest entries may share a function.
+    int current = 0;
+    if (CUresult r = api.cuFuncGetAttribute(
+            &current, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn))
+      return error = "cuFuncGetAttribute(" + symbol + ", max dynamic shared " +
+                     "memory): " + describe(r), KDA_ERROR_BACKEND;
+    if (current >= int(bytes))
+      return KDA_OK;
+    if (CUresult r = api.cuFuncSetAttribute(
+            fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(bytes)))
+      return error = "cuFuncSetAttribute(" + symbol +
+                     ", max dynamic shared memory " + std::to_string(bytes) +
+                     "): " + describe(r), KDA_ERROR_BACKEND;
     return KDA_OK;
   }
 
   kda_status launch(KernelHandle kernel, const LaunchDims &d, void *stream,
                     void **params, std::string &error) override {
     CUresult r = api.cuLaunchKernel(kernel, d.grid[0], d.grid[1], d.grid[2],
-                                    d.block[0], d.block[1], d.block[2], 0,
-                                    stream, params, nullptr);
+                                    d.block[0], d.block[1], d.block[2],
+                                    d.dynamicLdsBytes, stream, params,
+                                    nullptr);
     if (r) {
       error = "cuLaunchKernel: " + describe(r);
       return KDA_ERROR_BACKEND;

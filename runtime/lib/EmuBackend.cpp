@@ -15,8 +15,10 @@ namespace {
 class EmuBackend : public Backend {
 public:
   kda_backend kind() const override { return KDA_BACKEND_EMU; }
+  /// The emulator targets: emu (gfx942's atoms), emu950 (gfx950's), both
+  /// wave 64, and emu32 (sm_90's, wave 32).
   bool runs(const std::string &target) const override {
-    return target.rfind("emu", 0) == 0;
+    return target == "emu" || target == "emu950" || target == "emu32";
   }
 
   bool start(std::string &error) {
@@ -31,7 +33,9 @@ public:
   }
 
   kda_status load(const std::string &file, const std::string &symbol,
-                  KernelHandle &out, std::string &error) override {
+                  uint32_t dynamicLdsBytes, KernelHandle &out,
+                  std::string &error) override {
+    (void)dynamicLdsBytes; // the emulator allocates it per launch
     void *&lib = libs[file];
     if (!lib)
       lib = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -54,6 +58,7 @@ public:
     for (int i = 0; i < 3; ++i)
       c.grid[i] = d.grid[i], c.block[i] = d.block[i];
     c.waveSize = d.waveSize;
+    c.dynamicLdsBytes = d.dynamicLdsBytes;
     const char *race = std::getenv("KDA_EMU_RACECHECK");
     c.raceCheck = !(race && std::string(race) == "0");
     error = emu::launch(reinterpret_cast<emu::PackedEntry>(kernel), c, params);

@@ -10,6 +10,10 @@ namespace {
 using hipError_t = int;
 using hipModule_t = void *;
 using hipFunction_t = void *;
+// Enumerator values of hip_runtime_api.h / driver_types.h (part of HIP's ABI;
+// read from the ROCm 5.2 headers Debian ships).
+constexpr int HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
+constexpr int hipDeviceAttributeMaxSharedMemoryPerBlock = 74;
 
 struct HipApi {
   hipError_t (*hipInit)(unsigned);
@@ -21,6 +25,9 @@ struct HipApi {
                                       unsigned, unsigned, unsigned, unsigned,
                                       unsigned, void *, void **, void **);
   const char *(*hipGetErrorString)(hipError_t);
+  hipError_t (*hipGetDevice)(int *);
+  hipError_t (*hipDeviceGetAttribute)(int *, int, int);
+  hipError_t (*hipFuncGetAttribute)(int *, int, hipFunction_t);
 };
 
 class HipBackend : public Backend {
@@ -51,6 +58,9 @@ public:
     KDA_SYM(hipModuleGetFunction)
     KDA_SYM(hipModuleLaunchKernel)
     KDA_SYM(hipGetErrorString)
+    KDA_SYM(hipGetDevice)
+    KDA_SYM(hipDeviceGetAttribute)
+    KDA_SYM(hipFuncGetAttribute)
 #undef KDA_SYM
     if (hipError_t r = api.hipInit(0))
       return error = "hipInit: " + describe(r), false;
@@ -61,7 +71,8 @@ public:
   }
 
   kda_status load(const std::string &file, const std::string &symbol,
-                  KernelHandle &out, std::string &error) override {
+                  uint32_t dynamicLdsBytes, KernelHandle &out,
+                  std::string &error) override {
     hipModule_t &mod = modules[file];
     if (!mod)
       if (hipError_t r = api.hipModuleLoad(&mod, file.c_str())) {
@@ -74,7 +85,39 @@ public:
       error = "hipModuleGetFunction(" + symbol + "): " + describe(r);
       return KDA_ERROR_NOT_FOUND;
     }
+    if (kda_status s = checkDynamicLds(fn, symbol, dynamicLdsBytes, error))
+      return s;
     out = fn;
+    return KDA_OK;
+  }
+
+  /// AMD GPUs have no opt-in (what hipFuncSetAttribute's
+  /// MaxDynamicSharedMemorySize does on CUDA): a workgroup may use the whole
+  /// LDS (64 KiB on gfx942, 160 KiB on gfx950). So the equivalent is to
+  /// check static + dynamic bytes against the device's limit here, where a
+  /// bundle the device cannot run is refused when it is opened.
+  kda_status checkDynamicLds(hipFunction_t fn, const std::string &symbol,
+                             uint32_t bytes, std::string &error) {
+    if (bytes == 0)
+      return KDA_OK;
+    int dev = 0, limit = 0, staticBytes = 0;
+    if (hipError_t r = api.hipGetDevice(&dev))
+      return error = "hipGetDevice: " + describe(r), KDA_ERROR_BACKEND;
+    if (hipError_t r = api.hipDeviceGetAttribute(
+            &limit, hipDeviceAttributeMaxSharedMemoryPerBlock, dev))
+      return error = "hipDeviceGetAttribute(LDS per workgroup): " +
+                     describe(r), KDA_ERROR_BACKEND;
+    if (hipError_t r = api.hipFuncGetAttribute(
+            &staticBytes, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn))
+      return error = "hipFuncGetAttribute(" + symbol + ", static LDS): " +
+                     describe(r), KDA_ERROR_BACKEND;
+    if (uint64_t(bytes) + uint64_t(staticBytes) > uint64_t(limit)) {
+      error = symbol + " asks for " + std::to_string(bytes) +
+              " bytes of dynamic LDS; with its " + std::to_string(staticBytes) +
+              " static bytes that exceeds the " + std::to_string(limit) +
+              " this device has per workgroup";
+      return KDA_ERROR_UNSUPPORTED;
+    }
     return KDA_OK;
   }
 
@@ -82,7 +125,7 @@ public:
                     void **params, std::string &error) override {
     hipError_t r = api.hipModuleLaunchKernel(
         kernel, d.grid[0], d.grid[1], d.grid[2], d.block[0], d.block[1],
-        d.block[2], 0, stream, params, nullptr);
+        d.block[2], d.dynamicLdsBytes, stream, params, nullptr);
     if (r) {
       error = "hipModuleLaunchKernel: " + describe(r);
       return KDA_ERROR_BACKEND;

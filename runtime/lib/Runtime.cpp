@@ -1,8 +1,8 @@
 //===- Runtime.cpp - bundles, validation, launches ------------------------===//
 #include "Backend.h"
+#include "LaunchPlan.h"
+#include "Manifest.h"
 #include "kda/kda_runtime.h"
-
-#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <fstream>
@@ -11,16 +11,25 @@
 
 using kda::rt::Backend;
 using kda::rt::KernelHandle;
+using kda::rt::LaunchPlan;
+using kda::rt::PlannedLaunch;
+namespace mf = kda::manifest;
+
+namespace {
+/// What a recurrent launch passes for an ABI argument: a kda_batch field.
+enum class BatchField {
+  Q, K, V, G, Beta, ALog, DtBias, CuSeqlens, Slots, HasInitialState, State,
+  Out, Workspace
+};
+} // namespace
 
 struct kda_kernel {
   kda_bundle *bundle = nullptr;
-  std::string name, kind, symbol, target, file;
-  uint32_t block = 0, waveSize = 0;
-  int64_t grid[3] = {0, 0, 0};
-  int32_t heads = 0, valueHeads = 0, headK = 0, headV = 0;
+  mf::Kernel m; // its manifest entry, validated
   kda_dtype act = KDA_BF16, g = KDA_BF16, beta = KDA_BF16, state = KDA_F32;
   kda_state_layout layout = KDA_LAYOUT_KV;
-  bool usesALog = false, usesDtBias = false;
+  /// Recurrent kernels: the batch field of each ABI argument, in order.
+  std::vector<BatchField> binding;
   KernelHandle handle = nullptr;
 };
 
@@ -28,6 +37,11 @@ struct kda_bundle {
   std::string dir, target;
   std::unique_ptr<Backend> backend;
   std::vector<kda_kernel> kernels;
+};
+
+struct kda_plan {
+  kda_bundle *bundle = nullptr;
+  LaunchPlan plan;
 };
 
 namespace {
@@ -60,47 +74,144 @@ const char *dtypeName(kda_dtype d) {
   return "?";
 }
 
-kda_status readKernel(const nlohmann::json &j, kda_kernel &k,
-                      std::string &why) {
-  try {
-    k.name = j.at("name");
-    k.kind = j.at("kind");
-    k.symbol = j.at("symbol");
-    k.target = j.at("target");
-    k.file = j.at("file");
-    k.block = j.at("block").at(0);
-    k.waveSize = j.at("wave_size");
-    for (int i = 0; i < 3; ++i) {
-      const auto &g = j.at("grid").at(i);
-      k.grid[i] = g.is_string() ? -1 : g.get<int64_t>();
+std::string describe(const mf::Kernel &k) {
+  return "kernel '" + k.name + "' (" + k.target + ")";
+}
+
+//===----------------------------------------------------------------------===//
+// The recurrent kernel's arguments by name
+//===----------------------------------------------------------------------===//
+
+/// An argument the runtime can pass to a recurrent kernel: the batch field,
+/// the element type it must have (a kernel dtype or a fixed one) and role.
+struct RecurrentArg {
+  const char *name;
+  BatchField field;
+  const char *dtype; // "act", "g", "beta", "state" or a fixed type
+  mf::Role role;
+  const char *neededWhenUsed; // only required when "uses" lists this
+};
+
+const RecurrentArg kRecurrentArgs[] = {
+    {"q", BatchField::Q, "act", mf::Role::Input, nullptr},
+    {"k", BatchField::K, "act", mf::Role::Input, nullptr},
+    {"v", BatchField::V, "act", mf::Role::Input, nullptr},
+    {"g", BatchField::G, "g", mf::Role::Input, nullptr},
+    {"beta", BatchField::Beta, "beta", mf::Role::Input, nullptr},
+    {"a_log", BatchField::ALog, "f32", mf::Role::Input, "a_log"},
+    {"dt_bias", BatchField::DtBias, "f32", mf::Role::Input, "dt_bias"},
+    {"cu_seqlens", BatchField::CuSeqlens, "i32", mf::Role::Input, nullptr},
+    {"slots", BatchField::Slots, "i32", mf::Role::Input, nullptr},
+    {"has_initial_state", BatchField::HasInitialState, "i8", mf::Role::Input,
+     nullptr},
+    {"state", BatchField::State, "state", mf::Role::InOut, nullptr},
+    {"out", BatchField::Out, "act", mf::Role::Output, nullptr},
+};
+
+std::string knownRecurrentNames() {
+  std::string names;
+  for (const RecurrentArg &r : kRecurrentArgs)
+    names += (names.empty() ? "" : ", ") + std::string(r.name);
+  return names;
+}
+
+/// The element type a recurrent argument must have in kernel `k`.
+std::string expectedDtype(const RecurrentArg &r, const mf::Kernel &k) {
+  const std::string d = r.dtype;
+  return d == "act" ? k.act : d == "g" ? k.g : d == "beta" ? k.beta
+         : d == "state" ? k.state : d;
+}
+
+/// Maps each ABI argument of a recurrent kernel to the batch field it is
+/// launched with, in the manifest's order. Refuses names the runtime does
+/// not know, arguments it needs that the ABI lacks, and types or roles that
+/// disagree with what it passes.
+bool bindRecurrent(kda_kernel &k, std::string &why) {
+  const mf::Kernel &m = k.m;
+  k.binding.clear();
+  for (const mf::Arg &a : m.args) {
+    if (a.role == mf::Role::Workspace) {
+      k.binding.push_back(BatchField::Workspace);
+      continue;
     }
-    const auto &l = j.at("layer");
-    k.heads = l.at("heads");
-    k.valueHeads = l.at("value_heads");
-    k.headK = l.at("head_k");
-    k.headV = l.at("head_v");
-    k.layout = l.at("state_layout") == "vk" ? KDA_LAYOUT_VK : KDA_LAYOUT_KV;
-    const auto &d = j.at("dtypes");
-    if (!parseDtype(d.at("act"), k.act) || !parseDtype(d.at("g"), k.g) ||
-        !parseDtype(d.at("beta"), k.beta) ||
-        !parseDtype(d.at("state"), k.state))
-      return why = "unknown dtype in kernel " + k.name, KDA_ERROR_BAD_BUNDLE;
-    for (const auto &u : j.at("uses")) {
-      k.usesALog |= u == "a_log";
-      k.usesDtBias |= u == "dt_bias";
+    const RecurrentArg *known = nullptr;
+    for (const RecurrentArg &r : kRecurrentArgs)
+      if (a.name == r.name)
+        known = &r;
+    if (!known) {
+      why = describe(m) + ": unknown argument '" + a.name +
+            "' (a recurrent kernel's arguments are " + knownRecurrentNames() +
+            " and a workspace)";
+      return false;
     }
-  } catch (const std::exception &e) {
-    return why = std::string("manifest: ") + e.what(), KDA_ERROR_BAD_BUNDLE;
+    if (a.dtype != expectedDtype(*known, m)) {
+      why = describe(m) + ": argument '" + a.name + "' has element type " +
+            a.dtype + " but the runtime passes " + expectedDtype(*known, m);
+      return false;
+    }
+    if (a.role != known->role) {
+      why = describe(m) + ": argument '" + a.name + "' has role " +
+            mf::roleName(a.role) + " but the runtime passes it as " +
+            mf::roleName(known->role);
+      return false;
+    }
+    k.binding.push_back(known->field);
   }
-  return KDA_OK;
+  for (const RecurrentArg &r : kRecurrentArgs) {
+    bool needed = !r.neededWhenUsed || m.usesOperand(r.neededWhenUsed);
+    if (needed && !m.findArg(r.name)) {
+      why = describe(m) + ": missing argument '" + std::string(r.name) +
+            "' (the kernel's ABI does not list it)";
+      return false;
+    }
+  }
+  return true;
+}
+
+const void *batchValue(const kda_batch &b, BatchField f) {
+  switch (f) {
+  case BatchField::Q: return b.q;
+  case BatchField::K: return b.k;
+  case BatchField::V: return b.v;
+  case BatchField::G: return b.g;
+  case BatchField::Beta: return b.beta;
+  case BatchField::ALog: return b.a_log;
+  case BatchField::DtBias: return b.dt_bias;
+  case BatchField::CuSeqlens: return b.cu_seqlens;
+  case BatchField::Slots: return b.slots;
+  case BatchField::HasInitialState: return b.has_initial_state;
+  case BatchField::State: return b.state;
+  case BatchField::Out: return b.out;
+  case BatchField::Workspace: return b.workspace;
+  }
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Opening a bundle
+//===----------------------------------------------------------------------===//
+
+/// The runtime's view of a manifest entry: its dtypes as enums and, for a
+/// recurrent kernel, the argument binding.
+bool prepareKernel(const mf::Kernel &m, kda_kernel &k, std::string &why) {
+  k.m = m;
+  if (!m.hasLayer)
+    return true;
+  if (!parseDtype(m.act, k.act) || !parseDtype(m.g, k.g) ||
+      !parseDtype(m.beta, k.beta) || !parseDtype(m.state, k.state)) {
+    why = describe(m) + ": dtypes: unsupported element type";
+    return false;
+  }
+  k.layout = m.layer.stateLayout == "vk" ? KDA_LAYOUT_VK : KDA_LAYOUT_KV;
+  return m.kind != "recurrent" || bindRecurrent(k, why);
 }
 
 /// Which bundle target a backend runs, among those present.
 std::string pickTarget(const Backend &b, const std::vector<kda_kernel> &all) {
   const char *wanted = std::getenv("KDA_TARGET");
   for (const kda_kernel &k : all)
-    if (b.runs(k.target) && (!wanted || k.target == wanted))
-      return k.target;
+    if (b.runs(k.m.target) && (!wanted || k.m.target == wanted))
+      return k.m.target;
   return "";
 }
 
@@ -114,7 +225,159 @@ std::unique_ptr<Backend> makeBackend(kda_backend kind, std::string &error) {
   return nullptr;
 }
 
+/// Starts the first backend of `wanted` (or of hip, cuda, emu for AUTO) that
+/// runs a target of the bundle.
+kda_status startBackend(kda_backend wanted, const std::vector<kda_kernel> &all,
+                        kda_bundle &bundle) {
+  std::string errors;
+  const kda_backend order[] = {KDA_BACKEND_HIP, KDA_BACKEND_CUDA,
+                               KDA_BACKEND_EMU};
+  for (kda_backend kind : order) {
+    if (wanted != KDA_BACKEND_AUTO && wanted != kind)
+      continue;
+    std::string error;
+    std::unique_ptr<Backend> b = makeBackend(kind, error);
+    if (!b) {
+      errors += (errors.empty() ? "" : "; ") + error;
+      continue;
+    }
+    std::string target = pickTarget(*b, all);
+    if (target.empty()) {
+      const char *wanted = std::getenv("KDA_TARGET");
+      errors += (errors.empty() ? "" : "; ") +
+                std::string("the bundle has no kernels for this backend") +
+                (wanted ? std::string(" and target ") + wanted +
+                              " (KDA_TARGET)"
+                        : std::string());
+      continue;
+    }
+    bundle.backend = std::move(b);
+    bundle.target = target;
+    return KDA_OK;
+  }
+  return fail(KDA_ERROR_UNSUPPORTED, "no usable backend: " + errors);
+}
+
 bool aligned16(const void *p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
+
+//===----------------------------------------------------------------------===//
+// Packing launches
+//===----------------------------------------------------------------------===//
+
+/// The launch dimensions of `k` for `numSeqs` sequences (the manifest's grid
+/// with "num_seqs" replaced). Checks the hardware's grid limits.
+kda_status launchDims(const kda_kernel &k, int64_t numSeqs,
+                      kda::rt::LaunchDims &dims) {
+  const mf::Kernel &m = k.m;
+  const int64_t limit[3] = {0x7fffffff, 65535, 65535};
+  for (int i = 0; i < 3; ++i) {
+    int64_t n = m.grid[i] < 0 ? numSeqs : m.grid[i];
+    if (n > limit[i])
+      return fail(KDA_ERROR_INVALID_ARGUMENT,
+                  "num_seqs " + std::to_string(numSeqs) + " exceeds " +
+                      std::to_string(limit[i]) + " (grid " + "xyz"[i] +
+                      " of " + describe(m) + ")");
+    dims.grid[i] = uint32_t(n);
+    dims.block[i] = m.block[i];
+  }
+  dims.waveSize = m.waveSize;
+  dims.dynamicLdsBytes = m.dynamicLdsBytes;
+  return KDA_OK;
+}
+
+bool usesNumSeqs(const kda_kernel &k) {
+  return k.m.grid[0] < 0 || k.m.grid[1] < 0 || k.m.grid[2] < 0;
+}
+
+/// Packs a recurrent launch of a validated batch; none when it has no
+/// sequences.
+kda_status packRecurrent(const kda_kernel *k, const kda_batch *b,
+                         LaunchPlan &plan) {
+  if (kda_status s = kda_validate_recurrent(k, b))
+    return s;
+  if (b->num_seqs == 0)
+    return KDA_OK;
+  PlannedLaunch l;
+  l.kernel = k->m.name;
+  l.handle = k->handle;
+  if (kda_status s = launchDims(*k, b->num_seqs, l.dims))
+    return s;
+  for (BatchField f : k->binding)
+    l.values.push_back(const_cast<void *>(batchValue(*b, f)));
+  plan.add(std::move(l));
+  return KDA_OK;
+}
+
+/// Packs a launch given by name: each ABI argument exactly once.
+kda_status packNamed(const kda_kernel *k, const kda_arg *args,
+                     int32_t numArgs, int64_t numSeqs, LaunchPlan &plan) {
+  if (!k)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel");
+  const mf::Kernel &m = k->m;
+  if (numArgs < 0 || (numArgs > 0 && !args))
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                describe(m) + ": null or negative argument list");
+  if (numSeqs < 0)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                describe(m) + ": negative num_seqs " + std::to_string(numSeqs));
+  std::vector<void *> values(m.args.size(), nullptr);
+  std::vector<bool> given(m.args.size(), false);
+  for (int32_t i = 0; i < numArgs; ++i) {
+    if (!args[i].name)
+      return fail(KDA_ERROR_INVALID_ARGUMENT,
+                  describe(m) + ": argument " + std::to_string(i) +
+                      " has no name");
+    const std::string name = args[i].name;
+    size_t j = 0;
+    while (j < m.args.size() && m.args[j].name != name)
+      ++j;
+    if (j == m.args.size()) {
+      std::string list;
+      for (const mf::Arg &a : m.args)
+        list += (list.empty() ? "" : ", ") + a.name;
+      return fail(KDA_ERROR_INVALID_ARGUMENT,
+                  describe(m) + " has no argument '" + name +
+                      "' (its arguments: " + list + ")");
+    }
+    if (given[j])
+      return fail(KDA_ERROR_INVALID_ARGUMENT,
+                  describe(m) + ": argument '" + name + "' given twice");
+    if (args[i].ptr && !aligned16(args[i].ptr))
+      return fail(KDA_ERROR_INVALID_ARGUMENT,
+                  describe(m) + ": argument '" + name +
+                      "' is not 16-byte aligned");
+    if (!args[i].ptr && m.args[j].role == mf::Role::Workspace &&
+        !m.workspace.empty())
+      return fail(KDA_ERROR_INVALID_ARGUMENT,
+                  describe(m) + ": workspace argument '" + name +
+                      "' is null but the kernel needs one");
+    given[j] = true;
+    values[j] = args[i].ptr;
+  }
+  for (size_t j = 0; j < m.args.size(); ++j)
+    if (!given[j])
+      return fail(KDA_ERROR_INVALID_ARGUMENT,
+                  describe(m) + ": argument '" + m.args[j].name +
+                      "' is missing");
+  if (numSeqs == 0 && usesNumSeqs(*k))
+    return KDA_OK; // an empty grid: nothing to launch
+  PlannedLaunch l;
+  l.kernel = m.name;
+  l.handle = k->handle;
+  if (kda_status s = launchDims(*k, numSeqs, l.dims))
+    return s;
+  l.values = std::move(values);
+  plan.add(std::move(l));
+  return KDA_OK;
+}
+
+kda_status runPlan(const kda_bundle &bundle, const LaunchPlan &plan,
+                   void *stream) {
+  std::string error;
+  if (kda_status s = plan.run(*bundle.backend, stream, error))
+    return fail(s, error);
+  return KDA_OK;
+}
 
 } // namespace
 
@@ -127,61 +390,32 @@ kda_status kda_bundle_open(const char *dir, kda_backend backend,
   if (!dir || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null bundle path or result");
   *out = nullptr;
-  std::string manifestPath = std::string(dir) + "/manifest.json";
-  std::ifstream in(manifestPath);
-  if (!in)
+  const std::string manifestPath = std::string(dir) + "/manifest.json";
+  if (!std::ifstream(manifestPath))
     return fail(KDA_ERROR_NOT_FOUND, "no manifest at " + manifestPath);
-  nlohmann::json manifest;
-  try {
-    in >> manifest;
-  } catch (const std::exception &e) {
-    return fail(KDA_ERROR_BAD_BUNDLE, manifestPath + ": " + e.what());
-  }
-  if (manifest.value("format", 0) != 1)
-    return fail(KDA_ERROR_BAD_BUNDLE, manifestPath + ": unknown format");
-  std::vector<kda_kernel> all;
-  for (const auto &j : manifest.value("kernels", nlohmann::json::array())) {
-    kda_kernel k;
-    std::string why;
-    if (kda_status s = readKernel(j, k, why))
-      return fail(s, why);
-    all.push_back(std::move(k));
-  }
+  mf::Manifest manifest;
+  std::string why;
+  if (!mf::readManifest(dir, manifest, why))
+    return fail(KDA_ERROR_BAD_BUNDLE, why);
+  // Every kernel of the bundle is checked, whichever target runs: a bundle
+  // is refused as a whole.
+  std::vector<kda_kernel> all(manifest.kernels.size());
+  for (size_t i = 0; i < all.size(); ++i)
+    if (!prepareKernel(manifest.kernels[i], all[i], why))
+      return fail(KDA_ERROR_BAD_BUNDLE, manifestPath + ": " + why);
 
   auto bundle = std::make_unique<kda_bundle>();
   bundle->dir = dir;
-  std::string errors;
-  const kda_backend order[] = {KDA_BACKEND_HIP, KDA_BACKEND_CUDA,
-                               KDA_BACKEND_EMU};
-  for (kda_backend kind : order) {
-    if (backend != KDA_BACKEND_AUTO && backend != kind)
-      continue;
-    std::string error;
-    std::unique_ptr<Backend> b = makeBackend(kind, error);
-    if (!b) {
-      errors += (errors.empty() ? "" : "; ") + error;
-      continue;
-    }
-    std::string target = pickTarget(*b, all);
-    if (target.empty()) {
-      errors += (errors.empty() ? "" : "; ") +
-                std::string("the bundle has no kernels for this backend");
-      continue;
-    }
-    bundle->backend = std::move(b);
-    bundle->target = target;
-    break;
-  }
-  if (!bundle->backend)
-    return fail(KDA_ERROR_UNSUPPORTED, "no usable backend: " + errors);
-
+  if (kda_status s = startBackend(backend, all, *bundle))
+    return s;
   for (kda_kernel &k : all) {
-    if (k.target != bundle->target)
+    if (k.m.target != bundle->target)
       continue;
     std::string error;
-    if (kda_status s = bundle->backend->load(bundle->dir + "/" + k.file,
-                                             k.symbol, k.handle, error))
-      return fail(s, error);
+    if (kda_status s = bundle->backend->load(bundle->dir + "/" + k.m.file,
+                                             k.m.symbol, k.m.dynamicLdsBytes,
+                                             k.handle, error))
+      return fail(s, describe(k.m) + ": " + error);
     bundle->kernels.push_back(std::move(k));
   }
   for (kda_kernel &k : bundle->kernels)
@@ -205,7 +439,7 @@ kda_status kda_bundle_find(kda_bundle *bundle, const char *name,
   if (!bundle || !name || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null argument");
   for (const kda_kernel &k : bundle->kernels)
-    if (k.name == name) {
+    if (k.m.name == name) {
       *out = &k;
       return KDA_OK;
     }
@@ -214,22 +448,41 @@ kda_status kda_bundle_find(kda_bundle *bundle, const char *name,
                                        bundle->dir);
 }
 
+kda_status kda_kernel_workspace_bytes(const kda_kernel *k, int64_t numTokens,
+                                      int64_t numSeqs, int64_t *bytes) {
+  if (!k || !bytes)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or result");
+  if (numTokens < 0 || numSeqs < 0)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                "negative num_tokens or num_seqs");
+  int64_t n = k->m.workspace.bytes(numTokens, numSeqs);
+  if (n < 0)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                describe(k->m) + ": the workspace of " +
+                    std::to_string(numTokens) + " tokens in " +
+                    std::to_string(numSeqs) + " sequences overflows int64");
+  *bytes = n;
+  return KDA_OK;
+}
+
 kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
   if (!k || !b)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or batch");
-  if (k->kind != "recurrent")
+  const mf::Kernel &m = k->m;
+  if (m.kind != "recurrent")
     return fail(KDA_ERROR_INVALID_ARGUMENT,
-                "kernel " + k->name + " is not a recurrent kernel");
+                "kernel " + m.name + " is not a recurrent kernel");
   std::ostringstream why;
   auto bad = [&]() {
     return fail(KDA_ERROR_INVALID_ARGUMENT, why.str());
   };
-  if (b->heads != k->heads || b->value_heads != k->valueHeads ||
-      b->head_k != k->headK || b->head_v != k->headV) {
+  const mf::Layer &l = m.layer;
+  if (b->heads != l.heads || b->value_heads != l.valueHeads ||
+      b->head_k != l.headK || b->head_v != l.headV) {
     why << "dims (H " << b->heads << ", HV " << b->value_heads << ", K "
         << b->head_k << ", V " << b->head_v << ") do not match kernel "
-        << k->name << " (H " << k->heads << ", HV " << k->valueHeads << ", K "
-        << k->headK << ", V " << k->headV << ")";
+        << m.name << " (H " << l.heads << ", HV " << l.valueHeads << ", K "
+        << l.headK << ", V " << l.headV << ")";
     return bad();
   }
   struct DtypeCheck { const char *what; kda_dtype given, expected; };
@@ -255,16 +508,19 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
     why << "num_seqs " << b->num_seqs << " exceeds 65535 (grid z)";
     return bad();
   }
+  const int64_t need = m.workspace.bytes(b->num_tokens, b->num_seqs);
   struct Ptr { const char *name; const void *p; bool needed; };
   const Ptr ptrs[] = {
       {"q", b->q, true}, {"k", b->k, true}, {"v", b->v, true},
       {"g", b->g, true}, {"beta", b->beta, true},
-      {"a_log", b->a_log, k->usesALog}, {"dt_bias", b->dt_bias, k->usesDtBias},
+      {"a_log", b->a_log, m.usesOperand("a_log")},
+      {"dt_bias", b->dt_bias, m.usesOperand("dt_bias")},
       {"cu_seqlens", b->cu_seqlens, true}, {"slots", b->slots, true},
       {"has_initial_state", b->has_initial_state, true},
       {"state", b->state, true}, {"out", b->out, true},
       {"cu_seqlens_host", b->cu_seqlens_host, true},
-      {"slots_host", b->slots_host, true}};
+      {"slots_host", b->slots_host, true},
+      {"workspace", b->workspace, need != 0}};
   for (const Ptr &p : ptrs) {
     if (p.needed && !p.p) {
       why << p.name << " is null";
@@ -274,6 +530,11 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
       why << p.name << " is not 16-byte aligned";
       return bad();
     }
+  }
+  if (need < 0 || b->workspace_bytes < need) {
+    why << "workspace of " << b->workspace_bytes << " bytes; kernel "
+        << m.name << " needs " << need << " for this batch";
+    return bad();
   }
   const int32_t *cu = b->cu_seqlens_host;
   if (cu[0] != 0) {
@@ -302,27 +563,63 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
 
 kda_status kda_launch_recurrent(const kda_kernel *k, const kda_batch *b,
                                 void *stream) {
-  if (kda_status s = kda_validate_recurrent(k, b))
+  LaunchPlan plan;
+  if (kda_status s = packRecurrent(k, b, plan))
     return s;
-  if (b->num_seqs == 0)
-    return KDA_OK;
-  const void *values[] = {b->q,          b->k,          b->v,
-                          b->g,          b->beta,       b->a_log,
-                          b->dt_bias,    b->cu_seqlens, b->slots,
-                          b->has_initial_state, b->state, b->out};
-  void *params[12];
-  for (int i = 0; i < 12; ++i)
-    params[i] = const_cast<void **>(&values[i]);
-  kda::rt::LaunchDims dims{};
-  for (int i = 0; i < 3; ++i)
-    dims.grid[i] = uint32_t(k->grid[i] < 0 ? b->num_seqs : k->grid[i]);
-  dims.block[0] = k->block, dims.block[1] = 1, dims.block[2] = 1;
-  dims.waveSize = k->waveSize;
-  std::string error;
-  if (kda_status s = k->bundle->backend->launch(k->handle, dims, stream,
-                                                params, error))
-    return fail(s, error);
+  return runPlan(*k->bundle, plan, stream);
+}
+
+kda_status kda_launch_named(const kda_kernel *k, const kda_arg *args,
+                            int32_t numArgs, int64_t numSeqs, void *stream) {
+  LaunchPlan plan;
+  if (kda_status s = packNamed(k, args, numArgs, numSeqs, plan))
+    return s;
+  return runPlan(*k->bundle, plan, stream);
+}
+
+kda_status kda_plan_create(kda_bundle *bundle, kda_plan **out) {
+  if (!bundle || !out)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null bundle or result");
+  *out = new kda_plan{bundle, {}};
   return KDA_OK;
 }
+
+/// A kernel may join a plan only from the plan's bundle (one backend, one
+/// stream).
+static kda_status checkPlanKernel(const kda_plan *plan, const kda_kernel *k) {
+  if (!plan || !k)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan or kernel");
+  if (k->bundle != plan->bundle)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                describe(k->m) + " is not from the plan's bundle");
+  return KDA_OK;
+}
+
+kda_status kda_plan_add_recurrent(kda_plan *plan, const kda_kernel *k,
+                                  const kda_batch *b) {
+  if (kda_status s = checkPlanKernel(plan, k))
+    return s;
+  return packRecurrent(k, b, plan->plan);
+}
+
+kda_status kda_plan_add_named(kda_plan *plan, const kda_kernel *k,
+                              const kda_arg *args, int32_t numArgs,
+                              int64_t numSeqs) {
+  if (kda_status s = checkPlanKernel(plan, k))
+    return s;
+  return packNamed(k, args, numArgs, numSeqs, plan->plan);
+}
+
+int32_t kda_plan_size(const kda_plan *plan) {
+  return plan ? int32_t(plan->plan.size()) : 0;
+}
+
+kda_status kda_plan_launch(const kda_plan *plan, void *stream) {
+  if (!plan)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan");
+  return runPlan(*plan->bundle, plan->plan, stream);
+}
+
+void kda_plan_destroy(kda_plan *plan) { delete plan; }
 
 } // extern "C"

@@ -17,8 +17,9 @@ out=${OUT:-out-device}
 build=/tmp/kda-device-build
 mkdir -p "$out"
 # Sections, all by default; name some to run only those (short follow-up
-# calls): numerics decode compare bf16 pipelined rows sweep memcheck racecheck.
-known="numerics decode compare bf16 pipelined rows sweep memcheck racecheck"
+# calls): numerics decode compare bf16 pipelined rows sweep memcheck racecheck
+# dynsmem.
+known="numerics decode compare bf16 pipelined rows sweep memcheck racecheck dynsmem"
 sections="${*:-$known}"
 for s in $sections; do
   [[ " $known " == *" $s "* ]] || { echo "run-h200.sh: unknown section '$s' (known: $known)" >&2; exit 2; }
@@ -32,6 +33,11 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build" -j 16 > "$out/build.log"
 bench="$build/bin/kda-bench"
 status=0
+
+if want dynsmem; then
+  echo "== dynamic shared memory above 48 KiB (runtime opt-in; hand-written PTX)"
+  "$build/bin/kda-dyn-smem-probe" test/device/dyn-smem test/device/dyn-smem-too-big || status=1
+fi
 
 if want numerics; then
   echo "== numerics on sm_90 (examples: softplus kv, lower_bound vk)"

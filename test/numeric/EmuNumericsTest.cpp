@@ -1,7 +1,8 @@
 //===- EmuNumericsTest.cpp - emulated kernels vs the float64 oracle -------===//
 //
 // The kernels CI executes: every spec under specs/ compiled for the emulator
-// at wave 64 (emu) and wave 32 (emu32), run through the runtime's emu
+// at wave 64 (emu; the LDS-pipelined specs also emu950, gfx950's copy atom)
+// and wave 32 (emu32), run through the runtime's emu
 // backend on batches that mix decodes and multi-token rows, padding slots,
 // sequences with and without initial state; bf16/f16 inputs.
 // Bars (issue #3): relative L2 <= 2e-3 on outputs, <= 1e-5 on f32 states

@@ -1,12 +1,11 @@
 //===- Harness.cpp - run a kda bundle against the float64 oracle ----------===//
 #include "Harness.h"
 
-#include <nlohmann/json.hpp>
+#include "Manifest.h"
 
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <stdexcept>
 
@@ -89,44 +88,41 @@ static kda_dtype dtypeOf(const std::string &s) {
 
 KernelLayer readKernelLayer(const std::string &dir, const std::string &name,
                             const std::string &target) {
-  std::ifstream in(dir + "/manifest.json");
-  if (!in)
-    throw std::runtime_error("no manifest in " + dir);
-  nlohmann::json m;
-  in >> m;
-  for (const auto &k : m.at("kernels")) {
-    if (k.at("name") != name || k.at("target") != target)
-      continue;
-    const auto &l = k.at("layer");
-    KernelLayer kl;
-    ref::Layer &r = kl.layer;
-    r.H = l.at("heads");
-    r.HV = l.at("value_heads");
-    r.K = l.at("head_k");
-    r.V = l.at("head_v");
-    std::string gate = l.at("gate"), beta = l.at("beta");
-    r.gate = gate == "softplus"      ? ref::Gate::Softplus
-             : gate == "lower_bound" ? ref::Gate::LowerBound
+  manifest::Manifest m;
+  std::string error;
+  if (!manifest::readManifest(dir, m, error))
+    throw std::runtime_error(error);
+  const manifest::Kernel *k = m.find(name, target);
+  if (!k)
+    throw std::runtime_error("no kernel " + name + " for " + target + " in " +
+                             dir);
+  if (!k->hasLayer)
+    throw std::runtime_error("kernel " + name + " (" + target +
+                             ") computes no layer (kind " + k->kind + ")");
+  const manifest::Layer &l = k->layer;
+  KernelLayer kl;
+  ref::Layer &r = kl.layer;
+  r.H = l.heads;
+  r.HV = l.valueHeads;
+  r.K = l.headK;
+  r.V = l.headV;
+  r.gate = l.gate == "softplus"      ? ref::Gate::Softplus
+           : l.gate == "lower_bound" ? ref::Gate::LowerBound
                                      : ref::Gate::None;
-    r.lowerBound = l.value("lower_bound", 0.0);
-    r.beta = beta == "given"        ? ref::Beta::Given
-             : beta == "sigmoid_x2" ? ref::Beta::SigmoidX2
+  r.lowerBound = l.lowerBound;
+  r.beta = l.beta == "given"        ? ref::Beta::Given
+           : l.beta == "sigmoid_x2" ? ref::Beta::SigmoidX2
                                     : ref::Beta::Sigmoid;
-    r.qkL2norm = l.at("qk_l2norm");
-    r.scale = l.at("scale");
-    r.layout = l.at("state_layout") == "vk" ? ref::Layout::VK : ref::Layout::KV;
-    kl.act = dtypeOf(k.at("dtypes").at("act"));
-    kl.g = dtypeOf(k.at("dtypes").at("g"));
-    kl.beta = dtypeOf(k.at("dtypes").at("beta"));
-    kl.state = dtypeOf(k.at("dtypes").at("state"));
-    for (const auto &u : k.at("uses")) {
-      kl.usesALog |= u == "a_log";
-      kl.usesDtBias |= u == "dt_bias";
-    }
-    return kl;
-  }
-  throw std::runtime_error("no kernel " + name + " for " + target + " in " +
-                           dir);
+  r.qkL2norm = l.qkL2norm;
+  r.scale = l.scale;
+  r.layout = l.stateLayout == "vk" ? ref::Layout::VK : ref::Layout::KV;
+  kl.act = dtypeOf(k->act);
+  kl.g = dtypeOf(k->g);
+  kl.beta = dtypeOf(k->beta);
+  kl.state = dtypeOf(k->state);
+  kl.usesALog = k->usesOperand("a_log");
+  kl.usesDtBias = k->usesOperand("dt_bias");
+  return kl;
 }
 
 /// Rounds `values` to `type` in place (the oracle then sees what the kernel

@@ -44,8 +44,9 @@ struct KernelLayer {
   kda_dtype act = KDA_BF16, g = KDA_BF16, beta = KDA_BF16, state = KDA_F32;
   bool usesALog = false, usesDtBias = false;
 };
-/// Reads kernel `name` of `target` from `bundleDir`/manifest.json; throws
-/// std::runtime_error when absent.
+/// Reads kernel `name` of `target` from `bundleDir`/manifest.json with the
+/// runtime's manifest reader; throws std::runtime_error (its message names
+/// the kernel and field) when the manifest is bad or the kernel absent.
 KernelLayer readKernelLayer(const std::string &bundleDir,
                             const std::string &name, const std::string &target);
 

@@ -1,9 +1,11 @@
 //===- kda-bench.cpp - numerics and timing of a bundle's kernels ----------===//
 //
-//   kda-bench --bundle DIR --kernel NAME [--backend cuda|emu]
+//   kda-bench --bundle DIR --kernel NAME [--backend cuda|emu] [--target T]
 //             [--numerics] [--decode 1,8,32,128,256] [--tokens-per-row L]
 //             [--copy] [--json FILE]
 //
+// --target picks which of the bundle's targets the backend runs (emu, emu950
+// or emu32 on the emulator; sm_90 on cuda); by default the first it can.
 // --numerics runs decode, mixed (padding, no-initial-state, multi-token) and
 // extreme-gate batches against the float64 oracle and fails on the issue #3
 // bars. --decode times one-token decode batches of N rows (median of CUDA
@@ -37,7 +39,7 @@ using namespace kda;
 namespace {
 
 struct Options {
-  std::string bundle, kernel, backend = "cuda", json;
+  std::string bundle, kernel, backend = "cuda", target, json;
   bool numerics = false, copy = false;
   std::vector<int> decode;
   int reps = 50;
@@ -47,7 +49,7 @@ struct Options {
 [[noreturn]] void usage(const char *why) {
   std::fprintf(stderr,
                "kda-bench: %s\nusage: kda-bench --bundle DIR --kernel NAME "
-               "[--backend cuda|emu] [--numerics] [--decode N,N,...] "
+               "[--backend cuda|emu] [--target T] [--numerics] [--decode N,N,...] "
                "[--tokens-per-row L] [--copy] [--reps R] [--json FILE]\n",
                why);
   std::exit(2);
@@ -65,6 +67,7 @@ Options parse(int argc, char **argv) {
     if (a == "--bundle") o.bundle = next();
     else if (a == "--kernel") o.kernel = next();
     else if (a == "--backend") o.backend = next();
+    else if (a == "--target") o.target = next();
     else if (a == "--json") o.json = next();
     else if (a == "--numerics") o.numerics = true;
     else if (a == "--copy") o.copy = true;
@@ -210,6 +213,8 @@ int main(int argc, char **argv) {
 
   kda_backend backend = o.backend == "cuda" ? KDA_BACKEND_CUDA : KDA_BACKEND_EMU;
   kda_bundle *bundle = nullptr;
+  if (!o.target.empty())
+    setenv("KDA_TARGET", o.target.c_str(), 1); // the runtime's target choice
   if (kda_bundle_open(o.bundle.c_str(), backend, &bundle) != KDA_OK) {
     std::fprintf(stderr, "kda-bench: %s\n", kda_last_error());
     return 1;

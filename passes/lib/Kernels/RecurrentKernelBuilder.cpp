@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Passes/RecurrentKernelBuilder.h"
+#include "kda/Passes/KernelAbi.h"
 #include "kda/Passes/PipelineExpansion.h"
 #include "kda/Passes/PipelineHazards.h"
 
@@ -20,20 +21,12 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::kda;
-
-static constexpr llvm::StringLiteral kArgNames[] = {
-    "q",  "k",          "v",     "g",     "beta",
-    "a_log", "dt_bias", "cu_seqlens", "slots", "has_initial_state",
-    "state", "out"};
-
-ArrayRef<llvm::StringLiteral> mlir::kda::recurrentKernelArgNames() {
-  return kArgNames;
-}
 
 //===----------------------------------------------------------------------===//
 // Schedule
@@ -264,7 +257,7 @@ private:
   // The lane's place: its column in the workgroup's grid, its k-lane within
   // the wave, and its wave's k-group.
   Value gridCol, ktInWave, waveK;
-  // Flat views of the kernel arguments, in recurrentKernelArgNames() order.
+  // Flat views of the kernel arguments, bound by their names in kda.abi.
   Value q, k, v, g, beta, aLog, dtBias, cu, slots, hasInit, state, out;
 };
 } // namespace
@@ -638,11 +631,21 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
         b, flat, arg, OpFoldResult(b.getIndexAttr(0)),
         ArrayRef<OpFoldResult>{huge}, ArrayRef<OpFoldResult>{b.getIndexAttr(1)}));
   }
-  q = views[0], k = views[1], v = views[2], g = views[3], beta = views[4];
-  aLog = op.getALog() ? views[5] : Value();
-  dtBias = op.getDtBias() ? views[6] : Value();
-  cu = views[7], slots = views[8], hasInit = views[9], state = views[10],
-  out = views[11];
+  // The ABI (stated in buildRecurrentKernel) is the only place the argument
+  // order lives: find each view by its name there.
+  auto abi = func->getAttrOfType<ArrayAttr>(kAbiAttrName);
+  auto view = [&](StringRef argName) {
+    for (auto [i, a] : llvm::enumerate(abi))
+      if (cast<KernelArgAttr>(a).getName() == argName)
+        return views[i];
+    llvm_unreachable("the recurrent kernel's ABI names every argument");
+  };
+  q = view("q"), k = view("k"), v = view("v"), g = view("g"),
+  beta = view("beta");
+  aLog = op.getALog() ? view("a_log") : Value();
+  dtBias = op.getDtBias() ? view("dt_bias") : Value();
+  cu = view("cu_seqlens"), slots = view("slots"),
+  hasInit = view("has_initial_state"), state = view("state"), out = view("out");
   if (s.ldsStages > 0) {
     lds = func.getWorkgroupAttributions().front();
     priv = func.getPrivateAttributions().front();
@@ -763,6 +766,43 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   return success();
 }
 
+// Test only: the same kernel with its argument list reversed. The numeric
+// tests run such bundles against the oracle to show that the order lives in
+// the ABI alone (manifest, runtime packing and the emitter follow it).
+static llvm::cl::opt<bool> clTestReverseAbi(
+    "kda-test-reverse-abi", llvm::cl::Hidden, llvm::cl::init(false),
+    llvm::cl::desc("state the recurrent kernel's ABI in reverse order "
+                   "(tests that nothing else fixes the argument order)"));
+
+/// The recurrent kernel's arguments: bare pointers to elements of each
+/// operand's type (i1 flags travel as bytes; an absent a_log or dt_bias is
+/// still an f32 argument, passed null). The state is read and written, the
+/// output written, the rest read.
+static SmallVector<KernelArg> recurrentKernelAbi(RecurrentOp op) {
+  MLIRContext *ctx = op.getContext();
+  auto elem = [&](Value operand) -> Type {
+    if (!operand)
+      return Float32Type::get(ctx);
+    Type t = cast<MemRefType>(operand.getType()).getElementType();
+    return t.isInteger(1) ? IntegerType::get(ctx, 8) : t;
+  };
+  auto in = [&](const char *name, Value operand) {
+    return KernelArg{name, elem(operand), ArgRole::Input};
+  };
+  return {in("q", op.getQ()),
+          in("k", op.getK()),
+          in("v", op.getV()),
+          in("g", op.getG()),
+          in("beta", op.getBeta()),
+          in("a_log", op.getALog()),
+          in("dt_bias", op.getDtBias()),
+          in("cu_seqlens", op.getCuSeqlens()),
+          in("slots", op.getSlots()),
+          in("has_initial_state", op.getHasInitialState()),
+          {"state", elem(op.getState()), ArgRole::InOut},
+          {"out", elem(op.getO()), ArgRole::Output}};
+}
+
 FailureOr<gpu::GPUFuncOp>
 mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                                 StringRef name, RecurrentOp op,
@@ -774,21 +814,13 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     return op.emitOpError() << "config " << config << " does not fit "
                             << target.name << ": " << reason;
 
-  // Bare-pointer arguments: statically shaped rank-1 memrefs of the operand's
-  // element type (i1 flags travel as bytes).
+  // The kernel's ABI, stated once: the runtime packs launches from it by
+  // name, so nothing else fixes the argument order.
   MLIRContext *ctx = builder.getContext();
-  SmallVector<Type> argTypes;
-  Value operands[] = {op.getQ(),         op.getK(),    op.getV(),
-                      op.getG(),         op.getBeta(), op.getALog(),
-                      op.getDtBias(),    op.getCuSeqlens(), op.getSlots(),
-                      op.getHasInitialState(), op.getState(), op.getO()};
-  for (Value operand : operands) {
-    Type elem = operand ? cast<MemRefType>(operand.getType()).getElementType()
-                        : Float32Type::get(ctx);
-    if (elem.isInteger(1))
-      elem = IntegerType::get(ctx, 8);
-    argTypes.push_back(MemRefType::get({1}, elem));
-  }
+  SmallVector<KernelArg> abi = recurrentKernelAbi(op);
+  if (clTestReverseAbi)
+    std::reverse(abi.begin(), abi.end());
+  SmallVector<Type> argTypes = kernelArgTypes(ctx, abi);
 
   ImplicitLocOpBuilder b(op.getLoc(), builder);
   b.setInsertionPointToEnd(module.getBody());
@@ -836,6 +868,7 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   auto func = gpu::GPUFuncOp::create(
       b, name, FunctionType::get(ctx, argTypes, {}), workgroup, priv);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  setKernelAbi(func, abi);
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({int32_t(s.threads()), 1, 1}));
   func->setAttr("kda.layer", op.getLayer());

@@ -3,13 +3,47 @@
  * Loads a bundle written by kda-compile (manifest.json + code objects) and
  * launches its kernels on a caller-given stream. No LLVM inside; the GPU
  * backends are loaded with dlopen (libamdhip64 for hip, libcuda for cuda),
- * the emulator backend runs the host objects of the `emu` target.
+ * the emulator backend runs the host objects of the `emu`, `emu950` and
+ * `emu32` targets.
  *
  * The runtime never synchronises and never reads device memory: batch
  * descriptors carry host copies of cu_seqlens and the slot indices (an engine
  * has them: vLLM keeps both on the host before copying them over), and every
  * descriptor is validated before anything launches. A rejected descriptor
  * returns an error code, kda_last_error() says why, and nothing is written.
+ *
+ * One kernel ABI. Each kernel's argument list - name, element type, role
+ * (input, output, inout, workspace) in parameter order - is stated once, by
+ * the compiler's kernel builder, and written to the manifest ("args"). The
+ * runtime packs launch arguments from that list by name: kda_launch_recurrent
+ * maps each name to a kda_batch field (q, k, v, g, beta, a_log, dt_bias,
+ * cu_seqlens, slots, has_initial_state, state, out; an argument of role
+ * workspace gets kda_batch.workspace), kda_launch_named takes the names from
+ * the caller. A bundle whose recurrent kernel names an argument the runtime
+ * does not know, lacks one it needs, or gives one another element type or
+ * role is refused at kda_bundle_open (KDA_ERROR_BAD_BUNDLE) with a message
+ * naming the argument and the kernel.
+ *
+ * Workspace. A kernel may need scratch device memory per launch; the
+ * manifest gives its size as fixed + per_token * T + per_seq * N bytes.
+ * The caller owns it: size it with kda_kernel_workspace_bytes, allocate it
+ * (16-byte aligned) and pass it with the launch. The runtime never
+ * allocates device memory.
+ *
+ * Launch plans. A plan is a list of kernel launches, arguments packed and
+ * validated when each is added, enqueued in order on one stream by
+ * kda_plan_launch; each launch sees what the earlier ones wrote. Single
+ * launches (kda_launch_recurrent, kda_launch_named) are plans of one.
+ *
+ * Dynamic shared memory. A kernel's manifest entry says how many bytes of
+ * dynamic shared memory (LDS) it launches with ("dynamic_lds_bytes"). CUDA:
+ * above 48 KiB the runtime opts in once when the bundle is opened
+ * (cuFuncSetAttribute, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, up
+ * to the device's opt-in limit less the kernel's static shared memory); HIP
+ * has no opt-in (a workgroup may use the whole LDS: 64 KiB on gfx942,
+ * 160 KiB on gfx950), so the runtime checks the request against the
+ * device's limit when opening; both pass it to every launch. A request the
+ * device cannot meet refuses the bundle at open.
  *===----------------------------------------------------------------------===*/
 #ifndef KDA_RUNTIME_H
 #define KDA_RUNTIME_H
@@ -68,7 +102,20 @@ typedef struct kda_batch {
   int32_t heads, value_heads, head_k, head_v;
   kda_dtype act_dtype, g_dtype, beta_dtype, state_dtype;
   kda_state_layout state_layout;
+
+  /* Caller-owned scratch for kernels that need it (kda_kernel_workspace_bytes
+   * of this batch; 0 for the recurrent kernel); may be null when that is 0. */
+  void *workspace;
+  int64_t workspace_bytes; /* its size, checked against the need */
 } kda_batch;
+
+/* One named kernel argument: a device pointer (bare-pointer convention). */
+typedef struct kda_arg {
+  const char *name;
+  void *ptr;
+} kda_arg;
+
+typedef struct kda_plan kda_plan;
 
 /* Opens the bundle in `dir` on `backend`. */
 kda_status kda_bundle_open(const char *dir, kda_backend backend,
@@ -91,6 +138,43 @@ kda_status kda_launch_recurrent(const kda_kernel *kernel,
 /* Only validates; what kda_launch_recurrent checks first. */
 kda_status kda_validate_recurrent(const kda_kernel *kernel,
                                   const kda_batch *batch);
+
+/* Launches any kernel of the bundle with its arguments given by name: each
+ * argument of the kernel's ABI exactly once, in any order (the runtime puts
+ * them in the kernel's order). An unknown, duplicate or missing name is
+ * refused (KDA_ERROR_INVALID_ARGUMENT, the message names it) and nothing is
+ * launched; so is a non-null pointer that is not 16-byte aligned, and a null
+ * workspace for a kernel that needs one. Null pointers are otherwise passed
+ * as given (a kernel may ignore an argument, e.g. a_log of a layer without
+ * it). The grid is the manifest's with "num_seqs" replaced by `num_seqs`
+ * (0 launches nothing). */
+kda_status kda_launch_named(const kda_kernel *kernel, const kda_arg *args,
+                            int32_t num_args, int64_t num_seqs, void *stream);
+
+/* Bytes of workspace `kernel` needs for a batch of `num_tokens` tokens in
+ * `num_seqs` sequences (fixed + per_token * T + per_seq * N; 0 for the
+ * recurrent kernel). */
+kda_status kda_kernel_workspace_bytes(const kda_kernel *kernel,
+                                      int64_t num_tokens, int64_t num_seqs,
+                                      int64_t *bytes);
+
+/* Launch plans: kernels of one bundle launched in order on one stream.
+ * Adding a launch validates and packs it (the same checks as the single
+ * launches; a refused launch leaves the plan as it was); the pointers and
+ * host arrays are read then, so a plan can be launched again as long as the
+ * buffers it names stay allocated. */
+kda_status kda_plan_create(kda_bundle *bundle, kda_plan **out);
+kda_status kda_plan_add_recurrent(kda_plan *plan, const kda_kernel *kernel,
+                                  const kda_batch *batch);
+kda_status kda_plan_add_named(kda_plan *plan, const kda_kernel *kernel,
+                              const kda_arg *args, int32_t num_args,
+                              int64_t num_seqs);
+/* Number of launches in the plan (a batch with no sequences adds none). */
+int32_t kda_plan_size(const kda_plan *plan);
+/* Enqueues the plan's launches in order. A driver refusal stops it there:
+ * the launches before it are enqueued, the message says which one failed. */
+kda_status kda_plan_launch(const kda_plan *plan, void *stream);
+void kda_plan_destroy(kda_plan *plan);
 
 /* The message of this thread's last error ("" if none). */
 const char *kda_last_error(void);

@@ -31,10 +31,15 @@
 // MANIFEST: "args": [
 // MANIFEST-NEXT: {
 // MANIFEST-NEXT: "dtype": "bf16",
-// MANIFEST-NEXT: "kind": "pointer",
-// MANIFEST-NEXT: "name": "q"
+// MANIFEST-NEXT: "name": "q",
+// MANIFEST-NEXT: "role": "input"
+// MANIFEST: "name": "state",
+// MANIFEST-NEXT: "role": "inout"
+// MANIFEST: "name": "out",
+// MANIFEST-NEXT: "role": "output"
 // MANIFEST: "block": [
 // MANIFEST-NEXT: 128,
+// MANIFEST: "dynamic_lds_bytes": 0,
 // MANIFEST: "file": "gfx942/kda_kernels.hsaco"
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: 8,
@@ -42,4 +47,8 @@
 // MANIFEST-NEXT: "num_seqs"
 // MANIFEST: "symbol": "kda_kimi_k3_tp8_recurrent"
 // MANIFEST: "target": "gfx942"
+// MANIFEST: "workspace": {
+// MANIFEST-NEXT: "fixed": 0,
+// MANIFEST-NEXT: "per_seq": 0,
+// MANIFEST-NEXT: "per_token": 0
 // MANIFEST: "file": "gfx950/kda_kernels.hsaco"

@@ -7,6 +7,10 @@
 // RUN: FileCheck %s --check-prefix=JSON --input-file=%t/bench.json
 // RUN: not kda-bench --backend emu --bundle %t --kernel bench_small --decode 2 --tokens-per-row 0 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not kda-bench --backend emu --bundle %t --kernel no_such_kernel --numerics 2>&1 | FileCheck %s --check-prefix=MISSING
+// The emu950 target (gfx950's atoms, wave 64) runs like emu; --target picks it.
+// RUN: rm -rf %t950 && kda-compile %s --targets=emu,emu950 -o %t950 -q
+// RUN: kda-bench --backend emu --target emu950 --bundle %t950 --kernel bench_small --numerics | FileCheck %s --check-prefix=E950
+// RUN: not kda-bench --backend emu --target emu32 --bundle %t950 --kernel bench_small --numerics 2>&1 | FileCheck %s --check-prefix=NOTARGET
 
 // CHECK: kda-bench: bench_small ({{.*}}) on emu: H 2, HV 2, K 32, V 32
 // CHECK: decode_n64 {{.*}} ok
@@ -21,6 +25,10 @@
 // BAD: kda-bench: --tokens-per-row must be at least 1
 // BAD: usage: kda-bench --bundle DIR --kernel NAME
 // MISSING: kda-bench: {{.*}}no_such_kernel
+// E950: kda-bench: bench_small ({{.*}}) on emu950: H 2, HV 2, K 32, V 32
+// E950: decode_n64 {{.*}} ok
+// E950: extreme_gate {{.*}} ok
+// NOTARGET: kda-bench: no usable backend: the bundle has no kernels for this backend and target emu32 (KDA_TARGET)
 
 #l = #kda.layer<heads = 2, value_heads = 2, head_k = 32, head_v = 32, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
 func.func @bench_small(%q: memref<?x2x32xbf16>, %k: memref<?x2x32xbf16>, %v: memref<?x2x32xbf16>, %g: memref<?x2x32xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt_bias: memref<64xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x2x32x32xf32>, %o: memref<?x2x32xbf16>) {

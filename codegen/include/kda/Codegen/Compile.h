@@ -45,9 +45,19 @@ struct CompiledKernel {
   llvm::json::Object dtypes; // act, g, beta, state
   int64_t grid[3] = {0, 0, 0}; // -1: number of sequences
   llvm::json::Object layer, config;
-  /// Kernel arguments in order: each a pointer (bare-pointer convention,
-  /// passed as kernelParams) to elements of `dtype`.
-  std::vector<std::pair<std::string, std::string>> args; // name, dtype
+  /// The kernel's ABI (its `kda.abi`) in parameter order: each argument a
+  /// pointer (bare-pointer convention, passed as kernelParams) to elements
+  /// of `dtype`; role input | output | inout | workspace.
+  struct Arg {
+    std::string name, dtype, role;
+  };
+  std::vector<Arg> args;
+  /// Dynamic shared memory (LDS) bytes per workgroup the kernel launches
+  /// with (`kda.dynamic_lds_bytes`; 0 when absent).
+  int64_t dynamicLdsBytes = 0;
+  /// Workspace bytes per launch: fixed + perToken * T + perSeq * N
+  /// (`kda.workspace`; none when absent).
+  int64_t workspaceFixed = 0, workspacePerToken = 0, workspacePerSeq = 0;
   std::vector<std::string> uses;
   KernelFigures figures;
   llvm::json::Object toJson() const;

@@ -68,9 +68,6 @@ LogicalResult deriveRecurrentSchedule(LayerAttr layer, ConfigAttr config,
                                       RecurrentSchedule &schedule,
                                       std::string &reason);
 
-/// Kernel argument order (bare pointers): the ABI the runtime launches with.
-llvm::ArrayRef<llvm::StringLiteral> recurrentKernelArgNames();
-
 /// One LDS slot of the token pipeline: a token's q, k and g rows.
 struct TokenSlotLayout {
   int64_t q, k, g; // byte offsets of the rows in the slot
@@ -86,7 +83,10 @@ struct TokenSlotLayout {
 /// instruction writes from a uniform base (TargetInfo::copyRegionBytes).
 TokenSlotLayout tokenSlotLayout(RecurrentOp op, const TargetInfo &target);
 
-/// Builds `gpu.func @name` in `module` computing `op` on `target`. With
+/// Builds `gpu.func @name` in `module` computing `op` on `target`; its
+/// argument list is stated as `kda.abi` (KernelAbi.h): q, k, v, g, beta,
+/// a_log, dt_bias, cu_seqlens, slots, has_initial_state (inputs), state
+/// (inout), out (output), bare pointers in that order. With
 /// `lds_stages` in the config, the token loop is a kda.pipeline: expanded,
 /// verified (an unsafe depth is an error) and instantiated with the copies
 /// and reads of the token rows and the target's barrier atoms.

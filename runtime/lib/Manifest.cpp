@@ -1,0 +1,324 @@
+//===- Manifest.cpp - the one reader of a bundle's manifest.json ----------===//
+#include "Manifest.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace kda::manifest {
+
+using nlohmann::json;
+
+const char *roleName(Role role) {
+  switch (role) {
+  case Role::Input: return "input";
+  case Role::Output: return "output";
+  case Role::InOut: return "inout";
+  case Role::Workspace: return "workspace";
+  }
+  return "?";
+}
+
+int64_t Workspace::bytes(int64_t numTokens, int64_t numSeqs) const {
+  int64_t a = 0, b = 0, sum = 0;
+  if (__builtin_mul_overflow(perToken, numTokens, &a) ||
+      __builtin_mul_overflow(perSeq, numSeqs, &b) ||
+      __builtin_add_overflow(a, b, &sum) ||
+      __builtin_add_overflow(sum, fixed, &sum))
+    return -1;
+  return sum;
+}
+
+const Arg *Kernel::findArg(const std::string &argName) const {
+  for (const Arg &a : args)
+    if (a.name == argName)
+      return &a;
+  return nullptr;
+}
+
+bool Kernel::usesOperand(const std::string &operand) const {
+  for (const std::string &u : uses)
+    if (u == operand)
+      return true;
+  return false;
+}
+
+const Kernel *Manifest::find(const std::string &name,
+                             const std::string &target) const {
+  for (const Kernel &k : kernels)
+    if (k.name == name && k.target == target)
+      return &k;
+  return nullptr;
+}
+
+namespace {
+
+// Field access that throws one message naming where the field is: "<where>:
+// <field>: <what is wrong>". Every reader below goes through these, so no
+// nlohmann exception text (which names neither kernel nor field) escapes.
+[[noreturn]] void bad(const std::string &where, const std::string &field,
+                      const std::string &what) {
+  throw std::runtime_error(where + ": " + field + ": " + what);
+}
+
+const json &at(const json &obj, const char *key, const std::string &where,
+               const std::string &field) {
+  if (!obj.is_object())
+    bad(where, field.empty() ? "(entry)" : field,
+        "expected an object, found " + obj.dump());
+  auto it = obj.find(key);
+  if (it == obj.end())
+    bad(where, field.empty() ? key : field + "." + key, "missing");
+  return *it;
+}
+
+std::string str(const json &obj, const char *key, const std::string &where,
+                const std::string &parent = "") {
+  const json &v = at(obj, key, where, parent);
+  std::string field = parent.empty() ? key : parent + "." + key;
+  if (!v.is_string())
+    bad(where, field, "expected a string, found " + v.dump());
+  std::string s = v.get<std::string>();
+  if (s.empty())
+    bad(where, field, "empty");
+  return s;
+}
+
+int64_t integer(const json &v, const std::string &where,
+                const std::string &field, int64_t lo, int64_t hi) {
+  if (!v.is_number_integer())
+    bad(where, field, "expected an integer, found " + v.dump());
+  // Unsigned JSON integers above int64 are out of range as well.
+  if (v.is_number_unsigned() &&
+      v.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))
+    bad(where, field, v.dump() + " is out of range");
+  int64_t x = v.get<int64_t>();
+  if (x < lo || x > hi)
+    bad(where, field,
+        std::to_string(x) + " is outside " + std::to_string(lo) + ".." +
+            std::to_string(hi));
+  return x;
+}
+
+int64_t integer(const json &obj, const char *key, const std::string &where,
+                int64_t lo, int64_t hi, const std::string &parent = "") {
+  return integer(at(obj, key, where, parent), where,
+                 parent.empty() ? key : parent + "." + key, lo, hi);
+}
+
+double number(const json &obj, const char *key, const std::string &where,
+              const std::string &parent) {
+  const json &v = at(obj, key, where, parent);
+  if (!v.is_number())
+    bad(where, parent + "." + key, "expected a number, found " + v.dump());
+  return v.get<double>();
+}
+
+const json &array(const json &obj, const char *key, const std::string &where) {
+  const json &v = at(obj, key, where, "");
+  if (!v.is_array())
+    bad(where, key, "expected an array, found " + v.dump());
+  return v;
+}
+
+void oneOf(const std::string &value, std::initializer_list<const char *> ok,
+           const std::string &where, const std::string &field) {
+  std::string list;
+  for (const char *o : ok) {
+    if (value == o)
+      return;
+    list += (list.empty() ? "" : ", ") + std::string(o);
+  }
+  bad(where, field, "'" + value + "' is not one of " + list);
+}
+
+const std::initializer_list<const char *> kDtypes = {"f32", "bf16", "f16",
+                                                     "i32", "i8",   "i64"};
+constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max();
+
+Role parseRole(const std::string &s, const std::string &where,
+               const std::string &field) {
+  oneOf(s, {"input", "output", "inout", "workspace"}, where, field);
+  return s == "input"    ? Role::Input
+         : s == "output" ? Role::Output
+         : s == "inout"  ? Role::InOut
+                         : Role::Workspace;
+}
+
+/// "args": [{"name", "dtype", "role"}] in parameter order; names unique, at
+/// most one workspace.
+void readArgs(const json &j, const std::string &where, Kernel &k) {
+  const json &args = array(j, "args", where);
+  std::set<std::string> seen;
+  int workspaces = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string field = "args[" + std::to_string(i) + "]";
+    Arg a;
+    a.name = str(args[i], "name", where, field);
+    a.dtype = str(args[i], "dtype", where, field);
+    oneOf(a.dtype, kDtypes, where, field + ".dtype");
+    a.role = parseRole(str(args[i], "role", where, field), where,
+                       field + ".role");
+    if (!seen.insert(a.name).second)
+      bad(where, field + ".name", "argument '" + a.name + "' is named twice");
+    workspaces += a.role == Role::Workspace;
+    k.args.push_back(std::move(a));
+  }
+  if (workspaces > 1)
+    bad(where, "args", "more than one argument of role workspace");
+}
+
+/// "workspace": {"fixed", "per_token", "per_seq"} bytes, all >= 0; a kernel
+/// that needs bytes must have an argument to receive them.
+void readWorkspace(const json &j, const std::string &where, Kernel &k) {
+  const json &w = at(j, "workspace", where, "");
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  k.workspace.fixed = integer(w, "fixed", where, 0, big, "workspace");
+  k.workspace.perToken = integer(w, "per_token", where, 0, big, "workspace");
+  k.workspace.perSeq = integer(w, "per_seq", where, 0, big, "workspace");
+  bool hasArg = false;
+  for (const Arg &a : k.args)
+    hasArg |= a.role == Role::Workspace;
+  if (!k.workspace.empty() && !hasArg)
+    bad(where, "workspace",
+        "the kernel needs workspace bytes but no argument has role workspace");
+}
+
+void readLayer(const json &j, const std::string &where, Kernel &k) {
+  const json &l = at(j, "layer", where, "");
+  Layer &y = k.layer;
+  y.heads = int32_t(integer(l, "heads", where, 1, kMaxDim, "layer"));
+  y.valueHeads = int32_t(integer(l, "value_heads", where, 1, kMaxDim, "layer"));
+  y.headK = int32_t(integer(l, "head_k", where, 1, kMaxDim, "layer"));
+  y.headV = int32_t(integer(l, "head_v", where, 1, kMaxDim, "layer"));
+  y.gate = str(l, "gate", where, "layer");
+  oneOf(y.gate, {"none", "softplus", "lower_bound"}, where, "layer.gate");
+  if (y.gate == "lower_bound")
+    y.lowerBound = number(l, "lower_bound", where, "layer");
+  y.beta = str(l, "beta", where, "layer");
+  oneOf(y.beta, {"given", "sigmoid", "sigmoid_x2"}, where, "layer.beta");
+  const json &norm = at(l, "qk_l2norm", where, "layer");
+  if (!norm.is_boolean())
+    bad(where, "layer.qk_l2norm", "expected true or false");
+  y.qkL2norm = norm.get<bool>();
+  y.scale = number(l, "scale", where, "layer");
+  y.stateLayout = str(l, "state_layout", where, "layer");
+  oneOf(y.stateLayout, {"kv", "vk"}, where, "layer.state_layout");
+  const json &d = at(j, "dtypes", where, "");
+  std::string *slots[] = {&k.act, &k.g, &k.beta, &k.state};
+  const char *keys[] = {"act", "g", "beta", "state"};
+  for (int i = 0; i < 4; ++i) {
+    *slots[i] = str(d, keys[i], where, "dtypes");
+    oneOf(*slots[i], {"f32", "bf16", "f16"}, where,
+          std::string("dtypes.") + keys[i]);
+  }
+  k.hasLayer = true;
+}
+
+Kernel readKernel(const json &j, const std::string &path, size_t index) {
+  std::string where = path + ": kernels[" + std::to_string(index) + "]";
+  Kernel k;
+  k.name = str(j, "name", where);
+  k.target = str(j, "target", where);
+  where = path + ": kernel '" + k.name + "' (" + k.target + ")";
+  k.kind = str(j, "kind", where);
+  k.symbol = str(j, "symbol", where);
+  k.file = str(j, "file", where);
+  const json &block = array(j, "block", where);
+  if (block.size() != 3)
+    bad(where, "block", "expected 3 dimensions, found " + block.dump());
+  for (int i = 0; i < 3; ++i)
+    k.block[i] = uint32_t(integer(block[i], where,
+                                  "block[" + std::to_string(i) + "]", 1, 1024));
+  k.waveSize = uint32_t(integer(j, "wave_size", where, 1, 64));
+  const json &grid = array(j, "grid", where);
+  if (grid.size() != 3)
+    bad(where, "grid", "expected 3 dimensions, found " + grid.dump());
+  for (int i = 0; i < 3; ++i) {
+    const std::string field = "grid[" + std::to_string(i) + "]";
+    if (grid[i].is_string()) {
+      if (grid[i] != "num_seqs")
+        bad(where, field, grid[i].dump() + " is neither a count nor \"num_seqs\"");
+      k.grid[i] = -1;
+    } else {
+      k.grid[i] = integer(grid[i], where, field, 1, kMaxDim);
+    }
+  }
+  readArgs(j, where, k);
+  k.dynamicLdsBytes =
+      uint32_t(integer(j, "dynamic_lds_bytes", where, 0, kMaxDim));
+  readWorkspace(j, where, k);
+  if (j.contains("uses")) {
+    const json &uses = array(j, "uses", where);
+    for (size_t i = 0; i < uses.size(); ++i) {
+      if (!uses[i].is_string())
+        bad(where, "uses[" + std::to_string(i) + "]", "expected a string");
+      k.uses.push_back(uses[i].get<std::string>());
+    }
+  }
+  // A layer's kernels say which layer; kernels of other kinds (tile_gemm)
+  // need not.
+  if (k.kind == "recurrent" || j.contains("layer"))
+    readLayer(j, where, k);
+  return k;
+}
+
+} // namespace
+
+bool parseManifest(const std::string &text, const std::string &path,
+                   Manifest &out, std::string &error) {
+  json m;
+  try {
+    m = json::parse(text);
+  } catch (const std::exception &e) {
+    error = path + ": not JSON: " + e.what();
+    return false;
+  }
+  try {
+    if (!m.is_object())
+      bad(path, "(top)", "expected an object");
+    const int64_t format = integer(m, "format", path, 0, 1 << 20);
+    if (format != kFormat)
+      bad(path, "format",
+          "this runtime reads format " + std::to_string(kFormat) +
+              ", the bundle has " + std::to_string(format) +
+              " (recompile it with this kda-compile)");
+    Manifest result;
+    result.path = path;
+    result.spec = m.contains("spec") && m["spec"].is_string()
+                      ? m["spec"].get<std::string>()
+                      : "";
+    const json &kernels = array(m, "kernels", path);
+    std::set<std::pair<std::string, std::string>> seen;
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      Kernel k = readKernel(kernels[i], path, i);
+      if (!seen.insert({k.name, k.target}).second)
+        bad(path, "kernels[" + std::to_string(i) + "]",
+            "kernel '" + k.name + "' appears twice for " + k.target);
+      result.kernels.push_back(std::move(k));
+    }
+    out = std::move(result);
+  } catch (const std::exception &e) {
+    error = e.what();
+    return false;
+  }
+  return true;
+}
+
+bool readManifest(const std::string &dir, Manifest &out, std::string &error) {
+  const std::string path = dir + "/manifest.json";
+  std::ifstream in(path);
+  if (!in) {
+    error = "no manifest at " + path;
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return parseManifest(text.str(), path, out, error);
+}
+
+} // namespace kda::manifest

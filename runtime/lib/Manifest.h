@@ -1,0 +1,101 @@
+//===- Manifest.h - the one reader of a bundle's manifest.json --*- C++ -*-===//
+//
+// kda-compile writes manifest.json; this is the only code that reads it. The
+// runtime opens bundles with it and the test harness (emulator tests,
+// kda-bench) reads layers with it, so both agree on every field. Plain C++17
+// (nlohmann-json inside, not in this header): no LLVM.
+//
+// Everything is validated on reading. A bad manifest yields one message that
+// names the file, the kernel and the field, e.g.
+//   out/manifest.json: kernel 'k3' (emu): args[4].role: 'sideways' is not
+//   one of input, output, inout, workspace
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_RUNTIME_MANIFEST_H
+#define KDA_RUNTIME_MANIFEST_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kda::manifest {
+
+/// The manifest format this reader understands (kda-compile writes it).
+/// 2: per-kernel "args" carry roles, plus "dynamic_lds_bytes", "workspace".
+inline constexpr int kFormat = 2;
+
+enum class Role { Input, Output, InOut, Workspace };
+const char *roleName(Role role);
+
+/// One kernel argument: a pointer to elements of `dtype` (bare-pointer
+/// convention; the runtime passes a `void *` per argument).
+struct Arg {
+  std::string name;
+  std::string dtype; // f32 bf16 f16 i32 i8 ...
+  Role role = Role::Input;
+};
+
+/// Workspace bytes of one launch as a formula of the batch:
+/// fixed + per_token * num_tokens + per_seq * num_seqs.
+struct Workspace {
+  int64_t fixed = 0, perToken = 0, perSeq = 0;
+  /// -1 when the result would overflow int64.
+  int64_t bytes(int64_t numTokens, int64_t numSeqs) const;
+  bool empty() const { return fixed == 0 && perToken == 0 && perSeq == 0; }
+};
+
+/// The layer a recurrent (or chunk) kernel computes (KDA-MATH.md).
+struct Layer {
+  int32_t heads = 0, valueHeads = 0, headK = 0, headV = 0;
+  std::string gate;  // none | softplus | lower_bound
+  double lowerBound = 0;
+  std::string beta;  // given | sigmoid | sigmoid_x2
+  bool qkL2norm = false;
+  double scale = 0;
+  std::string stateLayout; // kv | vk
+};
+
+struct Kernel {
+  std::string name;   // the spec function it implements
+  std::string kind;   // recurrent | tile_gemm | ...
+  std::string symbol; // entry point in the code object
+  std::string target; // gfx942 | gfx950 | sm_90 | emu | emu950 | emu32
+  std::string file;   // code object, relative to the bundle
+  uint32_t block[3] = {1, 1, 1};
+  uint32_t waveSize = 0;
+  /// Workgroups per dimension; -1 stands for "num_seqs" (given at launch).
+  int64_t grid[3] = {1, 1, 1};
+  std::vector<Arg> args; // in the kernel's parameter order
+  uint32_t dynamicLdsBytes = 0;
+  Workspace workspace;
+  std::vector<std::string> uses; // optional operands the kernel reads
+  /// Present for kernels of a layer (kind recurrent): its dims and formulas
+  /// and the element types of act, g, beta and state.
+  bool hasLayer = false;
+  Layer layer;
+  std::string act, g, beta, state;
+
+  /// The argument named `name`, or null.
+  const Arg *findArg(const std::string &name) const;
+  /// Whether "uses" lists `operand` (a_log, dt_bias).
+  bool usesOperand(const std::string &operand) const;
+};
+
+struct Manifest {
+  std::string path; // where it was read from (for messages)
+  std::string spec;
+  std::vector<Kernel> kernels;
+  /// Kernel `name` built for `target`, or null.
+  const Kernel *find(const std::string &name, const std::string &target) const;
+};
+
+/// Reads `dir`/manifest.json. On failure returns false with `error` naming
+/// the file, kernel and field; `out` is then unspecified.
+bool readManifest(const std::string &dir, Manifest &out, std::string &error);
+/// The same on text already in memory; `path` only names it in messages.
+bool parseManifest(const std::string &text, const std::string &path,
+                   Manifest &out, std::string &error);
+
+} // namespace kda::manifest
+
+#endif // KDA_RUNTIME_MANIFEST_H
