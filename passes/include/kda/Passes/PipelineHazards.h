@@ -1,11 +1,14 @@
 //===- PipelineHazards.h - the LDS pipeline hazard model --------*- C++ -*-===//
 //
 // PIPELINE-SAFETY.md as an analysis of expanded schedules (kda.schedule):
-// the region is interpreted over every iteration (static trip counts) or
-// over trip counts 0..depth+1 plus a steady state (dynamic ones), tracking
-// per LDS byte range the async copy groups in flight (issued, landed at a
-// covering wait, visible after a barrier) and the reads not yet behind a
-// drained barrier. All threads of the workgroup are treated uniformly.
+// an abstract interpreter in program order over every iteration (static trip
+// counts) or every trip count (dynamic ones: a bounded prefix plus a proof
+// that the state repeats), tracking per LDS byte range the last write of any
+// kind (buffer, slot, iteration), the async copy groups in flight per thread
+// class (all threads, or the first wave for issuers("wave0") copies) and the
+// reads not yet behind a drained barrier. R6 counts every workgroup
+// allocation of the kernel. What it cannot interpret is R0. The model and
+// what it proves: passes/PIPELINE-MODEL.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KDA_PASSES_PIPELINEHAZARDS_H
@@ -16,6 +19,13 @@
 #include <string>
 
 namespace mlir::kda {
+
+/// Which threads issue a copy: a string attribute of kda.async_copy,
+/// kda.staged_copy (and kda.produce, carried to its copies): "all" (the
+/// default, when absent) or "wave0" (only the first wave issues, as gfx950's
+/// global_load_lds of a row; the other waves have no group to wait for).
+/// Any other value is R0.
+inline constexpr llvm::StringLiteral kIssuersAttr = "issuers";
 
 struct PipelineHazard {
   std::string rule;    // R1 .. R6
