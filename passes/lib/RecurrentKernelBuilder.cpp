@@ -666,9 +666,11 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(b.createBlock(&pipe.getBody()));
-    ProduceOp::create(b, tokenRing,
-                      slotLayout.async ? b.getUnitAttr() : UnitAttr(),
-                      b.getI64IntegerAttr(0));
+    auto produce = ProduceOp::create(
+        b, tokenRing, slotLayout.async ? b.getUnitAttr() : UnitAttr(),
+        b.getI64IntegerAttr(0));
+    if (slotLayout.async && target.kind == TargetKind::AMDGPU) // wave 0 issues
+      produce->setAttr(kIssuersAttr, b.getStringAttr("wave0"));
     ConsumeOp::create(b, tokenRing, b.getI64IntegerAttr(s.ldsStages - 1));
   }
   FailureOr<ScheduleOp> schedule = expandPipeline(pipe, target);
