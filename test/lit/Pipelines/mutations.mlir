@@ -1,8 +1,12 @@
 // Mutation test of the verifier: for every safe expanded schedule below
 // (depths 1-4 with async copies on gfx950, sm_90 and emu32, register-staged
 // on gfx942 and emu, static and dynamic trip counts, one and two rings, the
-// hand-written safe rings), each single mutant - a barrier, drained barrier or drain removed,
-// a wait count raised by one, a ring slot dropped - must be rejected.
+// hand-written safe rings), each single mutant must be rejected: a barrier,
+// drained barrier or drain removed; a wait count raised by one; a ring slot
+// dropped; a buffer moved onto another one it lives beside; a staged store
+// moved after an async copy of its buffer; a copy's predicate dropped; a read
+// of the next slot, or naming the next iteration; a loop wrapped in
+// scf.execute_region.
 // RUN: kda-opt %s --kda-expand-pipeline=target=gfx950 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
 // RUN: kda-opt %s --kda-expand-pipeline=target=sm_90 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
 // RUN: kda-opt %s --kda-expand-pipeline=target=emu32 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
@@ -15,7 +19,7 @@
 // STAGED-NOT: SURVIVOR
 // STAGED: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
 // SAFE-NOT: SURVIVOR
-// SAFE-COUNT-5: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
+// SAFE-COUNT-7: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
 
 kda.lds_buffer @b1 slots(1) slot_bytes(8192) offset(0)
 func.func @p1() {
