@@ -140,6 +140,21 @@ int64_t floorMod(int64_t a, int64_t m) { return ((a % m) + m) % m; }
 
 using TileKey = std::pair<Operation *, int64_t>; // buffer op, iteration
 
+static uint64_t unsignedOf(int64_t v, unsigned width) {
+  if (width >= 64)
+    return uint64_t(v);
+  return uint64_t(v) & ((uint64_t(1) << width) - 1);
+}
+
+/// The operands of a binary integer op: values, result and operand widths.
+struct BinaryArgs {
+  Val a, b;
+  unsigned width, opWidth;
+  bool moving() const { return a.a != Anchor::None || b.a != Anchor::None; }
+  uint64_t ua() const { return unsignedOf(a.v, opWidth); }
+  uint64_t ub() const { return unsignedOf(b.v, opWidth); }
+};
+
 class Interpreter {
 public:
   /// `trip`: the trip count (static attribute or the dynamic value), or none.
@@ -177,6 +192,10 @@ private:
   // Evaluation.
   FailureOr<Val> eval(Value v);
   FailureOr<Val> evalOp(Operation *def, Value result);
+  FailureOr<Val> evalLinear(Operation *def, const BinaryArgs &x);
+  FailureOr<Val> evalDecision(Operation *def, const BinaryArgs &x);
+  FailureOr<Val> evalDivision(Operation *def, const BinaryArgs &x);
+  FailureOr<Val> evalBits(Operation *def, const BinaryArgs &x);
   FailureOr<Val> fail(Operation *at, const Twine &why);
   int64_t anchorValue(Anchor a) const;
   int64_t offset(Val x) const { return x.v - anchorValue(x.a); }
@@ -304,12 +323,6 @@ static int64_t wrap(int64_t v, unsigned width) {
   return int64_t((u ^ sign) - sign);
 }
 
-static uint64_t unsignedOf(int64_t v, unsigned width) {
-  if (width >= 64)
-    return uint64_t(v);
-  return uint64_t(v) & ((uint64_t(1) << width) - 1);
-}
-
 // Integer arithmetic of the schedule, evaluated exactly (every trip count is
 // run concretely). Anchors: sums keep the moving operand's anchor, a
 // difference of two values of one anchor is fixed, decisions and residues are
@@ -365,36 +378,55 @@ FailureOr<Val> Interpreter::evalOp(Operation *def, Value result) {
   FailureOr<Val> fb = eval(def->getOperand(1));
   if (failed(fb))
     return failure();
-  Val a = *fa, b = *fb;
-  const unsigned opWidth = widthOf(def->getOperand(0));
-  const uint64_t ua = unsignedOf(a.v, opWidth), ub = unsignedOf(b.v, opWidth);
-  const bool moving = a.a != Anchor::None || b.a != Anchor::None;
-  auto fixed = [&](int64_t v) { return Val{wrap(v, width)}; };
+  const BinaryArgs args{*fa, *fb, width, widthOf(def->getOperand(0))};
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return evalLinear(def, args);
+  if (isa<arith::CmpIOp, arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
+          arith::MaxUIOp>(def))
+    return evalDecision(def, args);
+  if (isa<arith::RemUIOp, arith::RemSIOp, arith::DivUIOp, arith::DivSIOp,
+          arith::FloorDivSIOp, arith::CeilDivSIOp, arith::CeilDivUIOp>(def))
+    return evalDivision(def, args);
+  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::ShLIOp,
+          arith::ShRUIOp, arith::ShRSIOp>(def))
+    return evalBits(def, args);
+  return fail(def, "not an operation on slots, iterations or predicates the "
+                   "hazard model evaluates");
+}
 
+// Sums keep the moving operand's anchor; a difference of one anchor is fixed;
+// a moving value may only be scaled by 0 or 1.
+FailureOr<Val> Interpreter::evalLinear(Operation *def, const BinaryArgs &x) {
+  const Val &a = x.a, &b = x.b;
   if (isa<arith::AddIOp>(def)) {
     if (a.a != Anchor::None && b.a != Anchor::None)
       return fail(def, "it adds two values that move with the trip count");
-    return Val{wrap(a.v + b.v, width), a.a != Anchor::None ? a.a : b.a};
+    return Val{wrap(a.v + b.v, x.width), a.a != Anchor::None ? a.a : b.a};
   }
   if (isa<arith::SubIOp>(def)) {
     if (b.a == Anchor::None)
-      return Val{wrap(a.v - b.v, width), a.a};
+      return Val{wrap(a.v - b.v, x.width), a.a};
     if (a.a == b.a)
-      return fixed(a.v - b.v);
+      return Val{wrap(a.v - b.v, x.width)};
     return fail(def, "it subtracts a value that moves with the trip count");
   }
-  if (isa<arith::MulIOp>(def)) {
-    if (!moving)
-      return fixed(a.v * b.v);
-    const Val &m = a.a == Anchor::None ? b : a, &k = a.a == Anchor::None ? a : b;
-    if (k.a == Anchor::None && k.v == 1)
-      return m;
-    if (k.a == Anchor::None && k.v == 0)
-      return fixed(0);
-    return fail(def, "it scales a value that moves with the trip count");
-  }
+  if (!x.moving())
+    return Val{wrap(a.v * b.v, x.width)};
+  const Val &m = a.a == Anchor::None ? b : a, &k = a.a == Anchor::None ? a : b;
+  if (k.a == Anchor::None && k.v == 1)
+    return m;
+  if (k.a == Anchor::None && k.v == 0)
+    return Val{0};
+  return fail(def, "it scales a value that moves with the trip count");
+}
+
+// Comparisons, min and max: fixed results (or the chosen operand) whose
+// switching distance is noted for the proof.
+FailureOr<Val> Interpreter::evalDecision(Operation *def, const BinaryArgs &x) {
+  const Val &a = x.a, &b = x.b;
+  const uint64_t ua = x.ua(), ub = x.ub();
+  noteCompare(a, b);
   if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
-    noteCompare(a, b);
     switch (cmp.getPredicate()) {
     case arith::CmpIPredicate::eq: return Val{a.v == b.v};
     case arith::CmpIPredicate::ne: return Val{a.v != b.v};
@@ -407,42 +439,49 @@ FailureOr<Val> Interpreter::evalOp(Operation *def, Value result) {
     case arith::CmpIPredicate::ugt: return Val{ua > ub};
     case arith::CmpIPredicate::uge: return Val{ua >= ub};
     }
+    return fail(def, "unknown predicate");
   }
-  if (isa<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
-          def)) {
-    noteCompare(a, b);
-    bool aFirst = isa<arith::MinSIOp>(def)   ? a.v <= b.v
-                  : isa<arith::MaxSIOp>(def) ? a.v >= b.v
-                  : isa<arith::MinUIOp>(def) ? ua <= ub
-                                             : ua >= ub;
-    return aFirst ? a : b;
+  bool aFirst = isa<arith::MinSIOp>(def)   ? a.v <= b.v
+                : isa<arith::MaxSIOp>(def) ? a.v >= b.v
+                : isa<arith::MinUIOp>(def) ? ua <= ub
+                                           : ua >= ub;
+  return aFirst ? a : b;
+}
+
+// Residues by a constant are fixed values repeating with the modulus;
+// quotients only of fixed values.
+FailureOr<Val> Interpreter::evalDivision(Operation *def, const BinaryArgs &x) {
+  const Val &a = x.a, &b = x.b;
+  const uint64_t ua = x.ua(), ub = x.ub();
+  auto fixed = [&](int64_t v) { return Val{wrap(v, x.width)}; };
+  if (b.a != Anchor::None || b.v == 0)
+    return fail(def, "its divisor is zero or not a constant");
+  if (isa<arith::RemUIOp, arith::RemSIOp>(def)) {
+    if (failed(notePeriod(def, a, b.v < 0 ? -b.v : b.v)))
+      return failure();
+    if (isa<arith::RemUIOp>(def))
+      return fixed(int64_t(ua % ub));
+    return fixed(a.v % b.v);
   }
-  if (isa<arith::RemUIOp, arith::RemSIOp, arith::DivUIOp, arith::DivSIOp,
-          arith::FloorDivSIOp, arith::CeilDivSIOp, arith::CeilDivUIOp>(def)) {
-    if (b.a != Anchor::None || b.v == 0)
-      return fail(def, "its divisor is zero or not a constant");
-    if (isa<arith::RemUIOp, arith::RemSIOp>(def)) {
-      if (failed(notePeriod(def, a, b.v < 0 ? -b.v : b.v)))
-        return failure();
-      if (isa<arith::RemUIOp>(def))
-        return fixed(int64_t(ua % ub));
-      return fixed(a.v % b.v);
-    }
-    if (moving)
-      return fail(def, "it divides a value that moves with the trip count");
-    if (isa<arith::DivUIOp>(def)) return fixed(int64_t(ua / ub));
-    if (isa<arith::CeilDivUIOp>(def)) return fixed(int64_t((ua + ub - 1) / ub));
-    if (isa<arith::DivSIOp>(def)) return fixed(a.v / b.v);
-    int64_t q = a.v / b.v;
-    bool inexact = q * b.v != a.v, negative = (a.v < 0) != (b.v < 0);
-    if (isa<arith::FloorDivSIOp>(def))
-      return fixed(inexact && negative ? q - 1 : q);
-    return fixed(inexact && !negative ? q + 1 : q);
-  }
-  if (isa<arith::AndIOp>(def)) {
-    if (!moving)
-      return fixed(a.v & b.v);
-    // i & mask with a constant mask >= 0 repeats with the next power of two.
+  if (x.moving())
+    return fail(def, "it divides a value that moves with the trip count");
+  if (isa<arith::DivUIOp>(def)) return fixed(int64_t(ua / ub));
+  if (isa<arith::CeilDivUIOp>(def)) return fixed(int64_t((ua + ub - 1) / ub));
+  if (isa<arith::DivSIOp>(def)) return fixed(a.v / b.v);
+  int64_t q = a.v / b.v;
+  bool inexact = q * b.v != a.v, negative = (a.v < 0) != (b.v < 0);
+  if (isa<arith::FloorDivSIOp>(def))
+    return fixed(inexact && negative ? q - 1 : q);
+  return fixed(inexact && !negative ? q + 1 : q);
+}
+
+// Bit operations of fixed values; a moving value only under a non-negative
+// constant mask (i & 1, i & 3), which repeats with the next power of two.
+FailureOr<Val> Interpreter::evalBits(Operation *def, const BinaryArgs &x) {
+  const Val &a = x.a, &b = x.b;
+  const uint64_t ua = x.ua();
+  auto fixed = [&](int64_t v) { return Val{wrap(v, x.width)}; };
+  if (isa<arith::AndIOp>(def) && x.moving()) {
     const Val &m = a.a == Anchor::None ? b : a, &k = a.a == Anchor::None ? a : b;
     if (k.a != Anchor::None || k.v < 0)
       return fail(def, "it masks a moving value with a negative or moving "
@@ -454,21 +493,17 @@ FailureOr<Val> Interpreter::evalOp(Operation *def, Value result) {
       return failure();
     return fixed(m.v & k.v);
   }
-  if (isa<arith::OrIOp, arith::XOrIOp, arith::ShLIOp, arith::ShRUIOp,
-          arith::ShRSIOp>(def)) {
-    if (moving)
-      return fail(def, "it applies bit operations to a value that moves with "
-                       "the trip count");
-    if (isa<arith::OrIOp>(def)) return fixed(a.v | b.v);
-    if (isa<arith::XOrIOp>(def)) return fixed(a.v ^ b.v);
-    if (b.v < 0 || b.v >= int64_t(opWidth))
-      return fail(def, "its shift amount is out of range");
-    if (isa<arith::ShLIOp>(def)) return fixed(int64_t(ua << b.v));
-    if (isa<arith::ShRUIOp>(def)) return fixed(int64_t(ua >> b.v));
-    return fixed(a.v >> b.v);
-  }
-  return fail(def, "not an operation on slots, iterations or predicates the "
-                   "hazard model evaluates");
+  if (x.moving())
+    return fail(def, "it applies bit operations to a value that moves with "
+                     "the trip count");
+  if (isa<arith::AndIOp>(def)) return fixed(a.v & b.v);
+  if (isa<arith::OrIOp>(def)) return fixed(a.v | b.v);
+  if (isa<arith::XOrIOp>(def)) return fixed(a.v ^ b.v);
+  if (b.v < 0 || b.v >= int64_t(x.opWidth))
+    return fail(def, "its shift amount is out of range");
+  if (isa<arith::ShLIOp>(def)) return fixed(int64_t(ua << b.v));
+  if (isa<arith::ShRUIOp>(def)) return fixed(int64_t(ua >> b.v));
+  return fixed(a.v >> b.v);
 }
 
 std::optional<PipelineHazard> Interpreter::evalOr(Operation &op, Value v,
