@@ -293,6 +293,19 @@ struct KdaVerifyPipelinePass
       if (failed(verifyPipelineSchedule(s)))
         signalPassFailure();
     });
+    // LDS events outside any schedule are checked by nothing: R0. (Kernels
+    // instantiated from a verified schedule keep emulator markers; this
+    // pass runs before that.)
+    getOperation().walk([&](Operation *op) {
+      if (!isa<AsyncCopyOp, StagedCopyOp, AsyncWaitOp, LdsReadOp, LdsDrainOp,
+               BarrierOp, LdsBarrierOp>(op) ||
+          op->getParentOfType<ScheduleOp>())
+        return;
+      op->emitError() << "R0: cannot analyse " << op->getName()
+                      << " outside a kda.schedule: the hazard model checks "
+                         "schedules only";
+      signalPassFailure();
+    });
   }
 };
 

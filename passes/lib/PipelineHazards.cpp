@@ -790,10 +790,17 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
   }
   Tile t{*b};
   Val slot, pred{1};
-  if (auto h = evalOr(op, op.getOperand(0), slot)) return h;
-  if (auto h = evalOr(op, op.getOperand(1), t.iter)) return h;
-  if (op.getNumOperands() > 2)
-    if (auto h = evalOr(op, op.getOperand(2), pred)) return h;
+  // Both copy ops name their operands alike (and may own a region of data
+  // atoms, which is not part of the event).
+  Value slotV, iterV, predV;
+  if (auto c = dyn_cast<AsyncCopyOp>(op))
+    slotV = c.getSlot(), iterV = c.getIter(), predV = c.getPred();
+  else if (auto c = dyn_cast<StagedCopyOp>(op))
+    slotV = c.getSlot(), iterV = c.getIter(), predV = c.getPred();
+  if (auto h = evalOr(op, slotV, slot)) return h;
+  if (auto h = evalOr(op, iterV, t.iter)) return h;
+  if (predV)
+    if (auto h = evalOr(op, predV, pred)) return h;
   t.slot = slot.v;
   const bool enabled = pred.v != 0;
   if (enabled && checking()) {
@@ -1120,7 +1127,7 @@ std::optional<PipelineHazard> runOnce(ScheduleOp s, std::optional<int64_t> trip,
 // observe; if a proof run observes larger ones, the bound grows and the runs
 // are repeated, so the runs that conclude were made with the H and P they
 // needed. A state that does not repeat (it grows with i) is R0.
-std::optional<PipelineHazard> proveDynamic(ScheduleOp s) {
+std::optional<PipelineHazard> proveDynamic(ScheduleOp s, PipelineProof *proof) {
   Observed want;
   int64_t checked = 0; // every T below this ran
   for (int attempt = 0; attempt < 8; ++attempt) {
@@ -1162,8 +1169,11 @@ std::optional<PipelineHazard> proveDynamic(ScheduleOp s) {
                 .str(),
             s};
     }
-    if (!grew)
+    if (!grew) {
+      if (proof)
+        *proof = PipelineProof{true, T0, P, H};
       return std::nullopt;
+    }
   }
   return PipelineHazard{
       "R0",
@@ -1296,14 +1306,15 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
 
 } // namespace
 
-std::optional<PipelineHazard> mlir::kda::findPipelineHazard(ScheduleOp s) {
+std::optional<PipelineHazard>
+mlir::kda::findPipelineHazard(ScheduleOp s, PipelineProof *proof) {
   if (auto h = checkCapacity(s))
     return h;
   if (std::optional<int64_t> t = s.getTripCount())
     return runOnce(s, *t);
   if (!s.getDynamicTripCount())
     return runOnce(s, std::nullopt);
-  return proveDynamic(s);
+  return proveDynamic(s, proof);
 }
 
 void mlir::kda::reportPipelineHazard(ScheduleOp schedule,

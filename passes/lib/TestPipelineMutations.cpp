@@ -109,15 +109,24 @@ ScheduleOp mutateMore(ScheduleOp s, Mutation kind, unsigned which,
   if (kind == Mutation::DropPredicate) {
     Operation *c = nullptr;
     unsigned n = 0;
+    auto predicated = [](Operation *op) {
+      if (auto a = dyn_cast<AsyncCopyOp>(op))
+        return bool(a.getPred());
+      if (auto st = dyn_cast<StagedCopyOp>(op))
+        return bool(st.getPred());
+      return false;
+    };
     s.walk([&](Operation *op) {
-      if (!c && isa<AsyncCopyOp, StagedCopyOp>(op) && op->getNumOperands() > 2 &&
-          n++ == which)
+      if (!c && predicated(op) && n++ == which)
         c = op;
     });
     if (!c)
       return nullptr;
     what = "drop the predicate of " + describe(c);
-    c->eraseOperand(2);
+    if (auto a = dyn_cast<AsyncCopyOp>(c))
+      a.getPredMutable().clear();
+    else
+      cast<StagedCopyOp>(c).getPredMutable().clear();
     return s;
   }
   if (kind == Mutation::ReadOtherSlot || kind == Mutation::ReadOtherIter) {
@@ -215,10 +224,18 @@ struct KdaTestPipelineMutationsPass
     unsigned total = 0, killed = 0;
     llvm::raw_ostream &os = llvm::outs();
     for (auto [k, s] : llvm::enumerate(schedules)) {
-      if (findPipelineHazard(s)) {
+      PipelineProof proof;
+      if (findPipelineHazard(s, &proof)) {
         os << "schedule '" << s.getName() << "': unsafe as written, skipped\n";
         continue;
       }
+      if (proof.dynamic)
+        os << llvm::formatv("schedule '{0}' depth {1}: every trip count "
+                            "proven: T < {2} run, T = {2}..{3} repeat with "
+                            "period {4} past horizon {5}\n",
+                            s.getName(), s.getDepth(), proof.bound,
+                            proof.bound + proof.period - 1, proof.period,
+                            proof.horizon);
       unsigned mine = 0, mineKilled = 0;
       for (Mutation kind : kAllMutations)
         for (unsigned which = 0;; ++which) {

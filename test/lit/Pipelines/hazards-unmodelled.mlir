@@ -146,3 +146,20 @@ func.func @carried_slot_is_fine(%x: f32) {
   }
   return
 }
+
+// -----
+
+// LDS events outside any schedule (here in an scf.while of the function) are
+// checked by nothing: R0 at each.
+kda.lds_buffer @h slots(1) slot_bytes(4096) offset(0)
+func.func @outside_schedule(%go: i1) {
+  %c0 = arith.constant 0 : index
+  scf.while : () -> () {
+    scf.condition(%go)
+  } do {
+    // expected-error @+1 {{R0: cannot analyse kda.lds_read outside a kda.schedule: the hazard model checks schedules only}}
+    kda.lds_read @h[%c0] iter(%c0)
+    scf.yield
+  }
+  return
+}

@@ -12,12 +12,20 @@
 // RUN: kda-opt %s --kda-expand-pipeline=target=emu32 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
 // RUN: kda-opt %s --kda-expand-pipeline=target=gfx942 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=STAGED
 // RUN: kda-opt %s --kda-expand-pipeline=target=emu --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=STAGED
+// RUN: kda-opt %s --kda-expand-pipeline=target=gfx950 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=PROOF
 // RUN: kda-opt %S/safe-variants.mlir -split-input-file --kda-expand-pipeline=target=gfx950 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=SAFE
 
 // CHECK-NOT: SURVIVOR
 // CHECK: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
 // STAGED-NOT: SURVIVOR
 // STAGED: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
+// The dynamic schedules' proofs, at the bound: every trip count below it
+// runs, and the runs at bound .. bound + period - 1 show the loop's state
+// repeating (the horizon is the distance every decision settles within).
+// PROOF: schedule 'dyn_d1' depth 1: every trip count proven: T < 14 run, T = 14..14 repeat with period 1 past horizon 1
+// PROOF: schedule 'dyn_d2' depth 2: every trip count proven: T < 20 run, T = 20..21 repeat with period 2 past horizon 2
+// PROOF: schedule 'dyn_d3' depth 3: every trip count proven: T < 27 run, T = 27..29 repeat with period 3 past horizon 3
+// PROOF: schedule 'dyn_d4' depth 4: every trip count proven: T < 32 run, T = 32..35 repeat with period 4 past horizon 4
 // SAFE-NOT: SURVIVOR
 // SAFE-COUNT-7: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
 

@@ -33,9 +33,20 @@ struct PipelineHazard {
   Operation *at = nullptr;
 };
 
+/// How a dynamic trip count was proven: every trip count below `bound` was
+/// run, and the runs at bound .. bound + period - 1 showed the state of the
+/// loop to T repeating with `period` once every decision had settled
+/// (`horizon`): see proveDynamic in PipelineHazards.cpp.
+struct PipelineProof {
+  bool dynamic = false;
+  int64_t bound = 0, period = 1, horizon = 1;
+};
+
 /// The first hazard of `schedule` in program order, or none when it is safe
-/// for every trip count it may run with.
-std::optional<PipelineHazard> findPipelineHazard(ScheduleOp schedule);
+/// for every trip count it may run with (then `proof`, when given, says how
+/// a dynamic trip count was covered).
+std::optional<PipelineHazard> findPipelineHazard(ScheduleOp schedule,
+                                                 PipelineProof *proof = nullptr);
 
 /// Emits the hazard as an error at the schedule (the pipeline it came from).
 void reportPipelineHazard(ScheduleOp schedule, const PipelineHazard &hazard);
