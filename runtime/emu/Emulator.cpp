@@ -5,8 +5,9 @@
 // synchronise uniformly, so after one round every live thread sits at the
 // same point; the scheduler checks that and reports divergence.
 //
-// The race detector keeps, per 4-byte LDS word, the last writer and its
-// barrier epoch, the reads not yet retired (a read retires when its thread
+// The race detector keeps, per 4-byte LDS word, the last writer, its
+// barrier epoch and the tile it wrote (buffer and iteration, checked against
+// the tile each pipeline read names), the reads not yet retired (a read retires when its thread
 // drained, lgkmcnt(0), before a later barrier: a bare barrier does not), and
 // async copies in flight (they land at the covering wait, as a write then).
 //
@@ -45,6 +46,7 @@ struct ShadowWord {
   int32_t writer = -1;
   uint64_t writeEpoch = 0;
   int64_t writeTag = 0;
+  const char *writeBuffer = nullptr; // null: a plain store
   int32_t inFlight = 0; // async copies not yet landed
   int64_t inFlightTag = 0;
   std::vector<ReadRecord> readers;
@@ -63,6 +65,7 @@ struct PendingCopy {
 struct AsyncGroup {
   int64_t lo, hi, tag;
   bool empty; // nothing for the race detector to track
+  const char *buffer;
   std::vector<PendingCopy> copies;
 };
 
@@ -140,7 +143,7 @@ std::string bytesText(int64_t lo, int64_t hi) {
 /// Checks and records a write (a store, or an async copy landing or being
 /// issued - `record` false: check only).
 void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
-                 const char *kind, bool record) {
+                 const char *kind, bool record, const char *buffer = nullptr) {
   Workgroup &wg = *t->wg;
   for (int64_t w = lo / 4; w < (hi + 3) / 4; ++w) {
     ShadowWord &s = word(wg, w);
@@ -177,6 +180,7 @@ void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
       s.writer = int32_t(t->linear);
       s.writeEpoch = t->epoch;
       s.writeTag = tag;
+      s.writeBuffer = buffer;
       s.readers.clear();
     }
   }
@@ -191,7 +195,8 @@ void landGroups(Thread *t, size_t upTo) {
       continue;
     for (int64_t w = g.lo / 4; w < (g.hi + 3) / 4; ++w)
       --word(*t->wg, w).inFlight;
-    shadowWrite(t, g.lo, g.hi, g.tag, "the async copy", /*record=*/true);
+    shadowWrite(t, g.lo, g.hi, g.tag, "the async copy", /*record=*/true,
+                g.buffer);
   }
 }
 
@@ -370,18 +375,46 @@ extern "C" void kda_emu_barrier(void *ctx) {
 static bool raceChecking(Thread *t) { return t->wg->config->raceCheck; }
 
 extern "C" void kda_emu_lds_write(void *ctx, int64_t lo, int64_t bytes,
-                                  int64_t tag) {
+                                  int64_t tag, const char *buffer) {
   auto *t = static_cast<Thread *>(ctx);
   ++t->seq;
   if (!raceChecking(t))
     return;
   auto [a, b] = kda::emu::chunkOf(t, lo, bytes);
-  kda::emu::shadowWrite(t, a, b, tag, "the register-staged copy", true);
+  kda::emu::shadowWrite(t, a, b, tag, "the register-staged copy", true, buffer);
+}
+
+/// A pipeline read names its tile: every word must hold that buffer's tile
+/// of that iteration. "" when it does, else what the word holds instead.
+static std::string wrongTile(const kda::emu::ShadowWord &s, int64_t w,
+                             int64_t tag, const char *buffer) {
+  const std::string at = "byte " + std::to_string(w * 4);
+  const std::string mine = std::string("@") + buffer;
+  if (s.writer < 0)
+    return "reads " + at + " of " + mine + " for iteration " +
+           std::to_string(tag) + ", which nothing has written";
+  if (!s.writeBuffer)
+    return "reads " + at + " of " + mine + " for iteration " +
+           std::to_string(tag) + ", but thread " + std::to_string(s.writer) +
+           "'s plain store overwrote it: the wrong tile";
+  if (std::strcmp(s.writeBuffer, buffer) != 0)
+    return "reads " + at + " of " + mine + " for iteration " +
+           std::to_string(tag) + ", but @" + s.writeBuffer +
+           "'s copy of iteration " + std::to_string(s.writeTag) +
+           " (thread " + std::to_string(s.writer) +
+           ") overwrote it: " + mine + " and @" + s.writeBuffer +
+           " share LDS bytes while both are live";
+  if (s.writeTag != tag)
+    return "reads " + at + " of " + mine + " for iteration " +
+           std::to_string(tag) + ", but it holds the tile of iteration " +
+           std::to_string(s.writeTag) + " (written by thread " +
+           std::to_string(s.writer) + "): the wrong tile";
+  return "";
 }
 
 /// Checks and records a read of [lo, hi) by `t`.
 static void shadowRead(kda::emu::Thread *t, int64_t lo, int64_t hi,
-                       int64_t tag) {
+                       int64_t tag, const char *buffer = nullptr) {
   kda::emu::Workgroup &wg = *t->wg;
   const std::string what =
       tag < 0 ? std::string() : " for iteration " + std::to_string(tag);
@@ -397,6 +430,9 @@ static void shadowRead(kda::emu::Thread *t, int64_t lo, int64_t hi,
       return kda::emu::reportRace(
           t, "reads byte " + std::to_string(w * 4) + what + " that thread " +
                  std::to_string(s.writer) + " wrote with no barrier between");
+    if (buffer)
+      if (std::string wrong = wrongTile(s, w, tag, buffer); !wrong.empty())
+        return kda::emu::reportRace(t, wrong);
     // Keep only reads that can still race.
     auto &rs = s.readers;
     rs.erase(std::remove_if(rs.begin(), rs.end(),
@@ -411,11 +447,11 @@ static void shadowRead(kda::emu::Thread *t, int64_t lo, int64_t hi,
 }
 
 extern "C" void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes,
-                                 int64_t tag) {
+                                 int64_t tag, const char *buffer) {
   auto *t = static_cast<Thread *>(ctx);
   ++t->seq;
   if (raceChecking(t))
-    shadowRead(t, lo, lo + bytes, tag);
+    shadowRead(t, lo, lo + bytes, tag, buffer);
 }
 
 extern "C" void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes) {
@@ -433,7 +469,8 @@ extern "C" void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes) {
 }
 
 extern "C" void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes,
-                                   int64_t tag, bool enabled) {
+                                   int64_t tag, bool enabled,
+                                   const char *buffer) {
   auto *t = static_cast<Thread *>(ctx);
   ++t->seq;
   auto [a, b] = kda::emu::chunkOf(t, lo, bytes);
@@ -446,8 +483,8 @@ extern "C" void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes,
       s.inFlightTag = tag;
     }
   }
-  t->groups.push_back(
-      {a, b, tag, !enabled || !raceChecking(t), std::move(t->open)});
+  t->groups.push_back({a, b, tag, !enabled || !raceChecking(t), buffer,
+                       std::move(t->open)});
   t->open.clear();
 }
 

@@ -50,11 +50,16 @@ int32_t kda_emu_shuffle_i32(void *ctx, int32_t value, int32_t offset,
 
 // LDS atoms of expanded pipelines (kda.schedule). A copy of [lo, lo + bytes)
 // is shared by the workgroup's threads (each writes its chunk); a read reads
-// the whole range. `tag` is the pipeline iteration, for reports.
-void kda_emu_lds_write(void *ctx, int64_t lo, int64_t bytes, int64_t tag);
-void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes, int64_t tag);
+// the whole range. `tag` is the pipeline iteration and `buffer` the name of
+// the kda.lds_buffer: every LDS word keeps the buffer and iteration of its
+// last write, and a read checks them against the tile it names (a wrong
+// tile, or another buffer's write over shared bytes, is reported).
+void kda_emu_lds_write(void *ctx, int64_t lo, int64_t bytes, int64_t tag,
+                       const char *buffer);
+void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes, int64_t tag,
+                      const char *buffer);
 void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes, int64_t tag,
-                        bool enabled);
+                        bool enabled, const char *buffer);
 void kda_emu_async_wait(void *ctx, int64_t outstanding);
 void kda_emu_lds_drain(void *ctx);
 // Copy atoms with their chip's data semantics. Addresses are host pointers.

@@ -71,6 +71,9 @@ private:
   /// and gpu.barrier (which on gfx9 lowers with the LDS counter drained).
   void emitDrainedBarrier(OpBuilder &b, Location loc, Value emuCtx);
   void stripGpuAddressSpaces(func::FuncOp fn);
+  /// A pointer to the NUL-terminated name of an LDS buffer (a constant global
+  /// of the module, one per name).
+  Value bufferName(OpBuilder &b, Location loc, StringAttr name);
 
   ModuleOp module;
   MLIRContext *ctx;
@@ -179,10 +182,12 @@ LogicalResult EmuLowering::rewriteBody(func::FuncOp fn, Value emuCtx) {
 // state, so a schedule executed with verification off is race-checked.
 LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
   Type i64 = IntegerType::get(ctx, 64), i1 = IntegerType::get(ctx, 1);
-  func::FuncOp writeFn = declare("kda_emu_lds_write", {ptr, i64, i64, i64}, {});
-  func::FuncOp readFn = declare("kda_emu_lds_read", {ptr, i64, i64, i64}, {});
+  func::FuncOp writeFn =
+      declare("kda_emu_lds_write", {ptr, i64, i64, i64, ptr}, {});
+  func::FuncOp readFn =
+      declare("kda_emu_lds_read", {ptr, i64, i64, i64, ptr}, {});
   func::FuncOp asyncFn =
-      declare("kda_emu_async_copy", {ptr, i64, i64, i64, i1}, {});
+      declare("kda_emu_async_copy", {ptr, i64, i64, i64, i1, ptr}, {});
   func::FuncOp waitFn = declare("kda_emu_async_wait", {ptr, i64}, {});
   func::FuncOp drainFn = declare("kda_emu_lds_drain", {ptr}, {});
   func::FuncOp barrierFn = declare("kda_emu_barrier", {ptr}, {});
@@ -209,6 +214,11 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
     auto lds = op->getAttrOfType<DenseI64ArrayAttr>("kda.emu_lds");
     if (op->hasAttr("buffer") && !lds)
       return op->emitOpError("refers to an LDS buffer the emulator cannot find");
+    // The buffer's name, which the race detector tags every word with.
+    auto name = [&]() -> Value {
+      return bufferName(rw, loc,
+                        op->getAttrOfType<StringAttr>("kda.emu_buffer"));
+    };
     // [lo, lo + bytes) of the slot.
     auto range = [&](Value slot) -> std::pair<Value, Value> {
       Value lo = arith::AddIOp::create(
@@ -232,15 +242,16 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
         pred = arith::ConstantIntOp::create(rw, loc, 1, 1);
       func::CallOp::create(rw, loc, asyncFn,
                            ValueRange{emuCtx, lo, bytes, toI64(c.getIter()),
-                                      pred});
+                                      pred, name()});
       rw.eraseOp(op);
     } else if (auto c = dyn_cast<StagedCopyOp>(op)) {
       auto [lo, bytes] = range(c.getSlot());
-      Value tag = toI64(c.getIter());
+      Value tag = toI64(c.getIter()), buf = name();
       auto emit = [&](OpBuilder &b, Location l) {
         IRMapping map;
         lowering::cloneBody(b, c.getBody(), map);
-        func::CallOp::create(b, l, writeFn, ValueRange{emuCtx, lo, bytes, tag});
+        func::CallOp::create(b, l, writeFn,
+                             ValueRange{emuCtx, lo, bytes, tag, buf});
       };
       if (Value pred = c.getPred()) {
         auto ifOp = scf::IfOp::create(rw, loc, pred, /*withElse=*/false);
@@ -253,7 +264,8 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
     } else if (auto r = dyn_cast<LdsReadOp>(op)) {
       auto [lo, bytes] = range(r.getSlot());
       func::CallOp::create(rw, loc, readFn,
-                           ValueRange{emuCtx, lo, bytes, toI64(r.getIter())});
+                           ValueRange{emuCtx, lo, bytes, toI64(r.getIter()),
+                                      name()});
       lowering::inlineBodyBefore(rw, r.getBody(), op);
       rw.eraseOp(op);
     } else if (auto w = dyn_cast<AsyncWaitOp>(op)) {
@@ -402,6 +414,21 @@ LogicalResult EmuLowering::replaceAttributions(
   return success();
 }
 
+Value EmuLowering::bufferName(OpBuilder &b, Location loc, StringAttr name) {
+  std::string sym = ("kda_emu_buffer_" + name.getValue()).str();
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(sym);
+  if (!global) {
+    OpBuilder mb(ctx);
+    mb.setInsertionPointToStart(module.getBody());
+    std::string text = (name.getValue() + Twine('\0')).str();
+    auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
+    global = LLVM::GlobalOp::create(mb, loc, type, /*isConstant=*/true,
+                                    LLVM::Linkage::Internal, sym,
+                                    mb.getStringAttr(text));
+  }
+  return LLVM::AddressOfOp::create(b, loc, global);
+}
+
 void EmuLowering::emitDrainedBarrier(OpBuilder &b, Location loc,
                                      Value emuCtx) {
   func::CallOp::create(b, loc, declare("kda_emu_lds_drain", {ptr}, {}),
@@ -490,6 +517,7 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
                                      {int64_t(buf.getOffset()),
                                       int64_t(buf.getSlotBytes()),
                                       int64_t(buf.getSlots())}));
+      op->setAttr("kda.emu_buffer", buf.getSymNameAttr());
     }
   });
   fn.getBody().takeBody(kernel.getBody());

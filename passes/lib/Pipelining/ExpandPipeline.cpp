@@ -12,6 +12,12 @@
 // Depth 1 copies, waits and reads in the same iteration. Every schedule
 // ends with a drained barrier (R3).
 //
+// Stage annotations are honoured: the copy distance is the consumers' stage
+// minus the producers' stage (N - 1 when they are 0 and N - 1), and the
+// schedule above is written for that distance while the rings keep N slots;
+// a stage outside 0..N-1 is rejected. A producer's `issuers` is carried to
+// its copies.
+//
 //===----------------------------------------------------------------------===//
 #include "kda/Passes/PipelineExpansion.h"
 #include "kda/Passes/PipelineHazards.h"
@@ -35,12 +41,61 @@ namespace {
 struct Producer {
   FlatSymbolRefAttr buffer;
   bool async;
-  Region *body; // the copy of one iteration, or empty
+  StringAttr issuers; // which threads issue the copies (null: all)
+  Region *body;       // the copy of one iteration, or empty
 };
 struct Consumer {
   FlatSymbolRefAttr buffer;
   Region *body; // the computation on one iteration's tile, or empty
 };
+
+/// The distance, in iterations, between a tile's copy and its read that the
+/// stage annotations ask for: iteration i is copied at step i + producer
+/// stage and read at step i + consumer stage. One distance per pipeline;
+/// stages outside 0..depth-1 contradict the depth and are rejected.
+FailureOr<int64_t> stageDistance(PipelineOp op) {
+  const int64_t N = op.getDepth();
+  auto ctx = [&] {
+    return llvm::formatv(" (pipeline '{0}' at depth {1})", op.getName(), N)
+        .str();
+  };
+  std::optional<int64_t> produceStage, consumeStage;
+  for (Operation &inner : op.getBody().front()) {
+    auto stage = inner.getAttrOfType<IntegerAttr>("stage");
+    auto buf = inner.getAttrOfType<FlatSymbolRefAttr>("buffer");
+    if (!stage || !buf)
+      continue;
+    const int64_t st = stage.getInt();
+    const bool producer = isa<ProduceOp>(inner);
+    if (st < 0 || st >= N) {
+      op.emitError() << llvm::formatv(
+          "R2: the {0} of @{1} at stage {2} lies outside the stages 0..{3} "
+          "of a depth-{4} pipeline: a tile read {2} steps after its copy "
+          "needs {5} ring slots, the depth gives {4}{6}",
+          producer ? "producer" : "consumer", buf.getValue(), st, N - 1, N,
+          st + 1, ctx()).str();
+      return failure();
+    }
+    std::optional<int64_t> &seen = producer ? produceStage : consumeStage;
+    if (seen && *seen != st) {
+      op.emitError() << llvm::formatv(
+          "R0: cannot analyse the {0}s at stages {1} and {2}: the expansion "
+          "takes one stage per role{3}",
+          producer ? "producer" : "consumer", *seen, st, ctx()).str();
+      return failure();
+    }
+    seen = st;
+  }
+  const int64_t d = consumeStage.value_or(N - 1) - produceStage.value_or(0);
+  if (d < 0) {
+    op.emitError() << llvm::formatv(
+        "R1: the consumers at stage {0} read before the producers at stage "
+        "{1} copy{2}",
+        *consumeStage, *produceStage, ctx()).str();
+    return failure();
+  }
+  return d;
+}
 } // namespace
 
 /// Clones the iteration body `from` (block arguments: iteration, slot) into
@@ -67,6 +122,18 @@ static void cloneIterationBody(OpBuilder &b, Region &from, Region &into,
   (void)block;
 }
 
+/// Which threads issue a producer's copies: as annotated, else the first
+/// wave where the target's async atom is issued by one wave (gfx950's
+/// global_load_lds writes a wave's 64 x 16 bytes from one instruction), else
+/// all threads (null).
+static StringAttr issuersOf(ProduceOp p, const TargetInfo &target) {
+  if (auto given = p->getAttrOfType<StringAttr>(kIssuersAttr))
+    return given;
+  if (p.getAsync() && target.copyAtom == CopyAtomKind::GlobalLoadLds)
+    return StringAttr::get(p.getContext(), "wave0");
+  return {};
+}
+
 /// The copy atom a producer's rows use on `target`.
 static CopyAtom copyAtomFor(bool async, const TargetInfo &target) {
   return async ? toCopyAtom(target.copyAtom) : CopyAtom::Staged;
@@ -75,12 +142,19 @@ static CopyAtom copyAtomFor(bool async, const TargetInfo &target) {
 FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
                                                 const TargetInfo &target) {
   const int64_t N = op.getDepth();
+  FailureOr<int64_t> distance = stageDistance(op);
+  if (failed(distance))
+    return failure();
+  // The schedule below is written for a copy distance of D - 1 iterations;
+  // the ring keeps N slots.
+  const int64_t D = *distance + 1;
   SmallVector<Producer> producers;
   SmallVector<Consumer> consumers;
   for (Operation &inner : op.getBody().front()) {
     if (auto p = dyn_cast<ProduceOp>(inner))
       producers.push_back({p.getBufferAttr(),
-                           p.getAsync() && target.asyncCopy(), &p.getBody()});
+                           p.getAsync() && target.asyncCopy(),
+                           issuersOf(p, target), &p.getBody()});
     else if (auto c = dyn_cast<ConsumeOp>(inner))
       consumers.push_back({c.getBufferAttr(), &c.getBody()});
   }
@@ -124,6 +198,8 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
       Operation *copy =
           p.async ? AsyncCopyOp::create(b, p.buffer, slot, iter, pred)
                   : StagedCopyOp::create(b, p.buffer, slot, iter, pred);
+      if (p.issuers)
+        copy->setAttr(kIssuersAttr, p.issuers);
       cloneIterationBody(b, *p.body, copy->getRegion(0), iter, slot,
                          copyAtomFor(p.async, target));
     }
@@ -156,18 +232,18 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
 
   if (std::optional<int64_t> tc = op.getTripCount()) {
     const int64_t T = *tc;
-    if (N == 1) {
+    if (D == 1) {
       forLoop(idx(0), idx(T), depthOneIteration);
     } else {
-      for (int64_t j = 0; j < std::min(N - 1, T); ++j)
+      for (int64_t j = 0; j < std::min(D - 1, T); ++j)
         copies(idx(j), Value());
-      const int64_t steadyEnd = std::max<int64_t>(0, T - (N - 1));
+      const int64_t steadyEnd = std::max<int64_t>(0, T - (D - 1));
       if (steadyEnd > 0)
         forLoop(idx(0), idx(steadyEnd), [&](Value i) {
-          wait(N - 2);
+          wait(D - 2);
           LdsBarrierOp::create(b);
           reads(i);
-          copies(arith::AddIOp::create(b, i, idx(N - 1)), Value());
+          copies(arith::AddIOp::create(b, i, idx(D - 1)), Value());
         });
       for (int64_t i = steadyEnd; i < T; ++i) { // peeled: exact counts
         wait(T - 1 - i);
@@ -180,17 +256,17 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
     }
   } else {
     Value T = op.getDynamicTripCount();
-    if (N == 1) {
+    if (D == 1) {
       forLoop(idx(0), T, depthOneIteration);
     } else {
-      for (int64_t j = 0; j < N - 1; ++j)
+      for (int64_t j = 0; j < D - 1; ++j)
         copies(idx(j), arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
                                              idx(j), T));
       forLoop(idx(0), T, [&](Value i) {
-        wait(N - 2);
+        wait(D - 2);
         LdsBarrierOp::create(b);
         reads(i);
-        Value next = arith::AddIOp::create(b, i, idx(N - 1));
+        Value next = arith::AddIOp::create(b, i, idx(D - 1));
         copies(next,
                arith::CmpIOp::create(b, arith::CmpIPredicate::slt, next, T));
       });
@@ -219,6 +295,10 @@ mlir::kda::enumeratePipelineConfigs(ModuleOp module, unsigned index,
         OwningOpRef<ModuleOp> copy = module.clone();
         PipelineOp p = collectPipelines(*copy)[index];
         p.setDepth(stages);
+        // The sweep is over depths: producers at stage 0, consumers at the
+        // last stage of each depth.
+        p.walk([&](ProduceOp prod) { prod.setStage(0); });
+        p.walk([&](ConsumeOp cons) { cons.setStage(stages - 1); });
         p.walk([&](ProduceOp prod) {
           auto buf = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(
               prod, prod.getBufferAttr());
@@ -262,6 +342,19 @@ struct KdaVerifyPipelinePass
     getOperation().walk([&](ScheduleOp s) {
       if (failed(verifyPipelineSchedule(s)))
         signalPassFailure();
+    });
+    // LDS events outside any schedule are checked by nothing: R0. (Kernels
+    // instantiated from a verified schedule keep emulator markers; this
+    // pass runs before that.)
+    getOperation().walk([&](Operation *op) {
+      if (!isa<AsyncCopyOp, StagedCopyOp, AsyncWaitOp, LdsReadOp, LdsDrainOp,
+               BarrierOp, LdsBarrierOp>(op) ||
+          op->getParentOfType<ScheduleOp>())
+        return;
+      op->emitError() << "R0: cannot analyse " << op->getName()
+                      << " outside a kda.schedule: the hazard model checks "
+                         "schedules only";
+      signalPassFailure();
     });
   }
 };

@@ -1,86 +1,238 @@
 //===- PipelineHazards.cpp - the LDS pipeline hazard model ----------------===//
+//
+// An abstract interpreter of expanded schedules (kda.schedule), in program
+// order, over the rules of PIPELINE-SAFETY.md; passes/PIPELINE-MODEL.md states
+// what it proves. The state, per byte range of LDS (not per named buffer):
+//  - the last write in program order, whatever its kind: buffer, slot and
+//    iteration; for an async copy, the thread classes whose part has not
+//    landed; whether a barrier has made it visible since;
+//  - per thread class, the async copy groups not yet landed, in issue order
+//    (a wait counts this class's own groups);
+//  - the reads not yet behind a drained barrier.
+// Thread classes: the first wave and the other waves. A copy issued by all
+// threads is a group of both; `issuers("wave0")` a group of the first wave
+// only (kIssuersAttr), so the other waves' waits pass at once and a reader
+// must see the issuers' wait and then a barrier.
+//
+// Static schedules run once (every iteration, concretely). Dynamic trip
+// counts are proven by the argument written at proveDynamic below.
+//
+//===----------------------------------------------------------------------===//
 #include "kda/Passes/PipelineHazards.h"
 #include "kda/Dialect/KDA/KDAAttrs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/ADT/DenseMap.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <deque>
+#include <map>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::kda;
 
 namespace {
 
+//===----------------------------------------------------------------------===//
+// Values: a concrete integer and the quantity it moves with.
+//===----------------------------------------------------------------------===//
+
+/// What a value moves with when the dynamic trip count T changes: nothing, T
+/// itself (T + c), or the counter of the loop that runs to T (i + c). The
+/// dynamic proof needs every value to be one of these plus an offset that
+/// only depends on bounded facts (see proveDynamic).
+enum class Anchor : uint8_t { None, Trip, Counter };
+
+struct Val {
+  int64_t v = 0;
+  Anchor a = Anchor::None;
+};
+
+/// Thread classes (bit masks): the first wave, the other waves.
+constexpr uint8_t kFirstWave = 1, kOtherWaves = 2, kAllThreads = 3;
+constexpr unsigned kClasses = 2;
+
 struct Buffer {
-  mutable LdsBufferOp op;
+  mutable LdsBufferOp op; // accessors of an op handle are not const
+  unsigned ordinal; // for snapshots
+  int64_t slots() const { return int64_t(op.getSlots()); }
   int64_t lo(int64_t slot) const {
-    return op.getOffset() + slot * op.getSlotBytes();
+    return int64_t(op.getOffset()) + slot * int64_t(op.getSlotBytes());
   }
-  int64_t hi(int64_t slot) const { return lo(slot) + op.getSlotBytes(); }
+  int64_t hi(int64_t slot) const { return lo(slot) + int64_t(op.getSlotBytes()); }
   StringRef name() const { return op.getSymName(); }
 };
 
-/// One async copy group of the (uniform) thread.
-struct Group {
-  int64_t index;
-  const Buffer *buf;
-  int64_t slot, iter;
-  bool empty;
-  bool landed = false, visible = false;
-  int64_t waitsAfterIssue = 0; // waits seen since the issue
-  int64_t lastWaitCount = -1;
+/// The tile of one iteration in one slot of one buffer.
+struct Tile {
+  const Buffer *buf = nullptr;
+  int64_t slot = 0;
+  Val iter;
+  bool same(const Tile &o) const {
+    return buf == o.buf && slot == o.slot && iter.v == o.iter.v;
+  }
 };
 
-/// A register-staged write: lands at once, visible after a barrier.
-struct StagedWrite {
-  const Buffer *buf;
-  int64_t slot, iter;
-  bool visible = false;
+std::string where(const Tile &t) {
+  return llvm::formatv("@{0} slot {1}", t.buf->name(), t.slot).str();
+}
+
+/// The last write into a byte range.
+struct Write {
+  Tile tile;
+  bool async = false;
+  uint8_t pending = 0;  // classes whose part of the async copy has not landed
+  bool waited = false;  // a wait has run since the issue (R5 wording)
+  int64_t lastWait = -1;
+  bool visible = false; // complete, and a barrier has run since
+};
+
+struct Segment {
+  int64_t lo, hi;
+  Write w;
+};
+
+/// An async copy group of one thread class (empty: predicated off).
+struct Group {
+  int64_t lo, hi;
+  Tile tile;
+  bool empty;
 };
 
 /// A read not yet behind a drained barrier.
 struct Reader {
-  const Buffer *buf;
-  int64_t slot, iter;
-  bool drained = false;   // this thread's LDS ops completed (lgkmcnt(0))
-  bool bareBarrier = false; // a bare barrier followed, without a drain
+  int64_t lo, hi;
+  Tile tile;
+  bool drained = false; // this thread's LDS ops completed (lgkmcnt(0))
+  bool bare = false;    // a bare barrier followed, without a drain
 };
 
-bool overlaps(const Buffer *a, int64_t sa, const Buffer *b, int64_t sb) {
-  return a->lo(sa) < b->hi(sb) && b->lo(sb) < a->hi(sa);
+struct State {
+  std::vector<Segment> segs; // sorted, disjoint
+  std::deque<Group> outstanding[kClasses];
+  std::vector<Reader> readers;
+};
+
+/// A copy the schedule issued (enabled), for the R4 check at the end.
+struct IssuedCopy {
+  Tile tile;
+  bool async;
+};
+
+/// What a run of the interpreter observed for the dynamic proof.
+struct Observed {
+  int64_t horizon = 1; // 1 + the largest distance a decision depends on
+  int64_t period = 1;  // lcm of the moduli applied to moving values
+  int64_t loopLb = 0, loopUbOffset = 0;
+  bool tripLoop = false; // a loop to T ran
+  bool periodic = false; // its state repeated (proof runs only)
+};
+
+int64_t floorMod(int64_t a, int64_t m) { return ((a % m) + m) % m; }
+
+using TileKey = std::pair<Operation *, int64_t>; // buffer op, iteration
+
+static uint64_t unsignedOf(int64_t v, unsigned width) {
+  if (width >= 64)
+    return uint64_t(v);
+  return uint64_t(v) & ((uint64_t(1) << width) - 1);
 }
 
-std::string where(const Buffer *b, int64_t slot) {
-  return llvm::formatv("@{0} slot {1}", b->name(), slot).str();
-}
+/// The operands of a binary integer op: values, result and operand widths.
+struct BinaryArgs {
+  Val a, b;
+  unsigned width, opWidth;
+  bool moving() const { return a.a != Anchor::None || b.a != Anchor::None; }
+  uint64_t ua() const { return unsignedOf(a.v, opWidth); }
+  uint64_t ub() const { return unsignedOf(b.v, opWidth); }
+};
 
 class Interpreter {
 public:
-  Interpreter(ScheduleOp schedule, int64_t tripCount)
-      : schedule(schedule), tripCount(tripCount) {}
+  /// `trip`: the trip count (static attribute or the dynamic value), or none.
+  /// `consumed`: the tiles some read names (from a first run), or null for
+  /// that first run, which only collects them.
+  Interpreter(ScheduleOp schedule, std::optional<int64_t> trip,
+              const llvm::DenseSet<TileKey> *consumed)
+      : schedule(schedule), trip(trip), consumedIn(consumed) {}
+
+  /// Dynamic proof runs: check that the state of the loop to T repeats with
+  /// `period` in its middle zone (every decision settled, `horizon`).
+  void proveWith(int64_t horizon, int64_t period) {
+    proofHorizon = horizon, proofPeriod = period;
+  }
 
   std::optional<PipelineHazard> run();
+
+  llvm::DenseSet<TileKey> consumed;
+  Observed seen;
 
 private:
   std::optional<PipelineHazard> walk(Block &block);
   std::optional<PipelineHazard> step(Operation &op);
-  FailureOr<int64_t> eval(Value v);
+  std::optional<PipelineHazard> loop(scf::ForOp op);
+  std::optional<PipelineHazard> branch(scf::IfOp op);
+  std::optional<PipelineHazard> copy(Operation &op, bool async);
+  std::optional<PipelineHazard> wait(AsyncWaitOp op);
+  std::optional<PipelineHazard> read(LdsReadOp op);
+  std::optional<PipelineHazard> finish();
+  /// The first run only collects the tiles reads name (and finds R0).
+  bool checking() const { return consumedIn != nullptr; }
+  void barrier();
+  void drain();
+
+  // Evaluation.
+  FailureOr<Val> eval(Value v);
+  FailureOr<Val> evalOp(Operation *def, Value result);
+  FailureOr<Val> evalLinear(Operation *def, const BinaryArgs &x);
+  FailureOr<Val> evalDecision(Operation *def, const BinaryArgs &x);
+  FailureOr<Val> evalDivision(Operation *def, const BinaryArgs &x);
+  FailureOr<Val> evalBits(Operation *def, const BinaryArgs &x);
+  FailureOr<Val> fail(Operation *at, const Twine &why);
+  int64_t anchorValue(Anchor a) const;
+  int64_t offset(Val x) const { return x.v - anchorValue(x.a); }
+  void noteCompare(Val x, Val y);
+  LogicalResult notePeriod(Operation *at, Val x, int64_t m);
+  std::optional<PipelineHazard> evalOr(Operation &op, Value v, Val &out);
+
+  // Byte ranges.
   FailureOr<const Buffer *> buffer(Operation *at, FlatSymbolRefAttr sym);
+  std::optional<PipelineHazard> checkWrite(Operation *op, const Tile &t,
+                                           const char *kind);
+  void assign(int64_t lo, int64_t hi, const Write &w);
+  bool isConsumed(const Tile &t) const;
+
+  // The dynamic proof.
+  void snapshot(int64_t i);
+  void reanchorAfterLoop();
+
   PipelineHazard hazard(StringRef rule, Operation *at, const std::string &what);
-  std::optional<PipelineHazard> checkWrite(Operation *op, const Buffer *b,
-                                           int64_t slot, int64_t iter);
-  std::optional<PipelineHazard> checkSlot(Operation *op, const Buffer *b,
-                                          int64_t slot);
 
   ScheduleOp schedule;
-  int64_t tripCount; // -1: static schedule without a trip count attribute
-  llvm::DenseMap<Value, int64_t> env;
-  llvm::DenseMap<Operation *, Buffer> buffers;
-  std::vector<Group> groups;
-  std::vector<StagedWrite> staged;
-  std::vector<Reader> readers;
+  std::optional<int64_t> trip;
+  const llvm::DenseSet<TileKey> *consumedIn;
+  llvm::DenseMap<Value, Val> env;
+  std::map<Operation *, Buffer> buffers; // stable addresses
+  State st;
+  std::vector<IssuedCopy> issued;
+  std::string evalError;
+  /// Iterations interpreted so far: a bound on the work of one run.
+  int64_t iterations = 0;
+  static constexpr int64_t kMaxIterations = 1 << 22;
+
+  // The loop to the dynamic trip count (at most one instance per run).
+  bool inTripLoop = false;
+  int64_t counter = 0;
+  int64_t proofHorizon = 0, proofPeriod = 0;
+  std::map<int64_t, std::vector<int64_t>> snapshots;
 };
 
 PipelineHazard Interpreter::hazard(StringRef rule, Operation *at,
@@ -89,223 +241,319 @@ PipelineHazard Interpreter::hazard(StringRef rule, Operation *at,
       llvm::formatv("pipeline '{0}' at depth {1}", schedule.getName(),
                     schedule.getDepth())
           .str();
-  if (schedule.getDynamicTripCount())
-    ctx += llvm::formatv(", trip count {0}", tripCount).str();
+  if (schedule.getDynamicTripCount() && trip)
+    ctx += llvm::formatv(", trip count {0}", *trip).str();
   return PipelineHazard{rule.str(),
                         (rule + ": " + what + " (" + ctx + ")").str(), at};
 }
 
-FailureOr<const Buffer *> Interpreter::buffer(Operation *at,
-                                              FlatSymbolRefAttr sym) {
-  auto op = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(at, sym);
-  if (!op)
-    return failure();
-  auto [it, inserted] = buffers.try_emplace(op, Buffer{op});
-  return &it->second;
+//===----------------------------------------------------------------------===//
+// Evaluation of index arithmetic
+//===----------------------------------------------------------------------===//
+
+int64_t Interpreter::anchorValue(Anchor a) const {
+  switch (a) {
+  case Anchor::None: return 0;
+  case Anchor::Trip: return trip.value_or(0);
+  case Anchor::Counter: return counter;
+  }
+  return 0;
 }
 
-FailureOr<int64_t> Interpreter::eval(Value v) {
-  if (auto it = env.find(v); it != env.end())
-    return it->second;
-  Operation *def = v.getDefiningOp();
-  if (!def)
+// A decision between values that move differently (i against a constant, or
+// T - i against one) flips where the distance between their anchors crosses
+// the difference of their offsets: the proof's zones must be wider than that.
+void Interpreter::noteCompare(Val x, Val y) {
+  if (x.a == y.a)
+    return;
+  int64_t d = offset(x) - offset(y);
+  seen.horizon = std::max<int64_t>(seen.horizon, (d < 0 ? -d : d) + 1);
+}
+
+// A moving value reduced modulo m repeats with period m.
+LogicalResult Interpreter::notePeriod(Operation *at, Val x, int64_t m) {
+  if (x.a == Anchor::None)
+    return success();
+  int64_t l = std::lcm(seen.period, m);
+  if (l > 4096) {
+    (void)fail(at, "its period " + Twine(l) + " is too long to prove");
     return failure();
-  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
-    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-      return i.getValue().getSExtValue();
-    return failure();
   }
-  if (auto r = dyn_cast<RingSlotOp>(def)) {
-    FailureOr<int64_t> it = eval(r.getIter());
-    FailureOr<const Buffer *> b = buffer(def, r.getBufferAttr());
-    if (failed(it) || failed(b))
-      return failure();
-    int64_t n = int64_t((*b)->op.getSlots());
-    if (n < 1)
-      return failure();
-    return ((*it % n) + n) % n;
-  }
-  if (auto cast = dyn_cast<arith::IndexCastOp>(def))
-    return eval(cast.getIn());
-  if (def->getNumOperands() == 2) {
-    FailureOr<int64_t> a = eval(def->getOperand(0)), b = eval(def->getOperand(1));
-    if (failed(a) || failed(b))
-      return failure();
-    if (isa<arith::AddIOp>(def)) return *a + *b;
-    if (isa<arith::SubIOp>(def)) return *a - *b;
-    if (isa<arith::MulIOp>(def)) return *a * *b;
-    if (isa<arith::MinSIOp>(def)) return std::min(*a, *b);
-    if (isa<arith::MaxSIOp>(def)) return std::max(*a, *b);
-    if ((isa<arith::RemUIOp, arith::RemSIOp, arith::DivUIOp, arith::DivSIOp>(
-            def)) && *b == 0)
-      return failure();
-    if (isa<arith::RemUIOp, arith::RemSIOp>(def)) return *a % *b;
-    if (isa<arith::DivUIOp, arith::DivSIOp>(def)) return *a / *b;
-    if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
-      switch (cmp.getPredicate()) {
-      case arith::CmpIPredicate::eq: return *a == *b;
-      case arith::CmpIPredicate::ne: return *a != *b;
-      case arith::CmpIPredicate::slt: case arith::CmpIPredicate::ult: return *a < *b;
-      case arith::CmpIPredicate::sle: case arith::CmpIPredicate::ule: return *a <= *b;
-      case arith::CmpIPredicate::sgt: case arith::CmpIPredicate::ugt: return *a > *b;
-      case arith::CmpIPredicate::sge: case arith::CmpIPredicate::uge: return *a >= *b;
-      }
-    }
-  }
+  seen.period = l;
+  return success();
+}
+
+FailureOr<Val> Interpreter::fail(Operation *at, const Twine &why) {
+  if (evalError.empty())
+    evalError = ("cannot analyse " + at->getName().getStringRef() + ": " + why)
+                    .str();
   return failure();
 }
 
-std::optional<PipelineHazard>
-Interpreter::checkSlot(Operation *op, const Buffer *b, int64_t slot) {
-  if (slot < 0 || slot >= int64_t(b->op.getSlots()))
-    return hazard("R2", op,
-                  llvm::formatv("slot {0} of @{1} does not exist: the ring "
-                                "has {2} slots, fewer than the schedule uses",
-                                slot, b->name(), b->op.getSlots()));
+FailureOr<Val> Interpreter::eval(Value v) {
+  if (auto it = env.find(v); it != env.end())
+    return it->second;
+  Operation *def = v.getDefiningOp();
+  if (!def) {
+    evalError = "cannot analyse a block argument the schedule does not "
+                "define: slots, iterations, predicates and bounds must be "
+                "functions of constants, loop counters and the trip count";
+    return failure();
+  }
+  return evalOp(def, v);
+}
+
+static unsigned widthOf(Value v) {
+  Type t = v.getType();
+  if (t.isIndex())
+    return 64;
+  if (auto i = dyn_cast<IntegerType>(t))
+    return i.getWidth();
+  return 0;
+}
+
+/// `v` as a `width`-bit integer, sign-extended into int64 (i1: 0 or 1).
+static int64_t wrap(int64_t v, unsigned width) {
+  if (width >= 64)
+    return v;
+  if (width == 1)
+    return v & 1;
+  uint64_t mask = (uint64_t(1) << width) - 1, u = uint64_t(v) & mask;
+  uint64_t sign = uint64_t(1) << (width - 1);
+  return int64_t((u ^ sign) - sign);
+}
+
+// Integer arithmetic of the schedule, evaluated exactly (every trip count is
+// run concretely). Anchors: sums keep the moving operand's anchor, a
+// difference of two values of one anchor is fixed, decisions and residues are
+// fixed values (their distances and moduli are noted for the proof); any
+// other combination of moving values (i * 2, i + T, i / 2) cannot be proven
+// periodic and is rejected.
+FailureOr<Val> Interpreter::evalOp(Operation *def, Value result) {
+  const unsigned width = widthOf(result);
+  if (width == 0)
+    return fail(def, "its result is not an integer");
+  if (auto c = dyn_cast<arith::ConstantOp>(def)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      return Val{wrap(i.getValue().getSExtValue(), width)};
+    return fail(def, "not an integer constant");
+  }
+  if (auto r = dyn_cast<RingSlotOp>(def)) {
+    FailureOr<Val> it = eval(r.getIter());
+    if (failed(it))
+      return failure();
+    FailureOr<const Buffer *> b = buffer(def, r.getBufferAttr());
+    if (failed(b))
+      return fail(def, "unknown LDS buffer " + r.getBuffer());
+    if (failed(notePeriod(def, *it, (*b)->slots())))
+      return failure();
+    return Val{floorMod(it->v, (*b)->slots())};
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::TruncIOp>(def)) {
+    FailureOr<Val> in = eval(def->getOperand(0));
+    if (failed(in))
+      return failure();
+    unsigned from = widthOf(def->getOperand(0));
+    if (in->a != Anchor::None && width < 32)
+      return fail(def, "it narrows a value that moves with the trip count");
+    int64_t v = isa<arith::ExtUIOp, arith::IndexCastUIOp>(def)
+                    ? int64_t(unsignedOf(in->v, from))
+                    : in->v;
+    return Val{wrap(v, width), in->a};
+  }
+  if (auto sel = dyn_cast<arith::SelectOp>(def)) {
+    FailureOr<Val> c = eval(sel.getCondition());
+    if (failed(c))
+      return failure();
+    return eval(c->v ? sel.getTrueValue() : sel.getFalseValue());
+  }
+  if (!isa_and_nonnull<arith::ArithDialect>(def->getDialect()) ||
+      def->getNumOperands() != 2 || def->getNumResults() != 1)
+    return fail(def, "not an operation on slots, iterations or predicates "
+                     "the hazard model evaluates");
+  FailureOr<Val> fa = eval(def->getOperand(0));
+  if (failed(fa))
+    return failure();
+  FailureOr<Val> fb = eval(def->getOperand(1));
+  if (failed(fb))
+    return failure();
+  const BinaryArgs args{*fa, *fb, width, widthOf(def->getOperand(0))};
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return evalLinear(def, args);
+  if (isa<arith::CmpIOp, arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
+          arith::MaxUIOp>(def))
+    return evalDecision(def, args);
+  if (isa<arith::RemUIOp, arith::RemSIOp, arith::DivUIOp, arith::DivSIOp,
+          arith::FloorDivSIOp, arith::CeilDivSIOp, arith::CeilDivUIOp>(def))
+    return evalDivision(def, args);
+  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::ShLIOp,
+          arith::ShRUIOp, arith::ShRSIOp>(def))
+    return evalBits(def, args);
+  return fail(def, "not an operation on slots, iterations or predicates the "
+                   "hazard model evaluates");
+}
+
+// Sums keep the moving operand's anchor; a difference of one anchor is fixed;
+// a moving value may only be scaled by 0 or 1.
+FailureOr<Val> Interpreter::evalLinear(Operation *def, const BinaryArgs &x) {
+  const Val &a = x.a, &b = x.b;
+  if (isa<arith::AddIOp>(def)) {
+    if (a.a != Anchor::None && b.a != Anchor::None)
+      return fail(def, "it adds two values that move with the trip count");
+    return Val{wrap(a.v + b.v, x.width), a.a != Anchor::None ? a.a : b.a};
+  }
+  if (isa<arith::SubIOp>(def)) {
+    if (b.a == Anchor::None)
+      return Val{wrap(a.v - b.v, x.width), a.a};
+    if (a.a == b.a)
+      return Val{wrap(a.v - b.v, x.width)};
+    return fail(def, "it subtracts a value that moves with the trip count");
+  }
+  if (!x.moving())
+    return Val{wrap(a.v * b.v, x.width)};
+  const Val &m = a.a == Anchor::None ? b : a, &k = a.a == Anchor::None ? a : b;
+  if (k.a == Anchor::None && k.v == 1)
+    return m;
+  if (k.a == Anchor::None && k.v == 0)
+    return Val{0};
+  return fail(def, "it scales a value that moves with the trip count");
+}
+
+// Comparisons, min and max: fixed results (or the chosen operand) whose
+// switching distance is noted for the proof.
+FailureOr<Val> Interpreter::evalDecision(Operation *def, const BinaryArgs &x) {
+  const Val &a = x.a, &b = x.b;
+  const uint64_t ua = x.ua(), ub = x.ub();
+  noteCompare(a, b);
+  if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+    switch (cmp.getPredicate()) {
+    case arith::CmpIPredicate::eq: return Val{a.v == b.v};
+    case arith::CmpIPredicate::ne: return Val{a.v != b.v};
+    case arith::CmpIPredicate::slt: return Val{a.v < b.v};
+    case arith::CmpIPredicate::sle: return Val{a.v <= b.v};
+    case arith::CmpIPredicate::sgt: return Val{a.v > b.v};
+    case arith::CmpIPredicate::sge: return Val{a.v >= b.v};
+    case arith::CmpIPredicate::ult: return Val{ua < ub};
+    case arith::CmpIPredicate::ule: return Val{ua <= ub};
+    case arith::CmpIPredicate::ugt: return Val{ua > ub};
+    case arith::CmpIPredicate::uge: return Val{ua >= ub};
+    }
+    return fail(def, "unknown predicate");
+  }
+  bool aFirst = isa<arith::MinSIOp>(def)   ? a.v <= b.v
+                : isa<arith::MaxSIOp>(def) ? a.v >= b.v
+                : isa<arith::MinUIOp>(def) ? ua <= ub
+                                           : ua >= ub;
+  return aFirst ? a : b;
+}
+
+// Residues by a constant are fixed values repeating with the modulus;
+// quotients only of fixed values.
+FailureOr<Val> Interpreter::evalDivision(Operation *def, const BinaryArgs &x) {
+  const Val &a = x.a, &b = x.b;
+  const uint64_t ua = x.ua(), ub = x.ub();
+  auto fixed = [&](int64_t v) { return Val{wrap(v, x.width)}; };
+  if (b.a != Anchor::None || b.v == 0)
+    return fail(def, "its divisor is zero or not a constant");
+  if (isa<arith::RemUIOp, arith::RemSIOp>(def)) {
+    if (failed(notePeriod(def, a, b.v < 0 ? -b.v : b.v)))
+      return failure();
+    if (isa<arith::RemUIOp>(def))
+      return fixed(int64_t(ua % ub));
+    return fixed(a.v % b.v);
+  }
+  if (x.moving())
+    return fail(def, "it divides a value that moves with the trip count");
+  if (isa<arith::DivUIOp>(def)) return fixed(int64_t(ua / ub));
+  if (isa<arith::CeilDivUIOp>(def)) return fixed(int64_t((ua + ub - 1) / ub));
+  if (isa<arith::DivSIOp>(def)) return fixed(a.v / b.v);
+  int64_t q = a.v / b.v;
+  bool inexact = q * b.v != a.v, negative = (a.v < 0) != (b.v < 0);
+  if (isa<arith::FloorDivSIOp>(def))
+    return fixed(inexact && negative ? q - 1 : q);
+  return fixed(inexact && !negative ? q + 1 : q);
+}
+
+// Bit operations of fixed values; a moving value only under a non-negative
+// constant mask (i & 1, i & 3), which repeats with the next power of two.
+FailureOr<Val> Interpreter::evalBits(Operation *def, const BinaryArgs &x) {
+  const Val &a = x.a, &b = x.b;
+  const uint64_t ua = x.ua();
+  auto fixed = [&](int64_t v) { return Val{wrap(v, x.width)}; };
+  if (isa<arith::AndIOp>(def) && x.moving()) {
+    const Val &m = a.a == Anchor::None ? b : a, &k = a.a == Anchor::None ? a : b;
+    if (k.a != Anchor::None || k.v < 0)
+      return fail(def, "it masks a moving value with a negative or moving "
+                       "mask");
+    int64_t p = 1;
+    while (p <= k.v)
+      p <<= 1;
+    if (failed(notePeriod(def, m, p)))
+      return failure();
+    return fixed(m.v & k.v);
+  }
+  if (x.moving())
+    return fail(def, "it applies bit operations to a value that moves with "
+                     "the trip count");
+  if (isa<arith::AndIOp>(def)) return fixed(a.v & b.v);
+  if (isa<arith::OrIOp>(def)) return fixed(a.v | b.v);
+  if (isa<arith::XOrIOp>(def)) return fixed(a.v ^ b.v);
+  if (b.v < 0 || b.v >= int64_t(x.opWidth))
+    return fail(def, "its shift amount is out of range");
+  if (isa<arith::ShLIOp>(def)) return fixed(int64_t(ua << b.v));
+  if (isa<arith::ShRUIOp>(def)) return fixed(int64_t(ua >> b.v));
+  return fixed(a.v >> b.v);
+}
+
+std::optional<PipelineHazard> Interpreter::evalOr(Operation &op, Value v,
+                                                  Val &out) {
+  evalError.clear();
+  FailureOr<Val> r = eval(v);
+  if (failed(r))
+    return hazard("R0", &op,
+                  (evalError.empty()
+                       ? "cannot evaluate an operand of " +
+                             op.getName().getStringRef().str()
+                       : evalError) +
+                      " (an operand of " + op.getName().getStringRef().str() +
+                      ")");
+  out = *r;
   return std::nullopt;
 }
 
-// WAR (R2) and write-after-write into bytes still in flight.
-std::optional<PipelineHazard> Interpreter::checkWrite(Operation *op,
-                                                      const Buffer *b,
-                                                      int64_t slot,
-                                                      int64_t iter) {
-  for (const Reader &r : readers) {
-    if (!overlaps(r.buf, r.slot, b, slot))
-      continue;
-    std::string why =
-        r.bareBarrier
-            ? "only a bare barrier follows that read, which does not order "
-              "a wave's pending LDS reads"
-            : (r.drained ? "the read is drained but no barrier follows"
-                         : "no drained barrier lies between them");
-    return hazard("R2", op,
-                  llvm::formatv("the copy of iteration {0} into {1} may "
-                                "overwrite iteration {2}'s tile still being "
-                                "read from {3}: {4}",
-                                iter, where(b, slot), r.iter,
-                                where(r.buf, r.slot), why));
-  }
-  for (const Group &g : groups)
-    if (!g.empty && !g.landed && overlaps(g.buf, g.slot, b, slot))
-      return hazard("R2", op,
-                    llvm::formatv("the copy of iteration {0} into {1} is "
-                                  "issued while the copy of iteration {2} "
-                                  "into {3} is still in flight",
-                                  iter, where(b, slot), g.iter,
-                                  where(g.buf, g.slot)));
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+std::optional<PipelineHazard> Interpreter::walk(Block &block) {
+  for (Operation &op : block)
+    if (auto h = step(op))
+      return h;
   return std::nullopt;
+}
+
+static std::string cannot(Operation &op, StringRef why) {
+  return ("cannot analyse " + op.getName().getStringRef() + ": " + why).str();
 }
 
 std::optional<PipelineHazard> Interpreter::step(Operation &op) {
-  auto evalOr = [&](Value v, int64_t &out) -> std::optional<PipelineHazard> {
-    FailureOr<int64_t> r = eval(v);
-    if (failed(r))
-      return hazard("R0", &op,
-                    ("cannot evaluate an index of " +
-                     op.getName().getStringRef() +
-                     ": slots and predicates must be static functions of the "
-                     "loop counters")
-                        .str());
-    out = *r;
-    return std::nullopt;
-  };
-
-  if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    int64_t lb, ub, stepV;
-    if (auto h = evalOr(loop.getLowerBound(), lb)) return h;
-    if (auto h = evalOr(loop.getUpperBound(), ub)) return h;
-    if (auto h = evalOr(loop.getStep(), stepV)) return h;
-    if (stepV <= 0)
-      return hazard("R0", &op, "loop step must be positive");
-    for (int64_t i = lb; i < ub; i += stepV) {
-      env[loop.getInductionVar()] = i;
-      if (auto h = walk(*loop.getBody()))
-        return h;
-    }
-    return std::nullopt;
-  }
-  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-    int64_t c;
-    if (auto h = evalOr(ifOp.getCondition(), c)) return h;
-    if (c)
-      return walk(*ifOp.thenBlock());
-    if (ifOp.elseBlock())
-      return walk(*ifOp.elseBlock());
-    return std::nullopt;
-  }
-
-  auto copyCommon = [&](FlatSymbolRefAttr sym, Value slotV, Value iterV,
-                        Value predV, int64_t &slot, int64_t &iter,
-                        bool &enabled,
-                        const Buffer *&b) -> std::optional<PipelineHazard> {
-    FailureOr<const Buffer *> fb = buffer(&op, sym);
-    if (failed(fb))
-      return hazard("R0", &op, ("unknown LDS buffer " + sym.getValue()).str());
-    b = *fb;
-    int64_t p = 1;
-    if (auto h = evalOr(slotV, slot)) return h;
-    if (auto h = evalOr(iterV, iter)) return h;
-    if (predV)
-      if (auto h = evalOr(predV, p)) return h;
-    enabled = p != 0;
-    if (!enabled)
-      return std::nullopt;
-    if (auto h = checkSlot(&op, b, slot)) return h;
-    if (tripCount >= 0 && iter >= tripCount)
-      return hazard("R4", &op,
-                    llvm::formatv("the copy of iteration {0} into {1} is "
-                                  "issued beyond the trip count {2} and is "
-                                  "not predicated off",
-                                  iter, where(b, slot), tripCount));
-    return checkWrite(&op, b, slot, iter);
-  };
-
-  if (isa<AsyncCopyOp, StagedCopyOp>(op)) {
-    // Both copy ops share their operands: buffer, slot, iter, optional pred.
-    bool async = isa<AsyncCopyOp>(op);
-    auto sym = op.getAttrOfType<FlatSymbolRefAttr>("buffer");
-    Value pred = op.getNumOperands() > 2 ? op.getOperand(2) : Value();
-    int64_t slot, iter;
-    bool enabled;
-    const Buffer *b;
-    if (auto h = copyCommon(sym, op.getOperand(0), op.getOperand(1), pred, slot,
-                            iter, enabled, b))
-      return h;
-    if (async)
-      groups.push_back(Group{int64_t(groups.size()), b, slot, iter, !enabled});
-    else if (enabled)
-      staged.push_back(StagedWrite{b, slot, iter});
-    return std::nullopt;
-  }
-  if (auto wait = dyn_cast<AsyncWaitOp>(op)) {
-    int64_t keep = wait.getCount();
-    int64_t n = int64_t(groups.size());
-    for (int64_t i = 0; i < n; ++i) {
-      Group &g = groups[i];
-      ++g.waitsAfterIssue;
-      g.lastWaitCount = keep;
-      if (i < n - keep)
-        g.landed = true;
-    }
-    return std::nullopt;
-  }
-  auto drain = [&] {
-    for (Reader &r : readers)
-      r.drained = true;
-  };
-  auto barrier = [&] {
-    for (Group &g : groups)
-      if (g.landed)
-        g.visible = true;
-    for (StagedWrite &w : staged)
-      w.visible = true;
-    readers.erase(std::remove_if(readers.begin(), readers.end(),
-                                 [](const Reader &r) { return r.drained; }),
-                  readers.end());
-    for (Reader &r : readers)
-      r.bareBarrier = true;
-  };
+  if (auto f = dyn_cast<scf::ForOp>(op))
+    return loop(f);
+  if (auto i = dyn_cast<scf::IfOp>(op))
+    return branch(i);
+  if (isa<scf::YieldOp>(op))
+    return std::nullopt; // read by the parent
+  // Each copy and read is one event: a region it owns (its data atoms) is
+  // never entered.
+  if (isa<AsyncCopyOp>(op))
+    return copy(op, /*async=*/true);
+  if (isa<StagedCopyOp>(op))
+    return copy(op, /*async=*/false);
+  if (auto w = dyn_cast<AsyncWaitOp>(op))
+    return wait(w);
+  if (auto r = dyn_cast<LdsReadOp>(op))
+    return read(r);
   if (isa<LdsDrainOp>(op)) {
     drain();
     return std::nullopt;
@@ -319,128 +567,737 @@ std::optional<PipelineHazard> Interpreter::step(Operation &op) {
     barrier();
     return std::nullopt;
   }
-  if (auto read = dyn_cast<LdsReadOp>(op)) {
-    FailureOr<const Buffer *> fb = buffer(&op, read.getBufferAttr());
-    if (failed(fb))
-      return hazard("R0", &op, ("unknown LDS buffer " + read.getBuffer()).str());
-    const Buffer *b = *fb;
-    int64_t slot, iter;
-    if (auto h = evalOr(read.getSlot(), slot)) return h;
-    if (auto h = evalOr(read.getIter(), iter)) return h;
-    if (auto h = checkSlot(&op, b, slot)) return h;
-    // The latest write into these bytes must be this iteration's tile.
-    std::optional<int64_t> latestIter;
-    for (const Group &g : groups)
-      if (!g.empty && overlaps(g.buf, g.slot, b, slot))
-        latestIter = g.iter;
-    for (const StagedWrite &w : staged)
-      if (overlaps(w.buf, w.slot, b, slot))
-        latestIter = w.iter;
-    if (!latestIter)
-      return hazard("R1", &op,
-                    llvm::formatv("iteration {0} reads {1}, which no copy "
-                                  "has written",
-                                  iter, where(b, slot)));
-    if (*latestIter != iter)
+  // Index arithmetic is evaluated where it is used.
+  if (op.getNumRegions() == 0 &&
+      (isa_and_nonnull<arith::ArithDialect>(op.getDialect()) ||
+       isa<RingSlotOp>(op) ||
+       isPure(&op)))
+    return std::nullopt;
+  if (op.getNumRegions() > 0)
+    return hazard("R0", &op,
+                  cannot(op, "the hazard model interprets only scf.for and "
+                             "scf.if regions inside a schedule"));
+  return hazard("R0", &op,
+                cannot(op, "not a schedule operation the hazard model knows "
+                           "(copies, waits, drains, barriers, reads, index "
+                           "arithmetic)"));
+}
+
+std::optional<PipelineHazard> Interpreter::loop(scf::ForOp f) {
+  Val lb, ub, stepV;
+  if (auto h = evalOr(*f.getOperation(), f.getLowerBound(), lb)) return h;
+  if (auto h = evalOr(*f.getOperation(), f.getUpperBound(), ub)) return h;
+  if (auto h = evalOr(*f.getOperation(), f.getStep(), stepV)) return h;
+  if (stepV.a != Anchor::None || stepV.v <= 0)
+    return hazard("R0", f, cannot(*f.getOperation(), "its step must be a positive constant"));
+  // Which quantity the counter moves with: a loop from a fixed bound to the
+  // trip count is the loop the dynamic proof pumps; bounds of one anchor give
+  // a fixed number of iterations.
+  Anchor ivAnchor = lb.a;
+  bool isTripLoop = lb.a == Anchor::None && ub.a == Anchor::Trip;
+  if (!isTripLoop && lb.a != ub.a)
+    return hazard("R0", f,
+                  cannot(*f.getOperation(), "its bounds move differently with the trip count "
+                             "(only loops from a fixed bound to T + c are "
+                             "proven)"));
+  if (isTripLoop) {
+    if (inTripLoop || seen.tripLoop)
+      return hazard("R0", f,
+                    cannot(*f.getOperation(), "a second loop to the dynamic trip count in "
+                               "one run (only one is proven periodic)"));
+    if (f.getNumRegionIterArgs() > 0)
+      return hazard("R0", f,
+                    cannot(*f.getOperation(), "a loop to the dynamic trip count may not "
+                               "carry values between iterations"));
+    seen.tripLoop = true;
+    seen.loopLb = lb.v;
+    seen.loopUbOffset = ub.v - anchorValue(Anchor::Trip);
+    ivAnchor = Anchor::Counter;
+  }
+  SmallVector<Val> carried;
+  for (Value init : f.getInitArgs()) {
+    Val v;
+    if (auto h = evalOr(*f.getOperation(), init, v)) return h;
+    carried.push_back(v);
+  }
+  const bool unsignedCmp = f.getUnsignedCmp();
+  auto below = [&](int64_t i) {
+    return unsignedCmp ? uint64_t(i) < uint64_t(ub.v) : i < ub.v;
+  };
+  for (int64_t i = lb.v; below(i); i += stepV.v) {
+    if (++iterations > kMaxIterations)
+      return hazard("R0", f,
+                    cannot(*f.getOperation(),
+                           "the schedule runs more than " +
+                               std::to_string(kMaxIterations) +
+                               " loop iterations"));
+    if (isTripLoop) {
+      inTripLoop = true;
+      counter = i;
+      snapshot(i);
+    }
+    env[f.getInductionVar()] = Val{i, ivAnchor};
+    for (auto [arg, v] : llvm::zip(f.getRegionIterArgs(), carried))
+      env[arg] = v;
+    if (auto h = walk(*f.getBody()))
+      return h;
+    auto yield = cast<scf::YieldOp>(f.getBody()->getTerminator());
+    for (auto [k, y] : llvm::enumerate(yield.getOperands()))
+      if (auto h = evalOr(*yield.getOperation(), y, carried[k]))
+        return h;
+  }
+  if (isTripLoop) {
+    inTripLoop = false;
+    reanchorAfterLoop();
+  }
+  for (auto [r, v] : llvm::zip(f.getResults(), carried))
+    env[r] = v;
+  return std::nullopt;
+}
+
+std::optional<PipelineHazard> Interpreter::branch(scf::IfOp op) {
+  Val c;
+  if (auto h = evalOr(*op.getOperation(), op.getCondition(), c)) return h;
+  Block *taken = c.v ? op.thenBlock() : op.elseBlock();
+  if (!taken)
+    return std::nullopt;
+  if (auto h = walk(*taken))
+    return h;
+  auto yield = cast<scf::YieldOp>(taken->getTerminator());
+  for (auto [r, y] : llvm::zip(op.getResults(), yield.getOperands())) {
+    Val v;
+    if (auto h = evalOr(*yield.getOperation(), y, v)) return h;
+    env[r] = v;
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// LDS events
+//===----------------------------------------------------------------------===//
+
+FailureOr<const Buffer *> Interpreter::buffer(Operation *at,
+                                              FlatSymbolRefAttr sym) {
+  auto op = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(at, sym);
+  if (!op)
+    return failure();
+  auto it = buffers.find(op);
+  if (it == buffers.end())
+    it = buffers.emplace(op, Buffer{op, unsigned(buffers.size())}).first;
+  return &it->second;
+}
+
+bool Interpreter::isConsumed(const Tile &t) const {
+  return !consumedIn || consumedIn->contains({t.buf->op, t.iter.v});
+}
+
+// Any write, whatever its kind, into bytes that a read has not released (R2,
+// WAR) or that another write still owns: an async copy in flight, or a write
+// no barrier has ordered yet (its threads are not the writer's threads).
+std::optional<PipelineHazard>
+Interpreter::checkWrite(Operation *op, const Tile &t, const char *kind) {
+  const int64_t lo = t.buf->lo(t.slot), hi = t.buf->hi(t.slot);
+  for (const Reader &r : st.readers) {
+    if (!(r.lo < hi && lo < r.hi))
+      continue;
+    std::string why =
+        r.bare ? "only a bare barrier follows that read, which does not "
+                 "order a wave's pending LDS reads"
+               : (r.drained ? "the read is drained but no barrier follows"
+                            : "no drained barrier lies between them");
+    std::string other =
+        r.tile.buf == t.buf
+            ? ""
+            : llvm::formatv(" (@{0} and @{1} share bytes [{2}, {3}) while "
+                            "both are live)",
+                            r.tile.buf->name(), t.buf->name(),
+                            std::max(lo, r.lo), std::min(hi, r.hi))
+                  .str();
+    return hazard("R2", op,
+                  llvm::formatv("the copy of iteration {0} into {1} may "
+                                "overwrite iteration {2}'s tile still being "
+                                "read from {3}{4}: {5}",
+                                t.iter.v, where(t), r.tile.iter.v,
+                                where(r.tile), other, why));
+  }
+  for (const Segment &s : st.segs) {
+    if (!(s.lo < hi && lo < s.hi))
+      continue;
+    const Write &w = s.w;
+    if (w.pending)
+      return hazard("R2", op,
+                    llvm::formatv("the {0}copy of iteration {1} into {2} is "
+                                  "issued while the copy of iteration {3} "
+                                  "into {4} is still in flight",
+                                  kind, t.iter.v, where(t), w.tile.iter.v,
+                                  where(w.tile)));
+    if (w.visible)
+      continue;
+    // Two writes no barrier orders: which one the bytes keep is a race. A
+    // first write that no iteration reads is a copy past the trip count
+    // spilling into bytes reused afterwards (R3).
+    bool stray = !isConsumed(w.tile);
+    return hazard(
+        stray ? "R3" : "R2", op,
+        llvm::formatv("the {0}copy of iteration {1} into {2} races the {3} "
+                      "copy of iteration {4} into {5} (bytes [{6}, {7})): no "
+                      "barrier orders them{8}",
+                      kind, t.iter.v, where(t),
+                      w.async ? "async" : "register-staged", w.tile.iter.v,
+                      where(w.tile), std::max(lo, s.lo), std::min(hi, s.hi),
+                      stray ? "; no iteration reads that tile, a copy beyond "
+                              "the trip count"
+                            : ""));
+  }
+  return std::nullopt;
+}
+
+// The segments of [lo, hi) now hold `w`.
+void Interpreter::assign(int64_t lo, int64_t hi, const Write &w) {
+  std::vector<Segment> out;
+  out.reserve(st.segs.size() + 2);
+  for (const Segment &s : st.segs) {
+    if (s.hi <= lo || hi <= s.lo) {
+      out.push_back(s);
+      continue;
+    }
+    if (s.lo < lo)
+      out.push_back(Segment{s.lo, lo, s.w});
+    if (hi < s.hi)
+      out.push_back(Segment{hi, s.hi, s.w});
+  }
+  out.push_back(Segment{lo, hi, w});
+  llvm::sort(out, [](const Segment &a, const Segment &b) { return a.lo < b.lo; });
+  st.segs = std::move(out);
+}
+
+std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
+  auto sym = op.getAttrOfType<FlatSymbolRefAttr>("buffer");
+  FailureOr<const Buffer *> b = buffer(&op, sym);
+  if (failed(b))
+    return hazard("R0", &op,
+                  cannot(op, ("unknown LDS buffer " + sym.getValue()).str()));
+  uint8_t issuers = kAllThreads;
+  if (auto by = op.getAttrOfType<StringAttr>(kIssuersAttr)) {
+    if (by.getValue() == "wave0")
+      issuers = kFirstWave;
+    else if (by.getValue() != "all")
+      return hazard("R0", &op,
+                    cannot(op, ("issuers '" + by.getValue() +
+                                "' is not a thread set the model tracks (all, "
+                                "wave0)")
+                                   .str()));
+  }
+  Tile t{*b};
+  Val slot, pred{1};
+  // Both copy ops name their operands alike (and may own a region of data
+  // atoms, which is not part of the event).
+  Value slotV, iterV, predV;
+  if (auto c = dyn_cast<AsyncCopyOp>(op))
+    slotV = c.getSlot(), iterV = c.getIter(), predV = c.getPred();
+  else if (auto c = dyn_cast<StagedCopyOp>(op))
+    slotV = c.getSlot(), iterV = c.getIter(), predV = c.getPred();
+  if (auto h = evalOr(op, slotV, slot)) return h;
+  if (auto h = evalOr(op, iterV, t.iter)) return h;
+  if (predV)
+    if (auto h = evalOr(op, predV, pred)) return h;
+  t.slot = slot.v;
+  const bool enabled = pred.v != 0;
+  if (enabled && checking()) {
+    if (t.slot < 0 || t.slot >= t.buf->slots())
       return hazard("R2", &op,
-                    llvm::formatv("iteration {0} reads {1}, but the copy of "
-                                  "iteration {2} has already replaced its tile",
-                                  iter, where(b, slot), *latestIter));
-    for (const Group &g : groups) {
-      if (g.empty || !overlaps(g.buf, g.slot, b, slot) || g.visible)
+                    llvm::formatv("slot {0} of @{1} does not exist: the ring "
+                                  "has {2} slots, fewer than the schedule uses",
+                                  t.slot, t.buf->name(), t.buf->slots()));
+    if (trip) {
+      noteCompare(t.iter, Val{*trip, Anchor::Trip});
+      if (t.iter.v >= *trip)
+        return hazard("R4", &op,
+                      llvm::formatv("the copy of iteration {0} into {1} is "
+                                    "issued beyond the trip count {2} and is "
+                                    "not predicated off",
+                                    t.iter.v, where(t), *trip));
+    }
+    if (auto h = checkWrite(&op, t, async ? "" : "register-staged "))
+      return h;
+  }
+  if (enabled) {
+    issued.push_back({t, async});
+    Write w{t, async};
+    w.pending = async ? issuers : 0;
+    assign(t.buf->lo(t.slot), t.buf->hi(t.slot), w);
+  }
+  if (async)
+    for (unsigned c = 0; c < kClasses; ++c)
+      if (issuers & (1u << c))
+        st.outstanding[c].push_back(Group{t.buf->lo(t.slot),
+                                          t.buf->hi(t.slot), t, !enabled});
+  return std::nullopt;
+}
+
+// wait(n): in each thread class, all but the last n of its own groups land.
+std::optional<PipelineHazard> Interpreter::wait(AsyncWaitOp op) {
+  const size_t keep = size_t(op.getCount());
+  for (unsigned c = 0; c < kClasses; ++c) {
+    std::deque<Group> &q = st.outstanding[c];
+    while (q.size() > keep) {
+      const Group g = q.front();
+      q.pop_front();
+      if (g.empty)
         continue;
-      if (!g.landed && g.waitsAfterIssue > 0)
+      for (Segment &s : st.segs)
+        if (s.lo < g.hi && g.lo < s.hi)
+          s.w.pending &= uint8_t(~(1u << c));
+    }
+  }
+  for (Segment &s : st.segs)
+    if (s.w.pending) {
+      s.w.waited = true;
+      s.w.lastWait = op.getCount();
+    }
+  return std::nullopt;
+}
+
+void Interpreter::drain() {
+  for (Reader &r : st.readers)
+    r.drained = true;
+}
+
+// Completed writes become visible to every thread; drained reads retire; the
+// others now only have a bare barrier behind them.
+void Interpreter::barrier() {
+  for (Segment &s : st.segs)
+    if (!s.w.pending)
+      s.w.visible = true;
+  llvm::erase_if(st.readers, [](const Reader &r) { return r.drained; });
+  for (Reader &r : st.readers)
+    r.bare = true;
+}
+
+static const char *classText(uint8_t pending) {
+  return pending == kAllThreads  ? ""
+         : pending == kFirstWave ? " in the first wave"
+                                 : " in the waves other than the first";
+}
+
+// R1 (the tile is complete and visible), and that the bytes hold the tile the
+// read names: the last write in program order to every byte, whatever its
+// kind, is the copy of this buffer, slot and iteration.
+std::optional<PipelineHazard> Interpreter::read(LdsReadOp op) {
+  FailureOr<const Buffer *> b = buffer(op, op.getBufferAttr());
+  if (failed(b))
+    return hazard("R0", op,
+                  cannot(*op.getOperation(), ("unknown LDS buffer " + op.getBuffer()).str()));
+  Tile t{*b};
+  Val slot;
+  if (auto h = evalOr(*op.getOperation(), op.getSlot(), slot)) return h;
+  if (auto h = evalOr(*op.getOperation(), op.getIter(), t.iter)) return h;
+  t.slot = slot.v;
+  consumed.insert({t.buf->op, t.iter.v});
+  if (!checking())
+    return std::nullopt;
+  if (t.slot < 0 || t.slot >= t.buf->slots())
+    return hazard("R2", op,
+                  llvm::formatv("slot {0} of @{1} does not exist: the ring "
+                                "has {2} slots, fewer than the schedule uses",
+                                t.slot, t.buf->name(), t.buf->slots()));
+  const int64_t lo = t.buf->lo(t.slot), hi = t.buf->hi(t.slot);
+  int64_t covered = lo;
+  for (const Segment &s : st.segs) {
+    if (!(s.lo < hi && lo < s.hi))
+      continue;
+    if (s.lo > covered)
+      break;
+    covered = std::max(covered, s.hi);
+  }
+  if (covered < hi)
+    return hazard("R1", op,
+                  llvm::formatv("iteration {0} reads {1}, which no copy has "
+                                "written",
+                                t.iter.v, where(t)));
+  for (const Segment &s : st.segs) {
+    if (!(s.lo < hi && lo < s.hi))
+      continue;
+    const Write &w = s.w;
+    noteCompare(w.tile.iter, t.iter);
+    if (!w.tile.same(t)) {
+      if (w.tile.buf != t.buf)
         return hazard(
-            "R5", &op,
-            llvm::formatv("iteration {0} reads {1}, but the last wait "
-                          "(count {2}) leaves its copy outstanding: the "
-                          "count is too high",
-                          iter, where(b, slot), g.lastWaitCount));
-      if (!g.landed)
-        return hazard("R1", &op,
-                      llvm::formatv("iteration {0} reads {1} before any wait "
-                                    "covers its async copy",
-                                    iter, where(b, slot)));
-      return hazard("R1", &op,
+            "R2", op,
+            llvm::formatv("iteration {0} reads {1}, but @{2}'s copy of "
+                          "iteration {3} into {4} has overwritten bytes [{5}, "
+                          "{6}) of it: @{7} and @{2} share bytes while both "
+                          "are live",
+                          t.iter.v, where(t), w.tile.buf->name(),
+                          w.tile.iter.v, where(w.tile), std::max(lo, s.lo),
+                          std::min(hi, s.hi), t.buf->name()));
+      if (w.tile.slot == t.slot && w.tile.iter.v > t.iter.v)
+        return hazard("R2", op,
+                      llvm::formatv("iteration {0} reads {1}, but the copy of "
+                                    "iteration {2} has already replaced its "
+                                    "tile",
+                                    t.iter.v, where(t), w.tile.iter.v));
+      return hazard("R1", op,
+                    llvm::formatv("iteration {0} reads {1}, which holds "
+                                  "iteration {2}'s tile: no copy of "
+                                  "iteration {0} into that slot precedes the "
+                                  "read",
+                                  t.iter.v, where(t), w.tile.iter.v));
+    }
+    if (w.pending && w.waited)
+      return hazard("R5", op,
+                    llvm::formatv("iteration {0} reads {1}, but the last wait "
+                                  "(count {2}) leaves its copy outstanding{3}: "
+                                  "the count is too high",
+                                  t.iter.v, where(t), w.lastWait,
+                                  classText(w.pending)));
+    if (w.pending)
+      return hazard("R1", op,
+                    llvm::formatv("iteration {0} reads {1} before any wait "
+                                  "covers its async copy",
+                                  t.iter.v, where(t)));
+    if (!w.visible && w.async)
+      return hazard("R1", op,
                     llvm::formatv("iteration {0} reads {1} after the wait "
                                   "but with no barrier since: other threads' "
                                   "parts of the copy may not have landed",
-                                  iter, where(b, slot)));
-    }
-    for (const StagedWrite &w : staged)
-      if (!w.visible && overlaps(w.buf, w.slot, b, slot))
-        return hazard("R1", &op,
-                      llvm::formatv("iteration {0} reads {1} with no barrier "
-                                    "after its register-staged store",
-                                    iter, where(b, slot)));
-    readers.push_back(Reader{b, slot, iter});
-    return std::nullopt;
+                                  t.iter.v, where(t)));
+    if (!w.visible)
+      return hazard("R1", op,
+                    llvm::formatv("iteration {0} reads {1} with no barrier "
+                                  "after its register-staged store",
+                                  t.iter.v, where(t)));
   }
-  return std::nullopt; // arithmetic: evaluated on demand
+  st.readers.push_back(Reader{lo, hi, t});
+  return std::nullopt;
 }
 
-std::optional<PipelineHazard> Interpreter::walk(Block &block) {
-  for (Operation &op : block)
-    if (auto h = step(op))
-      return h;
+// R3: the schedule hands LDS back quiescent (nothing in flight, every read
+// behind a drained barrier); R4: every copy it issued is read by some
+// iteration (a copy of a tile no iteration consumes is a copy beyond the trip
+// count, whatever its kind, with or without a trip_count attribute).
+std::optional<PipelineHazard> Interpreter::finish() {
+  for (const Segment &s : st.segs)
+    if (s.w.pending)
+      return hazard(
+          "R3", schedule,
+          llvm::formatv("the copy of iteration {0} into {1} is still "
+                        "outstanding{2} when the loop ends{3}",
+                        s.w.tile.iter.v, where(s.w.tile),
+                        classText(s.w.pending),
+                        trip && s.w.tile.iter.v >= *trip
+                            ? " (a prologue copy beyond the trip count)"
+                            : ""));
+  for (const Reader &r : st.readers)
+    return hazard("R3", schedule,
+                  llvm::formatv("iteration {0}'s read of {1} is not behind a "
+                                "drained barrier when the loop ends",
+                                r.tile.iter.v, where(r.tile)));
+  for (const IssuedCopy &c : issued)
+    if (!isConsumed(c.tile))
+      return hazard(
+          "R4", schedule,
+          llvm::formatv("the {0} copy of iteration {1} into {2} is never "
+                        "read: no iteration consumes that tile, so the copy "
+                        "lies beyond the trip count and must be predicated "
+                        "off",
+                        c.async ? "async" : "register-staged", c.tile.iter.v,
+                        where(c.tile)));
   return std::nullopt;
 }
 
 std::optional<PipelineHazard> Interpreter::run() {
   if (Value t = schedule.getDynamicTripCount())
-    env[t] = tripCount;
+    env[t] = Val{trip.value_or(0), Anchor::Trip};
   if (auto h = walk(schedule.getBody().front()))
     return h;
-  // R3: the loop hands LDS back quiescent: nothing in flight, no read that a
-  // later writer of these bytes could overtake.
-  for (const Group &g : groups)
-    if (!g.empty && !g.landed)
-      return hazard(
-          "R3", schedule,
-          llvm::formatv("the copy of iteration {0} into {1} is still "
-                        "outstanding when the loop ends{2}",
-                        g.iter, where(g.buf, g.slot),
-                        tripCount >= 0 && g.iter >= tripCount
-                            ? " (a prologue copy beyond the trip count)"
-                            : ""));
-  for (const Reader &r : readers)
-    return hazard("R3", schedule,
-                  llvm::formatv("iteration {0}'s read of {1} is not behind a "
-                                "drained barrier when the loop ends",
-                                r.iter, where(r.buf, r.slot)));
-  return std::nullopt;
+  if (!consumedIn)
+    return std::nullopt;
+  return finish();
 }
 
-/// R6: the bytes of every buffer the schedule touches, against the target.
+//===----------------------------------------------------------------------===//
+// The dynamic proof's state comparison
+//===----------------------------------------------------------------------===//
+
+// After the loop to T, its counter is gone: iterations it named are, from
+// here on, distances from T (the tail of the loop is the same, relative to T,
+// for every trip count of one residue).
+void Interpreter::reanchorAfterLoop() {
+  auto fix = [](Val &v) {
+    if (v.a == Anchor::Counter)
+      v.a = Anchor::Trip;
+  };
+  for (Segment &s : st.segs)
+    fix(s.w.tile.iter);
+  for (std::deque<Group> &q : st.outstanding)
+    for (Group &g : q)
+      fix(g.tile.iter);
+  for (Reader &r : st.readers)
+    fix(r.tile.iter);
+}
+
+// In a proof run, at the head of iteration i of the loop to T: the state with
+// every iteration written as (anchor, offset from the anchor) - the state the
+// next iterations see, relative to i. When it equals the one a period earlier
+// and both lie in the middle zone, the loop is periodic (proveDynamic).
+void Interpreter::snapshot(int64_t i) {
+  if (!proofPeriod || seen.periodic || !consumedIn)
+    return;
+  const int64_t T = trip.value_or(0);
+  auto middle = [&](int64_t k) {
+    return k >= proofHorizon && T - k > proofHorizon;
+  };
+  if (!middle(i))
+    return;
+  std::vector<int64_t> s;
+  auto tile = [&](const Tile &t) {
+    s.push_back(t.buf->ordinal);
+    s.push_back(t.slot);
+    s.push_back(int64_t(t.iter.a));
+    s.push_back(offset(t.iter));
+  };
+  for (const Segment &g : st.segs) {
+    s.insert(s.end(), {g.lo, g.hi, g.w.async, g.w.pending, g.w.waited,
+                       g.w.lastWait, g.w.visible});
+    tile(g.w.tile);
+  }
+  for (const std::deque<Group> &q : st.outstanding) {
+    s.push_back(-1);
+    for (const Group &g : q) {
+      s.insert(s.end(), {g.lo, g.hi, g.empty});
+      tile(g.tile);
+    }
+  }
+  s.push_back(-2);
+  for (const Reader &r : st.readers) {
+    s.insert(s.end(), {r.lo, r.hi, r.drained, r.bare});
+    tile(r.tile);
+  }
+  auto earlier = snapshots.find(i - proofPeriod);
+  if (earlier != snapshots.end() && earlier->second == s)
+    seen.periodic = true;
+  snapshots[i] = std::move(s);
+  snapshots.erase(snapshots.begin(), snapshots.lower_bound(i - proofPeriod));
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+/// One trip count: a first run collects the tiles the reads name, the second
+/// checks every rule.
+std::optional<PipelineHazard> runOnce(ScheduleOp s, std::optional<int64_t> trip,
+                                      Observed *seen = nullptr,
+                                      int64_t horizon = 0, int64_t period = 0) {
+  Interpreter collect(s, trip, nullptr);
+  if (auto h = collect.run())
+    return h;
+  Interpreter check(s, trip, &collect.consumed);
+  if (period)
+    check.proveWith(horizon, period);
+  std::optional<PipelineHazard> h = check.run();
+  if (seen)
+    *seen = check.seen;
+  return h;
+}
+
+// Dynamic trip counts: a proof for every T >= 0, or R0.
+//
+// Every value the schedule computes is either fixed or moves with T or with
+// the counter i of the one loop that runs to T (`Anchor`); sums keep the
+// anchor, differences of one anchor are fixed, and everything else that would
+// mix moving values is rejected (R0). So each decision (a comparison, min,
+// max, select) compares i or T against a fixed distance, and each residue
+// (rem, mask, ring_slot) of a moving value repeats with a period. Let H bound
+// every such distance (`horizon`) and P be the lcm of the moduli (`period`).
+// In a run with trip count T, iteration i of the loop is in the middle zone
+// when i >= H and T - i > H: there every decision is settled, so the body
+// behaves as a function of i mod P and of the abstract state alone, where
+// iterations are kept relative to their anchor (the state is the same for i
+// and i + P when it repeats). Before the loop, after it, and in the loop's
+// first and last H iterations, the behaviour depends only on T mod P and on
+// distances below H, i.e. is the same for T and T + P once T > 2H + P.
+// Hence: if the run for T is safe and its state repeats across one period in
+// the middle zone, the run for T + P is the run for T with one more period
+// inserted there - the same checks on the same states - so it is safe and
+// repeats too; by induction every T' = T + kP is safe. Proof runs at
+// T0 .. T0 + P - 1 (every residue) with T0 past the zones, and every T below
+// T0 run exhaustively, cover all trip counts. H and P are the values the runs
+// observe; if a proof run observes larger ones, the bound grows and the runs
+// are repeated, so the runs that conclude were made with the H and P they
+// needed. A state that does not repeat (it grows with i) is R0.
+std::optional<PipelineHazard> proveDynamic(ScheduleOp s, PipelineProof *proof) {
+  Observed want;
+  int64_t checked = 0; // every T below this ran
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    const int64_t H = want.horizon, P = want.period;
+    const int64_t start = std::max<int64_t>(want.loopLb, H);
+    int64_t T0 = start + H + 4 * P + 8 +
+                 std::max<int64_t>(0, -want.loopUbOffset);
+    T0 = (T0 + P - 1) / P * P;
+    if (T0 > 20000)
+      break;
+    for (int64_t t = checked; t < T0; ++t)
+      if (auto h = runOnce(s, t))
+        return h;
+    checked = T0;
+    bool grew = false;
+    for (int64_t r = 0; r < P && !grew; ++r) {
+      Observed seen;
+      if (auto h = runOnce(s, T0 + r, &seen, H, P))
+        return h;
+      grew = seen.horizon > H || P % seen.period != 0 ||
+             seen.loopLb != want.loopLb ||
+             seen.loopUbOffset != want.loopUbOffset;
+      if (grew) {
+        want.horizon = std::max(H, seen.horizon);
+        want.period = std::lcm(P, seen.period);
+        want.loopLb = seen.loopLb;
+        want.loopUbOffset = seen.loopUbOffset;
+        break;
+      }
+      if (seen.tripLoop && !seen.periodic)
+        return PipelineHazard{
+            "R0",
+            llvm::formatv(
+                "R0: cannot analyse the loop to the dynamic trip count: its "
+                "abstract state does not repeat with period {0} at trip count "
+                "{1}, so no bounded prefix covers every trip count (pipeline "
+                "'{2}' at depth {3})",
+                P, T0 + r, s.getName(), s.getDepth())
+                .str(),
+            s};
+    }
+    if (!grew) {
+      if (proof)
+        *proof = PipelineProof{true, T0, P, H};
+      return std::nullopt;
+    }
+  }
+  return PipelineHazard{
+      "R0",
+      llvm::formatv("R0: cannot analyse the dynamic trip count: the distances "
+                    "and periods its decisions depend on do not settle below "
+                    "a provable bound (pipeline '{0}' at depth {1})",
+                    s.getName(), s.getDepth())
+          .str(),
+      s};
+}
+
+//===----------------------------------------------------------------------===//
+// R6: every workgroup allocation of the kernel
+//===----------------------------------------------------------------------===//
+
+bool isWorkgroup(MemRefType t) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(t.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+std::optional<int64_t> staticBytes(MemRefType t) {
+  if (!t.hasStaticShape() || !t.getElementType().isIntOrIndexOrFloat())
+    return std::nullopt;
+  unsigned bits = t.getElementType().isIndex() ? 64
+                                               : t.getElementTypeBitWidth();
+  return t.getNumElements() * int64_t((bits + 7) / 8);
+}
+
 std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
   const TargetInfo *t = lookupTarget(schedule.getTarget());
+  auto r0 = [&](const std::string &why) {
+    return PipelineHazard{
+        "R0",
+        llvm::formatv("R0: {0} (pipeline '{1}' at depth {2})", why,
+                      schedule.getName(), schedule.getDepth())
+            .str(),
+        schedule};
+  };
   if (!t)
     return PipelineHazard{"R0",
-                          ("R0: unknown target '" + schedule.getTarget() +
-                           "'")
+                          ("R0: unknown target '" + schedule.getTarget() + "'")
                               .str(),
                           schedule};
+  // The kernel: the function around the schedule (a gpu.func's attributions
+  // and allocations are its LDS too), else the schedule alone.
+  Operation *kernel = schedule->getParentOfType<FunctionOpInterface>();
+  if (!kernel)
+    kernel = schedule;
   llvm::SetVector<Operation *> seen;
-  int64_t extent = 0;
-  std::string parts;
-  schedule.walk([&](Operation *op) {
-    auto sym = op->getAttrOfType<FlatSymbolRefAttr>("buffer");
-    if (!sym)
-      return;
-    auto b = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym);
-    if (!b || !seen.insert(b))
-      return;
-    extent = std::max<int64_t>(extent, b.getOffset() + b.getSlots() * b.getSlotBytes());
-    parts += llvm::formatv("{0}@{1} {2} x {3}", parts.empty() ? "" : ", ",
-                           b.getSymName(), b.getSlots(), b.getSlotBytes())
-                 .str();
+  int64_t ringEnd = 0, scratch = 0;
+  std::string rings, others;
+  std::optional<std::string> unknown;
+  auto addScratch = [&](int64_t bytes, const std::string &what) {
+    scratch += (bytes + 15) / 16 * 16; // laid out 16-byte aligned
+    others += llvm::formatv(", {0} of {1} bytes", what, bytes).str();
+  };
+  if (auto fn = dyn_cast<gpu::GPUFuncOp>(kernel))
+    for (auto [k, a] : llvm::enumerate(fn.getWorkgroupAttributions())) {
+      std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(a.getType()));
+      if (!bytes)
+        unknown = "workgroup attribution " + std::to_string(k);
+      else
+        addScratch(*bytes, "workgroup attribution " + std::to_string(k));
+    }
+  kernel->walk([&](Operation *op) {
+    if (auto sym = op->getAttrOfType<FlatSymbolRefAttr>("buffer")) {
+      auto b = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym);
+      if (b && seen.insert(b)) {
+        // Rings may share bytes (their live ranges are checked apart): the
+        // extent of their placement is what they take.
+        ringEnd = std::max<int64_t>(ringEnd, b.getOffset() +
+                                                 b.getSlots() * b.getSlotBytes());
+        rings += llvm::formatv("{0}@{1} {2} x {3}", rings.empty() ? "" : ", ",
+                               b.getSymName(), b.getSlots(), b.getSlotBytes())
+                     .str();
+      }
+    }
+    auto alloc = [&](Value v, StringRef what) {
+      auto type = cast<MemRefType>(v.getType());
+      if (!isWorkgroup(type))
+        return;
+      if (std::optional<int64_t> bytes = staticBytes(type))
+        addScratch(*bytes, what.str());
+      else
+        unknown = what.str();
+    };
+    if (auto a = dyn_cast<memref::AllocOp>(op))
+      alloc(a.getResult(), "memref.alloc");
+    else if (auto a = dyn_cast<memref::AllocaOp>(op))
+      alloc(a.getResult(), "memref.alloca");
+    else if (auto g = dyn_cast<memref::GetGlobalOp>(op))
+      alloc(g.getResult(), ("memref.global @" + g.getName()).str());
+    else if (auto d = dyn_cast<gpu::DynamicSharedMemoryOp>(op)) {
+      // Sized by its views when every use is a view at a constant offset.
+      int64_t end = 0;
+      for (Operation *user : d->getUsers()) {
+        auto view = dyn_cast<memref::ViewOp>(user);
+        std::optional<int64_t> bytes =
+            view ? staticBytes(view.getType()) : std::nullopt;
+        auto shift = view ? getConstantIntValue(view.getByteShift())
+                          : std::nullopt;
+        if (!bytes || !shift) {
+          unknown = "gpu.dynamic_shared_memory";
+          return;
+        }
+        end = std::max(end, *shift + *bytes);
+      }
+      addScratch(end, "gpu.dynamic_shared_memory");
+    }
   });
-  if (extent > int64_t(t->ldsBytes))
+  if (unknown)
+    return r0("cannot analyse the LDS of the kernel: " + *unknown +
+              " has no static size");
+  const int64_t total = ringEnd + scratch;
+  if (total > int64_t(t->ldsBytes))
     return PipelineHazard{
         "R6",
-        llvm::formatv("R6: the ring buffers need {0} bytes of LDS ({1}) but "
-                      "{2} has {3} (pipeline '{4}' at depth {5})",
-                      extent, parts, t->name, t->ldsBytes, schedule.getName(),
+        llvm::formatv("R6: {0} {1} bytes of LDS ({2}{3}) but {4} has {5} "
+                      "(pipeline '{6}' at depth {7})",
+                      others.empty() ? "the ring buffers need"
+                                     : "the kernel needs",
+                      total, rings,
+                      rings.empty() ? others.substr(2) : others,
+                      t->name, t->ldsBytes, schedule.getName(),
                       schedule.getDepth())
             .str(),
         schedule};
@@ -449,19 +1306,15 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
 
 } // namespace
 
-std::optional<PipelineHazard> mlir::kda::findPipelineHazard(ScheduleOp s) {
+std::optional<PipelineHazard>
+mlir::kda::findPipelineHazard(ScheduleOp s, PipelineProof *proof) {
   if (auto h = checkCapacity(s))
     return h;
   if (std::optional<int64_t> t = s.getTripCount())
-    return Interpreter(s, *t).run();
+    return runOnce(s, *t);
   if (!s.getDynamicTripCount())
-    return Interpreter(s, -1).run();
-  // Dynamic: every trip count up to depth + 1, then a steady state.
-  const int64_t n = s.getDepth();
-  for (int64_t t = 0; t <= n + 1; ++t)
-    if (auto h = Interpreter(s, t).run())
-      return h;
-  return Interpreter(s, 2 * n + 3).run();
+    return runOnce(s, std::nullopt);
+  return proveDynamic(s, proof);
 }
 
 void mlir::kda::reportPipelineHazard(ScheduleOp schedule,

@@ -1,5 +1,6 @@
-// Dynamic trip counts are checked at 0..depth+1: an unpredicated prologue
-// copy is wrong only for short sequences, and the verifier says for which.
+// Dynamic trip counts are checked for every trip count: an unpredicated
+// prologue copy is wrong only for short sequences, and the verifier says for
+// which (the first).
 // RUN: kda-opt %s -verify-diagnostics --kda-verify-pipeline
 
 kda.lds_buffer @h slots(3) slot_bytes(4096) offset(0)

@@ -2,7 +2,7 @@
 // stages of 16 KiB K and V tiles on gfx942), naming the rule; a safe depth of
 // the same loop passes; verify=false skips the check (to study races).
 // RUN: not kda-opt %s --kda-expand-pipeline=target=gfx942 2>&1 | FileCheck %s
-// RUN: sed 's/depth(3)/depth(2)/' %s | kda-opt --kda-expand-pipeline=target=gfx942 | FileCheck %s --check-prefix=SAFE
+// RUN: sed -e 's/depth(3)/depth(2)/' -e 's/stage(2)/stage(1)/' %s | kda-opt --kda-expand-pipeline=target=gfx942 | FileCheck %s --check-prefix=SAFE
 // RUN: kda-opt %s --kda-expand-pipeline="target=gfx942 verify=false" | FileCheck %s --check-prefix=UNCHECKED
 // RUN: kda-opt %s --kda-expand-pipeline=target=gfx950 | FileCheck %s --check-prefix=GFX950
 

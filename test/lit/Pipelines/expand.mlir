@@ -51,7 +51,7 @@ func.func @staged() {
 // -----
 
 // A dynamic trip count (the chunk scan): predicated copies, uniform counts;
-// the verifier checks trip counts 0..depth+1 and a steady state.
+// the verifier proves every trip count.
 // CHECK-LABEL: func.func @dynamic
 // CHECK: kda.schedule "scan" dynamic_trip_count(%{{.*}}) depth(3)
 // CHECK:   %[[P0:.*]] = arith.cmpi slt, %c0, %{{.*}}

@@ -1,21 +1,33 @@
 // Mutation test of the verifier: for every safe expanded schedule below
 // (depths 1-4 with async copies on gfx950, sm_90 and emu32, register-staged
 // on gfx942 and emu, static and dynamic trip counts, one and two rings, the
-// hand-written safe rings), each single mutant - a barrier, drained barrier or drain removed,
-// a wait count raised by one, a ring slot dropped - must be rejected.
+// hand-written safe rings), each single mutant must be rejected: a barrier,
+// drained barrier or drain removed; a wait count raised by one; a ring slot
+// dropped; a buffer moved onto another one it lives beside; a staged store
+// moved after an async copy of its buffer; a copy's predicate dropped; a read
+// of the next slot, or naming the next iteration; a loop wrapped in
+// scf.execute_region.
 // RUN: kda-opt %s --kda-expand-pipeline=target=gfx950 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
 // RUN: kda-opt %s --kda-expand-pipeline=target=sm_90 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
 // RUN: kda-opt %s --kda-expand-pipeline=target=emu32 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s
 // RUN: kda-opt %s --kda-expand-pipeline=target=gfx942 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=STAGED
 // RUN: kda-opt %s --kda-expand-pipeline=target=emu --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=STAGED
+// RUN: kda-opt %s --kda-expand-pipeline=target=gfx950 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=PROOF
 // RUN: kda-opt %S/safe-variants.mlir -split-input-file --kda-expand-pipeline=target=gfx950 --kda-test-pipeline-mutations -o /dev/null | FileCheck %s --check-prefix=SAFE
 
 // CHECK-NOT: SURVIVOR
 // CHECK: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
 // STAGED-NOT: SURVIVOR
 // STAGED: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
+// The dynamic schedules' proofs, at the bound: every trip count below it
+// runs, and the runs at bound .. bound + period - 1 show the loop's state
+// repeating (the horizon is the distance every decision settles within).
+// PROOF: schedule 'dyn_d1' depth 1: every trip count proven: T < 14 run, T = 14..14 repeat with period 1 past horizon 1
+// PROOF: schedule 'dyn_d2' depth 2: every trip count proven: T < 20 run, T = 20..21 repeat with period 2 past horizon 2
+// PROOF: schedule 'dyn_d3' depth 3: every trip count proven: T < 27 run, T = 27..29 repeat with period 3 past horizon 3
+// PROOF: schedule 'dyn_d4' depth 4: every trip count proven: T < 32 run, T = 32..35 repeat with period 4 past horizon 4
 // SAFE-NOT: SURVIVOR
-// SAFE-COUNT-5: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
+// SAFE-COUNT-7: mutation kill rate: [[K:[0-9]+]]/[[K]] (100.0%)
 
 kda.lds_buffer @b1 slots(1) slot_bytes(8192) offset(0)
 func.func @p1() {

@@ -117,3 +117,62 @@ func.func @ring3() {
   }
   return
 }
+
+// -----
+
+// A correct mixed ring: the first tile staged through registers, the rest
+// copied asynchronously into the same slots (the mutation test moves the
+// staged store after an async copy of its buffer).
+// CHECK-LABEL: func.func @first_staged
+kda.lds_buffer @r slots(2) slot_bytes(4096) offset(0)
+func.func @first_staged() {
+  kda.schedule "first_staged" trip_count(5) depth(2) target("gfx950") {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c5 = arith.constant 5 : index
+    kda.staged_copy @r[%c0] iter(%c0)
+    scf.for %i = %c0 to %c5 step %c1 {
+      kda.async_wait 0
+      kda.lds_barrier
+      %s = kda.ring_slot %i of @r
+      kda.lds_read @r[%s] iter(%i)
+      %n = arith.addi %i, %c1 : index
+      %p = arith.cmpi slt, %n, %c5 : index
+      %sn = kda.ring_slot %n of @r
+      kda.async_copy @r[%sn] iter(%n) if(%p)
+    }
+    kda.lds_barrier
+  }
+  return
+}
+
+// -----
+
+// A correct wave-0 ring over a dynamic trip count (the gfx950 token ring's
+// shape) beside a second ring that every thread copies.
+// CHECK-LABEL: func.func @wave0_and_all
+kda.lds_buffer @t slots(2) slot_bytes(3072) offset(0)
+kda.lds_buffer @x slots(2) slot_bytes(1024) offset(6144)
+func.func @wave0_and_all(%n: index) {
+  kda.schedule "wave0_and_all" dynamic_trip_count(%n) depth(2) target("gfx950") {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %p0 = arith.cmpi slt, %c0, %n : index
+    kda.async_copy @t[%c0] iter(%c0) if(%p0) {issuers = "wave0"}
+    kda.async_copy @x[%c0] iter(%c0) if(%p0)
+    scf.for %i = %c0 to %n step %c1 {
+      kda.async_wait 0
+      kda.lds_barrier
+      %s = kda.ring_slot %i of @t
+      kda.lds_read @t[%s] iter(%i)
+      kda.lds_read @x[%s] iter(%i)
+      %j = arith.addi %i, %c1 : index
+      %p = arith.cmpi slt, %j, %n : index
+      %sj = kda.ring_slot %j of @t
+      kda.async_copy @t[%sj] iter(%j) if(%p) {issuers = "wave0"}
+      kda.async_copy @x[%sj] iter(%j) if(%p)
+    }
+    kda.lds_barrier
+  }
+  return
+}

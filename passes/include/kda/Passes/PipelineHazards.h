@@ -1,11 +1,14 @@
 //===- PipelineHazards.h - the LDS pipeline hazard model --------*- C++ -*-===//
 //
 // PIPELINE-SAFETY.md as an analysis of expanded schedules (kda.schedule):
-// the region is interpreted over every iteration (static trip counts) or
-// over trip counts 0..depth+1 plus a steady state (dynamic ones), tracking
-// per LDS byte range the async copy groups in flight (issued, landed at a
-// covering wait, visible after a barrier) and the reads not yet behind a
-// drained barrier. All threads of the workgroup are treated uniformly.
+// an abstract interpreter in program order over every iteration (static trip
+// counts) or every trip count (dynamic ones: a bounded prefix plus a proof
+// that the state repeats), tracking per LDS byte range the last write of any
+// kind (buffer, slot, iteration), the async copy groups in flight per thread
+// class (all threads, or the first wave for issuers("wave0") copies) and the
+// reads not yet behind a drained barrier. R6 counts every workgroup
+// allocation of the kernel. What it cannot interpret is R0. The model and
+// what it proves: passes/PIPELINE-MODEL.md.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KDA_PASSES_PIPELINEHAZARDS_H
@@ -17,15 +20,33 @@
 
 namespace mlir::kda {
 
+/// Which threads issue a copy: a string attribute of kda.async_copy,
+/// kda.staged_copy (and kda.produce, carried to its copies): "all" (the
+/// default, when absent) or "wave0" (only the first wave issues, as gfx950's
+/// global_load_lds of a row; the other waves have no group to wait for).
+/// Any other value is R0.
+inline constexpr llvm::StringLiteral kIssuersAttr = "issuers";
+
 struct PipelineHazard {
   std::string rule;    // R1 .. R6
   std::string message; // buffer, slot, iteration, depth, trip count
   Operation *at = nullptr;
 };
 
+/// How a dynamic trip count was proven: every trip count below `bound` was
+/// run, and the runs at bound .. bound + period - 1 showed the state of the
+/// loop to T repeating with `period` once every decision had settled
+/// (`horizon`): see proveDynamic in PipelineHazards.cpp.
+struct PipelineProof {
+  bool dynamic = false;
+  int64_t bound = 0, period = 1, horizon = 1;
+};
+
 /// The first hazard of `schedule` in program order, or none when it is safe
-/// for every trip count it may run with.
-std::optional<PipelineHazard> findPipelineHazard(ScheduleOp schedule);
+/// for every trip count it may run with (then `proof`, when given, says how
+/// a dynamic trip count was covered).
+std::optional<PipelineHazard> findPipelineHazard(ScheduleOp schedule,
+                                                 PipelineProof *proof = nullptr);
 
 /// Emits the hazard as an error at the schedule (the pipeline it came from).
 void reportPipelineHazard(ScheduleOp schedule, const PipelineHazard &hazard);

@@ -1,0 +1,106 @@
+// Class 6 of issue 10: R6 counts every workgroup allocation of the kernel
+// around the schedule - gpu.func workgroup attributions, memref.alloc and
+// memref.global in workgroup memory, views of gpu.dynamic_shared_memory -
+// plus every kda.lds_buffer the kernel uses, against the target's LDS.
+// RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-verify-pipeline
+
+// 2 x 16 KiB of ring and a 40 KiB exchange attribution on gfx942 (64 KiB).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    kda.lds_buffer @k slots(2) slot_bytes(16384) offset(0)
+    gpu.func @with_exchange() workgroup(%x : memref<10240xf32, #gpu.address_space<workgroup>>) kernel {
+      // expected-error @+1 {{R6: the kernel needs 73728 bytes of LDS (@k 2 x 16384, workgroup attribution 0 of 40960 bytes) but gfx942 has 65536 (pipeline 'ring' at depth 2)}}
+      kda.schedule "ring" trip_count(1) depth(2) target("gfx942") {
+        %c0 = arith.constant 0 : index
+        kda.staged_copy @k[%c0] iter(%c0)
+        kda.lds_barrier
+        kda.lds_read @k[%c0] iter(%c0)
+        kda.lds_barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Scratch from memref.alloc in workgroup memory, beside the ring.
+kda.lds_buffer @k slots(2) slot_bytes(16384) offset(0)
+func.func @with_alloc() {
+  %scratch = memref.alloc() : memref<8192xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{R6: the kernel needs 65552 bytes of LDS (@k 2 x 16384, memref.alloc of 32768 bytes, memref.alloc of 16 bytes) but gfx942 has 65536 (pipeline 'ring' at depth 2)}}
+  kda.schedule "ring" trip_count(1) depth(2) target("gfx942") {
+    %c0 = arith.constant 0 : index
+    kda.staged_copy @k[%c0] iter(%c0)
+    kda.lds_barrier
+    kda.lds_read @k[%c0] iter(%c0)
+    kda.lds_barrier
+  }
+  %flag = memref.alloc() : memref<4xi32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// Another schedule's ring in the same kernel counts too, and so do views of
+// dynamic shared memory at known offsets.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    kda.lds_buffer @a slots(2) slot_bytes(16384) offset(0)
+    kda.lds_buffer @b slots(2) slot_bytes(16384) offset(32768)
+    gpu.func @two_rings() kernel {
+      %c0 = arith.constant 0 : index
+      %c4096 = arith.constant 4096 : index
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %v = memref.view %dyn[%c4096][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1024xf32, #gpu.address_space<workgroup>>
+      // expected-error @+1 {{R6: the kernel needs 73728 bytes of LDS (@a 2 x 16384, @b 2 x 16384, gpu.dynamic_shared_memory of 8192 bytes) but gfx942 has 65536 (pipeline 'a' at depth 2)}}
+      kda.schedule "a" trip_count(1) depth(2) target("gfx942") {
+        %z = arith.constant 0 : index
+        kda.staged_copy @a[%z] iter(%z)
+        kda.lds_barrier
+        kda.lds_read @a[%z] iter(%z)
+        kda.lds_barrier
+      }
+      // expected-error @+1 {{R6: the kernel needs 73728 bytes of LDS}}
+      kda.schedule "b" trip_count(1) depth(2) target("gfx942") {
+        %z = arith.constant 0 : index
+        kda.staged_copy @b[%z] iter(%z)
+        kda.lds_barrier
+        kda.lds_read @b[%z] iter(%z)
+        kda.lds_barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Dynamic shared memory whose size cannot be read off its uses: R0.
+func.func @unknown_dynamic(%off: index) {
+  %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+  %v = memref.view %dyn[%off][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1024xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{R0: cannot analyse the LDS of the kernel: gpu.dynamic_shared_memory has no static size (pipeline 'dyn' at depth 1)}}
+  kda.schedule "dyn" depth(1) target("gfx942") {
+  }
+  return
+}
+
+// -----
+
+// Safe: ring and exchange fit gfx942 together.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    kda.lds_buffer @k slots(2) slot_bytes(16384) offset(0)
+    gpu.func @fits() workgroup(%x : memref<8192xf32, #gpu.address_space<workgroup>>) kernel {
+      kda.schedule "ring" trip_count(1) depth(2) target("gfx942") {
+        %c0 = arith.constant 0 : index
+        kda.staged_copy @k[%c0] iter(%c0)
+        kda.lds_barrier
+        kda.lds_read @k[%c0] iter(%c0)
+        kda.lds_barrier
+      }
+      gpu.return
+    }
+  }
+}
