@@ -26,7 +26,7 @@
 // IR: call @kda_emu_lds_write(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NAME]])
 
 module attributes {gpu.container_module} {
-  gpu.module @kernels {
+  gpu.module @kernels attributes {kda.target = #kda.target<"emu32">} {
     kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
     kda.lds_buffer @k slots(1) slot_bytes(1024) offset(0)
     kda.lds_buffer @v slots(1) slot_bytes(1024) offset(0)
