@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "kda/Codegen/Compile.h"
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Passes/KernelAbi.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
 #include "mlir/Support/FileUtilities.h"
 
@@ -320,7 +321,7 @@ static LogicalResult requireCudaToolkit(ModuleOp m, const Toolchain &tools) {
 }
 
 static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
-  return "builtin.module(gpu.module(kda-lower-subgroup-reduce,convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{use-"
+  return "builtin.module(gpu.module(kda-lower-atoms,kda-lower-subgroup-reduce,convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{use-"
          "bare-ptr-memref-call-conv=1}),nvvm-attach-target{chip=" +
          t.chip.str() +
          " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=isa "
@@ -330,7 +331,7 @@ static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
 
 static std::string amdgpuPipeline(const TargetInfo &t, StringRef toolkit,
                                   StringRef format) {
-  return "builtin.module(gpu.module(kda-lower-subgroup-reduce,convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-"
+  return "builtin.module(gpu.module(kda-lower-atoms,kda-lower-subgroup-reduce,convert-scf-to-cf,convert-gpu-to-rocdl{use-bare-ptr-memref-call-"
          "conv=1 chipset=" +
          t.chip.str() + "}),rocdl-attach-target{chip=" + t.chip.str() +
          " abi=500 O=3},reconcile-unrealized-casts,gpu-module-to-binary{"
@@ -492,6 +493,36 @@ llvm::json::Object mlir::kda::describeLayer(LayerAttr l) {
   return o;
 }
 
+/// A kernel that states its ABI (kda.abi) and kind (kda.kind, e.g. the
+/// tile-GEMM test kernels): args from the ABI, config from kda.tile.
+static LogicalResult describeAbiKernel(gpu::GPUFuncOp kernel, StringAttr kind,
+                                       CompiledKernel &k) {
+  FailureOr<SmallVector<KernelArgAttr>> abi = getKernelAbi(kernel);
+  if (failed(abi))
+    return failure();
+  k.kind = kind.str();
+  for (KernelArgAttr a : *abi) {
+    std::string dtype;
+    llvm::raw_string_ostream(dtype) << a.getElementType();
+    k.args.emplace_back(a.getName().str(), dtype);
+  }
+  auto grid = kernel->getAttrOfType<DenseI64ArrayAttr>("kda.grid");
+  for (int i = 0; i < 3; ++i)
+    k.grid[i] = grid[i];
+  if (auto tile = kernel->getAttrOfType<DictionaryAttr>("kda.tile"))
+    for (NamedAttribute e : tile) {
+      if (auto b = dyn_cast<BoolAttr>(e.getValue())) // before IntegerAttr
+        k.config[e.getName().str()] = b.getValue();
+      else if (auto i = dyn_cast<IntegerAttr>(e.getValue()))
+        k.config[e.getName().str()] = i.getInt();
+      else if (auto str = dyn_cast<StringAttr>(e.getValue()))
+        k.config[e.getName().str()] = str.str();
+    }
+  if (auto dyn = kernel->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes"))
+    k.config["dynamic_lds_bytes"] = dyn.getInt();
+  return success();
+}
+
 LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                           const Toolchain &tools,
                                           StringRef outDir,
@@ -516,6 +547,12 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
     k.target = t.name.str();
     k.blockSize = (*kernel.getKnownBlockSize())[0];
     k.waveSize = t.waveSize;
+    if (auto kind = kernel->getAttrOfType<StringAttr>("kda.kind")) {
+      if (failed(describeAbiKernel(kernel, kind, k)))
+        return failure();
+      kernels.push_back(std::move(k));
+      continue;
+    }
     auto elemName = [](Type type) {
       std::string s;
       llvm::raw_string_ostream(s) << cast<MemRefType>(type).getElementType();

@@ -21,6 +21,9 @@ struct LaunchConfig {
   /// Shadow every LDS byte the kernel's pipeline atoms touch and report the
   /// first race (on unless KDA_EMU_RACECHECK=0).
   bool raceCheck = true;
+  /// Bytes of dynamic LDS (gpu.dynamic_shared_memory) each workgroup gets;
+  /// the runtime fills it from the manifest's dynamic_lds_bytes.
+  uint32_t dynamicLdsBytes = 0;
 };
 
 /// `<kernel>_packed(ctx, params)` as kda-emu-entry emits it.
@@ -58,6 +61,18 @@ void kda_emu_lds_drain(void *ctx);
 // directly, outside pipeline schedules), [lo, lo + bytes) in LDS bytes.
 void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes);
 void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes);
+
+// Matrix atoms (kda.mma), wave-collective: every lane of the wave passes its
+// fragments of A (m x k), B (k x n), C (m x n) as f32 values with their
+// (row, col) pairs in the tile; together they must give every tile element
+// exactly once. Each lane gets D = A B + C (f32) at its C coordinates.
+void kda_emu_mma(void *ctx, int32_t m, int32_t n, int32_t k, const float *a,
+                 const int32_t *aAt, int32_t aElems, const float *b,
+                 const int32_t *bAt, int32_t bElems, const float *c,
+                 const int32_t *cAt, int32_t cElems, float *d);
+// The running workgroup's dynamic LDS region; `bytes` is what the kernel
+// uses (an error when the launch gave less).
+void *kda_emu_dynamic_lds(void *ctx, int64_t bytes);
 }
 
 #endif // KDA_RUNTIME_EMU_EMULATOR_H
