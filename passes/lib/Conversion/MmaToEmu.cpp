@@ -66,16 +66,23 @@ public:
   LogicalResult lower(MmaOp op, const MmaAtom &atom);
 
 private:
+  /// A stack slot in the entry block, after the slots made before it.
   Value slot(OpBuilder &b, Location loc, unsigned n, Type elem) {
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&fn->getRegion(0).front());
-    return memref::AllocaOp::create(b, loc, MemRefType::get({n}, elem));
+    if (lastSlot)
+      b.setInsertionPointAfter(lastSlot);
+    else
+      b.setInsertionPointToStart(&fn->getRegion(0).front());
+    auto alloca = memref::AllocaOp::create(b, loc, MemRefType::get({n}, elem));
+    lastSlot = alloca;
+    return alloca;
   }
   OperandBuffers fill(OpBuilder &b, Location loc, Value frag,
                       const FragmentLayout &layout, Value lane);
 
   Operation *fn;
   Value emuCtx;
+  Operation *lastSlot = nullptr;
 };
 
 OperandBuffers MmaEmuLowering::fill(OpBuilder &b, Location loc, Value frag,
@@ -90,8 +97,9 @@ OperandBuffers MmaEmuLowering::fill(OpBuilder &b, Location loc, Value frag,
     memref::StoreOp::create(b, loc, v, buf.values,
                             ValueRange{arith::ConstantIndexOp::create(b, loc, e)});
     auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
-    for (auto [i, coord] : llvm::enumerate(ArrayRef<Value>{row, col})) {
-      Value c = arith::IndexCastOp::create(b, loc, i32, coord);
+    const Value coords[2] = {row, col};
+    for (unsigned i = 0; i < 2; ++i) {
+      Value c = arith::IndexCastOp::create(b, loc, i32, coords[i]);
       memref::StoreOp::create(
           b, loc, c, buf.coords,
           ValueRange{arith::ConstantIndexOp::create(b, loc, 2 * e + i)});

@@ -115,16 +115,21 @@ private:
 
 void TileGemmEmitter::copyTile(Value src, Value srcOff, int64_t srcLd,
                                Value dst, int64_t rows, int64_t cols) {
+  // Two adjacent bf16 per thread and step: the pair is one 4-byte LDS word,
+  // so no two threads write parts of the same word (cols is even).
   const int64_t threads = int64_t(kWaves * p.waveSize);
-  auto loop = scf::ForOp::create(b, loc, tid, idx(rows * cols), idx(threads));
+  auto loop = scf::ForOp::create(b, loc, mul(tid, idx(2)), idx(rows * cols),
+                                 idx(2 * threads));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
   Value r = arith::DivUIOp::create(b, loc, i, idx(cols));
   Value c = arith::RemUIOp::create(b, loc, i, idx(cols));
-  Value v = memref::LoadOp::create(b, loc, src,
-                                   ValueRange{add(srcOff, add(mul(r, idx(srcLd)), c))});
-  memref::StoreOp::create(b, loc, v, dst, ValueRange{i});
+  Value from = add(srcOff, add(mul(r, idx(srcLd)), c));
+  for (int64_t e = 0; e < 2; ++e) {
+    Value v = memref::LoadOp::create(b, loc, src, ValueRange{add(from, idx(e))});
+    memref::StoreOp::create(b, loc, v, dst, ValueRange{add(i, idx(e))});
+  }
 }
 
 std::pair<Value, Value> TileGemmEmitter::piece(unsigned j) {

@@ -23,7 +23,7 @@ gpu.module @m attributes {kda.target = #kda.target<"gfx942">} {
 // -----
 
 // CHECK-LABEL: gpu.func @mfma_32x32x8
-// CHECK: amdgpu.mfma 32x32x8 %{{.*}} * %{{.*}} + %{{.*}}
+// CHECK: amdgpu.mfma 32x32x8 %{{.*}} * %{{.*}} + %{{[^ ]+}}
 // CHECK-SAME: : vector<4xbf16>, vector<4xbf16>, vector<16xf32>
 // ROCDL-LABEL: llvm.func @mfma_32x32x8
 // ROCDL: rocdl.mfma.f32.32x32x8bf16.1k

@@ -4,7 +4,7 @@
 // RUN: kda-opt %s --split-input-file --kda-lower-atoms --convert-gpu-to-rocdl=chipset=gfx950 | FileCheck %s --check-prefix=ROCDL
 
 // CHECK-LABEL: gpu.func @mfma_16x16x32
-// CHECK: amdgpu.mfma 16x16x32 %{{.*}} * %{{.*}} + %{{.*}}
+// CHECK: amdgpu.mfma 16x16x32 %{{.*}} * %{{.*}} + %{{[^ ]+}}
 // CHECK-SAME: : vector<8xbf16>, vector<8xbf16>, vector<4xf32>
 // ROCDL-LABEL: llvm.func @mfma_16x16x32
 // ROCDL: rocdl.mfma.f32.16x16x32.bf16
@@ -20,7 +20,7 @@ gpu.module @m attributes {kda.target = #kda.target<"gfx950">} {
 // -----
 
 // CHECK-LABEL: gpu.func @mfma_32x32x16
-// CHECK: amdgpu.mfma 32x32x16 %{{.*}} * %{{.*}} + %{{.*}}
+// CHECK: amdgpu.mfma 32x32x16 %{{.*}} * %{{.*}} + %{{[^ ]+}}
 // CHECK-SAME: : vector<8xbf16>, vector<8xbf16>, vector<16xf32>
 // ROCDL-LABEL: llvm.func @mfma_32x32x16
 // ROCDL: rocdl.mfma.f32.32x32x16.bf16
@@ -36,7 +36,7 @@ gpu.module @m attributes {kda.target = #kda.target<"gfx950">} {
 // -----
 
 // CHECK-LABEL: gpu.func @mfma_16x16x16
-// CHECK: amdgpu.mfma 16x16x16 %{{.*}} * %{{.*}} + %{{.*}}
+// CHECK: amdgpu.mfma 16x16x16 %{{.*}} * %{{.*}} + %{{[^ ]+}}
 // CHECK-SAME: : vector<4xbf16>, vector<4xbf16>, vector<4xf32>
 // ROCDL-LABEL: llvm.func @mfma_16x16x16
 // ROCDL: rocdl.mfma.f32.16x16x16bf16.1k
@@ -52,7 +52,7 @@ gpu.module @m attributes {kda.target = #kda.target<"gfx950">} {
 // -----
 
 // CHECK-LABEL: gpu.func @mfma_32x32x8
-// CHECK: amdgpu.mfma 32x32x8 %{{.*}} * %{{.*}} + %{{.*}}
+// CHECK: amdgpu.mfma 32x32x8 %{{.*}} * %{{.*}} + %{{[^ ]+}}
 // CHECK-SAME: : vector<4xbf16>, vector<4xbf16>, vector<16xf32>
 // ROCDL-LABEL: llvm.func @mfma_32x32x8
 // ROCDL: rocdl.mfma.f32.32x32x8bf16.1k

@@ -17,7 +17,7 @@
 
 // ASM942: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 // ASM942-LABEL: kda_tile_gemm:
-// ASM942: ds_write_b16
+// ASM942: ds_write
 // ASM942: s_barrier
 // ASM942: v_mfma_f32_16x16x16_bf16
 // ASM942: global_store_dword
