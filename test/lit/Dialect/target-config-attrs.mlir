@@ -2,15 +2,13 @@
 // RUN: kda-opt %s -split-input-file | FileCheck %s
 // RUN: kda-opt %s -split-input-file | kda-opt -split-input-file | FileCheck %s
 
-// CHECK: #kda.target<arch = "gfx942", wave_size = 64, lds_bytes = 65536, max_workgroup_size = 1024, mma = "mfma", async_copy = 0>
-// CHECK: #kda.target<arch = "gfx950", wave_size = 64, lds_bytes = 163840, max_workgroup_size = 1024, mma = "mfma", async_copy = 1>
-// CHECK: #kda.target<arch = "sm_90", wave_size = 32, lds_bytes = 232448, max_workgroup_size = 1024, mma = "wgmma", async_copy = 1>
-// CHECK: #kda.target<arch = "emu", wave_size = 64, lds_bytes = 65536, max_workgroup_size = 1024, mma = "none", async_copy = 0>
+// CHECK: #kda.target<"gfx942">
+// CHECK: #kda.target<"gfx950">
+// CHECK: #kda.target<"sm_90">
+// CHECK: #kda.target<"emu">
 module attributes {kda.targets = [
-  #kda.target<arch = "gfx942", wave_size = 64, lds_bytes = 65536, max_workgroup_size = 1024, mma = "mfma", async_copy = 0>,
-  #kda.target<arch = "gfx950", wave_size = 64, lds_bytes = 163840, max_workgroup_size = 1024, mma = "mfma", async_copy = 1>,
-  #kda.target<arch = "sm_90", wave_size = 32, lds_bytes = 232448, max_workgroup_size = 1024, mma = "wgmma", async_copy = 1>,
-  #kda.target<arch = "emu", wave_size = 64, lds_bytes = 65536, max_workgroup_size = 1024, mma = "none", async_copy = 0>]} {
+  #kda.target<"gfx942">, #kda.target<"gfx950">, #kda.target<"sm_90">,
+  #kda.target<"emu">]} {
 }
 
 // -----

@@ -1,9 +1,10 @@
 // Cross-lane reduction atoms: DPP row operations on gfx9 (unit-stride
 // clusters), butterfly shuffles over the target's wave on sm_90 and the
-// emulator, shuffles for strided clusters everywhere.
-// RUN: kda-opt %s --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce{target=gfx942}))' | FileCheck %s --check-prefix=GFX
-// RUN: kda-opt %s --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce{target=sm_90}))' | FileCheck %s --check-prefix=NV
-// RUN: kda-opt %s --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce{target=emu32}))' | FileCheck %s --check-prefix=NV
+// emulator, shuffles for strided clusters everywhere. The pass reads the
+// target from the gpu.module (each RUN line sets one).
+// RUN: sed 's/^gpu.module @m {/gpu.module @m attributes {kda.target = #kda.target<"gfx942">} {/' %s | kda-opt --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce))' | FileCheck %s --check-prefix=GFX
+// RUN: sed 's/^gpu.module @m {/gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {/' %s | kda-opt --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce))' | FileCheck %s --check-prefix=NV
+// RUN: sed 's/^gpu.module @m {/gpu.module @m attributes {kda.target = #kda.target<"emu32">} {/' %s | kda-opt --pass-pipeline='builtin.module(gpu.module(kda-lower-subgroup-reduce))' | FileCheck %s --check-prefix=NV
 
 gpu.module @m {
   // GFX-LABEL: gpu.func @unit_stride

@@ -3,7 +3,7 @@
 // RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-lower-to-gpu=target=gfx942
 // RUN: not kda-opt %s -split-input-file --kda-lower-to-gpu=target=gfx1100 2>&1 | FileCheck %s --check-prefix=TARGET
 
-// TARGET: unknown kda target 'gfx1100' (known: gfx942, gfx950, sm_90, emu, emu32)
+// TARGET: unknown kda target 'gfx1100' (known: gfx942, gfx950, sm_90, emu, emu950, emu32)
 
 #l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = vk>
 func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {

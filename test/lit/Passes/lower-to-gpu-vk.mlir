@@ -42,7 +42,7 @@
 // Wave 32 on sm_90: 2 waves (64 threads, measured faster than 128 for vk)
 // of one lane-grid column each.
 // SM90: #kda.config<block_k = 128, block_v = 8, block_t = 1, warps = 2, stages = 1, lanes_k = 32>
-// SM90: #kda.target<arch = "sm_90", wave_size = 32
+// SM90: #kda.target<"sm_90">
 // SM90: kda.grid = array<i64: 4, 2, -1>, kda.lanes_k = 32 : i32
 // SM90-SAME: known_block_size = array<i32: 64, 1, 1>
 func.func @decode(%q: memref<?x1x128xbf16>, %v: memref<?x2x32xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x32x128xf32>, %o: memref<?x2x32xbf16>) {
