@@ -8,7 +8,7 @@
 // RUN: cat %t/marker | FileCheck %s --check-prefix=KEPT
 // RUN: not ls %t.partial
 
-// TARGET: kda-compile: unknown target 'gfx1100' (known: gfx942, gfx950, sm_90, emu, emu32)
+// TARGET: kda-compile: unknown target 'gfx1100' (known: gfx942, gfx950, sm_90, emu, emu950, emu32)
 // SPEC: error: 'kda.recurrent' op q must be [T, heads, head_k] = [?, 1, 64]
 // MISSING: kda-compile: cannot open input file
 // CUDA: error: KDA_CUDA_PATH={{.*}}no-toolkit has no nvvm/libdevice/libdevice.10.bc; sm_90 needs a CUDA toolkit's libdevice and ptxas
