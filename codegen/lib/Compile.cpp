@@ -536,6 +536,28 @@ static LogicalResult describeAbi(gpu::GPUFuncOp kernel, CompiledKernel &k) {
   return success();
 }
 
+/// A kernel that states its kind (kda.kind, e.g. the tile-GEMM test
+/// kernels): args from its ABI, config from kda.tile.
+static LogicalResult describeAbiKernel(gpu::GPUFuncOp kernel, StringAttr kind,
+                                       CompiledKernel &k) {
+  if (failed(describeAbi(kernel, k)))
+    return failure();
+  k.kind = kind.str();
+  auto grid = kernel->getAttrOfType<DenseI64ArrayAttr>("kda.grid");
+  for (int i = 0; i < 3; ++i)
+    k.grid[i] = grid[i];
+  if (auto tile = kernel->getAttrOfType<DictionaryAttr>("kda.tile"))
+    for (NamedAttribute e : tile) {
+      if (auto b = dyn_cast<BoolAttr>(e.getValue())) // before IntegerAttr
+        k.config[e.getName().str()] = b.getValue();
+      else if (auto i = dyn_cast<IntegerAttr>(e.getValue()))
+        k.config[e.getName().str()] = i.getInt();
+      else if (auto str = dyn_cast<StringAttr>(e.getValue()))
+        k.config[e.getName().str()] = str.str();
+    }
+  return success();
+}
+
 LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                           const Toolchain &tools,
                                           StringRef outDir,
@@ -560,6 +582,12 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
     k.target = t.name.str();
     k.blockSize = (*kernel.getKnownBlockSize())[0];
     k.waveSize = t.waveSize;
+    if (auto kind = kernel->getAttrOfType<StringAttr>("kda.kind")) {
+      if (failed(describeAbiKernel(kernel, kind, k)))
+        return failure();
+      kernels.push_back(std::move(k));
+      continue;
+    }
     if (failed(describeAbi(kernel, k)))
       return failure();
     auto argDtype = [&](StringRef argName) {

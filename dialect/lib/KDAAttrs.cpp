@@ -281,3 +281,29 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << warps << "), got " << wavesK;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// MmaKindAttr
+//===----------------------------------------------------------------------===//
+
+Attribute MmaKindAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseLess() || parser.parseKeyword(&name) ||
+      parser.parseGreater())
+    return {};
+  std::optional<MmaKind> kind = symbolizeMmaKind(name);
+  if (!kind) {
+    std::string known;
+    for (MmaKind k : allMmaKinds())
+      known += (known.empty() ? "" : ", ") + stringifyMmaKind(k).str();
+    parser.emitError(loc) << "unknown matrix atom '" << name
+                          << "' (known: " << known << ")";
+    return {};
+  }
+  return MmaKindAttr::get(parser.getContext(), *kind);
+}
+
+void MmaKindAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyMmaKind(getValue()) << ">";
+}

@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
+#include <memory>
 #include <vector>
 
 namespace bctx = boost::context;
@@ -35,6 +36,7 @@ namespace {
 enum class SyncKind : uint8_t { None, Barrier, Shuffle };
 
 struct Workgroup;
+struct TileExtras; // matrix atoms and dynamic LDS: the block at the end
 
 struct ReadRecord {
   uint32_t thread;
@@ -101,6 +103,7 @@ struct Workgroup {
   /// global_load_lds: the LDS base each wave's n-th instruction uses (the
   /// hardware takes it from M0, one per wave): (wave << 32 | n) -> base.
   std::unordered_map<uint64_t, int64_t> waveBases;
+  std::shared_ptr<TileExtras> tile; // created by the first atom that needs it
 };
 
 std::string blockName(const Workgroup &wg) {
@@ -555,4 +558,184 @@ extern "C" void kda_emu_vmcnt_wait(void *ctx, int64_t outstanding) {
   const size_t keep = size_t(std::max<int64_t>(0, outstanding));
   while (t->vmem.size() - t->vmemLanded > keep)
     t->vmem[t->vmemLanded++].land();
+}
+
+//===----------------------------------------------------------------------===//
+// The tile layer: matrix atoms (kda_emu_mma) and dynamic LDS.
+//
+// kda_emu_mma is wave-collective like a shuffle (and counts as one for the
+// divergence check): a lane deposits pointers to its fragments in its slot
+// of half p, yields, and after the round the first lane of the wave to run
+// gathers the wave's fragments into whole A, B and C tiles (checking every
+// element is given exactly once) in the wave's half p; each lane then
+// computes its own D elements. The deposits point into the lanes' stacks,
+// which stay put while they wait in the call. A lane's next collective uses
+// half 1 - p, so no lane overwrites tiles another lane has yet to read.
+//===----------------------------------------------------------------------===//
+
+namespace kda::emu {
+namespace {
+
+struct MmaDeposit {
+  uint64_t stamp = ~uint64_t(0); // the lane's sync count at the call
+  int32_t m = 0, n = 0, k = 0;
+  const float *vals[3] = {nullptr, nullptr, nullptr};
+  const int32_t *at[3] = {nullptr, nullptr, nullptr};
+  int32_t elems[3] = {0, 0, 0};
+};
+
+struct WaveTiles {
+  uint64_t stamp = ~uint64_t(0); // which collective these tiles are of
+  std::vector<float> tile[3];     // A (m x k), B (k x n), C (m x n)
+};
+
+struct TileExtras {
+  std::vector<MmaDeposit> deposits[2]; // per thread
+  std::vector<WaveTiles> waves[2];     // per wave
+  std::vector<unsigned char> dynamicLds;
+};
+
+TileExtras &tileExtras(Workgroup &wg) {
+  if (!wg.tile) {
+    wg.tile = std::make_shared<TileExtras>();
+    const size_t threads = wg.threads.size();
+    const size_t waves = (threads + wg.config->waveSize - 1) /
+                         wg.config->waveSize;
+    for (int p = 0; p < 2; ++p) {
+      wg.tile->deposits[p].resize(threads);
+      wg.tile->waves[p].resize(waves);
+    }
+  }
+  return *wg.tile;
+}
+
+void mmaError(Thread *t, const std::string &what) {
+  Workgroup &wg = *t->wg;
+  if (wg.error.empty())
+    wg.error = "kda.mma in " + blockName(wg) + ", wave " +
+               std::to_string(t->linear / wg.config->waveSize) + ": " + what;
+  wg.poisoned = true;
+}
+
+/// Gathers the wave's deposits of half `p` into whole tiles; false (with
+/// the workgroup's error set) when a lane is missing or disagrees, or an
+/// element is given twice or never.
+bool gatherTiles(Thread *t, uint32_t p, WaveTiles &out) {
+  Workgroup &wg = *t->wg;
+  TileExtras &x = tileExtras(wg);
+  const uint32_t wave = wg.config->waveSize;
+  const uint32_t base = t->linear - t->linear % wave;
+  if (base + wave > wg.threads.size())
+    return mmaError(t, "the workgroup's last wave is partial (" +
+                           std::to_string(wg.threads.size() - base) +
+                           " of " + std::to_string(wave) + " lanes)"),
+           false;
+  const MmaDeposit &first = x.deposits[p][base];
+  const int64_t rows[3] = {first.m, first.k, first.m};
+  const int64_t cols[3] = {first.k, first.n, first.n};
+  static const char *names[3] = {"A", "B", "C"};
+  for (int o = 0; o < 3; ++o) {
+    out.tile[o].assign(size_t(rows[o] * cols[o]), 0.0f);
+    std::vector<uint32_t> given(size_t(rows[o] * cols[o]), 0);
+    for (uint32_t l = 0; l < wave; ++l) {
+      const MmaDeposit &d = x.deposits[p][base + l];
+      if (d.stamp != t->syncs || d.m != first.m || d.n != first.n ||
+          d.k != first.k)
+        return mmaError(t, "lane " + std::to_string(l) +
+                               " did not take part in the same atom as lane "
+                               "0 (matrix atoms are wave-collective)"),
+               false;
+      for (int32_t e = 0; e < d.elems[o]; ++e) {
+        const int32_t r = d.at[o][2 * e], c = d.at[o][2 * e + 1];
+        if (r < 0 || r >= rows[o] || c < 0 || c >= cols[o])
+          return mmaError(t, std::string("lane ") + std::to_string(l) +
+                                 " gives " + names[o] + " element (" +
+                                 std::to_string(r) + ", " + std::to_string(c) +
+                                 ") outside the " + std::to_string(rows[o]) +
+                                 " x " + std::to_string(cols[o]) + " tile"),
+                 false;
+        const size_t i = size_t(r) * size_t(cols[o]) + size_t(c);
+        if (given[i]++)
+          return mmaError(t, std::string(names[o]) + " element (" +
+                                 std::to_string(r) + ", " + std::to_string(c) +
+                                 ") is given twice (again by lane " +
+                                 std::to_string(l) + ")"),
+                 false;
+        out.tile[o][i] = d.vals[o][e];
+      }
+    }
+    for (size_t i = 0; i < given.size(); ++i)
+      if (!given[i])
+        return mmaError(t, std::string(names[o]) + " element (" +
+                               std::to_string(i / size_t(cols[o])) + ", " +
+                               std::to_string(i % size_t(cols[o])) +
+                               ") is given by no lane"),
+               false;
+  }
+  out.stamp = t->syncs;
+  return true;
+}
+
+} // namespace
+} // namespace kda::emu
+
+extern "C" void kda_emu_mma(void *ctx, int32_t m, int32_t n, int32_t k,
+                            const float *a, const int32_t *aAt, int32_t aElems,
+                            const float *b, const int32_t *bAt, int32_t bElems,
+                            const float *c, const int32_t *cAt, int32_t cElems,
+                            float *d) {
+  auto *t = static_cast<Thread *>(ctx);
+  kda::emu::Workgroup &wg = *t->wg;
+  auto passThrough = [&] {
+    for (int32_t e = 0; e < cElems; ++e)
+      d[e] = c[e];
+  };
+  if (wg.poisoned) {
+    ++t->syncs;
+    return passThrough();
+  }
+  kda::emu::TileExtras &x = kda::emu::tileExtras(wg);
+  const uint32_t p = t->parity;
+  t->parity ^= 1;
+  kda::emu::MmaDeposit &dep = x.deposits[p][t->linear];
+  dep = {t->syncs + 1, m, n, k, {a, b, c}, {aAt, bAt, cAt},
+         {aElems, bElems, cElems}};
+  kda::emu::yield(t, kda::emu::SyncKind::Shuffle);
+  if (wg.poisoned)
+    return passThrough();
+  kda::emu::WaveTiles &tiles = x.waves[p][t->linear / wg.config->waveSize];
+  if (tiles.stamp != t->syncs && !kda::emu::gatherTiles(t, p, tiles))
+    return passThrough();
+  // D at this lane's C coordinates, accumulated in f32 in k order.
+  const std::vector<float> &A = tiles.tile[0], &B = tiles.tile[1],
+                           &C = tiles.tile[2];
+  for (int32_t e = 0; e < cElems; ++e) {
+    const int32_t r = cAt[2 * e], col = cAt[2 * e + 1];
+    float acc = C[size_t(r) * size_t(n) + size_t(col)];
+    for (int32_t kk = 0; kk < k; ++kk)
+      acc += A[size_t(r) * size_t(k) + size_t(kk)] *
+             B[size_t(kk) * size_t(n) + size_t(col)];
+    d[e] = acc;
+  }
+}
+
+extern "C" void *kda_emu_dynamic_lds(void *ctx, int64_t bytes) {
+  auto *t = static_cast<Thread *>(ctx);
+  kda::emu::Workgroup &wg = *t->wg;
+  kda::emu::TileExtras &x = kda::emu::tileExtras(wg);
+  const int64_t given = wg.config->dynamicLdsBytes;
+  if (bytes > given && wg.error.empty()) {
+    wg.error = "the kernel uses " + std::to_string(bytes) +
+               " bytes of dynamic LDS but was launched with " +
+               std::to_string(given) +
+               " (LaunchConfig::dynamicLdsBytes, from the manifest's "
+               "dynamic_lds_bytes)";
+    wg.poisoned = true;
+  }
+  // Enough for what the kernel touches either way, so a refused launch
+  // still runs to its end.
+  const size_t size = size_t(std::max<int64_t>(bytes, given));
+  if (x.dynamicLds.size() < size)
+    x.dynamicLds.resize(size);
+  return x.dynamicLds.data();
 }

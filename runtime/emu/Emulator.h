@@ -77,6 +77,18 @@ void kda_emu_vmcnt_wait(void *ctx, int64_t outstanding);
 // directly, outside pipeline schedules), [lo, lo + bytes) in LDS bytes.
 void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes);
 void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes);
+
+// Matrix atoms (kda.mma), wave-collective: every lane of the wave passes its
+// fragments of A (m x k), B (k x n), C (m x n) as f32 values with their
+// (row, col) pairs in the tile; together they must give every tile element
+// exactly once. Each lane gets D = A B + C (f32) at its C coordinates.
+void kda_emu_mma(void *ctx, int32_t m, int32_t n, int32_t k, const float *a,
+                 const int32_t *aAt, int32_t aElems, const float *b,
+                 const int32_t *bAt, int32_t bElems, const float *c,
+                 const int32_t *cAt, int32_t cElems, float *d);
+// The running workgroup's dynamic LDS region; `bytes` is what the kernel
+// uses (an error when the launch gave less).
+void *kda_emu_dynamic_lds(void *ctx, int64_t bytes);
 }
 
 #endif // KDA_RUNTIME_EMU_EMULATOR_H

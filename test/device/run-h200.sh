@@ -3,8 +3,9 @@
 # kda-bench against CUDA, check the sm_90 numerics against the float64
 # oracle, time decode at N in {1, 8, 32, 128, 256}, H in {12, 32}, K = V = 128,
 # both state layouts, with the copy ceiling measured in the same run; then
-# bf16 state pools, the LDS-pipelined kernels, the config sweep and
-# compute-sanitizer. `run-h200.sh sweep` (etc.) runs named sections only.
+# bf16 state pools, the LDS-pipelined kernels, the config sweep,
+# compute-sanitizer and the tile layer's GEMM kernels (mma.sync, dynamic
+# shared memory above 48 KiB). `run-h200.sh sweep` (etc.) runs named sections only.
 #
 # Bundles are compiled on the CPU machine beforehand (they need LLVM):
 #   ./scripts/device-bundles.sh          -> device-bundles/ (git-ignored)
@@ -18,8 +19,8 @@ build=/tmp/kda-device-build
 mkdir -p "$out"
 # Sections, all by default; name some to run only those (short follow-up
 # calls): numerics decode compare bf16 pipelined rows sweep memcheck racecheck
-# dynsmem.
-known="numerics decode compare bf16 pipelined rows sweep memcheck racecheck dynsmem"
+# dynsmem tiles.
+known="numerics decode compare bf16 pipelined rows sweep memcheck racecheck dynsmem tiles"
 sections="${*:-$known}"
 for s in $sections; do
   [[ " $known " == *" $s "* ]] || { echo "run-h200.sh: unknown section '$s' (known: $known)" >&2; exit 2; }
@@ -121,5 +122,11 @@ if command -v compute-sanitizer > /dev/null; then
       echo "racecheck $k: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck-$k.log" | tr '\n' ' ')"
     done
   fi
+fi
+if want tiles && [ -d "$bundles/tile-gemm" ]; then
+  echo "== tile-GEMM kernels through mma.sync (plain, tril-masked, 64 KiB dynamic shared memory) vs float64"
+  "$build/bin/kda-tile-check" "$bundles/tile-gemm" --backend cuda \
+    > "$out/tiles.log" 2>&1 || status=1
+  cat "$out/tiles.log"
 fi
 exit $status

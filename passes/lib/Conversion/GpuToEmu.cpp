@@ -527,6 +527,13 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
     return failure();
   stripGpuAddressSpaces(fn);
   Value emuCtx = fn.getBody().front().insertArgument(0u, ptr, kernel.getLoc());
+  // The tile layer (MmaToEmu.cpp): matrix atoms with the semantics of the
+  // chip the target stands for, and dynamic LDS.
+  auto dynamicLds = kernel->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes");
+  if (failed(lowerMmaToEmu(fn, emuCtx, getEnclosingTarget(kernel))) ||
+      failed(lowerDynamicLdsToEmu(fn, emuCtx,
+                                  dynamicLds ? dynamicLds.getInt() : -1)))
+    return failure();
   watchAccesses(watched, emuCtx);
   if (failed(rewriteBody(fn, emuCtx)))
     return failure();

@@ -26,10 +26,13 @@ struct KdaLowerAtomsPass
     if (target->isEmulator())
       return; // kda-gpu-to-emu lowers the atoms to emulator calls
     RewritePatternSet patterns(&getContext());
-    if (target->family == TargetFamily::AMDGPU)
+    if (target->family == TargetFamily::AMDGPU) {
       populateScheduleToAMDGPUPatterns(patterns, *target);
-    else
+      populateMmaToAMDGPUPatterns(patterns, *target);
+    } else {
       populateScheduleToNVVMPatterns(patterns, *target);
+      populateMmaToNVVMPatterns(patterns, *target);
+    }
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

@@ -2,6 +2,7 @@
 #include "kda/Dialect/KDA/KDAAttrs.h"
 #include "kda/Passes/Passes.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
+#include "kda/Passes/TileGemmKernelBuilder.h"
 
 namespace mlir::kda {
 #define GEN_PASS_DEF_KDALOWERTOGPU
@@ -23,7 +24,9 @@ struct KdaLowerToGpuPass
       return signalPassFailure();
     SmallVector<RecurrentOp> ops;
     module.walk([&](RecurrentOp op) { ops.push_back(op); });
-    if (ops.empty())
+    SmallVector<TestTileGemmOp> tileOps;
+    module.walk([&](TestTileGemmOp op) { tileOps.push_back(op); });
+    if (ops.empty() && tileOps.empty())
       return;
 
     OpBuilder b(module.getContext());
@@ -62,6 +65,29 @@ struct KdaLowerToGpuPass
                                        {FlatSymbolRefAttr::get(*kernel)}));
       op.erase();
     }
+    // Test-only tile-GEMM specs (the tile layer's kernels).
+    for (TestTileGemmOp op : tileOps)
+      if (failed(lowerTileGemm(b, gpuModule, symbols, op, *info)))
+        return signalPassFailure();
+  }
+
+  static LogicalResult lowerTileGemm(OpBuilder &b, gpu::GPUModuleOp gpuModule,
+                                     SymbolTable &symbols, TestTileGemmOp op,
+                                     const TargetInfo &info) {
+    auto fn = op->getParentOfType<FunctionOpInterface>();
+    std::string name =
+        "kda_" + (fn ? fn.getName().str() : std::string("tile_gemm"));
+    FailureOr<gpu::GPUFuncOp> kernel =
+        buildTileGemmKernel(b, gpuModule, name, op, info);
+    if (failed(kernel))
+      return failure();
+    symbols.insert(*kernel);
+    if (fn)
+      fn->setAttr("kda.kernel",
+                  SymbolRefAttr::get(gpuModule.getNameAttr(),
+                                     {FlatSymbolRefAttr::get(*kernel)}));
+    op.erase();
+    return success();
   }
 };
 } // namespace

@@ -31,6 +31,32 @@ void populateScheduleToAMDGPUPatterns(RewritePatternSet &patterns,
 void populateScheduleToNVVMPatterns(RewritePatternSet &patterns,
                                     const TargetInfo &target);
 
+/// Matrix atoms (kda.mma) -> amdgpu.mfma on gfx942 / gfx950. An atom the
+/// chip does not have is an error naming both.
+void populateMmaToAMDGPUPatterns(RewritePatternSet &patterns,
+                                 const TargetInfo &target);
+/// Matrix atoms (kda.mma) -> nvvm.mma.sync on sm_90.
+void populateMmaToNVVMPatterns(RewritePatternSet &patterns,
+                               const TargetInfo &target);
+
+/// Emulator targets: every kda.mma of `fn` becomes a wave-collective call
+/// kda_emu_mma(ctx, ...) with the lane's fragment elements and each
+/// element's (row, col) from the atom's layout, computed in IR from
+/// gpu.lane_id. The atom must be one of `target.chip`'s (`target`: the
+/// kernel's; null when its gpu.module names none, and then a kda.mma is an
+/// error). Part of kda-gpu-to-emu, before gpu ops become emulator calls.
+LogicalResult lowerMmaToEmu(Operation *fn, Value emuCtx,
+                            const TargetInfo *target);
+/// Emulator targets: gpu.dynamic_shared_memory becomes a call returning the
+/// running workgroup's dynamic LDS region (kda_emu_dynamic_lds), sized by
+/// the kernel's kda.dynamic_lds_bytes.
+LogicalResult lowerDynamicLdsToEmu(Operation *fn, Value emuCtx,
+                                   int64_t dynamicLdsBytes);
+
+/// The error for an atom the chip lacks (shared by every lowering).
+InFlightDiagnostic emitAtomNotOnChip(Operation *op, MmaKind kind,
+                                     const TargetInfo &target);
+
 } // namespace mlir::kda
 
 #endif // KDA_PASSES_ATOMLOWERING_H

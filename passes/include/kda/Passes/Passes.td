@@ -86,11 +86,17 @@ def KdaGpuToEmu : Pass<"kda-gpu-to-emu", "ModuleOp"> {
     emulator's LDS race detector. Workgroup attributions are laid out in LDS
     one after another; loads and stores that index one directly are watched
     by the detector too, and `gpu.barrier` counts as a drained barrier.
+    Matrix atoms (`kda.mma`) become the wave-collective `kda_emu_mma` with
+    the layouts of the chip the target stands for (an atom that chip lacks
+    is an error), and `gpu.dynamic_shared_memory` the workgroup's dynamic
+    LDS region (`kda_emu_dynamic_lds`, sized by `kda.dynamic_lds_bytes`).
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def KdaEmuEntry : Pass<"kda-emu-entry", "ModuleOp"> {

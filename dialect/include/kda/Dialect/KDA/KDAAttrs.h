@@ -5,6 +5,7 @@
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "kda/Target/MmaAtoms.h"
 #include "kda/Target/TargetInfo.h"
 
 #include "kda/Dialect/KDA/KDAEnums.h.inc"

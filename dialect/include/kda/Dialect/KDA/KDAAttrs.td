@@ -133,4 +133,31 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
   let genVerifyDecl = 1;
 }
 
+def KDA_MmaKindAttr : KDA_Attr<"MmaKind", "mma_kind"> {
+  let summary = "A matrix (MMA) atom, named after its instruction";
+  let description = [{
+    ```mlir
+    #kda.mma_kind<mfma_f32_16x16x16_bf16>
+    #kda.mma_kind<mma_sync_f32_16x8x16_bf16>
+    ```
+    Names a row of the matrix atom table (`kda/Target/MmaAtoms.h`): the
+    shape m x n x k, the element types and the lane layout of every operand
+    come from there, never from the IR. Kinds: mfma_f32_16x16x16_bf16,
+    mfma_f32_32x32x8_bf16 (gfx942, gfx950), mfma_f32_16x16x32_bf16,
+    mfma_f32_32x32x16_bf16 (gfx950), mma_sync_f32_16x8x16_bf16 (sm_90).
+    Whether a chip has the atom is checked where it is lowered.
+  }];
+  let parameters = (ins "::mlir::kda::MmaKind":$value);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    /// The atom table's row.
+    const ::mlir::kda::MmaAtom &getAtom() const {
+      return ::mlir::kda::getMmaAtom(getValue());
+    }
+    unsigned getM() const { return getAtom().m; }
+    unsigned getN() const { return getAtom().n; }
+    unsigned getK() const { return getAtom().k; }
+  }];
+}
+
 #endif // KDA_ATTRS_TD

@@ -75,5 +75,6 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
 }
 
 include "kda/Dialect/KDA/KDAPipelineOps.td"
+include "kda/Dialect/KDA/KDATileOps.td"
 
 #endif // KDA_OPS_TD

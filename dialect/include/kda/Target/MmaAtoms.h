@@ -1,0 +1,115 @@
+//===- MmaAtoms.h - matrix (MMA) atoms as data ------------------*- C++ -*-===//
+//
+// One row per matrix instruction a chip has: its shape, element types and,
+// for every operand, which tile element each lane holds in each element of
+// its fragment. Kernel builders, the per-target lowerings and the emulator
+// all read these rows, so a fragment means the same thing everywhere: on the
+// emulator a lane holds exactly what it holds on the hardware.
+//
+// Plain C++ over LLVM's ADT (a leaf beside TargetInfo.h): no MLIR types.
+// Sources of the layouts: the AMD CDNA3 / CDNA4 ISA guides (MFMA operand
+// layouts, as the AMD matrix instruction calculator prints them) and the PTX
+// ISA ("Matrix Fragments for mma.m16n8k16 with floating point type").
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_TARGET_MMAATOMS_H
+#define KDA_TARGET_MMAATOMS_H
+
+#include "kda/Target/TargetInfo.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace mlir::kda {
+
+/// One term of a fragment coordinate: ((src / div) % mod) * mul, where src is
+/// the lane id or the element index within the lane's fragment; mod 0 means
+/// no modulo. A coordinate is the sum of its terms.
+struct LayoutTerm {
+  enum Source { Lane, Elem } src;
+  unsigned div, mod, mul;
+  unsigned eval(unsigned lane, unsigned elem) const {
+    unsigned v = (src == Lane ? lane : elem) / div;
+    if (mod)
+      v %= mod;
+    return v * mul;
+  }
+};
+
+/// Where element `e` of lane `l`'s fragment sits in the operand tile
+/// (A: M x K, B: K x N, C/D: M x N).
+struct FragmentLayout {
+  unsigned elems; // fragment length per lane
+  llvm::ArrayRef<LayoutTerm> row, col;
+  unsigned rowOf(unsigned lane, unsigned e) const { return sum(row, lane, e); }
+  unsigned colOf(unsigned lane, unsigned e) const { return sum(col, lane, e); }
+
+private:
+  static unsigned sum(llvm::ArrayRef<LayoutTerm> terms, unsigned lane,
+                      unsigned e) {
+    unsigned v = 0;
+    for (const LayoutTerm &t : terms)
+      v += t.eval(lane, e);
+    return v;
+  }
+};
+
+/// Every matrix instruction kda knows, named after the instruction. The
+/// dialect's #kda.mma_kind<...> carries one of these.
+enum class MmaKind : uint32_t {
+  MfmaF32_16x16x16_BF16, // v_mfma_f32_16x16x16_bf16 (bf16_1k), gfx90a+
+  MfmaF32_32x32x8_BF16,  // v_mfma_f32_32x32x8_bf16 (bf16_1k), gfx90a+
+  MfmaF32_16x16x32_BF16, // v_mfma_f32_16x16x32_bf16, gfx950
+  MfmaF32_32x32x16_BF16, // v_mfma_f32_32x32x16_bf16, gfx950
+  MmaSyncF32_16x8x16_BF16, // mma.sync.aligned.m16n8k16.row.col.f32.bf16, sm_80+
+};
+
+/// The kind's mnemonic in #kda.mma_kind<...> ("mfma_f32_16x16x16_bf16").
+llvm::StringRef stringifyMmaKind(MmaKind kind);
+std::optional<MmaKind> symbolizeMmaKind(llvm::StringRef name);
+/// Every kind, in declaration order (for diagnostics and tests).
+llvm::ArrayRef<MmaKind> allMmaKinds();
+
+enum class MmaFamily { Mfma, MmaSync };
+
+struct MmaAtom {
+  llvm::StringLiteral name; // the instruction, as its ISA spells it
+  MmaKind kind;
+  MmaFamily family;
+  unsigned m, n, k;
+  ScalarKind ab, acc;
+  unsigned waveSize; // lanes that hold the fragments
+  FragmentLayout a, b, c;
+};
+
+/// The atom of `kind` (its layouts do not depend on the chip).
+const MmaAtom &getMmaAtom(MmaKind kind);
+
+/// The matrix atoms chip `chip` has (a TargetInfo::chip: gfx942, gfx950,
+/// sm_90); empty for a chip without matrix instructions. Emulator targets
+/// pass the chip they stand for, so they execute exactly these atoms.
+llvm::ArrayRef<const MmaAtom *> mmaAtomsOf(llvm::StringRef chip);
+
+/// Whether chip `chip` has the atom of `kind`.
+bool chipHasMmaAtom(llvm::StringRef chip, MmaKind kind);
+
+/// The atom of shape m x n x k with these element types on `chip`, or null
+/// with `why` naming what the chip has instead.
+const MmaAtom *findMmaAtom(llvm::StringRef chip, unsigned m, unsigned n,
+                           unsigned k, ScalarKind ab, ScalarKind acc,
+                           std::string &why);
+
+/// The largest-k atom of `chip` with these element types whose m and n
+/// divide `tileM`, `tileN` (what a tile kernel builder asks for when it does
+/// not care about the shape), or null with `why`.
+const MmaAtom *preferredMmaAtom(llvm::StringRef chip, ScalarKind ab,
+                                ScalarKind acc, unsigned tileM, unsigned tileN,
+                                std::string &why);
+
+/// "v_mfma_f32_16x16x16_bf16 (16x16x16 bf16 -> f32), ..." for diagnostics.
+std::string describeMmaAtoms(llvm::StringRef chip);
+
+} // namespace mlir::kda
+
+#endif // KDA_TARGET_MMAATOMS_H

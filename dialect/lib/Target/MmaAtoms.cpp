@@ -1,0 +1,187 @@
+//===- MmaAtoms.cpp - the matrix atom table -------------------------------===//
+//
+// Layout notation: a coordinate is a sum of terms ((lane or elem) / div %
+// mod) * mul (LayoutTerm). Per atom, from the ISA documents named in
+// MmaAtoms.h:
+//
+// MFMA (wave 64), A is M x K, B is K x N, C/D is M x N:
+//   16x16x16 bf16: A[l%16][4*(l/16) + e], B[4*(l/16) + e][l%16], e < 4;
+//                  C[4*(l/16) + e][l%16], e < 4.
+//   32x32x8 bf16:  A[l%32][4*(l/32) + e], B[4*(l/32) + e][l%32], e < 4;
+//                  C[8*(e/4) + 4*(l/32) + e%4][l%32], e < 16.
+//   16x16x32 bf16 (gfx950): as 16x16x16 with 8 consecutive k per lane:
+//                  A[l%16][8*(l/16) + e], e < 8; C as 16x16x16.
+//   32x32x16 bf16 (gfx950): A[l%32][8*(l/32) + e], e < 8; C as 32x32x8.
+// mma.sync m16n8k16 bf16 (wave 32), g = l/4 (groupID), t = l%4:
+//   A (8 elems, a0..a7): row g + 8*((e/2)%2), col 2t + e%2 + 8*(e/4);
+//   B (4 elems, b0..b3): row (k) 2t + e%2 + 8*(e/2), col g;
+//   C (4 elems, c0..c3): row g + 8*(e/2), col 2t + e%2.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Target/MmaAtoms.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir::kda;
+using T = LayoutTerm;
+
+namespace {
+constexpr T lane(unsigned div, unsigned mod, unsigned mul) {
+  return {T::Lane, div, mod, mul};
+}
+constexpr T elem(unsigned div, unsigned mod, unsigned mul) {
+  return {T::Elem, div, mod, mul};
+}
+
+// MFMA operand layouts, parameterised by the tile edge (16 or 32) and the k
+// elements one lane holds (4 or 8): the lane picks the M (or N) index, the
+// lane group of `edge` lanes picks a run of `kPerLane` consecutive k.
+const T kMfma16Mn[] = {lane(1, 16, 1)};
+const T kMfma16K4[] = {lane(16, 0, 4), elem(1, 0, 1)};
+const T kMfma16K8[] = {lane(16, 0, 8), elem(1, 0, 1)};
+const T kMfma32Mn[] = {lane(1, 32, 1)};
+const T kMfma32K4[] = {lane(32, 0, 4), elem(1, 0, 1)};
+const T kMfma32K8[] = {lane(32, 0, 8), elem(1, 0, 1)};
+// Accumulators: 16x16: lane group picks 4 rows; 32x32: element blocks of 4
+// rows step by 8, the lane half picks which 4 of each 8.
+const T kMfma16CRow[] = {lane(16, 0, 4), elem(1, 0, 1)};
+const T kMfma32CRow[] = {elem(4, 0, 8), lane(32, 0, 4), elem(1, 4, 1)};
+
+// mma.sync m16n8k16 (PTX ISA, matrix fragments for mma.m16n8k16).
+const T kSyncARow[] = {lane(4, 0, 1), elem(2, 2, 8)};
+const T kSyncACol[] = {lane(1, 4, 2), elem(1, 2, 1), elem(4, 0, 8)};
+const T kSyncBRow[] = {lane(1, 4, 2), elem(1, 2, 1), elem(2, 0, 8)};
+const T kSyncBCol[] = {lane(4, 0, 1)};
+const T kSyncCRow[] = {lane(4, 0, 1), elem(2, 0, 8)};
+const T kSyncCCol[] = {lane(1, 4, 2), elem(1, 2, 1)};
+
+const MmaAtom kAtoms[] = {
+    {"v_mfma_f32_16x16x16_bf16", MmaKind::MfmaF32_16x16x16_BF16,
+     MmaFamily::Mfma, 16, 16, 16, ScalarKind::BF16, ScalarKind::F32, 64,
+     /*a=*/{4, kMfma16Mn, kMfma16K4}, /*b=*/{4, kMfma16K4, kMfma16Mn},
+     /*c=*/{4, kMfma16CRow, kMfma16Mn}},
+    {"v_mfma_f32_32x32x8_bf16", MmaKind::MfmaF32_32x32x8_BF16,
+     MmaFamily::Mfma, 32, 32, 8, ScalarKind::BF16, ScalarKind::F32, 64,
+     {4, kMfma32Mn, kMfma32K4}, {4, kMfma32K4, kMfma32Mn},
+     {16, kMfma32CRow, kMfma32Mn}},
+    {"v_mfma_f32_16x16x32_bf16", MmaKind::MfmaF32_16x16x32_BF16,
+     MmaFamily::Mfma, 16, 16, 32, ScalarKind::BF16, ScalarKind::F32, 64,
+     {8, kMfma16Mn, kMfma16K8}, {8, kMfma16K8, kMfma16Mn},
+     {4, kMfma16CRow, kMfma16Mn}},
+    {"v_mfma_f32_32x32x16_bf16", MmaKind::MfmaF32_32x32x16_BF16,
+     MmaFamily::Mfma, 32, 32, 16, ScalarKind::BF16, ScalarKind::F32, 64,
+     {8, kMfma32Mn, kMfma32K8}, {8, kMfma32K8, kMfma32Mn},
+     {16, kMfma32CRow, kMfma32Mn}},
+    {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+     MmaKind::MmaSyncF32_16x8x16_BF16, MmaFamily::MmaSync, 16, 8, 16,
+     ScalarKind::BF16, ScalarKind::F32, 32, {8, kSyncARow, kSyncACol},
+     {4, kSyncBRow, kSyncBCol}, {4, kSyncCRow, kSyncCCol}},
+};
+
+const MmaKind kKinds[] = {
+    MmaKind::MfmaF32_16x16x16_BF16, MmaKind::MfmaF32_32x32x8_BF16,
+    MmaKind::MfmaF32_16x16x32_BF16, MmaKind::MfmaF32_32x32x16_BF16,
+    MmaKind::MmaSyncF32_16x8x16_BF16};
+
+const MmaAtom *atom(MmaKind k) { return &kAtoms[unsigned(k)]; }
+
+// Per chip. gfx950 (CDNA4) keeps CDNA3's bf16_1k MFMAs and adds the
+// double-k ones; sm_90 runs the Ampere-style warp-level mma.sync (wgmma is a
+// warpgroup atom, not in this table yet).
+const MmaAtom *const kGfx942[] = {atom(MmaKind::MfmaF32_16x16x16_BF16),
+                                  atom(MmaKind::MfmaF32_32x32x8_BF16)};
+const MmaAtom *const kGfx950[] = {atom(MmaKind::MfmaF32_16x16x16_BF16),
+                                  atom(MmaKind::MfmaF32_32x32x8_BF16),
+                                  atom(MmaKind::MfmaF32_16x16x32_BF16),
+                                  atom(MmaKind::MfmaF32_32x32x16_BF16)};
+const MmaAtom *const kSm90[] = {atom(MmaKind::MmaSyncF32_16x8x16_BF16)};
+} // namespace
+
+llvm::StringRef mlir::kda::stringifyMmaKind(MmaKind kind) {
+  switch (kind) {
+  case MmaKind::MfmaF32_16x16x16_BF16:
+    return "mfma_f32_16x16x16_bf16";
+  case MmaKind::MfmaF32_32x32x8_BF16:
+    return "mfma_f32_32x32x8_bf16";
+  case MmaKind::MfmaF32_16x16x32_BF16:
+    return "mfma_f32_16x16x32_bf16";
+  case MmaKind::MfmaF32_32x32x16_BF16:
+    return "mfma_f32_32x32x16_bf16";
+  case MmaKind::MmaSyncF32_16x8x16_BF16:
+    return "mma_sync_f32_16x8x16_bf16";
+  }
+  llvm_unreachable("mma kind");
+}
+
+std::optional<MmaKind> mlir::kda::symbolizeMmaKind(llvm::StringRef name) {
+  for (MmaKind k : kKinds)
+    if (stringifyMmaKind(k) == name)
+      return k;
+  return std::nullopt;
+}
+
+llvm::ArrayRef<MmaKind> mlir::kda::allMmaKinds() { return kKinds; }
+
+const MmaAtom &mlir::kda::getMmaAtom(MmaKind kind) { return *atom(kind); }
+
+llvm::ArrayRef<const MmaAtom *> mlir::kda::mmaAtomsOf(llvm::StringRef chip) {
+  if (chip == "gfx942")
+    return kGfx942;
+  if (chip == "gfx950")
+    return kGfx950;
+  if (chip == "sm_90")
+    return kSm90;
+  return {};
+}
+
+bool mlir::kda::chipHasMmaAtom(llvm::StringRef chip, MmaKind kind) {
+  return llvm::any_of(mmaAtomsOf(chip),
+                      [&](const MmaAtom *a) { return a->kind == kind; });
+}
+
+std::string mlir::kda::describeMmaAtoms(llvm::StringRef chip) {
+  std::string s;
+  for (const MmaAtom *a : mmaAtomsOf(chip))
+    s += llvm::formatv("{0}{1} ({2}x{3}x{4} {5} -> {6})", s.empty() ? "" : ", ",
+                       stringifyMmaKind(a->kind), a->m, a->n, a->k,
+                       stringifyScalar(a->ab), stringifyScalar(a->acc))
+             .str();
+  return s.empty() ? "no matrix atoms" : s;
+}
+
+const MmaAtom *mlir::kda::findMmaAtom(llvm::StringRef chip, unsigned m,
+                                      unsigned n, unsigned k, ScalarKind ab,
+                                      ScalarKind acc, std::string &why) {
+  for (const MmaAtom *a : mmaAtomsOf(chip))
+    if (a->m == m && a->n == n && a->k == k && a->ab == ab && a->acc == acc)
+      return a;
+  why = llvm::formatv("{0} has no {1}x{2}x{3} {4} -> {5} matrix atom; it has: "
+                      "{6}",
+                      chip, m, n, k, stringifyScalar(ab), stringifyScalar(acc),
+                      describeMmaAtoms(chip))
+            .str();
+  return nullptr;
+}
+
+const MmaAtom *mlir::kda::preferredMmaAtom(llvm::StringRef chip, ScalarKind ab,
+                                           ScalarKind acc, unsigned tileM,
+                                           unsigned tileN, std::string &why) {
+  const MmaAtom *best = nullptr;
+  for (const MmaAtom *a : mmaAtomsOf(chip)) {
+    if (a->ab != ab || a->acc != acc || tileM % a->m || tileN % a->n)
+      continue;
+    // More k per instruction first, then the smaller tile (more atoms to
+    // spread over the waves).
+    if (!best || a->k > best->k || (a->k == best->k && a->m < best->m))
+      best = a;
+  }
+  if (!best)
+    why = llvm::formatv("{0} has no {1} -> {2} matrix atom tiling {3}x{4}; it "
+                        "has: {5}",
+                        chip, stringifyScalar(ab), stringifyScalar(acc), tileM,
+                        tileN, describeMmaAtoms(chip))
+              .str();
+  return best;
+}

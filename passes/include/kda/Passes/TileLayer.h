@@ -1,0 +1,73 @@
+//===- TileLayer.h - fragments and matrix atoms for kernel builders -*- C++ -*-===//
+//
+// What a kernel builder uses to compute with matrix atoms without naming a
+// target: it asks the atom table for an atom (findMmaAtom / preferredMmaAtom
+// with target.chip), then loads fragments from memref tiles, applies
+// elementwise functions that see each element's tile coordinates, and issues
+// kda.mma. Every coordinate comes from the atom's lane layout (arith on
+// gpu.lane_id), so the same IR is right on every target; kda-lower-atoms and
+// kda-gpu-to-emu only replace kda.mma.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_PASSES_TILELAYER_H
+#define KDA_PASSES_TILELAYER_H
+
+#include "kda/Dialect/KDA/KDAOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::kda {
+
+/// Which operand tile of an atom a fragment belongs to.
+enum class MmaOperand { A, B, C };
+
+const FragmentLayout &layoutOf(const MmaAtom &atom, MmaOperand operand);
+
+/// The element type an atom's ScalarKind stands for.
+Type scalarType(MLIRContext *ctx, ScalarKind kind);
+
+/// The fragment's vector type: vector<elems x elem>.
+VectorType fragmentType(MLIRContext *ctx, const MmaAtom &atom,
+                        MmaOperand operand);
+
+/// Tile coordinates (row, column), index-typed, of element `elem` of the
+/// fragment held by lane `lane`: the layout's terms as arith ops (element
+/// terms fold to constants).
+std::pair<Value, Value> fragmentCoords(OpBuilder &b, Location loc,
+                                       const FragmentLayout &layout, Value lane,
+                                       unsigned elem);
+
+/// A tile in a rank-1 memref: element (r, c) of the tile is at
+/// offset + r * rowStride + c * colStride (index values).
+struct MemTile {
+  Value memref;
+  Value offset, rowStride, colStride;
+  Value indexOf(OpBuilder &b, Location loc, Value row, Value col) const;
+};
+
+/// Loads the calling lane's fragment of `operand` from `tile`, converting
+/// elements to the fragment's element type when the memref holds another.
+Value loadFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                   MmaOperand operand, const MemTile &tile, Value lane);
+
+/// Stores the calling lane's fragment `frag` of `operand` into `tile`.
+void storeFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                   MmaOperand operand, Value frag, const MemTile &tile,
+                   Value lane);
+
+/// fn(builder, value, row, col) -> new value, per element, with the
+/// element's tile coordinates (e.g. a causal mask by select).
+using FragmentFn =
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value, Value)>;
+Value mapFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                  MmaOperand operand, Value frag, Value lane, FragmentFn fn);
+
+/// An accumulator fragment of zeros.
+Value zeroAccumulator(OpBuilder &b, Location loc, const MmaAtom &atom);
+
+/// kda.mma of the atom: D = A B + C on the calling lane's fragments.
+Value emitMma(OpBuilder &b, Location loc, const MmaAtom &atom, Value a,
+              Value bFrag, Value c);
+
+} // namespace mlir::kda
+
+#endif // KDA_PASSES_TILELAYER_H

@@ -1,0 +1,212 @@
+//===- MmaToEmu.cpp - matrix atoms and dynamic LDS on the emulator --------===//
+//
+// kda.mma becomes kda_emu_mma(ctx, m, n, k, A, A_at, nA, B, B_at, nB, C,
+// C_at, nC, D): each lane passes its fragment elements (widened to f32) and
+// each element's (row, col) in the operand tile, computed here from the same
+// atom layout the kernel builder and the hardware use. The emulator gathers
+// the wave's fragments, checks every tile element is given exactly once,
+// computes D = A B + C in f32 and writes each lane's D elements at its C
+// coordinates. The buffers are stack slots of the kernel's entry block (a
+// slot per kda.mma, so loops do not grow the fiber's stack).
+//
+// gpu.dynamic_shared_memory becomes kda_emu_dynamic_lds(ctx, bytes), the
+// running workgroup's dynamic LDS region, wrapped in a memref descriptor.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Passes/AtomLowering.h"
+#include "kda/Passes/TileLayer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+namespace {
+
+/// The private declaration of C function `name` in the module of `fn`.
+func::FuncOp declareInModule(Operation *fn, StringRef name,
+                             FunctionType type) {
+  auto module = fn->getParentOfType<ModuleOp>();
+  if (auto f = module.lookupSymbol<func::FuncOp>(name))
+    return f;
+  OpBuilder b(module.getContext());
+  b.setInsertionPointToStart(module.getBody());
+  auto f = func::FuncOp::create(b, module.getLoc(), name, type);
+  f.setPrivate();
+  return f;
+}
+
+/// A raw pointer to the first element of `memref` (an emulator buffer).
+Value pointerTo(OpBuilder &b, Location loc, Value memref) {
+  Value idx = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), idx);
+  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(
+                                              b.getContext()),
+                                  i64);
+}
+
+/// One operand of the call: the lane's values (f32) and their (row, col)
+/// pairs, written into entry-block slots before the call.
+struct OperandBuffers {
+  Value values, coords;
+  unsigned elems;
+};
+
+class MmaEmuLowering {
+public:
+  MmaEmuLowering(Operation *fn, Value emuCtx) : fn(fn), emuCtx(emuCtx) {}
+
+  LogicalResult lower(MmaOp op, const MmaAtom &atom);
+
+private:
+  /// A stack slot in the entry block, after the slots made before it.
+  Value slot(OpBuilder &b, Location loc, unsigned n, Type elem) {
+    OpBuilder::InsertionGuard g(b);
+    if (lastSlot)
+      b.setInsertionPointAfter(lastSlot);
+    else
+      b.setInsertionPointToStart(&fn->getRegion(0).front());
+    auto alloca = memref::AllocaOp::create(b, loc, MemRefType::get({n}, elem));
+    lastSlot = alloca;
+    return alloca;
+  }
+  OperandBuffers fill(OpBuilder &b, Location loc, Value frag,
+                      const FragmentLayout &layout, Value lane);
+
+  Operation *fn;
+  Value emuCtx;
+  Operation *lastSlot = nullptr;
+};
+
+OperandBuffers MmaEmuLowering::fill(OpBuilder &b, Location loc, Value frag,
+                                    const FragmentLayout &layout, Value lane) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  OperandBuffers buf{slot(b, loc, layout.elems, f32),
+                     slot(b, loc, 2 * layout.elems, i32), layout.elems};
+  for (unsigned e = 0; e < layout.elems; ++e) {
+    Value v = vector::ExtractOp::create(b, loc, frag, int64_t(e));
+    if (v.getType() != f32)
+      v = arith::ExtFOp::create(b, loc, f32, v);
+    memref::StoreOp::create(b, loc, v, buf.values,
+                            ValueRange{arith::ConstantIndexOp::create(b, loc, e)});
+    auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
+    const Value coords[2] = {row, col};
+    for (unsigned i = 0; i < 2; ++i) {
+      Value c = arith::IndexCastOp::create(b, loc, i32, coords[i]);
+      memref::StoreOp::create(
+          b, loc, c, buf.coords,
+          ValueRange{arith::ConstantIndexOp::create(b, loc, 2 * e + i)});
+    }
+  }
+  return buf;
+}
+
+LogicalResult MmaEmuLowering::lower(MmaOp op, const MmaAtom &atom) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx), i32 = b.getI32Type();
+  // kda_emu_mma(ctx, m, n, k, a, a_at, na, b, b_at, nb, c, c_at, nc, d)
+  func::FuncOp callee = declareInModule(
+      fn, "kda_emu_mma",
+      FunctionType::get(ctx,
+                        {ptr, i32, i32, i32, ptr, ptr, i32, ptr, ptr, i32, ptr,
+                         ptr, i32, ptr},
+                        {}));
+  Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/IntegerAttr());
+  OperandBuffers a = fill(b, loc, op.getA(), atom.a, lane);
+  OperandBuffers bb = fill(b, loc, op.getB(), atom.b, lane);
+  OperandBuffers c = fill(b, loc, op.getC(), atom.c, lane);
+  Value d = slot(b, loc, atom.c.elems, b.getF32Type());
+  auto i32c = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  SmallVector<Value> args{emuCtx, i32c(atom.m), i32c(atom.n), i32c(atom.k)};
+  for (const OperandBuffers *o : {&a, &bb, &c}) {
+    args.push_back(pointerTo(b, loc, o->values));
+    args.push_back(pointerTo(b, loc, o->coords));
+    args.push_back(i32c(o->elems));
+  }
+  args.push_back(pointerTo(b, loc, d));
+  func::CallOp::create(b, loc, callee, args);
+  SmallVector<Value> out;
+  for (unsigned e = 0; e < atom.c.elems; ++e)
+    out.push_back(memref::LoadOp::create(
+        b, loc, d, ValueRange{arith::ConstantIndexOp::create(b, loc, e)}));
+  Value result = vector::FromElementsOp::create(b, loc, op.getType(), out);
+  op.replaceAllUsesWith(result);
+  op.erase();
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::kda::lowerMmaToEmu(Operation *fn, Value emuCtx,
+                                       const TargetInfo *target) {
+  SmallVector<MmaOp> ops;
+  fn->walk([&](MmaOp op) { ops.push_back(op); });
+  MmaEmuLowering lowering(fn, emuCtx);
+  for (MmaOp op : ops) {
+    if (!target)
+      return op.emitOpError()
+             << "needs the kernel's target (kda.target on its gpu.module) to "
+                "know which chip's matrix atoms the emulator executes";
+    MmaKind kind = op.getKind().getValue();
+    if (!chipHasMmaAtom(target->chip, kind))
+      return emitAtomNotOnChip(op, kind, *target), failure();
+    if (failed(lowering.lower(op, getMmaAtom(kind))))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::kda::lowerDynamicLdsToEmu(Operation *fn, Value emuCtx,
+                                              int64_t dynamicLdsBytes) {
+  SmallVector<gpu::DynamicSharedMemoryOp> ops;
+  fn->walk([&](gpu::DynamicSharedMemoryOp op) { ops.push_back(op); });
+  if (ops.empty())
+    return success();
+  if (dynamicLdsBytes <= 0)
+    return ops.front().emitOpError()
+           << "needs the kernel's kda.dynamic_lds_bytes (the bytes its "
+              "builder uses) on the emulator";
+  MLIRContext *ctx = fn->getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i64 = IntegerType::get(ctx, 64);
+  func::FuncOp callee = declareInModule(
+      fn, "kda_emu_dynamic_lds", FunctionType::get(ctx, {ptr, i64}, {ptr}));
+  // memref<?xi8>'s descriptor: allocated, aligned, offset, sizes, strides.
+  auto arr = LLVM::LLVMArrayType::get(i64, 1);
+  auto desc = LLVM::LLVMStructType::getLiteral(ctx, {ptr, ptr, i64, arr, arr});
+  for (gpu::DynamicSharedMemoryOp op : ops) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto c64 = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v));
+    };
+    Value base = func::CallOp::create(b, loc, callee,
+                                      ValueRange{emuCtx, c64(dynamicLdsBytes)})
+                     .getResult(0);
+    Value d = LLVM::UndefOp::create(b, loc, desc);
+    d = LLVM::InsertValueOp::create(b, loc, d, base, ArrayRef<int64_t>{0});
+    d = LLVM::InsertValueOp::create(b, loc, d, base, ArrayRef<int64_t>{1});
+    d = LLVM::InsertValueOp::create(b, loc, d, c64(0), ArrayRef<int64_t>{2});
+    d = LLVM::InsertValueOp::create(b, loc, d, c64(dynamicLdsBytes),
+                                    ArrayRef<int64_t>{3, 0});
+    d = LLVM::InsertValueOp::create(b, loc, d, c64(1), ArrayRef<int64_t>{4, 0});
+    auto plain = MemRefType::get({ShapedType::kDynamic},
+                                 IntegerType::get(ctx, 8));
+    Value memref =
+        UnrealizedConversionCastOp::create(b, loc, plain, d).getResult(0);
+    op.replaceAllUsesWith(memref);
+    op.erase();
+  }
+  return success();
+}

@@ -1,0 +1,150 @@
+//===- TileLayer.cpp - fragments and matrix atoms for kernel builders -----===//
+#include "kda/Passes/TileLayer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+const FragmentLayout &mlir::kda::layoutOf(const MmaAtom &atom,
+                                          MmaOperand operand) {
+  switch (operand) {
+  case MmaOperand::A:
+    return atom.a;
+  case MmaOperand::B:
+    return atom.b;
+  case MmaOperand::C:
+    return atom.c;
+  }
+  llvm_unreachable("mma operand");
+}
+
+Type mlir::kda::scalarType(MLIRContext *ctx, ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::BF16:
+    return BFloat16Type::get(ctx);
+  case ScalarKind::F16:
+    return Float16Type::get(ctx);
+  case ScalarKind::F32:
+    return Float32Type::get(ctx);
+  }
+  llvm_unreachable("scalar kind");
+}
+
+VectorType mlir::kda::fragmentType(MLIRContext *ctx, const MmaAtom &atom,
+                                   MmaOperand operand) {
+  ScalarKind elem = operand == MmaOperand::C ? atom.acc : atom.ab;
+  return VectorType::get({int64_t(layoutOf(atom, operand).elems)},
+                         scalarType(ctx, elem));
+}
+
+/// One coordinate: the sum of its terms. Lane terms become divui / remui /
+/// muli on the lane id; element terms are constants.
+static Value coordinate(OpBuilder &b, Location loc,
+                        ArrayRef<LayoutTerm> terms, Value lane,
+                        unsigned elem) {
+  int64_t constant = 0;
+  Value sum;
+  for (const LayoutTerm &t : terms) {
+    if (t.src == LayoutTerm::Elem) {
+      constant += t.eval(/*lane=*/0, elem);
+      continue;
+    }
+    Value v = lane;
+    if (t.div != 1)
+      v = arith::DivUIOp::create(
+          b, loc, v, arith::ConstantIndexOp::create(b, loc, t.div));
+    if (t.mod)
+      v = arith::RemUIOp::create(
+          b, loc, v, arith::ConstantIndexOp::create(b, loc, t.mod));
+    if (t.mul != 1)
+      v = arith::MulIOp::create(
+          b, loc, v, arith::ConstantIndexOp::create(b, loc, t.mul));
+    sum = sum ? arith::AddIOp::create(b, loc, sum, v).getResult() : v;
+  }
+  Value c = arith::ConstantIndexOp::create(b, loc, constant);
+  if (!sum)
+    return c;
+  return constant ? arith::AddIOp::create(b, loc, sum, c).getResult() : sum;
+}
+
+std::pair<Value, Value> mlir::kda::fragmentCoords(OpBuilder &b, Location loc,
+                                                  const FragmentLayout &layout,
+                                                  Value lane, unsigned elem) {
+  return {coordinate(b, loc, layout.row, lane, elem),
+          coordinate(b, loc, layout.col, lane, elem)};
+}
+
+Value MemTile::indexOf(OpBuilder &b, Location loc, Value row,
+                       Value col) const {
+  Value r = arith::MulIOp::create(b, loc, row, rowStride);
+  Value c = arith::MulIOp::create(b, loc, col, colStride);
+  return arith::AddIOp::create(b, loc, offset,
+                               arith::AddIOp::create(b, loc, r, c));
+}
+
+/// Converts a float scalar to `to` (extf / truncf, or nothing).
+static Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(b, loc, to, v);
+  return arith::TruncFOp::create(b, loc, to, v);
+}
+
+Value mlir::kda::loadFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                              MmaOperand operand, const MemTile &tile,
+                              Value lane) {
+  const FragmentLayout &layout = layoutOf(atom, operand);
+  VectorType type = fragmentType(b.getContext(), atom, operand);
+  SmallVector<Value> elems;
+  for (unsigned e = 0; e < layout.elems; ++e) {
+    auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
+    Value v = memref::LoadOp::create(b, loc, tile.memref,
+                                     tile.indexOf(b, loc, row, col));
+    elems.push_back(convertFloat(b, loc, v, type.getElementType()));
+  }
+  return vector::FromElementsOp::create(b, loc, type, elems);
+}
+
+void mlir::kda::storeFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                              MmaOperand operand, Value frag,
+                              const MemTile &tile, Value lane) {
+  const FragmentLayout &layout = layoutOf(atom, operand);
+  Type stored = cast<MemRefType>(tile.memref.getType()).getElementType();
+  for (unsigned e = 0; e < layout.elems; ++e) {
+    auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
+    Value v = vector::ExtractOp::create(b, loc, frag, int64_t(e));
+    memref::StoreOp::create(b, loc, convertFloat(b, loc, v, stored),
+                            tile.memref, tile.indexOf(b, loc, row, col));
+  }
+}
+
+Value mlir::kda::mapFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                             MmaOperand operand, Value frag, Value lane,
+                             FragmentFn fn) {
+  const FragmentLayout &layout = layoutOf(atom, operand);
+  SmallVector<Value> elems;
+  for (unsigned e = 0; e < layout.elems; ++e) {
+    auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
+    Value v = vector::ExtractOp::create(b, loc, frag, int64_t(e));
+    elems.push_back(fn(b, loc, v, row, col));
+  }
+  return vector::FromElementsOp::create(b, loc, frag.getType(), elems);
+}
+
+Value mlir::kda::zeroAccumulator(OpBuilder &b, Location loc,
+                                 const MmaAtom &atom) {
+  VectorType type = fragmentType(b.getContext(), atom, MmaOperand::C);
+  return arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+}
+
+Value mlir::kda::emitMma(OpBuilder &b, Location loc, const MmaAtom &atom,
+                         Value a, Value bFrag, Value c) {
+  return MmaOp::create(b, loc, c.getType(),
+                       MmaKindAttr::get(b.getContext(), atom.kind), a, bFrag,
+                       c);
+}

@@ -1,0 +1,133 @@
+//===- MmaAtomsTest.cpp - the matrix atom table ---------------------------===//
+//
+// Every fragment layout must map lanes x elements one-to-one onto the operand
+// tile (an element held twice or never would make the emulator and the
+// hardware disagree), and spot values must match the ISA documents.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Target/MmaAtoms.h"
+
+#include <gtest/gtest.h>
+#include <vector>
+
+using namespace mlir::kda;
+
+namespace {
+
+void expectBijection(const MmaAtom &atom, const FragmentLayout &layout,
+                     unsigned rows, unsigned cols, const char *operand) {
+  SCOPED_TRACE(std::string(atom.name) + " operand " + operand);
+  ASSERT_EQ(atom.waveSize * layout.elems, rows * cols)
+      << "lanes x elements must cover the tile exactly";
+  std::vector<int> seen(rows * cols, 0);
+  for (unsigned l = 0; l < atom.waveSize; ++l)
+    for (unsigned e = 0; e < layout.elems; ++e) {
+      unsigned r = layout.rowOf(l, e), c = layout.colOf(l, e);
+      ASSERT_LT(r, rows) << "lane " << l << " element " << e;
+      ASSERT_LT(c, cols) << "lane " << l << " element " << e;
+      ++seen[r * cols + c];
+    }
+  for (unsigned i = 0; i < rows * cols; ++i)
+    EXPECT_EQ(seen[i], 1) << "tile element (" << i / cols << ", " << i % cols
+                          << ")";
+}
+
+TEST(MmaAtoms, EveryLayoutIsABijection) {
+  for (MmaKind kind : allMmaKinds()) {
+    const MmaAtom &a = getMmaAtom(kind);
+    EXPECT_EQ(a.kind, kind);
+    expectBijection(a, a.a, a.m, a.k, "A");
+    expectBijection(a, a.b, a.k, a.n, "B");
+    expectBijection(a, a.c, a.m, a.n, "C");
+  }
+}
+
+TEST(MmaAtoms, KindNamesRoundTrip) {
+  for (MmaKind kind : allMmaKinds())
+    EXPECT_EQ(symbolizeMmaKind(stringifyMmaKind(kind)), kind);
+  EXPECT_FALSE(symbolizeMmaKind("mfma_f32_64x64x64_bf16").has_value());
+}
+
+// CDNA3 ISA, v_mfma_f32_16x16x16_bf16: lane l holds A row l%16, k
+// 4*(l/16)..+3; D: column l%16, rows 4*(l/16)..+3.
+TEST(MmaAtoms, Mfma16x16x16SpotValues) {
+  const MmaAtom &a = getMmaAtom(MmaKind::MfmaF32_16x16x16_BF16);
+  EXPECT_EQ(a.a.rowOf(17, 2), 1u);
+  EXPECT_EQ(a.a.colOf(17, 2), 6u);
+  EXPECT_EQ(a.b.rowOf(63, 3), 15u);
+  EXPECT_EQ(a.b.colOf(63, 3), 15u);
+  EXPECT_EQ(a.c.rowOf(35, 1), 9u);
+  EXPECT_EQ(a.c.colOf(35, 1), 3u);
+}
+
+// v_mfma_f32_32x32x8_bf16: D element e of lane l is row 8*(e/4) + 4*(l/32)
+// + e%4, column l%32 (lane 33 element 5: row 8 + 4 + 1).
+TEST(MmaAtoms, Mfma32x32x8SpotValues) {
+  const MmaAtom &a = getMmaAtom(MmaKind::MfmaF32_32x32x8_BF16);
+  EXPECT_EQ(a.c.rowOf(33, 5), 13u);
+  EXPECT_EQ(a.c.colOf(33, 5), 1u);
+  EXPECT_EQ(a.c.rowOf(0, 15), 27u);
+  EXPECT_EQ(a.a.rowOf(40, 3), 8u);
+  EXPECT_EQ(a.a.colOf(40, 3), 7u);
+}
+
+// CDNA4 double-k MFMA: 8 consecutive k per lane.
+TEST(MmaAtoms, GfxNineFiftySpotValues) {
+  const MmaAtom &a = getMmaAtom(MmaKind::MfmaF32_16x16x32_BF16);
+  EXPECT_EQ(a.a.colOf(48, 7), 31u);
+  EXPECT_EQ(a.a.rowOf(48, 7), 0u);
+  const MmaAtom &b = getMmaAtom(MmaKind::MfmaF32_32x32x16_BF16);
+  EXPECT_EQ(b.b.rowOf(32, 0), 8u);
+  EXPECT_EQ(b.b.colOf(32, 0), 0u);
+}
+
+// PTX ISA m16n8k16: groupID = lane/4, threadID_in_group = lane%4;
+// a0,a1: (g, 2t + i), a2,a3: (g + 8, ...), a4..a7: k + 8.
+TEST(MmaAtoms, MmaSyncSpotValues) {
+  const MmaAtom &a = getMmaAtom(MmaKind::MmaSyncF32_16x8x16_BF16);
+  EXPECT_EQ(a.waveSize, 32u);
+  // lane 5: g = 1, t = 1.
+  EXPECT_EQ(a.a.rowOf(5, 0), 1u);
+  EXPECT_EQ(a.a.colOf(5, 1), 3u);
+  EXPECT_EQ(a.a.rowOf(5, 3), 9u);
+  EXPECT_EQ(a.a.colOf(5, 6), 10u);
+  EXPECT_EQ(a.b.rowOf(5, 3), 11u);
+  EXPECT_EQ(a.b.colOf(5, 3), 1u);
+  EXPECT_EQ(a.c.rowOf(31, 3), 15u);
+  EXPECT_EQ(a.c.colOf(31, 3), 7u);
+}
+
+TEST(MmaAtoms, ChipTables) {
+  EXPECT_EQ(mmaAtomsOf("gfx942").size(), 2u);
+  EXPECT_EQ(mmaAtomsOf("gfx950").size(), 4u);
+  EXPECT_EQ(mmaAtomsOf("sm_90").size(), 1u);
+  EXPECT_TRUE(mmaAtomsOf("gfx1100").empty());
+  EXPECT_TRUE(chipHasMmaAtom("gfx950", MmaKind::MfmaF32_16x16x16_BF16));
+  EXPECT_FALSE(chipHasMmaAtom("gfx942", MmaKind::MfmaF32_16x16x32_BF16));
+  // Emulator targets execute the atoms of the chip they stand for.
+  for (const TargetInfo &t : allTargets())
+    EXPECT_FALSE(mmaAtomsOf(t.chip).empty()) << t.name.str();
+}
+
+TEST(MmaAtoms, FindNamesWhatTheChipHas) {
+  std::string why;
+  const MmaAtom *a =
+      findMmaAtom("gfx942", 16, 16, 16, ScalarKind::BF16, ScalarKind::F32, why);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->kind, MmaKind::MfmaF32_16x16x16_BF16);
+  EXPECT_EQ(findMmaAtom("gfx942", 16, 16, 32, ScalarKind::BF16,
+                        ScalarKind::F32, why),
+            nullptr);
+  EXPECT_NE(why.find("gfx942 has no 16x16x32 bf16 -> f32"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("mfma_f32_32x32x8_bf16"), std::string::npos) << why;
+  const MmaAtom *p = preferredMmaAtom("gfx950", ScalarKind::BF16,
+                                      ScalarKind::F32, 64, 64, why);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->kind, MmaKind::MfmaF32_16x16x32_BF16);
+  EXPECT_EQ(preferredMmaAtom("sm_90", ScalarKind::F16, ScalarKind::F32, 64, 64,
+                             why),
+            nullptr);
+}
+
+} // namespace
