@@ -13,5 +13,17 @@ for spec in "$root/examples/kimi-linear-48b.mlir" "$root/examples/kimi-k3-tp8.ml
   name=$(basename "$spec" .mlir)
   "$bin/kda-compile" "$spec" --targets=sm_90 -o "$out/$name"
 done
+# `run-h200.sh compare`: with KDA_COMPARE_COMPILE=<an earlier commit's
+# kda-compile>, decode-bench-old holds that commit's sm_90 cubin of the same
+# layers under this tree's manifest (same symbols and arguments; older
+# manifests are not read by this runtime).
+if [ -n "${KDA_COMPARE_COMPILE:-}" ]; then
+  tmp=$(mktemp -d)
+  "$KDA_COMPARE_COMPILE" "$root/test/device/decode-bench.mlir" --targets=sm_90 -o "$tmp" -q
+  rm -rf "$out/decode-bench-old"
+  cp -r "$out/decode-bench" "$out/decode-bench-old"
+  cp "$tmp/sm_90/kda_kernels.cubin" "$out/decode-bench-old/sm_90/kda_kernels.cubin"
+  rm -rf "$tmp"
+fi
 mkdir -p "$root/.deps"
 cp -r /usr/include/nlohmann "$root/.deps/"

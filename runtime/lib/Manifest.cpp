@@ -260,6 +260,13 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
       k.uses.push_back(uses[i].get<std::string>());
     }
   }
+  // The integer and boolean entries of the config (block sizes, a test
+  // kernel's m/n/k): what tools that pick a kernel by its shape read.
+  if (j.contains("config") && j.at("config").is_object())
+    for (const auto &[key, value] : j.at("config").items())
+      if (value.is_number_integer() || value.is_boolean())
+        k.config[key] = value.is_boolean() ? int64_t(value.get<bool>())
+                                           : value.get<int64_t>();
   // A layer's kernels say which layer; kernels of other kinds (tile_gemm)
   // need not.
   if (k.kind == "recurrent" || j.contains("layer"))

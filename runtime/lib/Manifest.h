@@ -15,6 +15,7 @@
 #define KDA_RUNTIME_MANIFEST_H
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ struct Kernel {
   uint32_t dynamicLdsBytes = 0;
   Workspace workspace;
   std::vector<std::string> uses; // optional operands the kernel reads
+  /// The config's integer and boolean entries (booleans as 0/1).
+  std::map<std::string, int64_t> config;
   /// Present for kernels of a layer (kind recurrent): its dims and formulas
   /// and the element types of act, g, beta and state.
   bool hasLayer = false;

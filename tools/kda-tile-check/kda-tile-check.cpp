@@ -11,33 +11,36 @@
 // accumulation (each product of two bf16 is exact in f32). Masked-out
 // elements (row < column) must be exactly 0.
 //
-// Plain C++17 on the runtime's emulator (kda::emu::launch on the bundle's
-// host object) or the CUDA driver (dlopened), so it also builds on the GPU
-// machine without LLVM. Exit status: 0 all pass, 1 a mismatch or failed
-// launch, 2 bad usage or bundle.
+// Through the runtime like an engine: the one manifest reader finds the
+// kernels and their shapes, kda_launch_named launches them by the names of
+// their ABI (a, b, c), with the manifest's dynamic shared memory (the opt-in
+// above 48 KiB on sm_90 is the runtime's). Device memory: CUDA runtime when
+// built with KDA_BENCH_CUDA (the GPU machine), host memory on the emulator.
+// Exit status: 0 all pass, 1 a mismatch or failed launch, 2 bad usage or
+// bundle.
 //
 //===----------------------------------------------------------------------===//
-#ifdef KDA_TILE_CHECK_EMU
-#include "../../runtime/emu/Emulator.h"
-#endif
+#include "Manifest.h"
+#include "kda/kda_runtime.h"
 
-#include <nlohmann/json.hpp>
+#ifdef KDA_TILE_CHECK_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
-#include <fstream>
-#include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace {
 
-using json = nlohmann::json;
+using kda::manifest::Kernel;
 
 uint16_t toBf16(float f) {
   uint32_t u;
@@ -53,135 +56,77 @@ float fromBf16(uint16_t h) {
 }
 
 struct TileKernel {
-  std::string name, symbol, target, file;
-  uint32_t grid[3], block;
-  uint32_t waveSize;
-  int64_t m, n, k, dynamicLds = 0;
-  bool masked;
+  std::string name, target;
+  int64_t m, n, k;
+  bool masked, dynamicLds;
 };
 
-/// Runs one kernel: params[i] points at the i-th bare device pointer.
-class Runner {
+/// Device buffers of one launch: host memory on the emulator, CUDA memory
+/// on the GPU.
+class Buffers {
 public:
-  virtual ~Runner() = default;
-  virtual std::string run(const TileKernel &kernel, const std::string &bundle,
-                          const std::vector<uint16_t> &a,
-                          const std::vector<uint16_t> &b,
-                          std::vector<float> &c) = 0;
-};
-
-#ifdef KDA_TILE_CHECK_EMU
-class EmuRunner : public Runner {
-public:
-  std::string run(const TileKernel &kr, const std::string &bundle,
-                  const std::vector<uint16_t> &a,
-                  const std::vector<uint16_t> &b,
-                  std::vector<float> &c) override {
-    void *lib = dlopen((bundle + "/" + kr.file).c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-      return std::string("dlopen: ") + dlerror();
-    auto entry =
-        reinterpret_cast<kda::emu::PackedEntry>(dlsym(lib, kr.symbol.c_str()));
-    if (!entry)
-      return "no symbol " + kr.symbol + " in " + kr.file;
-    kda::emu::LaunchConfig config;
-    for (int i = 0; i < 3; ++i)
-      config.grid[i] = kr.grid[i];
-    config.block[0] = kr.block;
-    config.waveSize = kr.waveSize;
-    config.dynamicLdsBytes = uint32_t(kr.dynamicLds);
-    const void *pa = a.data(), *pb = b.data();
-    void *pc = c.data();
-    void *params[] = {&pa, &pb, &pc};
-    return kda::emu::launch(entry, config, params);
-  }
-};
+  explicit Buffers(bool device) : device(device) {}
+  ~Buffers() {
+#ifdef KDA_TILE_CHECK_CUDA
+    for (void *p : owned)
+      cudaFree(p);
 #endif
-
-/// The CUDA driver API, dlopened (no toolkit needed to build).
-class CudaRunner : public Runner {
-public:
-  std::string init() {
-    lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-      return std::string("cannot load libcuda.so.1: ") + dlerror();
-#define KDA_SYM(var, name)                                                     \
-  var = reinterpret_cast<decltype(var)>(dlsym(lib, name));                     \
-  if (!var)                                                                    \
-    return std::string("libcuda has no ") + name;
-    KDA_SYM(cuInit, "cuInit");
-    KDA_SYM(cuDeviceGet, "cuDeviceGet");
-    KDA_SYM(cuPrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
-    KDA_SYM(cuCtxSetCurrent, "cuCtxSetCurrent");
-    KDA_SYM(cuModuleLoad, "cuModuleLoad");
-    KDA_SYM(cuModuleGetFunction, "cuModuleGetFunction");
-    KDA_SYM(cuFuncSetAttribute, "cuFuncSetAttribute");
-    KDA_SYM(cuMemAlloc, "cuMemAlloc_v2");
-    KDA_SYM(cuMemFree, "cuMemFree_v2");
-    KDA_SYM(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
-    KDA_SYM(cuMemcpyDtoH, "cuMemcpyDtoH_v2");
-    KDA_SYM(cuLaunchKernel, "cuLaunchKernel");
-    KDA_SYM(cuCtxSynchronize, "cuCtxSynchronize");
-#undef KDA_SYM
-    int dev = 0;
-    void *ctx = nullptr;
-    if (cuInit(0) || cuDeviceGet(&dev, 0) || cuPrimaryCtxRetain(&ctx, dev) ||
-        cuCtxSetCurrent(ctx))
-      return "no CUDA device";
-    return "";
   }
-
-  std::string run(const TileKernel &kr, const std::string &bundle,
-                  const std::vector<uint16_t> &a,
-                  const std::vector<uint16_t> &b,
-                  std::vector<float> &c) override {
-    void *module = nullptr, *fn = nullptr;
-    if (int e = cuModuleLoad(&module, (bundle + "/" + kr.file).c_str()))
-      return "cuModuleLoad " + kr.file + ": error " + std::to_string(e);
-    if (int e = cuModuleGetFunction(&fn, module, kr.symbol.c_str()))
-      return "cuModuleGetFunction " + kr.symbol + ": error " +
-             std::to_string(e);
-    // Above 48 KiB of dynamic shared memory needs the opt-in
-    // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8).
-    if (kr.dynamicLds > 48 * 1024)
-      if (int e = cuFuncSetAttribute(fn, 8, int(kr.dynamicLds)))
-        return "cuFuncSetAttribute(max dynamic shared " +
-               std::to_string(kr.dynamicLds) + "): error " + std::to_string(e);
-    uint64_t da = 0, db = 0, dc = 0;
-    const size_t ab = a.size() * 2, bb = b.size() * 2, cb = c.size() * 4;
-    if (cuMemAlloc(&da, ab) || cuMemAlloc(&db, bb) || cuMemAlloc(&dc, cb) ||
-        cuMemcpyHtoD(da, a.data(), ab) || cuMemcpyHtoD(db, b.data(), bb))
-      return "device allocation or copy failed";
-    void *params[] = {&da, &db, &dc};
-    int e = cuLaunchKernel(fn, kr.grid[0], kr.grid[1], kr.grid[2], kr.block, 1,
-                           1, unsigned(kr.dynamicLds), nullptr, params,
-                           nullptr);
-    if (!e)
-      e = cuCtxSynchronize();
-    if (!e)
-      e = cuMemcpyDtoH(c.data(), dc, cb);
-    cuMemFree(da), cuMemFree(db), cuMemFree(dc);
-    return e ? "launch failed: error " + std::to_string(e) : "";
+  /// A device copy of `bytes` at `host` (or, for outputs, space for them).
+  void *put(const void *host, size_t bytes) {
+    if (!device)
+      return const_cast<void *>(host);
+#ifdef KDA_TILE_CHECK_CUDA
+    void *p = nullptr;
+    if (cudaMalloc(&p, bytes) != cudaSuccess)
+      return nullptr;
+    owned.push_back(p);
+    if (cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice) != cudaSuccess)
+      return nullptr;
+    return p;
+#else
+    (void)bytes;
+    return nullptr;
+#endif
+  }
+  bool get(void *host, const void *dev, size_t bytes) {
+    if (!device)
+      return true;
+#ifdef KDA_TILE_CHECK_CUDA
+    return cudaDeviceSynchronize() == cudaSuccess &&
+           cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
+#else
+    (void)host, (void)dev, (void)bytes;
+    return false;
+#endif
   }
 
 private:
-  void *lib = nullptr;
-  int (*cuInit)(unsigned);
-  int (*cuDeviceGet)(int *, int);
-  int (*cuPrimaryCtxRetain)(void **, int);
-  int (*cuCtxSetCurrent)(void *);
-  int (*cuModuleLoad)(void **, const char *);
-  int (*cuModuleGetFunction)(void **, void *, const char *);
-  int (*cuFuncSetAttribute)(void *, int, int);
-  int (*cuMemAlloc)(uint64_t *, size_t);
-  int (*cuMemFree)(uint64_t);
-  int (*cuMemcpyHtoD)(uint64_t, const void *, size_t);
-  int (*cuMemcpyDtoH)(void *, uint64_t, size_t);
-  int (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, unsigned, unsigned, void *, void **,
-                        void **);
-  int (*cuCtxSynchronize)();
+  bool device;
+  std::vector<void *> owned;
 };
+
+/// Launches `kr` from `bundle` on `backend` through the runtime.
+std::string run(kda_bundle *bundle, const TileKernel &kr, bool device,
+                const std::vector<uint16_t> &a, const std::vector<uint16_t> &b,
+                std::vector<float> &c) {
+  const kda_kernel *kernel = nullptr;
+  if (kda_bundle_find(bundle, kr.name.c_str(), &kernel) != KDA_OK)
+    return kda_last_error();
+  Buffers mem(device);
+  void *da = mem.put(a.data(), a.size() * 2);
+  void *db = mem.put(b.data(), b.size() * 2);
+  void *dc = mem.put(c.data(), c.size() * 4);
+  if (!da || !db || !dc)
+    return "device allocation or copy failed";
+  // Deliberately not in the ABI's order: the runtime packs by name.
+  const kda_arg args[] = {{"c", dc}, {"a", da}, {"b", db}};
+  if (kda_launch_named(kernel, args, 3, /*num_seqs=*/1, nullptr) != KDA_OK)
+    return kda_last_error();
+  if (!mem.get(c.data(), dc, c.size() * 4))
+    return "launch or copy back failed";
+  return "";
+}
 
 /// Compares `c` with the float64 product; returns the failures printed.
 int check(const TileKernel &kr, const std::vector<uint16_t> &a,
@@ -216,12 +161,6 @@ int check(const TileKernel &kr, const std::vector<uint16_t> &a,
   return failures;
 }
 
-bool forBackend(const std::string &target, const std::string &backend) {
-  if (backend == "cuda")
-    return target.rfind("sm_", 0) == 0;
-  return target.rfind("emu", 0) == 0;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -230,7 +169,7 @@ int main(int argc, char **argv) {
                          "[--target NAME]\n");
     return 2;
   }
-  std::string bundle = argv[1], backend = "emu", onlyTarget;
+  std::string dir = argv[1], backend = "emu", onlyTarget;
   for (int i = 2; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
     if (flag == "--backend")
@@ -242,88 +181,94 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  std::unique_ptr<Runner> runner;
-  if (backend == "cuda") {
-    auto cuda = std::make_unique<CudaRunner>();
-    std::string err = cuda->init();
-    if (!err.empty()) {
-      std::fprintf(stderr, "kda-tile-check: %s\n", err.c_str());
-      return 2;
-    }
-    runner = std::move(cuda);
-  } else if (backend == "emu") {
-#ifdef KDA_TILE_CHECK_EMU
-    runner = std::make_unique<EmuRunner>();
-#else
-    std::fprintf(stderr, "kda-tile-check: built without the emulator\n");
-    return 2;
-#endif
-  } else {
+  const bool device = backend == "cuda";
+  if (!device && backend != "emu") {
     std::fprintf(stderr, "kda-tile-check: backend must be emu or cuda, got "
                          "%s\n",
                  backend.c_str());
     return 2;
   }
-  std::ifstream in(bundle + "/manifest.json");
-  json manifest;
-  try {
-    in >> manifest;
-  } catch (const std::exception &e) {
-    std::fprintf(stderr, "kda-tile-check: %s/manifest.json: %s\n",
-                 bundle.c_str(), e.what());
+#ifndef KDA_TILE_CHECK_CUDA
+  if (device) {
+    std::fprintf(stderr, "kda-tile-check: built without CUDA memory "
+                         "(configure with -DKDA_BENCH_CUDA=ON)\n");
     return 2;
   }
+#endif
+  kda::manifest::Manifest manifest;
+  std::string error;
+  if (!kda::manifest::readManifest(dir, manifest, error)) {
+    std::fprintf(stderr, "kda-tile-check: %s\n", error.c_str());
+    return 2;
+  }
+  // The targets this backend runs, each opened as the runtime would be.
+  std::set<std::string> targets;
+  for (const Kernel &k : manifest.kernels)
+    if (k.kind == "tile_gemm" && (onlyTarget.empty() || k.target == onlyTarget) &&
+        (device ? k.target.rfind("sm_", 0) == 0 : k.target.rfind("emu", 0) == 0))
+      targets.insert(k.target);
   int ran = 0, failed = 0;
   std::mt19937 rng(20261130);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  for (const json &kj : manifest.at("kernels")) {
-    if (kj.value("kind", "") != "tile_gemm")
-      continue;
-    TileKernel kr;
-    kr.target = kj.at("target");
-    if (!forBackend(kr.target, backend) ||
-        (!onlyTarget.empty() && kr.target != onlyTarget))
-      continue;
-    kr.name = kj.at("name");
-    kr.symbol = kj.at("symbol");
-    kr.file = kj.at("file");
-    for (int i = 0; i < 3; ++i)
-      kr.grid[i] = kj.at("grid")[i];
-    kr.block = kj.at("block")[0];
-    kr.waveSize = kj.at("wave_size");
-    const json &cfg = kj.at("config");
-    kr.m = cfg.at("m"), kr.n = cfg.at("n"), kr.k = cfg.at("k");
-    kr.masked = cfg.at("masked");
-    kr.dynamicLds = cfg.value("dynamic_lds_bytes", int64_t(0));
-    std::vector<uint16_t> a(size_t(kr.m * kr.k)), b(size_t(kr.k * kr.n));
-    for (uint16_t &x : a)
-      x = toBf16(dist(rng));
-    for (uint16_t &x : b)
-      x = toBf16(dist(rng));
-    std::vector<float> c(size_t(kr.m * kr.n), NAN);
-    ++ran;
-    std::string err = runner->run(kr, bundle, a, b, c);
-    if (!err.empty()) {
-      std::printf("FAIL %s on %s: %s\n", kr.name.c_str(), kr.target.c_str(),
-                  err.c_str());
-      ++failed;
-      continue;
+  for (const std::string &target : targets) {
+    setenv("KDA_TARGET", target.c_str(), 1); // the runtime's target choice
+    kda_bundle *bundle = nullptr;
+    if (kda_bundle_open(dir.c_str(), device ? KDA_BACKEND_CUDA : KDA_BACKEND_EMU,
+                        &bundle) != KDA_OK) {
+      std::fprintf(stderr, "kda-tile-check: %s\n", kda_last_error());
+      return 2;
     }
-    double worst = 0;
-    int bad = check(kr, a, b, c, worst);
-    std::printf("%s %s on %s (%s, %lldx%lldx%lld%s%s): worst error %.3g of "
-                "the bar%s\n",
-                bad ? "FAIL" : "ok", kr.name.c_str(), kr.target.c_str(),
-                cfg.value("atom", "?").c_str(), (long long)kr.m,
-                (long long)kr.n, (long long)kr.k, kr.masked ? ", masked" : "",
-                kr.dynamicLds ? ", dynamic LDS" : "", worst,
-                bad ? (", " + std::to_string(bad) + " elements off").c_str()
-                    : "");
-    failed += bad ? 1 : 0;
+    for (const Kernel &k : manifest.kernels) {
+      if (k.kind != "tile_gemm" || k.target != target)
+        continue;
+      auto cfg = [&](const char *key) {
+        auto it = k.config.find(key);
+        return it == k.config.end() ? int64_t(-1) : it->second;
+      };
+      TileKernel kr{k.name,     target, cfg("m"), cfg("n"), cfg("k"),
+                    cfg("masked") == 1, k.dynamicLdsBytes > 0};
+      if (kr.m <= 0 || kr.n <= 0 || kr.k <= 0) {
+        std::fprintf(stderr, "kda-tile-check: kernel %s has no m, n, k in its "
+                             "config\n",
+                     k.name.c_str());
+        return 2;
+      }
+      std::vector<uint16_t> a(size_t(kr.m * kr.k)), b(size_t(kr.k * kr.n));
+      for (uint16_t &x : a)
+        x = toBf16(dist(rng));
+      for (uint16_t &x : b)
+        x = toBf16(dist(rng));
+      std::vector<float> c(size_t(kr.m * kr.n), NAN);
+      ++ran;
+      std::string err = run(bundle, kr, device, a, b, c);
+      if (!err.empty()) {
+        std::printf("FAIL %s on %s: %s\n", kr.name.c_str(), target.c_str(),
+                    err.c_str());
+        ++failed;
+        continue;
+      }
+      double worst = 0;
+      int bad = check(kr, a, b, c, worst);
+      std::printf("%s %s on %s (%lldx%lldx%lld%s%s): worst error %.3g of the "
+                  "bar%s\n",
+                  bad ? "FAIL" : "ok", kr.name.c_str(), target.c_str(),
+                  (long long)kr.m, (long long)kr.n, (long long)kr.k,
+                  kr.masked ? ", masked" : "",
+                  kr.dynamicLds
+                      ? (", " + std::to_string(k.dynamicLdsBytes) +
+                         " bytes of dynamic LDS")
+                            .c_str()
+                      : "",
+                  worst,
+                  bad ? (", " + std::to_string(bad) + " elements off").c_str()
+                      : "");
+      failed += bad ? 1 : 0;
+    }
+    kda_bundle_close(bundle);
   }
   if (!ran) {
     std::printf("kda-tile-check: no tile_gemm kernel for backend %s in %s\n",
-                backend.c_str(), bundle.c_str());
+                backend.c_str(), dir.c_str());
     return 2;
   }
   std::printf("%d of %d tile-GEMM kernels pass\n", ran - failed, ran);
