@@ -269,7 +269,9 @@ TEST(EmulatorRaceDetector, ADrainRetiresOnlyItsOwnThreadsReads) {
             "pending LDS reads)");
 }
 
-// A copy by all threads, then every thread reads the tile with no barrier.
+// A copy by all threads, then every thread reads the tile with no barrier:
+// fibers run in order, so thread 0 reads byte 4 before thread 1 writes it,
+// and thread 1's part of the copy is the racing access (WAR).
 void copyThenReadNoBarrier(void *ctx, void **) {
   kda_emu_lds_write(ctx, 0, 256, 0);
   kda_emu_lds_read(ctx, 0, 256, 0);
@@ -277,8 +279,9 @@ void copyThenReadNoBarrier(void *ctx, void **) {
 
 TEST(EmulatorRaceDetector, ReadOfAStagedCopyNeedsABarrier) {
   EXPECT_EQ(run(copyThenReadNoBarrier, block(64)),
-            "LDS race in block (0, 0, 0): thread 0 reads byte 4 for iteration "
-            "0 that thread 1 wrote with no barrier between");
+            "LDS race in block (0, 0, 0): thread 1 the register-staged copy of "
+            "iteration 0 overwrites byte 4 that thread 0 read for iteration 0 "
+            "with no barrier between");
 }
 
 // Async copies: `waitCount` groups may stay outstanding at the wait.
@@ -294,7 +297,23 @@ template <int WaitCount> void asyncThenRead(void *ctx, void **) {
   kda_emu_lds_read(ctx, 256, 256, 1);
 }
 
+// wait_group 1 with two groups out lands the older one only: iteration 1's
+// tile is still in flight.
+void readNewerAfterWaitOne(void *ctx, void **) {
+  kda_emu_async_copy(ctx, 0, 256, 0, true);
+  kda_emu_async_copy(ctx, 256, 256, 1, true);
+  kda_emu_async_wait(ctx, 1);
+  kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+  kda_emu_lds_read(ctx, 256, 256, 1);
+  kda_emu_async_wait(ctx, 0);
+}
+
 TEST(EmulatorRaceDetector, WaitCountTooHighLeavesTheCopyInFlight) {
+  EXPECT_EQ(run(readNewerAfterWaitOne, block(64)),
+            "LDS race in block (0, 0, 0): thread 0 reads byte 256 for "
+            "iteration 1 while the async copy of iteration 1 into it has not "
+            "landed");
   EXPECT_EQ(run(asyncThenRead<1>, block(64)), "");
   EXPECT_EQ(run(asyncThenRead<2>, block(64)),
             "LDS race in block (0, 0, 0): thread 0 reads byte 0 for iteration "
@@ -342,7 +361,25 @@ void storeIntoCopyInFlight(void *ctx, void **) {
   kda_emu_async_wait(ctx, 0);
 }
 
+// Thread t reads the word thread t + 1 copies into, in the same barrier
+// interval; the reads retire (drained barrier) before the copies land, so
+// only the check at the copy's issue can see the race.
+void asyncIssueOverSameEpochRead(void *ctx, void **) {
+  const int32_t me = lin(ctx);
+  kda_emu_lds_read(ctx, 4 * (me + 1), 4, 0);
+  kda_emu_async_copy(ctx, 0, 256, 1, true); // thread t: bytes [4t, 4t + 4)
+  kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+  kda_emu_async_wait(ctx, 0);
+  kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+}
+
 TEST(EmulatorRaceDetector, AsyncCopyIsAWriteFromItsIssue) {
+  EXPECT_EQ(run(asyncIssueOverSameEpochRead, block(64)),
+            "LDS race in block (0, 0, 0): thread 1 the async copy of iteration "
+            "1 overwrites byte 4 that thread 0 read for iteration 0 with no "
+            "barrier between");
   EXPECT_EQ(run(asyncOverPendingRead, block(64)),
             "LDS race in block (0, 0, 0): thread 0 the async copy of iteration "
             "2 overwrites byte 0 that thread 63 read for iteration 1 without a "
