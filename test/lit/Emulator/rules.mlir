@@ -10,8 +10,8 @@
 // RUN: not kda-emu-run %t.so bare_barrier_packed --block 64 | FileCheck %s --check-prefix=BARE
 // RUN: kda-emu-run %t.so drained_barrier_packed --block 64 | FileCheck %s --check-prefix=SAFE
 // RUN: kda-emu-run %t.so drain_then_bare_barrier_packed --block 64 | FileCheck %s --check-prefix=SAFE
-// RUN: not kda-emu-run %t.so copy_read_no_barrier_packed --block 64 | FileCheck %s --check-prefix=RAW
-// RUN: not kda-emu-run %t.so read_refill_no_barrier_packed --block 64 | FileCheck %s --check-prefix=WAR
+// RUN: not kda-emu-run %t.so copy_read_no_barrier_packed --block 64 | FileCheck %s --check-prefix=COPYREAD
+// RUN: not kda-emu-run %t.so read_refill_no_barrier_packed --block 64 | FileCheck %s --check-prefix=READREFILL
 // RUN: not kda-emu-run %t.so no_drain_at_exit_packed --block 64 | FileCheck %s --check-prefix=EXIT
 // RUN: kda-emu-run %t.so drain_at_exit_packed --block 64 | FileCheck %s --check-prefix=SAFE
 // RUN: not kda-emu-run %t.so copy_over_copy_in_flight_packed --block 64 | FileCheck %s --check-prefix=WAW
@@ -21,8 +21,11 @@
 // WAIT: LDS race in block (0, 0, 0): thread 0 reads byte 0 for iteration 0 while the async copy of iteration 0 into it has not landed
 // NOWAIT: LDS race in block (0, 0, 0): thread 0 reads byte 0 for iteration 0 while the async copy of iteration 0 into it has not landed
 // BARE: LDS race in block (0, 0, 0): thread 0 the register-staged copy of iteration 2 overwrites byte 0 that thread 1 read for iteration 0 without a drain before the barrier (a bare barrier does not order pending LDS reads)
-// RAW: LDS race in block (0, 0, 0): thread 1 reads byte 0 for iteration 0 that thread 0 wrote with no barrier between
-// WAR: LDS race in block (0, 0, 0): thread 1 the register-staged copy of iteration 2 overwrites byte 64 that thread 0 read for iteration 0 with no barrier between
+// The emulator runs a barrier interval thread by thread: thread 0 reads the
+// whole tile before thread 1 writes its part of the copy (reported as the
+// overwrite of a read), and thread 1 reads the part thread 0 refilled.
+// COPYREAD: LDS race in block (0, 0, 0): thread 1 the register-staged copy of iteration 0 overwrites byte 64 that thread 0 read for iteration 0 with no barrier between
+// READREFILL: LDS race in block (0, 0, 0): thread 1 reads byte 0 for iteration 0 that thread 0 wrote with no barrier between
 // EXIT: LDS race in block (0, 0, 0): thread 0 ends with the async copy of iteration 3 into bytes [4096, 4160) still in flight
 // WAW: LDS race in block (0, 0, 0): thread 0 the async copy of iteration 2 into bytes [0, 64) while an async copy of iteration 0 into them is still in flight
 // SAFE: race-free: 1 x 1 x 1 blocks of 64 threads
@@ -154,7 +157,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    // Missing barrier between a register-staged copy and its read (RAW).
+    // Missing barrier between a register-staged copy and its read.
     gpu.func @copy_read_no_barrier() kernel {
       kda.schedule "raw" trip_count(1) depth(1) target("gfx942") {
         %c0 = arith.constant 0 : index
@@ -165,7 +168,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    // Missing barrier between a read and the refill of its slot (WAR).
+    // Missing barrier between a read and the refill of its slot.
     gpu.func @read_refill_no_barrier() kernel {
       kda.schedule "war" trip_count(4) depth(2) target("gfx942") {
         %c0 = arith.constant 0 : index
