@@ -4,7 +4,7 @@
 // semantics of each mode: test/unit/EmulatorTest.cpp.
 // RUN: kda-opt %s --kda-gpu-to-emu | FileCheck %s
 
-// CHECK-LABEL: func.func @modes(%[[CTX:.*]]: !llvm.ptr, %[[X:.*]]: f32, %[[N:.*]]: i32)
+// CHECK: func.func @modes(%[[CTX:.*]]: !llvm.ptr, %[[X:.*]]: f32, %[[N:.*]]: i32)
 // CHECK: %[[OFF:.*]] = arith.constant 3 : i32
 // CHECK: %[[W:.*]] = arith.constant 16 : i32
 // CHECK: %[[XOR:.*]] = arith.constant 0 : i32
