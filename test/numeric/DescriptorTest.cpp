@@ -33,6 +33,10 @@ protected:
                      const std::string &what) {
     kda_batch b = harness->batch();
     spoil(b);
+    // Validation alone first: a batch it wrongly accepts fails here, before
+    // the launch below could crash on it.
+    ASSERT_EQ(kda_validate_recurrent(kernel, &b), KDA_ERROR_INVALID_ARGUMENT)
+        << "accepted; expected: " << what;
     EXPECT_EQ(kda_launch_recurrent(kernel, &b, nullptr),
               KDA_ERROR_INVALID_ARGUMENT);
     EXPECT_NE(std::string(kda_last_error()).find(what), std::string::npos)
