@@ -4,6 +4,7 @@
 #include "Manifest.h"
 #include "kda/kda_runtime.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -556,6 +557,20 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
     if (b->slots_host[i] >= b->num_slots) {
       why << "slot index " << b->slots_host[i] << " of sequence " << i
           << " is outside the pool of " << b->num_slots << " slots";
+      return bad();
+    }
+  // KDA-MATH.md section 4: two non-padding rows naming one slot would race
+  // on its state. (slot, sequence) pairs sorted: repeats are neighbours.
+  std::vector<std::pair<int32_t, int32_t>> named;
+  for (int32_t i = 0; i < b->num_seqs; ++i)
+    if (b->slots_host[i] > 0)
+      named.push_back({b->slots_host[i], i});
+  std::sort(named.begin(), named.end());
+  for (size_t i = 1; i < named.size(); ++i)
+    if (named[i].first == named[i - 1].first) {
+      why << "sequences " << named[i - 1].second << " and " << named[i].second
+          << " both name slot " << named[i].first
+          << " (their states would race)";
       return bad();
     }
   return KDA_OK;

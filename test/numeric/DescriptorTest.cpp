@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <functional>
+#include <utility>
 
 using namespace kda;
 
@@ -31,6 +33,10 @@ protected:
                      const std::string &what) {
     kda_batch b = harness->batch();
     spoil(b);
+    // Validation alone first: a batch it wrongly accepts fails here, before
+    // the launch below could crash on it.
+    ASSERT_EQ(kda_validate_recurrent(kernel, &b), KDA_ERROR_INVALID_ARGUMENT)
+        << "accepted; expected: " << what;
     EXPECT_EQ(kda_launch_recurrent(kernel, &b, nullptr),
               KDA_ERROR_INVALID_ARGUMENT);
     EXPECT_NE(std::string(kda_last_error()).find(what), std::string::npos)
@@ -103,6 +109,182 @@ TEST_F(Descriptors, ValidBatchLaunches) {
   test::CaseResult r = harness->check();
   EXPECT_LE(r.outErr, 2e-3);
   EXPECT_NE(harness->snapshot(), before);
+}
+
+// Every field of the validation, one case each: a check that forgets one
+// field, or a loop that skips one position, is caught. The prepared batch:
+// k3_small (H 2, HV 2, K 64, V 32, bf16 activations, gates and betas, f32
+// vk state, A_log and dt_bias), sequences of 1, 3 and 1 tokens in slots 1,
+// 2, 3 of a pool of 4.
+
+TEST_F(Descriptors, EachDimIsChecked) {
+  const char *kernelDims = ") do not match kernel k3_small (H 2, HV 2, K 64, V 32)";
+  expectRefused([](kda_batch &b) { b.heads = 4; },
+                std::string("dims (H 4, HV 2, K 64, V 32") + kernelDims);
+  expectRefused([](kda_batch &b) { b.value_heads = 4; },
+                std::string("dims (H 2, HV 4, K 64, V 32") + kernelDims);
+  expectRefused([](kda_batch &b) { b.head_k = 32; },
+                std::string("dims (H 2, HV 2, K 32, V 32") + kernelDims);
+  expectRefused([](kda_batch &b) { b.head_v = 64; },
+                std::string("dims (H 2, HV 2, K 64, V 64") + kernelDims);
+}
+
+TEST_F(Descriptors, EachDtypeIsChecked) {
+  expectRefused([](kda_batch &b) { b.act_dtype = KDA_F32; },
+                "activation dtype f32 is not the bundle's bf16 (unsupported here)");
+  expectRefused([](kda_batch &b) { b.g_dtype = KDA_F32; },
+                "g dtype f32 is not the bundle's bf16 (unsupported here)");
+  expectRefused([](kda_batch &b) { b.beta_dtype = KDA_F16; },
+                "beta dtype f16 is not the bundle's bf16 (unsupported here)");
+  expectRefused([](kda_batch &b) { b.state_dtype = KDA_F16; },
+                "state dtype f16 is not the bundle's f32 (unsupported here)");
+}
+
+TEST_F(Descriptors, NegativeCounts) {
+  expectRefused([](kda_batch &b) { b.num_seqs = -1; },
+                "negative num_seqs or num_tokens");
+  expectRefused([](kda_batch &b) { b.num_tokens = -5; },
+                "negative num_seqs or num_tokens");
+}
+
+// Grid z carries the sequences: 65535 is the last count that fits.
+TEST_F(Descriptors, SequenceCountLimit) {
+  expectRefused([](kda_batch &b) { b.num_seqs = 65536; },
+                "num_seqs 65536 exceeds 65535 (grid z)");
+  cu.assign(65536, 0); // 65535 empty padding sequences validate
+  slots.assign(65535, 0);
+  kda_batch b = harness->batch();
+  b.num_seqs = 65535;
+  b.num_tokens = 0;
+  b.cu_seqlens_host = cu.data();
+  b.slots_host = slots.data();
+  EXPECT_EQ(kda_validate_recurrent(kernel, &b), KDA_OK) << kda_last_error();
+}
+
+TEST_F(Descriptors, EveryPointerIsCheckedForNull) {
+  const std::pair<const char *, std::function<void(kda_batch &)>> fields[] = {
+      {"q", [](kda_batch &b) { b.q = nullptr; }},
+      {"k", [](kda_batch &b) { b.k = nullptr; }},
+      {"v", [](kda_batch &b) { b.v = nullptr; }},
+      {"g", [](kda_batch &b) { b.g = nullptr; }},
+      {"beta", [](kda_batch &b) { b.beta = nullptr; }},
+      {"a_log", [](kda_batch &b) { b.a_log = nullptr; }},
+      {"dt_bias", [](kda_batch &b) { b.dt_bias = nullptr; }},
+      {"cu_seqlens", [](kda_batch &b) { b.cu_seqlens = nullptr; }},
+      {"slots", [](kda_batch &b) { b.slots = nullptr; }},
+      {"has_initial_state", [](kda_batch &b) { b.has_initial_state = nullptr; }},
+      {"state", [](kda_batch &b) { b.state = nullptr; }},
+      {"out", [](kda_batch &b) { b.out = nullptr; }},
+      {"cu_seqlens_host", [](kda_batch &b) { b.cu_seqlens_host = nullptr; }},
+      {"slots_host", [](kda_batch &b) { b.slots_host = nullptr; }}};
+  for (const auto &[name, spoil] : fields) {
+    SCOPED_TRACE(name);
+    expectRefused(spoil, std::string(name) + " is null");
+  }
+}
+
+template <typename T> T *plus4(T *p) {
+  return reinterpret_cast<T *>(reinterpret_cast<uintptr_t>(p) + 4);
+}
+
+TEST_F(Descriptors, EveryPointerIsCheckedForAlignment) {
+  const std::pair<const char *, std::function<void(kda_batch &)>> fields[] = {
+      {"q", [](kda_batch &b) { b.q = plus4(b.q); }},
+      {"k", [](kda_batch &b) { b.k = plus4(b.k); }},
+      {"v", [](kda_batch &b) { b.v = plus4(b.v); }},
+      {"g", [](kda_batch &b) { b.g = plus4(b.g); }},
+      {"beta", [](kda_batch &b) { b.beta = plus4(b.beta); }},
+      {"a_log", [](kda_batch &b) { b.a_log = plus4(b.a_log); }},
+      {"dt_bias", [](kda_batch &b) { b.dt_bias = plus4(b.dt_bias); }},
+      {"cu_seqlens", [](kda_batch &b) { b.cu_seqlens = plus4(b.cu_seqlens); }},
+      {"slots", [](kda_batch &b) { b.slots = plus4(b.slots); }},
+      {"has_initial_state",
+       [](kda_batch &b) { b.has_initial_state = plus4(b.has_initial_state); }},
+      {"state", [](kda_batch &b) { b.state = plus4(b.state); }},
+      {"out", [](kda_batch &b) { b.out = plus4(b.out); }}};
+  for (const auto &[name, spoil] : fields) {
+    SCOPED_TRACE(name);
+    expectRefused(spoil, std::string(name) + " is not 16-byte aligned");
+  }
+}
+
+TEST_F(Descriptors, CuSeqlensMustStartAtZero) {
+  cu = {1, 2, 4, 5};
+  expectRefused([&](kda_batch &b) { b.cu_seqlens_host = cu.data(); },
+                "cu_seqlens[0] is 1, not 0");
+}
+
+// The batch has 3 sequences: pairs (0, 1), (1, 2), (2, 3) - first, middle
+// and last - each broken alone (the end still at num_tokens 5).
+TEST_F(Descriptors, CuSeqlensMonotonicAtEveryPosition) {
+  const std::pair<std::vector<int32_t>, const char *> cases[] = {
+      {{0, -1, 4, 5}, "cu_seqlens[1] = -1 < cu_seqlens[0] = 0"},
+      {{0, 3, 1, 5}, "cu_seqlens[2] = 1 < cu_seqlens[1] = 3"},
+      {{0, 1, 6, 5}, "cu_seqlens[3] = 5 < cu_seqlens[2] = 6"}};
+  for (const auto &[values, what] : cases) {
+    SCOPED_TRACE(what);
+    cu = values;
+    expectRefused([&](kda_batch &b) { b.cu_seqlens_host = cu.data(); },
+                  std::string("cu_seqlens is not monotonic: ") + what);
+  }
+}
+
+TEST_F(Descriptors, CuSeqlensEndChecked) {
+  cu = {0, 1, 4, 4};
+  expectRefused([&](kda_batch &b) { b.cu_seqlens_host = cu.data(); },
+                "cu_seqlens ends at 4, not num_tokens 5");
+}
+
+TEST_F(Descriptors, SlotOutsidePoolAtEveryPosition) {
+  const std::pair<std::vector<int32_t>, const char *> cases[] = {
+      {{4, 2, 3}, "slot index 4 of sequence 0 is outside the pool of 4 slots"},
+      {{1, 9, 3}, "slot index 9 of sequence 1 is outside the pool of 4 slots"},
+      {{1, 2, 4}, "slot index 4 of sequence 2 is outside the pool of 4 slots"}};
+  for (const auto &[values, what] : cases) {
+    SCOPED_TRACE(what);
+    slots = values;
+    expectRefused([&](kda_batch &b) { b.slots_host = slots.data(); }, what);
+  }
+}
+
+// KDA-MATH.md section 4: two non-padding rows naming one slot would race on
+// its state; padding ids (<= 0) may repeat.
+TEST_F(Descriptors, TwoSequencesNamingOneSlot) {
+  const std::pair<std::vector<int32_t>, const char *> cases[] = {
+      {{2, 2, 3}, "sequences 0 and 1 both name slot 2"},
+      {{1, 3, 3}, "sequences 1 and 2 both name slot 3"},
+      {{3, 2, 3}, "sequences 0 and 2 both name slot 3"}};
+  for (const auto &[values, what] : cases) {
+    SCOPED_TRACE(what);
+    slots = values;
+    expectRefused([&](kda_batch &b) { b.slots_host = slots.data(); }, what);
+  }
+  slots = {0, -1, 0};
+  kda_batch b = harness->batch();
+  b.slots_host = slots.data();
+  EXPECT_EQ(kda_validate_recurrent(kernel, &b), KDA_OK) << kda_last_error();
+}
+
+// An empty batch is valid and launches nothing.
+TEST_F(Descriptors, EmptyBatchWritesNothing) {
+  cu = {0};
+  kda_batch b = harness->batch();
+  b.num_seqs = 0;
+  b.num_tokens = 0;
+  b.cu_seqlens_host = cu.data();
+  EXPECT_EQ(kda_launch_recurrent(kernel, &b, nullptr), KDA_OK)
+      << kda_last_error();
+  EXPECT_EQ(harness->snapshot(), before);
+}
+
+TEST_F(Descriptors, NotARecurrentKernelOrNoBatch) {
+  EXPECT_EQ(kda_validate_recurrent(kernel, nullptr), KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(kda_last_error(), "null kernel or batch");
+  kda_batch b = harness->batch();
+  EXPECT_EQ(kda_launch_recurrent(nullptr, &b, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(kda_last_error(), "null kernel or batch");
+  EXPECT_EQ(harness->snapshot(), before);
 }
 
 TEST(Bundles, MissingBundleAndKernel) {

@@ -4,7 +4,10 @@
 // at wave 64 (emu; the LDS-pipelined specs also emu950, gfx950's copy atom)
 // and wave 32 (emu32), run through the runtime's emu
 // backend on batches that mix decodes and multi-token rows, padding slots,
-// sequences with and without initial state; bf16/f16 inputs.
+// sequences with and without initial state; bf16/f16 inputs; and the edges
+// of KDA-MATH.md random draws never reach: zero-length sequences, all-zero q
+// and k rows, stale NaN states behind has_initial_state = 0, gates around
+// the softplus threshold and at +-1000, saturated betas.
 // Bars (issue #3): relative L2 <= 2e-3 on outputs, <= 1e-5 on f32 states
 // (5e-3 on the bf16 pools of the *_bf16_state specs), no NaN, padding rows
 // zero, untouched slots (1e30) bit-identical.
@@ -34,6 +37,28 @@ BatchShape shapeFor(const std::string &batch) {
     return {{1, 3, 1, 17, 2, 1}, {3, 1, 0, 6, -1, 8}, {1, 0, 1, 1, 1, 1}};
   if (batch == "long")     // one row of 40 tokens after a decode
     return {{1, 40}, {2, 4}, {1, 1}};
+  if (batch == "degenerate") { // KDA-MATH.md's edge rows, all in one batch
+    // Zero-length sequences (with and without initial state, one padding),
+    // padding ids 0 and -1, all-zero q and k rows (0 / sqrt(0 + eps) = 0,
+    // not NaN), and NaN in the slots of sequences without initial state
+    // (stale states the kernel must not read; it must write zeros or the
+    // sequence's final state there).
+    BatchShape s{{0, 2, 0, 1, 3, 0}, {4, 1, 0, -1, 2, 5}, {0, 1, 1, 1, 0, 1}};
+    s.zeroQTokens = {0, 3};
+    s.zeroKTokens = {1, 3};
+    s.staleNaN = true;
+    return s;
+  }
+  if (batch == "saturation") { // gates and betas at their numeric boundaries
+    BatchShape s{{4, 7, 1}, {1, 2, 3}, {1, 0, 1}};
+    // The softplus threshold (20) from both sides and past it, where a
+    // softplus saturating at 20 would differ; +-1000 (sigmoids saturate,
+    // exp overflows if unclamped); A_log = -4 keeps those decays visible.
+    s.gateValues = {19.9, 20, 20.1, 25, 50, 100, -1000, 1000, 0.5, -20};
+    s.aLogValues = {-4, 0};
+    s.betaValues = {-1000, -20, 0, 20, 1000, 0.3};
+    return s;
+  }
   // "extreme": g near -1000 every third token (softplus) / saturated bound
   BatchShape s{{5, 9}, {1, 3}, {1, 1}};
   s.extremeGate = 1000;
@@ -93,7 +118,8 @@ std::vector<NumericCase> allCases() {
                          "k3_bf16_state", "linear_bf16_state"};
   for (const char *spec : small)
     for (const char *target : {"emu", "emu32"})
-      for (const char *batch : {"decode", "mixed", "long", "extreme"})
+      for (const char *batch :
+           {"decode", "mixed", "long", "extreme", "degenerate", "saturation"})
         cases.push_back({spec, target, batch});
   // The pipelined specs also on emu950, which executes gfx950's copy atom
   // (global_load_lds: wave 0 issues, 16 bytes a lane from a wave-uniform

@@ -212,10 +212,16 @@ void Harness::prepare(const BatchShape &shape, int64_t slots, uint64_t seed) {
   pool0.assign(size_t(numSlots * l.slotElems()), 1e30);
   std::mt19937_64 rng(seed ^ 0x5eed);
   std::normal_distribution<float> normal(0.0f, 0.5f);
-  for (int32_t s : host.slots)
+  for (int n = 0; n < host.numSequences(); ++n) {
+    const int32_t s = host.slots[size_t(n)];
+    // A slot without initial state holds a stale state; NaN when asked, so
+    // a kernel that reads it (even to multiply by 0) fails.
+    const bool stale = shape.staleNaN && !host.hasInitialState[size_t(n)];
     if (s > 0)
       for (int64_t i = 0; i < l.slotElems(); ++i)
-        pool0[size_t(s * l.slotElems() + i)] = normal(rng);
+        pool0[size_t(s * l.slotElems() + i)] =
+            stale ? std::nan("") : normal(rng);
+  }
   poolBytes0 = encode(pool0, kl.state); // the oracle starts from the rounded pool
   desc.state = mem.alloc(poolBytes0.size() + 16);
   buffers.push_back(desc.state);

@@ -1,8 +1,38 @@
 #include "RandomBatch.h"
+#include <algorithm>
 #include <cmath>
 #include <random>
 
 namespace kda::test {
+
+/// Overwrites the draws with the shape's edge values.
+static void applyEdges(const ref::Layer &l, const BatchShape &shape,
+                       ref::Batch &b) {
+  const size_t qkRow = size_t(l.H) * l.K, gRow = size_t(l.HV) * l.K;
+  for (int t : shape.zeroQTokens)
+    std::fill_n(b.q.begin() + size_t(t) * qkRow, qkRow, 0.0);
+  for (int t : shape.zeroKTokens)
+    std::fill_n(b.k.begin() + size_t(t) * qkRow, qkRow, 0.0);
+  if (!shape.gateValues.empty()) {
+    const std::vector<double> &gv = shape.gateValues;
+    for (size_t t = 0; t < size_t(b.T); ++t)
+      for (size_t i = 0; i < gRow; ++i) {
+        double x = gv[(t + i) % gv.size()];
+        b.g[t * gRow + i] = l.gate == ref::Gate::None ? -std::abs(x) : x;
+      }
+    std::fill(b.dtBias.begin(), b.dtBias.end(), 0.0);
+  }
+  if (!shape.aLogValues.empty())
+    for (size_t h = 0; h < b.aLog.size(); ++h)
+      b.aLog[h] = shape.aLogValues[h % shape.aLogValues.size()];
+  if (!shape.betaValues.empty())
+    for (size_t i = 0; i < b.beta.size(); ++i) {
+      double x = shape.betaValues[(i / size_t(l.HV) + i % size_t(l.HV)) %
+                                  shape.betaValues.size()];
+      // 'given' reads beta itself: its saturated ends, 0 and 1.
+      b.beta[i] = l.beta == ref::Beta::Given ? 1.0 / (1.0 + std::exp(-x)) : x;
+    }
+}
 
 ref::Batch makeBatch(const ref::Layer &l, const BatchShape &shape,
                      uint64_t seed) {
@@ -49,6 +79,7 @@ ref::Batch makeBatch(const ref::Layer &l, const BatchShape &shape,
       e = shape.extremeGate != 0 ? 0.0 : uni(rng);
     fill(b.dtBias, size_t(l.HV) * l.K, 0.5);
   }
+  applyEdges(l, shape, b);
   return b;
 }
 

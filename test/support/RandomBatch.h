@@ -16,6 +16,23 @@ struct BatchShape {
   /// Raw gate inputs set to this value on every third token (0: off); with
   /// the softplus gate and A_log = 0, 1000 gives g of about -1000.
   double extremeGate = 0;
+
+  // Edge values of KDA-MATH.md that normal draws never reach (all optional).
+  /// Tokens whose q (resp. k) rows are zero in every head: the l2norm's eps
+  /// is then all that keeps 0 / sqrt(0) from being NaN.
+  std::vector<int> zeroQTokens, zeroKTokens;
+  /// Raw gate inputs cycled over (token, value head, channel), with dt_bias
+  /// set to zero so the gate sees exactly these values (gate 'none': the
+  /// log decay -|value|).
+  std::vector<double> gateValues;
+  /// A_log per value head, cycled (only where the gate uses A_log).
+  std::vector<double> aLogValues;
+  /// Raw beta inputs cycled over (token, value head); beta 'given' reads
+  /// them as beta itself.
+  std::vector<double> betaValues;
+  /// The slots of sequences without initial state hold NaN (a stale state
+  /// the kernel must not read); see Harness::prepare.
+  bool staleNaN = false;
 };
 
 /// Fills a batch with draws from a fixed seed: q, k, v ~ N(0, 1) (k scaled by

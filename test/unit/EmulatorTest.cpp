@@ -1,0 +1,412 @@
+//===- EmulatorTest.cpp - the SIMT emulator's primitives, one by one ------===//
+//
+// The emulated kernels of test/numeric exercise only what the decode kernel
+// uses (xor butterflies of one width, drained barriers, race-free schedules).
+// These tests call the emulator's C entry points from hand-written packed
+// entries, so every shuffle mode, the barrier, the divergence check and each
+// of the race detector's reports is pinned by an exact value or message.
+//
+//===----------------------------------------------------------------------===//
+#include "../../runtime/emu/Emulator.h"
+
+#include <gtest/gtest.h>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using kda::emu::LaunchConfig;
+
+namespace {
+
+int32_t lin(void *ctx) { return int32_t(kda_emu_id(ctx, 0)); }
+
+LaunchConfig block(uint32_t threads, uint32_t wave = 64) {
+  LaunchConfig c;
+  c.block[0] = threads;
+  c.waveSize = wave;
+  return c;
+}
+
+std::string run(kda::emu::PackedEntry entry, const LaunchConfig &c,
+                void *data = nullptr) {
+  void *params[1] = {data};
+  return kda::emu::launch(entry, c, params);
+}
+
+/// results[thread][i] of a 64-thread block.
+struct Results {
+  int32_t v[64][6];
+};
+Results *resultsOf(void **params) { return static_cast<Results *>(params[0]); }
+
+// Modes 0 xor, 1 up, 2 down, 3 idx, within segments of `width` lanes.
+void shuffleModes(void *ctx, void **params) {
+  const int32_t me = lin(ctx);
+  int32_t *out = resultsOf(params)->v[me];
+  out[0] = kda_emu_shuffle_i32(ctx, me, 1, 64, 0);
+  out[1] = kda_emu_shuffle_i32(ctx, me, 1, 16, 1);
+  out[2] = kda_emu_shuffle_i32(ctx, me, 2, 16, 2);
+  out[3] = kda_emu_shuffle_i32(ctx, me, 5, 16, 3);
+  out[4] = kda_emu_shuffle_i32(ctx, me, 16, 32, 0);
+  float f = kda_emu_shuffle_f32(ctx, 0.5f * float(me), 3, 64, 0);
+  std::memcpy(&out[5], &f, 4);
+}
+
+TEST(EmulatorShuffles, EveryModeAndSegment) {
+  Results r{};
+  ASSERT_EQ(run(shuffleModes, block(64), &r), "");
+  for (int32_t t = 0; t < 64; ++t) {
+    const int32_t inSeg = t % 16, seg = t - inSeg;
+    EXPECT_EQ(r.v[t][0], t ^ 1) << "xor, thread " << t;
+    // A source outside the segment gives the caller its own value.
+    EXPECT_EQ(r.v[t][1], inSeg >= 1 ? t - 1 : t) << "up, thread " << t;
+    EXPECT_EQ(r.v[t][2], inSeg + 2 < 16 ? t + 2 : t) << "down, thread " << t;
+    EXPECT_EQ(r.v[t][3], seg + 5) << "idx, thread " << t;
+    EXPECT_EQ(r.v[t][4], t ^ 16) << "xor 16 in 32-lane segments, thread " << t;
+    float f;
+    std::memcpy(&f, &r.v[t][5], 4);
+    EXPECT_EQ(f, 0.5f * float(t ^ 3)) << "f32 xor, thread " << t;
+  }
+}
+
+// Wave 32: two waves in one block; a full-width shuffle never crosses into
+// the other wave, and lane / subgroup ids follow the wave size.
+void waveIds(void *ctx, void **params) {
+  const int32_t me = lin(ctx);
+  int32_t *out = resultsOf(params)->v[me];
+  out[0] = kda_emu_shuffle_i32(ctx, me, 31, 32, 3);
+  out[1] = int32_t(kda_emu_id(ctx, 12));
+  out[2] = int32_t(kda_emu_id(ctx, 13));
+  out[3] = int32_t(kda_emu_id(ctx, 14));
+  out[4] = kda_emu_shuffle_i32(ctx, me, 1, 32, 2);
+}
+
+TEST(EmulatorShuffles, Wave32StaysInsideItsWave) {
+  Results r{};
+  ASSERT_EQ(run(waveIds, block(64, 32), &r), "");
+  for (int32_t t = 0; t < 64; ++t) {
+    EXPECT_EQ(r.v[t][0], t / 32 * 32 + 31) << "idx 31, thread " << t;
+    EXPECT_EQ(r.v[t][1], t % 32) << "lane id, thread " << t;
+    EXPECT_EQ(r.v[t][2], t / 32) << "subgroup id, thread " << t;
+    EXPECT_EQ(r.v[t][3], 32) << "subgroup size";
+    EXPECT_EQ(r.v[t][4], t % 32 == 31 ? t : t + 1) << "down 1, thread " << t;
+  }
+}
+
+// Back-to-back shuffles: a lane that runs ahead must not overwrite the value
+// a slower lane has yet to read (the exchange's two halves).
+void backToBack(void *ctx, void **params) {
+  const int32_t me = lin(ctx);
+  int32_t *out = resultsOf(params)->v[me];
+  out[0] = kda_emu_shuffle_i32(ctx, me, 1, 64, 0);
+  out[1] = kda_emu_shuffle_i32(ctx, 100 + me, 2, 64, 0);
+  out[2] = kda_emu_shuffle_i32(ctx, 200 + me, 4, 64, 0);
+}
+
+TEST(EmulatorShuffles, BackToBackShufflesKeepTheirValues) {
+  Results r{};
+  ASSERT_EQ(run(backToBack, block(64), &r), "");
+  for (int32_t t = 0; t < 64; ++t) {
+    EXPECT_EQ(r.v[t][0], t ^ 1);
+    EXPECT_EQ(r.v[t][1], 100 + (t ^ 2));
+    EXPECT_EQ(r.v[t][2], 200 + (t ^ 4));
+  }
+}
+
+// Barrier: every thread writes its slot, then reads its neighbour's after
+// the barrier; with fibers switched at the barrier, all writes are seen.
+void barrierExchange(void *ctx, void **params) {
+  Results *r = resultsOf(params);
+  const int32_t me = lin(ctx);
+  r->v[me][0] = 7 * me;
+  kda_emu_barrier(ctx);
+  r->v[me][1] = r->v[(me + 1) % 64][0];
+  kda_emu_barrier(ctx);
+  r->v[(me + 1) % 64][2] = r->v[me][1];
+}
+
+TEST(EmulatorBarriers, WritesBeforeABarrierAreSeenAfterIt) {
+  Results r{};
+  ASSERT_EQ(run(barrierExchange, block(64), &r), "");
+  for (int32_t t = 0; t < 64; ++t) {
+    EXPECT_EQ(r.v[t][1], 7 * ((t + 1) % 64));
+    EXPECT_EQ(r.v[t][2], 7 * t);
+  }
+}
+
+// Every block of the grid runs once with its own ids.
+void gridIds(void *ctx, void **params) {
+  auto *seen = static_cast<int32_t *>(params[0]);
+  if (lin(ctx) != 0)
+    return;
+  const int64_t x = kda_emu_id(ctx, 3), y = kda_emu_id(ctx, 4),
+                z = kda_emu_id(ctx, 5);
+  seen[(z * 3 + y) * 2 + x] += 1;
+  // Grid and block dims.
+  seen[12] = int32_t(kda_emu_id(ctx, 9) * 100 + kda_emu_id(ctx, 10) * 10 +
+                     kda_emu_id(ctx, 11));
+  seen[13] = int32_t(kda_emu_id(ctx, 6));
+}
+
+TEST(EmulatorBarriers, EveryBlockOfTheGridRunsOnce) {
+  LaunchConfig c = block(32, 32);
+  c.grid[0] = 2, c.grid[1] = 3, c.grid[2] = 2;
+  std::vector<int32_t> seen(14, 0);
+  ASSERT_EQ(run(gridIds, c, seen.data()), "");
+  for (int i = 0; i < 12; ++i)
+    EXPECT_EQ(seen[i], 1) << "block " << i;
+  EXPECT_EQ(seen[12], 232);
+  EXPECT_EQ(seen[13], 32);
+}
+
+// Divergent synchronisation: one wave at a barrier, the other at a shuffle;
+// then one thread at a barrier the others never reach.
+void barrierVersusShuffle(void *ctx, void **) {
+  if (lin(ctx) < 32)
+    kda_emu_barrier(ctx);
+  else
+    kda_emu_shuffle_i32(ctx, 0, 1, 32, 0);
+}
+void lonelyBarrier(void *ctx, void **) {
+  if (lin(ctx) == 0)
+    kda_emu_barrier(ctx);
+}
+void extraBarrier(void *ctx, void **) {
+  kda_emu_barrier(ctx);
+  if (lin(ctx) != 5)
+    kda_emu_barrier(ctx);
+  else
+    kda_emu_shuffle_i32(ctx, 0, 1, 64, 0);
+}
+
+TEST(EmulatorBarriers, DivergenceIsReported) {
+  EXPECT_EQ(run(barrierVersusShuffle, block(64, 32)),
+            "divergent synchronisation in block (0, 0, 0): thread 0 at "
+            "barrier #1, thread 32 at shuffle #1");
+  EXPECT_EQ(run(lonelyBarrier, block(64)),
+            "divergent synchronisation in block (0, 0, 0): thread 0 at "
+            "barrier #1, thread 1 at finished");
+  EXPECT_EQ(run(extraBarrier, block(64)),
+            "divergent synchronisation in block (0, 0, 0): thread 0 at "
+            "barrier #2, thread 5 at shuffle #2");
+}
+
+TEST(EmulatorBarriers, BadConfigurationsAreRefused) {
+  EXPECT_EQ(run(lonelyBarrier, block(0)), "block of 0 threads (1..1024)");
+  EXPECT_EQ(run(lonelyBarrier, block(1025)), "block of 1025 threads (1..1024)");
+  EXPECT_EQ(run(lonelyBarrier, block(64, 16)), "wave size must be 32 or 64");
+}
+
+//===----------------------------------------------------------------------===//
+// The race detector through its C entry points (byte ranges of LDS).
+//===----------------------------------------------------------------------===//
+
+// RAW: thread t stores word t, then reads word t - 1 with no barrier.
+void storeThenReadNeighbour(void *ctx, void **) {
+  const int32_t me = lin(ctx);
+  kda_emu_lds_store(ctx, 4 * me, 4);
+  if (me > 0)
+    kda_emu_lds_load(ctx, 4 * (me - 1), 4);
+}
+// WAW: every thread stores word 0.
+void allStoreOneWord(void *ctx, void **) { kda_emu_lds_store(ctx, 0, 4); }
+// Thread t stores word t, barrier, then word t + 1 (its neighbour's word of
+// the previous epoch): the barrier orders the two writes, race-free.
+void storeBarrierStore(void *ctx, void **) {
+  const int32_t me = lin(ctx);
+  kda_emu_lds_store(ctx, 4 * me, 4);
+  kda_emu_barrier(ctx);
+  kda_emu_lds_store(ctx, 4 * ((me + 1) % 64), 4);
+}
+
+TEST(EmulatorRaceDetector, PlainStoresAndLoads) {
+  EXPECT_EQ(run(storeThenReadNeighbour, block(64)),
+            "LDS race in block (0, 0, 0): thread 1 reads byte 0 that thread 0 "
+            "wrote with no barrier between");
+  EXPECT_EQ(run(allStoreOneWord, block(64)),
+            "LDS race in block (0, 0, 0): thread 1 the store to byte 0 races "
+            "thread 0's write (no barrier between)");
+  EXPECT_EQ(run(storeBarrierStore, block(64)), "");
+}
+
+// WAR across a barrier: every thread reads the whole 256-byte tile, then
+// thread t overwrites its word after a barrier; drained or not.
+template <bool Drain> void readBarrierOverwrite(void *ctx, void **) {
+  const int32_t me = lin(ctx);
+  kda_emu_lds_read(ctx, 0, 256, /*tag=*/0);
+  if (Drain)
+    kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+  kda_emu_lds_write(ctx, 0, 256, /*tag=*/1);
+  (void)me;
+}
+
+TEST(EmulatorRaceDetector, BareBarrierDoesNotRetirePendingReads) {
+  EXPECT_EQ(run(readBarrierOverwrite<false>, block(64)),
+            "LDS race in block (0, 0, 0): thread 0 the register-staged copy of "
+            "iteration 1 overwrites byte 0 that thread 1 read for iteration 0 "
+            "without a drain before the barrier (a bare barrier does not order "
+            "pending LDS reads)");
+  EXPECT_EQ(run(readBarrierOverwrite<true>, block(64)), "");
+}
+
+// Reads retire only on the thread that drained: thread 0 drains, the others
+// do not; thread 1's copy chunk overlaps nothing thread 0 alone read.
+void onlyThreadZeroDrains(void *ctx, void **) {
+  const int32_t me = lin(ctx);
+  kda_emu_lds_read(ctx, 0, 256, 0);
+  if (me == 0)
+    kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+  kda_emu_lds_write(ctx, 0, 256, 1);
+}
+
+TEST(EmulatorRaceDetector, ADrainRetiresOnlyItsOwnThreadsReads) {
+  EXPECT_EQ(run(onlyThreadZeroDrains, block(64)),
+            "LDS race in block (0, 0, 0): thread 0 the register-staged copy of "
+            "iteration 1 overwrites byte 0 that thread 1 read for iteration 0 "
+            "without a drain before the barrier (a bare barrier does not order "
+            "pending LDS reads)");
+}
+
+// A copy by all threads, then every thread reads the tile with no barrier:
+// fibers run in order, so thread 0 reads byte 4 before thread 1 writes it,
+// and thread 1's part of the copy is the racing access (WAR).
+void copyThenReadNoBarrier(void *ctx, void **) {
+  kda_emu_lds_write(ctx, 0, 256, 0);
+  kda_emu_lds_read(ctx, 0, 256, 0);
+}
+
+TEST(EmulatorRaceDetector, ReadOfAStagedCopyNeedsABarrier) {
+  EXPECT_EQ(run(copyThenReadNoBarrier, block(64)),
+            "LDS race in block (0, 0, 0): thread 1 the register-staged copy of "
+            "iteration 0 overwrites byte 4 that thread 0 read for iteration 0 "
+            "with no barrier between");
+}
+
+// Async copies: `waitCount` groups may stay outstanding at the wait.
+template <int WaitCount> void asyncThenRead(void *ctx, void **) {
+  kda_emu_async_copy(ctx, 0, 256, 0, true);
+  kda_emu_async_copy(ctx, 256, 256, 1, true);
+  kda_emu_async_wait(ctx, WaitCount);
+  kda_emu_barrier(ctx);
+  kda_emu_lds_read(ctx, 0, 256, 0);
+  kda_emu_async_wait(ctx, 0);
+  kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+  kda_emu_lds_read(ctx, 256, 256, 1);
+}
+
+// wait_group 1 with two groups out lands the older one only: iteration 1's
+// tile is still in flight.
+void readNewerAfterWaitOne(void *ctx, void **) {
+  kda_emu_async_copy(ctx, 0, 256, 0, true);
+  kda_emu_async_copy(ctx, 256, 256, 1, true);
+  kda_emu_async_wait(ctx, 1);
+  kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+  kda_emu_lds_read(ctx, 256, 256, 1);
+  kda_emu_async_wait(ctx, 0);
+}
+
+TEST(EmulatorRaceDetector, WaitCountTooHighLeavesTheCopyInFlight) {
+  EXPECT_EQ(run(readNewerAfterWaitOne, block(64)),
+            "LDS race in block (0, 0, 0): thread 0 reads byte 256 for "
+            "iteration 1 while the async copy of iteration 1 into it has not "
+            "landed");
+  EXPECT_EQ(run(asyncThenRead<1>, block(64)), "");
+  EXPECT_EQ(run(asyncThenRead<2>, block(64)),
+            "LDS race in block (0, 0, 0): thread 0 reads byte 0 for iteration "
+            "0 while the async copy of iteration 0 into it has not landed");
+}
+
+// A copy left in flight at the end of the kernel.
+void asyncNeverWaited(void *ctx, void **) {
+  kda_emu_async_copy(ctx, 0, 256, 3, true);
+  kda_emu_async_copy(ctx, 256, 256, 4, true);
+  kda_emu_async_wait(ctx, 1);
+}
+// A predicated-off copy commits an empty group that never lands anything.
+void disabledCopy(void *ctx, void **) {
+  kda_emu_async_copy(ctx, 0, 256, 7, false);
+  kda_emu_lds_read(ctx, 0, 256, 6);
+}
+
+TEST(EmulatorRaceDetector, CopiesStillInFlightAtTheEnd) {
+  EXPECT_EQ(run(asyncNeverWaited, block(64)),
+            "LDS race in block (0, 0, 0): thread 0 ends with the async copy of "
+            "iteration 4 into bytes [256, 260) still in flight");
+  EXPECT_EQ(run(disabledCopy, block(64)), "");
+}
+
+// An async copy counts as a write from its issue: issuing into bytes another
+// thread read in this epoch races (WAR), and a store into bytes whose copy
+// is in flight races too.
+void asyncOverPendingRead(void *ctx, void **) {
+  const int32_t me = lin(ctx);
+  kda_emu_lds_read(ctx, 0, 256, 0);
+  kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+  if (me == 63)
+    kda_emu_lds_read(ctx, 0, 256, 1);
+  kda_emu_barrier(ctx); // bare: thread 63's read stays pending
+  kda_emu_async_copy(ctx, 0, 256, 2, true);
+  kda_emu_async_wait(ctx, 0);
+  kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+}
+void storeIntoCopyInFlight(void *ctx, void **) {
+  kda_emu_async_copy(ctx, 0, 256, 5, true);
+  kda_emu_lds_store(ctx, 4 * lin(ctx), 4);
+  kda_emu_async_wait(ctx, 0);
+}
+
+// Thread t reads the word thread t + 1 copies into, in the same barrier
+// interval; the reads retire (drained barrier) before the copies land, so
+// only the check at the copy's issue can see the race.
+void asyncIssueOverSameEpochRead(void *ctx, void **) {
+  const int32_t me = lin(ctx);
+  kda_emu_lds_read(ctx, 4 * (me + 1), 4, 0);
+  kda_emu_async_copy(ctx, 0, 256, 1, true); // thread t: bytes [4t, 4t + 4)
+  kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+  kda_emu_async_wait(ctx, 0);
+  kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+}
+
+TEST(EmulatorRaceDetector, AsyncCopyIsAWriteFromItsIssue) {
+  EXPECT_EQ(run(asyncIssueOverSameEpochRead, block(64)),
+            "LDS race in block (0, 0, 0): thread 1 the async copy of iteration "
+            "1 overwrites byte 4 that thread 0 read for iteration 0 with no "
+            "barrier between");
+  EXPECT_EQ(run(asyncOverPendingRead, block(64)),
+            "LDS race in block (0, 0, 0): thread 0 the async copy of iteration "
+            "2 overwrites byte 0 that thread 63 read for iteration 1 without a "
+            "drain before the barrier (a bare barrier does not order pending "
+            "LDS reads)");
+  EXPECT_EQ(run(storeIntoCopyInFlight, block(64)),
+            "LDS race in block (0, 0, 0): thread 0 the store into bytes [0, 4) "
+            "while an async copy of iteration 5 into them is still in flight");
+}
+
+// Each block starts with a clean shadow: block x's thread x stores word 0.
+void oneWriterPerBlock(void *ctx, void **) {
+  if (lin(ctx) == int32_t(kda_emu_id(ctx, 3)))
+    kda_emu_lds_store(ctx, 0, 4);
+}
+
+TEST(EmulatorRaceDetector, BlocksDoNotShareShadowState) {
+  LaunchConfig c = block(64);
+  c.grid[0] = 3;
+  EXPECT_EQ(run(oneWriterPerBlock, c), "");
+}
+
+TEST(EmulatorRaceDetector, OffWhenRaceCheckIsOff) {
+  LaunchConfig c = block(64);
+  c.raceCheck = false;
+  EXPECT_EQ(run(allStoreOneWord, c), "");
+  EXPECT_EQ(run(asyncNeverWaited, c), "");
+}
+
+} // namespace
