@@ -233,11 +233,11 @@ TEST(EmulatorRaceDetector, PlainStoresAndLoads) {
 // thread t overwrites its word after a barrier; drained or not.
 template <bool Drain> void readBarrierOverwrite(void *ctx, void **) {
   const int32_t me = lin(ctx);
-  kda_emu_lds_read(ctx, 0, 256, /*tag=*/0);
+  kda_emu_lds_read(ctx, 0, 256, /*tag=*/0, "@ring");
   if (Drain)
     kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_write(ctx, 0, 256, /*tag=*/1);
+  kda_emu_lds_write(ctx, 0, 256, /*tag=*/1, "@ring");
   (void)me;
 }
 
@@ -254,11 +254,11 @@ TEST(EmulatorRaceDetector, BareBarrierDoesNotRetirePendingReads) {
 // do not; thread 1's copy chunk overlaps nothing thread 0 alone read.
 void onlyThreadZeroDrains(void *ctx, void **) {
   const int32_t me = lin(ctx);
-  kda_emu_lds_read(ctx, 0, 256, 0);
+  kda_emu_lds_read(ctx, 0, 256, 0, "@ring");
   if (me == 0)
     kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_write(ctx, 0, 256, 1);
+  kda_emu_lds_write(ctx, 0, 256, 1, "@ring");
 }
 
 TEST(EmulatorRaceDetector, ADrainRetiresOnlyItsOwnThreadsReads) {
@@ -273,8 +273,8 @@ TEST(EmulatorRaceDetector, ADrainRetiresOnlyItsOwnThreadsReads) {
 // fibers run in order, so thread 0 reads byte 4 before thread 1 writes it,
 // and thread 1's part of the copy is the racing access (WAR).
 void copyThenReadNoBarrier(void *ctx, void **) {
-  kda_emu_lds_write(ctx, 0, 256, 0);
-  kda_emu_lds_read(ctx, 0, 256, 0);
+  kda_emu_lds_write(ctx, 0, 256, 0, "@ring");
+  kda_emu_lds_read(ctx, 0, 256, 0, "@ring");
 }
 
 TEST(EmulatorRaceDetector, ReadOfAStagedCopyNeedsABarrier) {
@@ -286,26 +286,26 @@ TEST(EmulatorRaceDetector, ReadOfAStagedCopyNeedsABarrier) {
 
 // Async copies: `waitCount` groups may stay outstanding at the wait.
 template <int WaitCount> void asyncThenRead(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 0, true);
-  kda_emu_async_copy(ctx, 256, 256, 1, true);
+  kda_emu_async_copy(ctx, 0, 256, 0, true, "@ring");
+  kda_emu_async_copy(ctx, 256, 256, 1, true, "@ring");
   kda_emu_async_wait(ctx, WaitCount);
   kda_emu_barrier(ctx);
-  kda_emu_lds_read(ctx, 0, 256, 0);
+  kda_emu_lds_read(ctx, 0, 256, 0, "@ring");
   kda_emu_async_wait(ctx, 0);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_read(ctx, 256, 256, 1);
+  kda_emu_lds_read(ctx, 256, 256, 1, "@ring");
 }
 
 // wait_group 1 with two groups out lands the older one only: iteration 1's
 // tile is still in flight.
 void readNewerAfterWaitOne(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 0, true);
-  kda_emu_async_copy(ctx, 256, 256, 1, true);
+  kda_emu_async_copy(ctx, 0, 256, 0, true, "@ring");
+  kda_emu_async_copy(ctx, 256, 256, 1, true, "@ring");
   kda_emu_async_wait(ctx, 1);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_read(ctx, 256, 256, 1);
+  kda_emu_lds_read(ctx, 256, 256, 1, "@ring");
   kda_emu_async_wait(ctx, 0);
 }
 
@@ -322,14 +322,14 @@ TEST(EmulatorRaceDetector, WaitCountTooHighLeavesTheCopyInFlight) {
 
 // A copy left in flight at the end of the kernel.
 void asyncNeverWaited(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 3, true);
-  kda_emu_async_copy(ctx, 256, 256, 4, true);
+  kda_emu_async_copy(ctx, 0, 256, 3, true, "@ring");
+  kda_emu_async_copy(ctx, 256, 256, 4, true, "@ring");
   kda_emu_async_wait(ctx, 1);
 }
 // A predicated-off copy commits an empty group that never lands anything.
 void disabledCopy(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 7, false);
-  kda_emu_lds_read(ctx, 0, 256, 6);
+  kda_emu_async_copy(ctx, 0, 256, 7, false, "@ring");
+  kda_emu_lds_read(ctx, 0, 256, 6, "@ring");
 }
 
 TEST(EmulatorRaceDetector, CopiesStillInFlightAtTheEnd) {
@@ -344,19 +344,19 @@ TEST(EmulatorRaceDetector, CopiesStillInFlightAtTheEnd) {
 // is in flight races too.
 void asyncOverPendingRead(void *ctx, void **) {
   const int32_t me = lin(ctx);
-  kda_emu_lds_read(ctx, 0, 256, 0);
+  kda_emu_lds_read(ctx, 0, 256, 0, "@ring");
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
   if (me == 63)
-    kda_emu_lds_read(ctx, 0, 256, 1);
+    kda_emu_lds_read(ctx, 0, 256, 1, "@ring");
   kda_emu_barrier(ctx); // bare: thread 63's read stays pending
-  kda_emu_async_copy(ctx, 0, 256, 2, true);
+  kda_emu_async_copy(ctx, 0, 256, 2, true, "@ring");
   kda_emu_async_wait(ctx, 0);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
 }
 void storeIntoCopyInFlight(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 5, true);
+  kda_emu_async_copy(ctx, 0, 256, 5, true, "@ring");
   kda_emu_lds_store(ctx, 4 * lin(ctx), 4);
   kda_emu_async_wait(ctx, 0);
 }
@@ -366,8 +366,8 @@ void storeIntoCopyInFlight(void *ctx, void **) {
 // only the check at the copy's issue can see the race.
 void asyncIssueOverSameEpochRead(void *ctx, void **) {
   const int32_t me = lin(ctx);
-  kda_emu_lds_read(ctx, 4 * (me + 1), 4, 0);
-  kda_emu_async_copy(ctx, 0, 256, 1, true); // thread t: bytes [4t, 4t + 4)
+  kda_emu_lds_read(ctx, 4 * (me + 1), 4, 0, "@ring");
+  kda_emu_async_copy(ctx, 0, 256, 1, true, "@ring"); // thread t: bytes [4t, 4t + 4)
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
   kda_emu_async_wait(ctx, 0);

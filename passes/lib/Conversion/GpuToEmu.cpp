@@ -10,7 +10,7 @@
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/AtomLowering.h"
 #include "kda/Passes/Passes.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -234,7 +234,7 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
       // The copy's atoms (already emulator calls) under its predicate, then
       // the commit of its group: the race detector holds the slot in
       // flight, the pieces issued since the last commit join the group.
-      if (failed(lowering::emitAsyncCopyBody(rw, c, *target, lds[2])))
+      if (failed(lowering::emitAsyncCopyBody(rw, c, target, lds[2])))
         return failure();
       auto [lo, bytes] = range(c.getSlot());
       Value pred = c.getPred();
@@ -316,10 +316,10 @@ Value EmuLowering::addressOf(OpBuilder &b, Location loc, Value memref,
 }
 
 LogicalResult EmuLowering::lowerCopyAtoms(func::FuncOp fn, Value emuCtx) {
+  // One walk, no folding: the rest of the kernel stays as written.
   RewritePatternSet staged(ctx);
   lowering::populateStagedCopyPatterns(staged);
-  if (failed(applyPatternsGreedily(fn, std::move(staged))))
-    return failure();
+  walkAndApplyPatterns(fn, FrozenRewritePatternSet(std::move(staged)));
   Type i64 = IntegerType::get(ctx, 64);
   func::FuncOp cpAsyncFn =
       declare("kda_emu_cp_async", {ptr, i64, i64, i64}, {});
@@ -489,12 +489,21 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
   llvm::append_range(args, kernel.getArgumentTypes());
   auto fn = func::FuncOp::create(b, kernel.getLoc(), kernel.getName(),
                                  FunctionType::get(ctx, args, {}));
-  target = getEnclosingTargetOrEmit(kernel);
-  if (!target || failed(checkCopyAtoms(kernel, *target)))
+  // The chip whose copy atoms the kernel's rows execute as; a kernel
+  // without rows (hand-written schedules of bodiless copies) may name none,
+  // and its waits then count groups.
+  target = getEnclosingTarget(kernel);
+  bool hasAtoms = false;
+  kernel.walk([&](Operation *op) {
+    hasAtoms |= isa<CopyRowOp>(op);
+  });
+  if (hasAtoms && !target)
+    target = getEnclosingTargetOrEmit(kernel);
+  if (hasAtoms && (!target || failed(checkCopyAtoms(kernel, *target))))
     return failure();
   // global_load_lds waits count the instructions of the schedule's groups:
   // count them while the rows are still there.
-  if (target->copyAtom == CopyAtomKind::GlobalLoadLds) {
+  if (target && target->copyAtom == CopyAtomKind::GlobalLoadLds) {
     WalkResult r = kernel.walk([&](ScheduleOp s) {
       FailureOr<int64_t> n = lowering::instructionsPerAsyncGroup(s, *target);
       if (failed(n))

@@ -126,8 +126,8 @@ void lowering::forEachWaveRegion(OpBuilder &b, Location loc, CopyRowOp row,
 }
 
 LogicalResult lowering::emitAsyncCopyBody(OpBuilder &b, AsyncCopyOp op,
-                                        const TargetInfo &target,
-                                        int64_t ringSlots) {
+                                          const TargetInfo *target,
+                                          int64_t ringSlots) {
   Location loc = op.getLoc();
   IRMapping map;
   Value pred = op.getPred();
@@ -135,7 +135,7 @@ LogicalResult lowering::emitAsyncCopyBody(OpBuilder &b, AsyncCopyOp op,
     cloneBody(b, op.getBody(), map);
     return success();
   }
-  const bool sink = target.copyAtom == CopyAtomKind::GlobalLoadLds;
+  const bool sink = target && target->waitsCountInstructions();
   auto ifOp = scf::IfOp::create(b, loc, pred, /*withElse=*/sink);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
@@ -145,7 +145,7 @@ LogicalResult lowering::emitAsyncCopyBody(OpBuilder &b, AsyncCopyOp op,
   auto schedule = op->getParentOfType<ScheduleOp>();
   if (!schedule)
     return op.emitOpError("a predicated copy on ")
-           << target.name << " needs its schedule's trip count (for the sink)";
+           << target->name << " needs its schedule's trip count (for the sink)";
   b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);

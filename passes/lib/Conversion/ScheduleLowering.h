@@ -68,9 +68,10 @@ void forEachWaveRegion(OpBuilder &b, Location loc, CopyRowOp row,
 /// instructions: the body again for iteration min(iter, T - 1) into the sink
 /// slot one past the ring (nothing reads it; with T = 0 nothing is read
 /// and nothing is issued).
-/// `ringSlots` is the ring's slot count (the sink's slot index).
+/// `ringSlots` is the ring's slot count (the sink's slot index); a null
+/// `target` counts groups.
 LogicalResult emitAsyncCopyBody(OpBuilder &b, AsyncCopyOp op,
-                                const TargetInfo &target, int64_t ringSlots);
+                                const TargetInfo *target, int64_t ringSlots);
 
 /// Clones the ops of the single block of `body` before the insertion point
 /// of `b`, values remapped by `map`.

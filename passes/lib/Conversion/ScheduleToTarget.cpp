@@ -140,7 +140,7 @@ struct AsyncCopyToNVVM : TargetPattern<AsyncCopyOp> {
                                 PatternRewriter &rw) const override {
     // cp.async counts groups: a predicated-off copy is an empty group, no
     // sink needed (ring slots unused).
-    if (failed(emitAsyncCopyBody(rw, op, target, /*ringSlots=*/0)))
+    if (failed(emitAsyncCopyBody(rw, op, &target, /*ringSlots=*/0)))
       return failure();
     NVVM::CpAsyncCommitGroupOp::create(rw, op.getLoc());
     rw.eraseOp(op);
@@ -223,7 +223,7 @@ struct AsyncCopyToAMDGPU : TargetPattern<AsyncCopyOp> {
         op, op.getBufferAttr());
     if (!buf)
       return rw.notifyMatchFailure(op, "unknown LDS buffer");
-    if (failed(emitAsyncCopyBody(rw, op, target, buf.getSlots())))
+    if (failed(emitAsyncCopyBody(rw, op, &target, buf.getSlots())))
       return failure();
     rw.eraseOp(op);
     return success();

@@ -17,10 +17,10 @@
 // GFX942: amdgpu.lds_barrier
 // GFX942: %[[T:.*]] = gpu.thread_id x
 // GFX942: scf.for %[[P:.*]] = %[[T]] to %c16 step %c64
-// GFX942: vector.load %[[Q]][%{{.*}}] : memref<?xbf16>, vector<8xbf16>
-// GFX942: vector.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<128xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// GFX942: vector.load %[[Q]][%{{.*}}] {{.*}}: memref<?xbf16>, vector<8xbf16>
+// GFX942: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {{.*}}: memref<128xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // GFX942: scf.for %{{.*}} = %{{.*}} to %c32 step %c64
-// GFX942: vector.load %[[G]][%{{.*}}] : memref<?xf32>, vector<4xf32>
+// GFX942: vector.load %[[G]][%{{.*}}] {{.*}}: memref<?xf32>, vector<4xf32>
 // GFX942: vector.store %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // GFX942-NOT: memory_counter_wait load
 // GFX942: rocdl.s.barrier
@@ -44,14 +44,14 @@
 // GFX950: rocdl.s.barrier
 // GFX950-NOT: kda.
 
-// sm_90: cp.async.cg per 16-byte piece over 32 threads, one commit per
+// sm_90: cp.async.cg per 16-byte piece over the 64 threads, one commit per
 // group, wait_group 0; both barriers are bar.sync.
 // SM90-LABEL: gpu.func @copy(
 // SM90-SAME: %[[Q:[a-z0-9]+]]: memref<?xbf16>, %[[G:[a-z0-9]+]]: memref<?xf32>
 // SM90: gpu.barrier
-// SM90: scf.for %{{.*}} to %c16 step %c32
+// SM90: scf.for %{{.*}} to %c16 step %c64
 // SM90: nvgpu.device_async_copy %[[Q]][%{{.*}}], %{{.*}}[%{{.*}}], 8 {bypassL1} : memref<?xbf16> to memref<128xbf16, #gpu.address_space<workgroup>>
-// SM90: scf.for %{{.*}} to %c32 step %c32
+// SM90: scf.for %{{.*}} to %c32 step %c64
 // SM90: nvgpu.device_async_copy %[[G]][%{{.*}}], %{{.*}}[%{{.*}}], 4 {bypassL1} : memref<?xf32> to memref<128xf32, #gpu.address_space<workgroup>>
 // SM90: nvvm.cp.async.commit.group
 // SM90: nvvm.cp.async.wait.group 0
@@ -71,7 +71,7 @@
 // EMU950: call @kda_emu_global_load_lds
 // EMU950: call @kda_emu_async_copy
 // EMU950: call @kda_emu_async_wait
-// EMU950: call @kda_emu_vmcnt_wait(%{{.*}}, %c0_i64)
+// EMU950: call @kda_emu_vmcnt_wait(%{{.*}}, %c0_i64{{.*}})
 // EMU32-LABEL: func.func @copy(
 // EMU32: scf.for
 // EMU32: call @kda_emu_cp_async(%{{.*}}, %{{.*}}, %{{.*}}, %c16_i64)
@@ -90,13 +90,13 @@ gpu.module @kernels attributes {kda.target = #kda.target<"@TARGET@">} {
       %c1024 = arith.constant 1024 : index
       kda.lds_barrier
       %s = kda.ring_slot %c0 of @ring
-      kda.@COPY@ @ring[%s] iter(%c0) {
+      kda.@COPY@ @ring[%s] iter(%c0) do {
         kda.copy_row %q[%c0] to %lds[%c0] elems(128) atom(@ATOM@) : memref<?xbf16>, memref<4096xi8, #gpu.address_space<workgroup>>
         kda.copy_row %g[%c0] to %lds[%c1024] elems(128) atom(@ATOM@) : memref<?xf32>, memref<4096xi8, #gpu.address_space<workgroup>>
       }
       kda.async_wait 0
       kda.barrier
-      kda.lds_read @ring[%s] iter(%c0) {
+      kda.lds_read @ring[%s] iter(%c0) do {
         %v = memref.view %lds[%c1024][] : memref<4096xi8, #gpu.address_space<workgroup>> to memref<128xf32, #gpu.address_space<workgroup>>
         %x = memref.load %v[%c0] : memref<128xf32, #gpu.address_space<workgroup>>
         memref.store %x, %out[%c0] : memref<?xf32>

@@ -34,7 +34,7 @@
 // MANIFEST: "args": [
 // MANIFEST-NEXT: {
 // MANIFEST-NEXT: "dtype": "bf16",
-// MANIFEST-NEXT: "kind": "pointer",
-// MANIFEST-NEXT: "name": "a"
+// MANIFEST-NEXT: "name": "a",
+// MANIFEST-NEXT: "role": "input"
 // MANIFEST: "atom": "mfma_f32_16x16x16_bf16",
 // MANIFEST: "kind": "tile_gemm",

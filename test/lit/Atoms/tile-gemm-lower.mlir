@@ -6,9 +6,8 @@
 // RUN: kda-opt %s --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=SM90
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s --check-prefix=GFX950
 
-// SM90: #target = #kda.target<"sm_90">
 // SM90: func.func @tg({{.*}}) attributes {kda.kernel = @kda_kernels::@kda_tg}
-// SM90: gpu.module @kda_kernels attributes {kda.target = #target}
+// SM90: gpu.module @kda_kernels attributes {kda.target = #kda.target<"sm_90">}
 // SM90: gpu.func @kda_tg(%{{.*}}: memref<1xbf16>, %{{.*}}: memref<1xbf16>, %{{.*}}: memref<1xf32>)
 // SM90-SAME: workgroup(%{{.*}} : memref<2048xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<2048xbf16, #gpu.address_space<workgroup>>)
 // SM90-SAME: kda.abi = [#kda.arg<"a", bf16, input>, #kda.arg<"b", bf16, input>, #kda.arg<"c", f32, output>]

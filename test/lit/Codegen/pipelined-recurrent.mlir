@@ -26,13 +26,24 @@
 // GFX942: kda.lds_buffer @kda_lds1_tokens slots(1) slot_bytes(768) offset(0)
 // GFX942: gpu.func @kda_lds1({{.*}}workgroup(%[[LDS:.*]] : memref<768xi8, #gpu.address_space<workgroup>>) private(%{{.*}} : memref<16xf32, #gpu.address_space<private>>){{.*}}kda.verified_pipeline = "tokens: depth 1, 1 slots of 768 bytes, verified for gfx942"
 // GFX942: kda.schedule "tokens" dynamic_trip_count(%{{.*}}) depth(1) target("gfx942")
-// GFX942: kda.staged_copy @kda_lds1_tokens[%{{.*}}] iter(%{{.*}}) {
-// GFX942: kda.copy_row %[[Q:.*]][%[[QOFF:.*]]] to %[[LDS]][%{{.*}}] elems(128) atom(staged) : memref<?xbf16>, memref<768xi8, #gpu.address_space<workgroup>>
+// GFX942: kda.staged_copy @kda_lds1_tokens[%{{.*}}] iter(%{{.*}}) do {
+// GFX942: kda.copy_row %[[Q:.*]][%[[QOFF:.*]]] to %[[LDS]][%{{.*}}] elems(128) atom({{ ?}}staged) : memref<?xbf16>, memref<768xi8, #gpu.address_space<workgroup>>
+// GFX942-NEXT: arith.constant 256
 // GFX942-NEXT: arith.addi
-// GFX942-NEXT: kda.copy_row %[[Q]][%[[QOFF]]] to %[[LDS]][%{{.*}}] elems(128) atom(staged)
+// GFX942-NEXT: kda.copy_row %[[K:.*]][%[[QOFF]]] to %[[LDS]][%{{.*}}] elems(128) atom({{ ?}}staged)
+// GFX942-NEXT: arith.constant 512
 // GFX942-NEXT: arith.addi
-// GFX942-NEXT: kda.copy_row %[[G:.*]][%{{.*}}] to %[[LDS]][%{{.*}}] elems(128) atom(staged)
-// GFX942: kda.lds_read @kda_lds1_tokens[%{{.*}}] iter(%{{.*}}) {
+// GFX942-NEXT: kda.copy_row %[[G:.*]][%{{.*}}] to %[[LDS]][%{{.*}}] elems(128) atom({{ ?}}staged)
+// GFX942: kda.lds_read @kda_lds1_tokens[%{{.*}}] iter(%{{.*}}) do {
+// The q, k and g rows come from the kernel's q, k and g arguments (the
+// first, second and fourth of its ABI), never one from another.
+// GFX942: gpu.func @kda_lds2(%[[Q2:[a-z0-9]+]]: memref<1xbf16>, %[[K2:[a-z0-9]+]]: memref<1xbf16>, %{{[a-z0-9]+}}: memref<1xbf16>, %[[G2:[a-z0-9]+]]: memref<1xbf16>
+// GFX942-DAG: %[[QV:[0-9a-z_]+]] = memref.reinterpret_cast %[[Q2]]
+// GFX942-DAG: %[[KV:[0-9a-z_]+]] = memref.reinterpret_cast %[[K2]]
+// GFX942-DAG: %[[GV:[0-9a-z_]+]] = memref.reinterpret_cast %[[G2]]
+// GFX942: kda.copy_row %[[QV]][
+// GFX942: kda.copy_row %[[KV]][
+// GFX942: kda.copy_row %[[GV]][
 // GFX942: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<3072xi8, #gpu.address_space<workgroup>>){{.*}}kda.verified_pipeline = "tokens: depth 4, 4 slots of 768 bytes, verified for gfx942"
 
 // gfx942 after kda-lower-atoms: 16-byte pieces through registers, the
@@ -44,7 +55,7 @@
 // GFX942-LOW: vector.load %{{.*}} : memref<?xbf16>, vector<8xbf16>
 // GFX942-LOW: vector.store %{{.*}} : memref<128xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // GFX942-LOW: rocdl.s.barrier
-// GFX942-LOW-NOT: kda.
+// GFX942-LOW-NOT: {{^ *kda\.}}
 // GFX942-LOW-NOT: amdgpu.gather_to_lds
 
 // gfx950: each row in a 1 KiB region (a wave's 64 x 16 bytes); the ring has
@@ -55,13 +66,19 @@
 // GFX950-COUNT-3: amdgpu.gather_to_lds %{{.*}} : vector<8xbf16>, memref<?xbf16>, memref<512xbf16, #gpu.address_space<workgroup>>
 // GFX950: amdgpu.memory_counter_wait load(0)
 // GFX950: gpu.func @kda_lds3({{.*}}workgroup(%{{.*}} : memref<12288xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
-// GFX950: } else {
-// GFX950: arith.cmpi sgt
-// GFX950: arith.minui
-// GFX950: amdgpu.gather_to_lds
 // GFX950: amdgpu.memory_counter_wait load(3)
+// The steady state's predicated copy of iteration i + 2: if off and T > 0,
+// the rows of token min(i + 2, T - 1) into the sink (slot 3, byte 9216).
+// GFX950: } else {
+// GFX950-NEXT: %[[ANY:.*]] = arith.cmpi sgt, %{{.*}}, %c0 : index
+// GFX950-NEXT: scf.if %[[ANY]] {
+// GFX950-NEXT: %[[LAST:.*]] = arith.subi %{{.*}}, %c1 : index
+// GFX950-NEXT: arith.minui %{{.*}}, %[[LAST]] : index
+// GFX950: memref.view %{{.*}}[%c9216][]
+// GFX950-NEXT: arith.addi
+// GFX950-NEXT: amdgpu.gather_to_lds
 // GFX950: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<15360xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
-// GFX950-NOT: kda.
+// GFX950-NOT: {{^ *kda\.}}
 // SM90: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<768xi8, #gpu.address_space<workgroup>>){{.*}}verified for sm_90
 // SM90: gpu.barrier
 // SM90-COUNT-3: nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<?xbf16> to memref<128xbf16, #gpu.address_space<workgroup>>
@@ -70,7 +87,7 @@
 // SM90: gpu.func @kda_lds3({{.*}}verified for sm_90
 // SM90: nvvm.cp.async.wait.group 1
 // SM90-NOT: amdgpu.lds_barrier
-// SM90-NOT: kda.
+// SM90-NOT: {{^ *kda\.}}
 // PTX: cp.async.cg.shared.global
 // PTX: cp.async.commit_group
 // PTX: cp.async.wait_group
@@ -83,31 +100,31 @@
 // race detector and their chip's copy atom).
 // EMU: kda.lds_buffer @kda_lds1_tokens slots(1) slot_bytes(768) offset(0)
 // EMU: kda.staged_copy @kda_lds1_tokens
-// EMU: kda.copy_row {{.*}} atom(staged)
+// EMU: kda.copy_row {{.*}} atom({{ ?}}staged)
 // EMU: kda.lds_read @kda_lds1_tokens
 // EMU: kda.lds_buffer @kda_lds4_tokens slots(4) slot_bytes(768) offset(0)
 // EMU32: kda.async_copy @kda_lds2_tokens
-// EMU32: kda.copy_row {{.*}} atom(cp_async)
+// EMU32: kda.copy_row {{.*}} atom({{ ?}}cp_async)
 // EMU32: kda.async_wait 0
 // EMU950: kda.async_copy @kda_lds2_tokens
-// EMU950: kda.copy_row {{.*}} atom(global_load_lds)
+// EMU950: kda.copy_row {{.*}} atom({{ ?}}global_load_lds)
 // FIG: gfx942 kda_lds1: {{.*}}lds_bytes 768,{{.*}}spills 0
 // FIG: gfx942 kda_lds4: {{.*}}lds_bytes 3072,{{.*}}spills 0
 
 #l = #kda.layer<heads = 2, value_heads = 2, head_k = 128, head_v = 64, gate = lower_bound(-5.0), qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
-func.func @lds1(%q: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
-  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 1> q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
+func.func @lds1(%q: memref<?x2x128xbf16>, %k: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 1> q(%q : memref<?x2x128xbf16>) k(%k : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
   return
 }
-func.func @lds2(%q: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
-  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 2> q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
+func.func @lds2(%q: memref<?x2x128xbf16>, %k: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 2> q(%q : memref<?x2x128xbf16>) k(%k : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
   return
 }
-func.func @lds3(%q: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
-  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 3> q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
+func.func @lds3(%q: memref<?x2x128xbf16>, %k: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 3> q(%q : memref<?x2x128xbf16>) k(%k : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
   return
 }
-func.func @lds4(%q: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
-  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 4> q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
+func.func @lds4(%q: memref<?x2x128xbf16>, %k: memref<?x2x128xbf16>, %v: memref<?x2x64xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x64x128xf32>, %o: memref<?x2x64xbf16>) {
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 2, stages = 1, lanes_k = 32, lds_stages = 4> q(%q : memref<?x2x128xbf16>) k(%k : memref<?x2x128xbf16>) v(%v : memref<?x2x64xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x64x128xf32>) out(%o : memref<?x2x64xbf16>)
   return
 }

@@ -13,5 +13,6 @@
 // -----
 
 // The old form restated the table's facts; it is not accepted.
+// expected-error @+2 {{expected string}}
 // expected-error @+1 {{failed to parse KDA_TargetAttr parameter 'name' which is to be a `::llvm::StringRef`}}
 #t = #kda.target<arch = "gfx942", wave_size = 64>

@@ -22,9 +22,10 @@
 // NOWAIT: LDS race in block (0, 0, 0): thread 0 reads byte 0 for iteration 0 while the async copy of iteration 0 into it has not landed
 // BARE: LDS race in block (0, 0, 0): thread 0 the register-staged copy of iteration 2 overwrites byte 0 that thread 1 read for iteration 0 without a drain before the barrier (a bare barrier does not order pending LDS reads)
 // The emulator runs a barrier interval thread by thread: thread 0 reads the
-// whole tile before thread 1 writes its part of the copy (reported as the
-// overwrite of a read), and thread 1 reads the part thread 0 refilled.
-// COPYREAD: LDS race in block (0, 0, 0): thread 1 the register-staged copy of iteration 0 overwrites byte 64 that thread 0 read for iteration 0 with no barrier between
+// whole tile before thread 1 writes its part of the copy (the detector's
+// tile tags report it at the read: those bytes hold no tile yet), and
+// thread 1 reads the part thread 0 refilled.
+// COPYREAD: LDS race in block (0, 0, 0): thread 0 reads byte 64 of @a for iteration 0, which nothing has written
 // READREFILL: LDS race in block (0, 0, 0): thread 1 reads byte 0 for iteration 0 that thread 0 wrote with no barrier between
 // EXIT: LDS race in block (0, 0, 0): thread 0 ends with the async copy of iteration 3 into bytes [4096, 4160) still in flight
 // WAW: LDS race in block (0, 0, 0): thread 0 the async copy of iteration 2 into bytes [0, 64) while an async copy of iteration 0 into them is still in flight

@@ -67,7 +67,7 @@ def KDA_ProduceOp : KDA_PipeOp<"produce", [HasParent<"PipelineOp">, NoTerminator
   let summary = "The producer of a pipeline: a global -> LDS copy per iteration";
   let description = [{
     ```mlir
-    kda.produce @tokens async stage(0) {
+    kda.produce @tokens async stage(0) do {
     ^bb0(%iter: index, %slot: index):
       kda.copy_row %q[%off] to %lds[%at] elems(128) : memref<?xbf16>, memref<9216xi8, 3>
     }
@@ -81,7 +81,7 @@ def KDA_ProduceOp : KDA_PipeOp<"produce", [HasParent<"PipelineOp">, NoTerminator
   let arguments = (ins FlatSymbolRefAttr:$buffer, UnitAttr:$async,
                        I64Attr:$stage);
   let regions = (region AnyRegion:$body);
-  let assemblyFormat = "$buffer (`async` $async^)? `stage` `(` $stage `)` ($body^)? attr-dict";
+  let assemblyFormat = "$buffer (`async` $async^)? `stage` `(` $stage `)` attr-dict (`do` $body^)?";
   let hasRegionVerifier = 1;
 }
 
@@ -94,7 +94,7 @@ def KDA_ConsumeOp : KDA_PipeOp<"consume", [HasParent<"PipelineOp">, NoTerminator
   }];
   let arguments = (ins FlatSymbolRefAttr:$buffer, I64Attr:$stage);
   let regions = (region AnyRegion:$body);
-  let assemblyFormat = "$buffer `stage` `(` $stage `)` ($body^)? attr-dict";
+  let assemblyFormat = "$buffer `stage` `(` $stage `)` attr-dict (`do` $body^)?";
   let hasRegionVerifier = 1;
 }
 
@@ -140,7 +140,7 @@ def KDA_AsyncCopyOp : KDA_PipeOp<"async_copy", [NoTerminator]> {
                        Optional<I1>:$pred);
   let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
-    $buffer `[` $slot `]` `iter` `(` $iter `)` (`if` `(` $pred^ `)`)? ($body^)? attr-dict
+    $buffer `[` $slot `]` `iter` `(` $iter `)` (`if` `(` $pred^ `)`)? attr-dict (`do` $body^)?
   }];
 }
 
@@ -154,7 +154,7 @@ def KDA_StagedCopyOp : KDA_PipeOp<"staged_copy", [NoTerminator]> {
                        Optional<I1>:$pred);
   let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
-    $buffer `[` $slot `]` `iter` `(` $iter `)` (`if` `(` $pred^ `)`)? ($body^)? attr-dict
+    $buffer `[` $slot `]` `iter` `(` $iter `)` (`if` `(` $pred^ `)`)? attr-dict (`do` $body^)?
   }];
 }
 
@@ -173,7 +173,7 @@ def KDA_LdsReadOp : KDA_PipeOp<"lds_read", [NoTerminator]> {
   }];
   let arguments = (ins FlatSymbolRefAttr:$buffer, Index:$slot, Index:$iter);
   let regions = (region AnyRegion:$body);
-  let assemblyFormat = "$buffer `[` $slot `]` `iter` `(` $iter `)` ($body^)? attr-dict";
+  let assemblyFormat = "$buffer `[` $slot `]` `iter` `(` $iter `)` attr-dict (`do` $body^)?";
 }
 
 def KDA_LdsDrainOp : KDA_PipeOp<"lds_drain"> {
