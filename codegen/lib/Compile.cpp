@@ -138,9 +138,11 @@ llvm::json::Object CompiledKernel::toJson() const {
                                            {"per_token", workspacePerToken},
                                            {"per_seq", workspacePerSeq}}},
                        {"uses", std::move(usesJ)},
-                       {"layer", llvm::json::Object(layer)},
                        {"config", llvm::json::Object(config)},
                        {"figures", figures.toJson()}};
+  // Kernels of a layer say which; others (tile_gemm) have none.
+  if (!layer.empty())
+    o["layer"] = llvm::json::Object(layer);
   if (!extraFile.empty())
     o["ptx"] = extraFile;
   return o;

@@ -229,15 +229,25 @@ TEST(EmulatorRaceDetector, PlainStoresAndLoads) {
   EXPECT_EQ(run(storeBarrierStore, block(64)), "");
 }
 
+// Every thread writes its part of `bytes` at `lo` as iteration `tag` and
+// the workgroup passes a drained barrier: the tile the hazard tests then
+// read is there (the detector checks each read's tile).
+void fill(void *ctx, int64_t lo, int64_t bytes, int64_t tag) {
+  kda_emu_lds_write(ctx, lo, bytes, tag, "ring");
+  kda_emu_lds_drain(ctx);
+  kda_emu_barrier(ctx);
+}
+
 // WAR across a barrier: every thread reads the whole 256-byte tile, then
 // thread t overwrites its word after a barrier; drained or not.
 template <bool Drain> void readBarrierOverwrite(void *ctx, void **) {
   const int32_t me = lin(ctx);
-  kda_emu_lds_read(ctx, 0, 256, /*tag=*/0, "@ring");
+  fill(ctx, 0, 256, 0);
+  kda_emu_lds_read(ctx, 0, 256, /*tag=*/0, "ring");
   if (Drain)
     kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_write(ctx, 0, 256, /*tag=*/1, "@ring");
+  kda_emu_lds_write(ctx, 0, 256, /*tag=*/1, "ring");
   (void)me;
 }
 
@@ -254,11 +264,12 @@ TEST(EmulatorRaceDetector, BareBarrierDoesNotRetirePendingReads) {
 // do not; thread 1's copy chunk overlaps nothing thread 0 alone read.
 void onlyThreadZeroDrains(void *ctx, void **) {
   const int32_t me = lin(ctx);
-  kda_emu_lds_read(ctx, 0, 256, 0, "@ring");
+  fill(ctx, 0, 256, 0);
+  kda_emu_lds_read(ctx, 0, 256, 0, "ring");
   if (me == 0)
     kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_write(ctx, 0, 256, 1, "@ring");
+  kda_emu_lds_write(ctx, 0, 256, 1, "ring");
 }
 
 TEST(EmulatorRaceDetector, ADrainRetiresOnlyItsOwnThreadsReads) {
@@ -273,8 +284,9 @@ TEST(EmulatorRaceDetector, ADrainRetiresOnlyItsOwnThreadsReads) {
 // fibers run in order, so thread 0 reads byte 4 before thread 1 writes it,
 // and thread 1's part of the copy is the racing access (WAR).
 void copyThenReadNoBarrier(void *ctx, void **) {
-  kda_emu_lds_write(ctx, 0, 256, 0, "@ring");
-  kda_emu_lds_read(ctx, 0, 256, 0, "@ring");
+  fill(ctx, 0, 256, 0);
+  kda_emu_lds_write(ctx, 0, 256, 0, "ring");
+  kda_emu_lds_read(ctx, 0, 256, 0, "ring");
 }
 
 TEST(EmulatorRaceDetector, ReadOfAStagedCopyNeedsABarrier) {
@@ -286,26 +298,26 @@ TEST(EmulatorRaceDetector, ReadOfAStagedCopyNeedsABarrier) {
 
 // Async copies: `waitCount` groups may stay outstanding at the wait.
 template <int WaitCount> void asyncThenRead(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 0, true, "@ring");
-  kda_emu_async_copy(ctx, 256, 256, 1, true, "@ring");
+  kda_emu_async_copy(ctx, 0, 256, 0, true, "ring");
+  kda_emu_async_copy(ctx, 256, 256, 1, true, "ring");
   kda_emu_async_wait(ctx, WaitCount);
   kda_emu_barrier(ctx);
-  kda_emu_lds_read(ctx, 0, 256, 0, "@ring");
+  kda_emu_lds_read(ctx, 0, 256, 0, "ring");
   kda_emu_async_wait(ctx, 0);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_read(ctx, 256, 256, 1, "@ring");
+  kda_emu_lds_read(ctx, 256, 256, 1, "ring");
 }
 
 // wait_group 1 with two groups out lands the older one only: iteration 1's
 // tile is still in flight.
 void readNewerAfterWaitOne(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 0, true, "@ring");
-  kda_emu_async_copy(ctx, 256, 256, 1, true, "@ring");
+  kda_emu_async_copy(ctx, 0, 256, 0, true, "ring");
+  kda_emu_async_copy(ctx, 256, 256, 1, true, "ring");
   kda_emu_async_wait(ctx, 1);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_read(ctx, 256, 256, 1, "@ring");
+  kda_emu_lds_read(ctx, 256, 256, 1, "ring");
   kda_emu_async_wait(ctx, 0);
 }
 
@@ -322,14 +334,15 @@ TEST(EmulatorRaceDetector, WaitCountTooHighLeavesTheCopyInFlight) {
 
 // A copy left in flight at the end of the kernel.
 void asyncNeverWaited(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 3, true, "@ring");
-  kda_emu_async_copy(ctx, 256, 256, 4, true, "@ring");
+  kda_emu_async_copy(ctx, 0, 256, 3, true, "ring");
+  kda_emu_async_copy(ctx, 256, 256, 4, true, "ring");
   kda_emu_async_wait(ctx, 1);
 }
 // A predicated-off copy commits an empty group that never lands anything.
 void disabledCopy(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 7, false, "@ring");
-  kda_emu_lds_read(ctx, 0, 256, 6, "@ring");
+  fill(ctx, 0, 256, 6);
+  kda_emu_async_copy(ctx, 0, 256, 7, false, "ring");
+  kda_emu_lds_read(ctx, 0, 256, 6, "ring");
 }
 
 TEST(EmulatorRaceDetector, CopiesStillInFlightAtTheEnd) {
@@ -344,19 +357,20 @@ TEST(EmulatorRaceDetector, CopiesStillInFlightAtTheEnd) {
 // is in flight races too.
 void asyncOverPendingRead(void *ctx, void **) {
   const int32_t me = lin(ctx);
-  kda_emu_lds_read(ctx, 0, 256, 0, "@ring");
+  fill(ctx, 0, 256, 0);
+  kda_emu_lds_read(ctx, 0, 256, 0, "ring");
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
   if (me == 63)
-    kda_emu_lds_read(ctx, 0, 256, 1, "@ring");
+    kda_emu_lds_read(ctx, 0, 256, 0, "ring");
   kda_emu_barrier(ctx); // bare: thread 63's read stays pending
-  kda_emu_async_copy(ctx, 0, 256, 2, true, "@ring");
+  kda_emu_async_copy(ctx, 0, 256, 2, true, "ring");
   kda_emu_async_wait(ctx, 0);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
 }
 void storeIntoCopyInFlight(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 5, true, "@ring");
+  kda_emu_async_copy(ctx, 0, 256, 5, true, "ring");
   kda_emu_lds_store(ctx, 4 * lin(ctx), 4);
   kda_emu_async_wait(ctx, 0);
 }
@@ -366,8 +380,9 @@ void storeIntoCopyInFlight(void *ctx, void **) {
 // only the check at the copy's issue can see the race.
 void asyncIssueOverSameEpochRead(void *ctx, void **) {
   const int32_t me = lin(ctx);
-  kda_emu_lds_read(ctx, 4 * (me + 1), 4, 0, "@ring");
-  kda_emu_async_copy(ctx, 0, 256, 1, true, "@ring"); // thread t: bytes [4t, 4t + 4)
+  fill(ctx, 0, 260, 0);
+  kda_emu_lds_read(ctx, 4 * (me + 1), 4, 0, "ring");
+  kda_emu_async_copy(ctx, 0, 256, 1, true, "ring"); // thread t: bytes [4t, 4t + 4)
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
   kda_emu_async_wait(ctx, 0);
@@ -382,7 +397,7 @@ TEST(EmulatorRaceDetector, AsyncCopyIsAWriteFromItsIssue) {
             "barrier between");
   EXPECT_EQ(run(asyncOverPendingRead, block(64)),
             "LDS race in block (0, 0, 0): thread 0 the async copy of iteration "
-            "2 overwrites byte 0 that thread 63 read for iteration 1 without a "
+            "2 overwrites byte 0 that thread 63 read for iteration 0 without a "
             "drain before the barrier (a bare barrier does not order pending "
             "LDS reads)");
   EXPECT_EQ(run(storeIntoCopyInFlight, block(64)),
