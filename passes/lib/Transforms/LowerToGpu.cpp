@@ -45,48 +45,45 @@ struct KdaLowerToGpuPass
     }
     SymbolTable symbols(gpuModule);
     for (RecurrentOp op : ops) {
-      auto fn = op->getParentOfType<FunctionOpInterface>();
-      // kda_<function>: distinct from the host function, whose name the
-      // emulator target would otherwise collide with.
-      std::string name =
-          "kda_" + (fn ? fn.getName().str() : std::string("recurrent"));
       ConfigAttr config = op.getConfigAttr();
       if (!config)
         config = defaultRecurrentConfig(op.getLayer(), *info);
-      FailureOr<gpu::GPUFuncOp> kernel =
-          buildRecurrentKernel(b, gpuModule, name, op, config, *info);
-      if (failed(kernel))
+      auto build = [&](StringRef name) {
+        return buildRecurrentKernel(b, gpuModule, name, op, config, *info);
+      };
+      if (failed(placeKernel(op, "recurrent", gpuModule, symbols, build)))
         return signalPassFailure();
-      // Uniquify in case one function holds several computations.
-      symbols.insert(*kernel);
-      if (fn)
-        fn->setAttr("kda.kernel",
-                    SymbolRefAttr::get(gpuModule.getNameAttr(),
-                                       {FlatSymbolRefAttr::get(*kernel)}));
-      op.erase();
     }
     // Test-only tile-GEMM specs (the tile layer's kernels).
-    for (TestTileGemmOp op : tileOps)
-      if (failed(lowerTileGemm(b, gpuModule, symbols, op, *info)))
+    for (TestTileGemmOp op : tileOps) {
+      auto build = [&](StringRef name) {
+        return buildTileGemmKernel(b, gpuModule, name, op, *info);
+      };
+      if (failed(placeKernel(op, "tile_gemm", gpuModule, symbols, build)))
         return signalPassFailure();
+    }
   }
 
-  static LogicalResult lowerTileGemm(OpBuilder &b, gpu::GPUModuleOp gpuModule,
-                                     SymbolTable &symbols, TestTileGemmOp op,
-                                     const TargetInfo &info) {
+  /// Builds the kernel of `op` as kda_<function> (distinct from the host
+  /// function, whose name the emulator target would otherwise collide with),
+  /// tags the function with `kda.kernel` and removes `op`.
+  static LogicalResult
+  placeKernel(Operation *op, StringRef fallbackName, gpu::GPUModuleOp gpuModule,
+              SymbolTable &symbols,
+              function_ref<FailureOr<gpu::GPUFuncOp>(StringRef)> build) {
     auto fn = op->getParentOfType<FunctionOpInterface>();
     std::string name =
-        "kda_" + (fn ? fn.getName().str() : std::string("tile_gemm"));
-    FailureOr<gpu::GPUFuncOp> kernel =
-        buildTileGemmKernel(b, gpuModule, name, op, info);
+        "kda_" + (fn ? fn.getName().str() : fallbackName.str());
+    FailureOr<gpu::GPUFuncOp> kernel = build(name);
     if (failed(kernel))
       return failure();
+    // Uniquify in case one function holds several computations.
     symbols.insert(*kernel);
     if (fn)
       fn->setAttr("kda.kernel",
                   SymbolRefAttr::get(gpuModule.getNameAttr(),
                                      {FlatSymbolRefAttr::get(*kernel)}));
-    op.erase();
+    op->erase();
     return success();
   }
 };
