@@ -27,28 +27,34 @@ InFlightDiagnostic mlir::kda::emitAtomNotOnChip(Operation *op, MmaKind kind,
          << "; " << target.chip << " has: " << describeMmaAtoms(target.chip);
 }
 
-namespace {
-/// Reports an atom the chip lacks once (the greedy driver may revisit it);
-/// kda-lower-atoms then fails on the op it leaves.
-constexpr llvm::StringLiteral kReported = "kda.mma_not_on_chip";
+const MmaAtom *mlir::kda::lowerableMmaAtom(MmaOp op, MmaFamily family,
+                                           const TargetInfo &target,
+                                           RewriterBase &rewriter) {
+  static constexpr llvm::StringLiteral kReported = "kda.mma_not_on_chip";
+  MmaKind kind = op.getKind().getValue();
+  const MmaAtom &atom = getMmaAtom(kind);
+  if (atom.family == family && chipHasMmaAtom(target.chip, kind))
+    return &atom;
+  if (!op->hasAttr(kReported)) {
+    emitAtomNotOnChip(op, kind, target);
+    op->setAttr(kReported, rewriter.getUnitAttr());
+  }
+  return nullptr;
+}
 
+namespace {
 struct MmaToMfma : OpRewritePattern<MmaOp> {
   MmaToMfma(MLIRContext *ctx, const TargetInfo &target)
       : OpRewritePattern(ctx), target(target) {}
 
   LogicalResult matchAndRewrite(MmaOp op,
                                 PatternRewriter &rewriter) const override {
-    MmaKind kind = op.getKind().getValue();
-    const MmaAtom &atom = getMmaAtom(kind);
-    if (atom.family != MmaFamily::Mfma || !chipHasMmaAtom(target.chip, kind)) {
-      if (!op->hasAttr(kReported)) {
-        emitAtomNotOnChip(op, kind, target);
-        op->setAttr(kReported, rewriter.getUnitAttr());
-      }
+    const MmaAtom *atom =
+        lowerableMmaAtom(op, MmaFamily::Mfma, target, rewriter);
+    if (!atom)
       return failure();
-    }
     rewriter.replaceOpWithNewOp<amdgpu::MFMAOp>(
-        op, op.getType(), atom.m, atom.n, atom.k, /*blocks=*/1u, op.getA(),
+        op, op.getType(), atom->m, atom->n, atom->k, /*blocks=*/1u, op.getA(),
         op.getB(), op.getC());
     return success();
   }

@@ -17,7 +17,6 @@ using namespace mlir;
 using namespace mlir::kda;
 
 namespace {
-constexpr llvm::StringLiteral kReported = "kda.mma_not_on_chip";
 
 /// The scalars of `v`, after reinterpreting it as a vector of `elem`.
 SmallVector<Value> scalarsAs(PatternRewriter &rewriter, Location loc, Value v,
@@ -39,16 +38,11 @@ struct MmaToMmaSync : OpRewritePattern<MmaOp> {
 
   LogicalResult matchAndRewrite(MmaOp op,
                                 PatternRewriter &rewriter) const override {
-    MmaKind kind = op.getKind().getValue();
-    const MmaAtom &atom = getMmaAtom(kind);
-    if (atom.family != MmaFamily::MmaSync ||
-        !chipHasMmaAtom(target.chip, kind)) {
-      if (!op->hasAttr(kReported)) {
-        emitAtomNotOnChip(op, kind, target);
-        op->setAttr(kReported, rewriter.getUnitAttr());
-      }
+    const MmaAtom *found =
+        lowerableMmaAtom(op, MmaFamily::MmaSync, target, rewriter);
+    if (!found)
       return failure();
-    }
+    const MmaAtom &atom = *found;
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
     SmallVector<Value> a = scalarsAs(rewriter, loc, op.getA(), i32);

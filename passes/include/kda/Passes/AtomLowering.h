@@ -13,6 +13,7 @@
 #define KDA_PASSES_ATOMLOWERING_H
 
 #include "kda/Dialect/KDA/KDAAttrs.h"
+#include "kda/Dialect/KDA/KDAOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::kda {
@@ -52,6 +53,13 @@ LogicalResult lowerMmaToEmu(Operation *fn, Value emuCtx,
 /// the kernel's kda.dynamic_lds_bytes.
 LogicalResult lowerDynamicLdsToEmu(Operation *fn, Value emuCtx,
                                    int64_t dynamicLdsBytes);
+
+/// The atom of `op` when it is of `family` and `target`'s chip has it.
+/// Otherwise reports that once per op (the greedy driver may revisit it;
+/// kda-lower-atoms then fails on the op left behind) and returns null.
+const MmaAtom *lowerableMmaAtom(MmaOp op, MmaFamily family,
+                                const TargetInfo &target,
+                                RewriterBase &rewriter);
 
 /// The error for an atom the chip lacks (shared by every lowering).
 InFlightDiagnostic emitAtomNotOnChip(Operation *op, MmaKind kind,
