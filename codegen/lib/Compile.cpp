@@ -114,8 +114,9 @@ llvm::json::Object KernelFigures::toJson() const {
 llvm::json::Object CompiledKernel::toJson() const {
   llvm::json::Array gridJ;
   for (int64_t g : grid)
-    gridJ.push_back(g < 0 ? llvm::json::Value("num_seqs")
-                          : llvm::json::Value(g));
+    gridJ.push_back(g == -1   ? llvm::json::Value("num_seqs")
+                    : g == -2 ? llvm::json::Value("max_chunks")
+                              : llvm::json::Value(g));
   llvm::json::Array argsJ, usesJ;
   for (const Arg &a : args)
     argsJ.push_back(llvm::json::Object{
@@ -145,6 +146,8 @@ llvm::json::Object CompiledKernel::toJson() const {
     o["layer"] = llvm::json::Object(layer);
   if (!extraFile.empty())
     o["ptx"] = extraFile;
+  if (stage >= 0)
+    o["stage"] = stage;
   return o;
 }
 
@@ -222,7 +225,8 @@ static FailureOr<std::string> binaryObject(ModuleOp module) {
 }
 
 static std::string layerPipelinePrefix(const TargetInfo &t) {
-  return "builtin.module(kda-lower-to-gpu{target=" + t.name.str() + "})";
+  return "builtin.module(kda-decompose,kda-lower-to-gpu{target=" +
+         t.name.str() + "})";
 }
 
 //===----------------------------------------------------------------------===//
@@ -573,6 +577,44 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
 
   std::vector<CompiledKernel> kernels;
   for (auto fn : work->getOps<func::FuncOp>()) {
+    // A chunk function: one entry per stage kernel, in stage order, under
+    // the function's name (the runtime launches them as one plan).
+    if (auto stages = fn->getAttrOfType<ArrayAttr>("kda.stages")) {
+      for (auto [i, stage] : llvm::enumerate(stages)) {
+        auto kernel = gm.lookupSymbol<gpu::GPUFuncOp>(
+            cast<SymbolRefAttr>(stage).getLeafReference());
+        CompiledKernel k;
+        k.name = fn.getName().str();
+        k.stage = i;
+        k.symbol = kernel.getName().str();
+        k.target = t.name.str();
+        k.blockSize = (*kernel.getKnownBlockSize())[0];
+        k.waveSize = t.waveSize;
+        if (failed(describeAbiKernel(kernel,
+                                     kernel->getAttrOfType<StringAttr>(
+                                         "kda.kind"),
+                                     k)))
+          return failure();
+        k.layer = describeLayer(kernel->getAttrOfType<LayerAttr>("kda.layer"));
+        kernels.push_back(std::move(k));
+      }
+      // Every stage states the layer's element types, each taken from the
+      // stage that has the argument.
+      auto stageKernels =
+          MutableArrayRef<CompiledKernel>(kernels).take_back(stages.size());
+      llvm::json::Object dtypes;
+      for (auto [key, arg] : {std::pair<const char *, const char *>{"act", "q"},
+                              {"g", "g"},
+                              {"beta", "beta"},
+                              {"state", "state"}})
+        for (const CompiledKernel &k : stageKernels)
+          for (const CompiledKernel::Arg &a : k.args)
+            if (a.name == arg)
+              dtypes[key] = a.dtype;
+      for (CompiledKernel &k : stageKernels)
+        k.dtypes = llvm::json::Object(dtypes);
+      continue;
+    }
     auto ref = fn->getAttrOfType<SymbolRefAttr>("kda.kernel");
     if (!ref)
       continue;
@@ -624,16 +666,19 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
     kernels.push_back(std::move(k));
   }
   // Optional operands the spec passes: the kernel reads them.
-  for (auto fn : spec.getOps<func::FuncOp>())
-    fn.walk([&](RecurrentOp op) {
-      for (CompiledKernel &k : kernels)
-        if (k.name == fn.getName()) {
-          if (op.getALog())
-            k.uses.push_back("a_log");
-          if (op.getDtBias())
-            k.uses.push_back("dt_bias");
-        }
-    });
+  auto noteUses = [&](func::FuncOp fn, Value aLog, Value dtBias) {
+    for (CompiledKernel &k : kernels)
+      if (k.name == fn.getName()) {
+        if (aLog)
+          k.uses.push_back("a_log");
+        if (dtBias)
+          k.uses.push_back("dt_bias");
+      }
+  };
+  for (auto fn : spec.getOps<func::FuncOp>()) {
+    fn.walk([&](RecurrentOp op) { noteUses(fn, op.getALog(), op.getDtBias()); });
+    fn.walk([&](ChunkOp op) { noteUses(fn, op.getALog(), op.getDtBias()); });
+  }
 
   OwningOpRef<ModuleOp> km = ModuleOp::create(spec.getLoc());
   (*km)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),

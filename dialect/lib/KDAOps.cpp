@@ -182,10 +182,21 @@ static LogicalResult verifyAttentionOp(OpT op) {
 
 LogicalResult RecurrentOp::verify() { return verifyAttentionOp(*this); }
 
-LogicalResult ChunkOp::verify() {
-  int64_t c = getChunkSize();
+static LogicalResult verifyChunkSize(Operation *op, int64_t c) {
   if (c != 16 && c != 32 && c != 64)
-    return emitOpError() << "chunk_size must be 16, 32 or 64, got " << c;
+    return op->emitOpError() << "chunk_size must be 16, 32 or 64, got " << c;
+  return success();
+}
+
+LogicalResult ChunkOp::verify() {
+  if (failed(verifyChunkSize(*this, getChunkSize())))
+    return failure();
+  return verifyAttentionOp(*this);
+}
+
+LogicalResult ChunkStageOp::verify() {
+  if (failed(verifyChunkSize(*this, getChunkSize())))
+    return failure();
   return verifyAttentionOp(*this);
 }
 

@@ -298,6 +298,11 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
         wg.shadow.clear();
         wg.race.clear();
         wg.waveBases.clear();
+        // Matrix-atom tiles are cached per wave by the lanes' sync count;
+        // a block's counts restart at 0, so the previous block's cache
+        // would pass for this one's (and its dynamic LDS is not this
+        // block's either).
+        wg.tile.reset();
         for (uint64_t i = 0; i < threads; ++i) {
           Thread &t = wg.threads[i];
           t = Thread();

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -241,13 +242,17 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
   for (int i = 0; i < 3; ++i) {
     const std::string field = "grid[" + std::to_string(i) + "]";
     if (grid[i].is_string()) {
-      if (grid[i] != "num_seqs")
-        bad(where, field, grid[i].dump() + " is neither a count nor \"num_seqs\"");
-      k.grid[i] = -1;
+      if (grid[i] != "num_seqs" && grid[i] != "max_chunks")
+        bad(where, field,
+            grid[i].dump() +
+                " is neither a count nor \"num_seqs\" or \"max_chunks\"");
+      k.grid[i] = grid[i] == "num_seqs" ? kGridNumSeqs : kGridMaxChunks;
     } else {
       k.grid[i] = integer(grid[i], where, field, 1, kMaxDim);
     }
   }
+  if (j.contains("stage"))
+    k.stage = int32_t(integer(j, "stage", where, 0, 15));
   readArgs(j, where, k);
   k.dynamicLdsBytes =
       uint32_t(integer(j, "dynamic_lds_bytes", where, 0, kMaxDim));
@@ -300,12 +305,23 @@ bool parseManifest(const std::string &text, const std::string &path,
                       ? m["spec"].get<std::string>()
                       : "";
     const json &kernels = array(m, "kernels", path);
-    std::set<std::pair<std::string, std::string>> seen;
+    // A name appears once per target, or once per stage of a plan of
+    // stages (the chunk path), listed in stage order from 0.
+    std::map<std::pair<std::string, std::string>, int32_t> lastStage;
     for (size_t i = 0; i < kernels.size(); ++i) {
       Kernel k = readKernel(kernels[i], path, i);
-      if (!seen.insert({k.name, k.target}).second)
+      auto [it, fresh] = lastStage.insert({{k.name, k.target}, k.stage});
+      const int32_t expected = fresh ? (k.stage < 0 ? -1 : 0) : it->second + 1;
+      if (k.stage != expected || (!fresh && k.stage < 0))
         bad(path, "kernels[" + std::to_string(i) + "]",
-            "kernel '" + k.name + "' appears twice for " + k.target);
+            fresh ? "kernel '" + k.name + "' starts at stage " +
+                        std::to_string(k.stage) + ", not 0"
+            : k.stage < 0
+                ? "kernel '" + k.name + "' appears twice for " + k.target
+                : "stage " + std::to_string(k.stage) + " of kernel '" +
+                      k.name + "' follows stage " +
+                      std::to_string(it->second) + " for " + k.target);
+      it->second = k.stage;
       result.kernels.push_back(std::move(k));
     }
     out = std::move(result);

@@ -26,6 +26,8 @@ namespace kda::manifest {
 inline constexpr int kFormat = 2;
 
 enum class Role { Input, Output, InOut, Workspace };
+
+inline constexpr int64_t kGridNumSeqs = -1, kGridMaxChunks = -2;
 const char *roleName(Role role);
 
 /// One kernel argument: a pointer to elements of `dtype` (bare-pointer
@@ -64,8 +66,13 @@ struct Kernel {
   std::string file;   // code object, relative to the bundle
   uint32_t block[3] = {1, 1, 1};
   uint32_t waveSize = 0;
-  /// Workgroups per dimension; -1 stands for "num_seqs" (given at launch).
+  /// Workgroups per dimension; kGridNumSeqs stands for "num_seqs" and
+  /// kGridMaxChunks for "max_chunks" (the most chunks of chunk_size rows in
+  /// any sequence of the batch), both known at launch.
   int64_t grid[3] = {1, 1, 1};
+  /// Position in the plan of stages its name stands for (the chunk path:
+  /// 0 prep, 1 scan); -1 for a kernel that is a whole computation.
+  int32_t stage = -1;
   std::vector<Arg> args; // in the kernel's parameter order
   uint32_t dynamicLdsBytes = 0;
   Workspace workspace;

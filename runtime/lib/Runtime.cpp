@@ -29,8 +29,11 @@ struct kda_kernel {
   mf::Kernel m; // its manifest entry, validated
   kda_dtype act = KDA_BF16, g = KDA_BF16, beta = KDA_BF16, state = KDA_F32;
   kda_state_layout layout = KDA_LAYOUT_KV;
-  /// Recurrent kernels: the batch field of each ABI argument, in order.
+  /// Kernels of a layer: the batch field of each ABI argument, in order.
   std::vector<BatchField> binding;
+  /// A plan of stages (the chunk path), on its stage-0 kernel: every stage
+  /// in order, itself first.
+  std::vector<const kda_kernel *> stages;
   KernelHandle handle = nullptr;
 };
 
@@ -123,11 +126,10 @@ std::string expectedDtype(const RecurrentArg &r, const mf::Kernel &k) {
          : d == "state" ? k.state : d;
 }
 
-/// Maps each ABI argument of a recurrent kernel to the batch field it is
+/// Maps each ABI argument of a layer's kernel to the batch field it is
 /// launched with, in the manifest's order. Refuses names the runtime does
-/// not know, arguments it needs that the ABI lacks, and types or roles that
-/// disagree with what it passes.
-bool bindRecurrent(kda_kernel &k, std::string &why) {
+/// not know and types or roles that disagree with what it passes.
+bool bindBatchFields(kda_kernel &k, std::string &why) {
   const mf::Kernel &m = k.m;
   k.binding.clear();
   for (const mf::Arg &a : m.args) {
@@ -158,15 +160,30 @@ bool bindRecurrent(kda_kernel &k, std::string &why) {
     }
     k.binding.push_back(known->field);
   }
+  return true;
+}
+
+/// Refuses a computation (one kernel, or the stages of a plan together)
+/// whose ABIs lack an argument the runtime must pass.
+bool checkNothingMissing(const mf::Kernel &m,
+                         const std::vector<const mf::Kernel *> &parts,
+                         std::string &why) {
   for (const RecurrentArg &r : kRecurrentArgs) {
     bool needed = !r.neededWhenUsed || m.usesOperand(r.neededWhenUsed);
-    if (needed && !m.findArg(r.name)) {
+    bool listed = false;
+    for (const mf::Kernel *p : parts)
+      listed = listed || p->findArg(r.name);
+    if (needed && !listed) {
       why = describe(m) + ": missing argument '" + std::string(r.name) +
             "' (the kernel's ABI does not list it)";
       return false;
     }
   }
   return true;
+}
+
+bool isChunkKind(const std::string &kind) {
+  return kind == "chunk_prep" || kind == "chunk_scan";
 }
 
 const void *batchValue(const kda_batch &b, BatchField f) {
@@ -204,7 +221,36 @@ bool prepareKernel(const mf::Kernel &m, kda_kernel &k, std::string &why) {
     return false;
   }
   k.layout = m.layer.stateLayout == "vk" ? KDA_LAYOUT_VK : KDA_LAYOUT_KV;
-  return m.kind != "recurrent" || bindRecurrent(k, why);
+  if (m.kind == "recurrent")
+    return bindBatchFields(k, why) && checkNothingMissing(m, {&m}, why);
+  if (isChunkKind(m.kind))
+    return bindBatchFields(k, why);
+  return true;
+}
+
+/// Links each plan of stages (kernels sharing a name, stage 0 first; the
+/// manifest reader checked the order) to its stage-0 kernel, and checks the
+/// stages together pass everything the runtime must.
+bool linkStages(std::vector<kda_kernel> &kernels, std::string &why) {
+  for (kda_kernel &k : kernels) {
+    if (k.m.stage != 0)
+      continue;
+    std::vector<const mf::Kernel *> parts;
+    for (const kda_kernel &s : kernels)
+      if (s.m.name == k.m.name && s.m.target == k.m.target) {
+        k.stages.push_back(&s);
+        parts.push_back(&s.m);
+      }
+    if (k.m.kind != "chunk_prep" || k.stages.size() != 2 ||
+        k.stages[1]->m.kind != "chunk_scan") {
+      why = describe(k.m) + ": a chunk plan is stage 0 chunk_prep and "
+                            "stage 1 chunk_scan";
+      return false;
+    }
+    if (!checkNothingMissing(k.m, parts, why))
+      return false;
+  }
+  return true;
 }
 
 /// Which bundle target a backend runs, among those present.
@@ -265,17 +311,22 @@ bool aligned16(const void *p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 
 // Packing launches
 //===----------------------------------------------------------------------===//
 
-/// The launch dimensions of `k` for `numSeqs` sequences (the manifest's grid
-/// with "num_seqs" replaced). Checks the hardware's grid limits.
+/// The launch dimensions of `k` for `numSeqs` sequences of at most
+/// `maxChunks` chunks (the manifest's grid with "num_seqs" and "max_chunks"
+/// replaced). Checks the hardware's grid limits.
 kda_status launchDims(const kda_kernel &k, int64_t numSeqs,
-                      kda::rt::LaunchDims &dims) {
+                      kda::rt::LaunchDims &dims, int64_t maxChunks = 0) {
   const mf::Kernel &m = k.m;
   const int64_t limit[3] = {0x7fffffff, 65535, 65535};
   for (int i = 0; i < 3; ++i) {
-    int64_t n = m.grid[i] < 0 ? numSeqs : m.grid[i];
+    int64_t n = m.grid[i] == mf::kGridNumSeqs     ? numSeqs
+                : m.grid[i] == mf::kGridMaxChunks ? maxChunks
+                                                  : m.grid[i];
     if (n > limit[i])
       return fail(KDA_ERROR_INVALID_ARGUMENT,
-                  "num_seqs " + std::to_string(numSeqs) + " exceeds " +
+                  (m.grid[i] == mf::kGridMaxChunks ? "max_chunks "
+                                                   : "num_seqs ") +
+                      std::to_string(n) + " exceeds " +
                       std::to_string(limit[i]) + " (grid " + "xyz"[i] +
                       " of " + describe(m) + ")");
     dims.grid[i] = uint32_t(n);
@@ -382,6 +433,8 @@ kda_status runPlan(const kda_bundle &bundle, const LaunchPlan &plan,
 
 } // namespace
 
+static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b);
+
 extern "C" {
 
 const char *kda_last_error(void) { return lastError.c_str(); }
@@ -421,6 +474,8 @@ kda_status kda_bundle_open(const char *dir, kda_backend backend,
   }
   for (kda_kernel &k : bundle->kernels)
     k.bundle = bundle.get();
+  if (!linkStages(bundle->kernels, why))
+    return fail(KDA_ERROR_BAD_BUNDLE, manifestPath + ": " + why);
   *out = bundle.release();
   return KDA_OK;
 }
@@ -469,10 +524,28 @@ kda_status kda_kernel_workspace_bytes(const kda_kernel *k, int64_t numTokens,
 kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
   if (!k || !b)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or batch");
-  const mf::Kernel &m = k->m;
-  if (m.kind != "recurrent")
+  if (k->m.kind != "recurrent")
     return fail(KDA_ERROR_INVALID_ARGUMENT,
-                "kernel " + m.name + " is not a recurrent kernel");
+                "kernel " + k->m.name + " is not a recurrent kernel");
+  return validateLayerBatch(k, b);
+}
+
+kda_status kda_validate_chunk(const kda_kernel *k, const kda_batch *b) {
+  if (!k || !b)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or batch");
+  if (k->stages.empty())
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                "kernel " + k->m.name + " is not a chunk kernel");
+  return validateLayerBatch(k, b);
+}
+
+} // extern "C"
+
+/// What every launch of a layer's kernels checks first: the batch against
+/// the layer, dtypes and layout, pointers, workspace, the host copies of
+/// cu_seqlens and slots.
+static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
+  const mf::Kernel &m = k->m;
   std::ostringstream why;
   auto bad = [&]() {
     return fail(KDA_ERROR_INVALID_ARGUMENT, why.str());
@@ -576,6 +649,54 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
   return KDA_OK;
 }
 
+/// Packs the chunk path's launches of a validated batch: prep over (chunks
+/// of the longest sequence, value heads, sequences), then the scan. No prep
+/// when no sequence has a token; the scan still writes every named slot's
+/// final state (its initial state, or zeros).
+static kda_status packChunk(const kda_kernel *k, const kda_batch *b,
+                            LaunchPlan &plan) {
+  if (kda_status s = kda_validate_chunk(k, b))
+    return s;
+  if (b->num_seqs == 0)
+    return KDA_OK;
+  auto size = k->m.config.find("chunk_size");
+  if (size == k->m.config.end() || size->second <= 0)
+    return fail(KDA_ERROR_BAD_BUNDLE,
+                describe(k->m) + ": config has no chunk_size");
+  int64_t maxChunks = 0;
+  for (int32_t i = 0; i < b->num_seqs; ++i) {
+    int64_t len = b->cu_seqlens_host[i + 1] - b->cu_seqlens_host[i];
+    maxChunks = std::max(maxChunks, (len + size->second - 1) / size->second);
+  }
+  for (const kda_kernel *stage : k->stages) {
+    const bool perChunk = std::find(std::begin(stage->m.grid),
+                                    std::end(stage->m.grid),
+                                    mf::kGridMaxChunks) !=
+                          std::end(stage->m.grid);
+    if (perChunk && maxChunks == 0)
+      continue;
+    PlannedLaunch l;
+    l.kernel = stage->m.name + " (" + stage->m.kind + ")";
+    l.handle = stage->handle;
+    if (kda_status s = launchDims(*stage, b->num_seqs, l.dims, maxChunks))
+      return s;
+    for (BatchField f : stage->binding)
+      l.values.push_back(const_cast<void *>(batchValue(*b, f)));
+    plan.add(std::move(l));
+  }
+  return KDA_OK;
+}
+
+extern "C" {
+
+kda_status kda_launch_chunk(const kda_kernel *k, const kda_batch *b,
+                            void *stream) {
+  LaunchPlan plan;
+  if (kda_status s = packChunk(k, b, plan))
+    return s;
+  return runPlan(*k->bundle, plan, stream);
+}
+
 kda_status kda_launch_recurrent(const kda_kernel *k, const kda_batch *b,
                                 void *stream) {
   LaunchPlan plan;
@@ -615,6 +736,13 @@ kda_status kda_plan_add_recurrent(kda_plan *plan, const kda_kernel *k,
   if (kda_status s = checkPlanKernel(plan, k))
     return s;
   return packRecurrent(k, b, plan->plan);
+}
+
+kda_status kda_plan_add_chunk(kda_plan *plan, const kda_kernel *k,
+                              const kda_batch *b) {
+  if (kda_status s = checkPlanKernel(plan, k))
+    return s;
+  return packChunk(k, b, plan->plan);
 }
 
 kda_status kda_plan_add_named(kda_plan *plan, const kda_kernel *k,

@@ -19,8 +19,8 @@ build=/tmp/kda-device-build
 mkdir -p "$out"
 # Sections, all by default; name some to run only those (short follow-up
 # calls): numerics decode compare bf16 pipelined rows sweep memcheck racecheck
-# dynsmem tiles.
-known="numerics decode compare bf16 pipelined rows sweep memcheck racecheck dynsmem tiles"
+# dynsmem tiles chunk.
+known="numerics decode compare bf16 pipelined rows sweep memcheck racecheck dynsmem tiles chunk"
 sections="${*:-$known}"
 for s in $sections; do
   [[ " $known " == *" $s "* ]] || { echo "run-h200.sh: unknown section '$s' (known: $known)" >&2; exit 2; }
@@ -128,5 +128,25 @@ if want tiles && [ -d "$bundles/tile-gemm" ]; then
   "$build/bin/kda-tile-check" "$bundles/tile-gemm" --backend cuda \
     > "$out/tiles.log" 2>&1 || status=1
   cat "$out/tiles.log"
+fi
+if want chunk && [ -d "$bundles/chunk-bench" ]; then
+  # The chunk (prefill) path: numerics of issue 8's batches against the
+  # float64 oracle, then the prefill shapes, kda and (when peer/ was carried:
+  # fla's chunk_kda, never committed) fla in the same call, same flush.
+  echo "== chunk path: numerics (lengths 1..1000 varlen, g at -1000, length-1 rows)"
+  "$bench" --bundle "$bundles/chunk-bench" --kernel chunk_h32 --numerics \
+    --json "$out/chunk-num.json" || status=1
+  echo "== chunk path: prefill timing (median of CUDA events, L2 flushed)"
+  "$bench" --bundle "$bundles/chunk-bench" --kernel chunk_h32 --copy \
+    --prefill 1x8192,4x4096,varlen16 --reps 20 --json "$out/chunk-h32.json" || status=1
+  "$bench" --bundle "$bundles/chunk-bench" --kernel chunk_h8 \
+    --prefill 1x32768 --reps 20 --json "$out/chunk-h8.json" || status=1
+  echo "== the same rows through the recurrent kernel (the planner's threshold)"
+  "$bench" --bundle "$bundles/chunk-bench" --kernel recurrent_h32 \
+    --prefill 1x8192,4x4096 --reps 5 --json "$out/rec-h32.json" || status=1
+  if [ -f peer/chunk_peer.py ]; then
+    echo "== fla chunk_kda, same shapes (peer, graph replay minus flush)"
+    python3 peer/chunk_peer.py "$out/fla-chunk.json" || status=1
+  fi
 fi
 exit $status

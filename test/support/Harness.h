@@ -43,7 +43,13 @@ struct KernelLayer {
   ref::Layer layer;
   kda_dtype act = KDA_BF16, g = KDA_BF16, beta = KDA_BF16, state = KDA_F32;
   bool usesALog = false, usesDtBias = false;
+  bool chunk = false; // the chunk path's plan (kda_launch_chunk)
 };
+
+/// Launches `kernel` on `batch` by its path: kda_launch_chunk for a chunk
+/// plan, kda_launch_recurrent otherwise.
+kda_status launchLayer(const KernelLayer &kl, const kda_kernel *kernel,
+                       const kda_batch &batch, void *stream);
 /// Reads kernel `name` of `target` from `bundleDir`/manifest.json with the
 /// runtime's manifest reader; throws std::runtime_error (its message names
 /// the kernel and field) when the manifest is bad or the kernel absent.
@@ -64,8 +70,14 @@ float fromBf16(uint16_t h);
 uint16_t toF16(float f);
 float fromF16(uint16_t h);
 
+/// x rounded to `type` (round to nearest even), back as a double.
+double roundTo(double x, kda_dtype type);
+
 struct CaseResult {
   double outErr = 0, stateErr = 0;
+  /// The relative L2 error of the oracle's outputs and named states rounded
+  /// to the output and state types: what rounding alone costs.
+  double outRoundErr = 0, stateRoundErr = 0;
   bool finite = true;
   bool untouchedIdentical = true; // slots no sequence names
   bool paddingZero = true;        // output rows of padding sequences
@@ -79,8 +91,13 @@ public:
   /// Builds and uploads a batch; `numSlots` pool slots, the named ones
   /// random, the others 1e30.
   void prepare(const BatchShape &shape, int64_t numSlots, uint64_t seed);
+  /// Gives the prepared batch a workspace of `bytes` (the chunk path's;
+  /// freed with the batch).
+  void allocateWorkspace(int64_t bytes);
   /// The descriptor of the prepared batch (device pointers).
   kda_batch batch() const { return desc; }
+  /// Downloads the outputs, widened to double.
+  std::vector<double> outputs();
   /// Downloads and compares with the oracle.
   CaseResult check();
   /// Bytes the recurrent kernel must move at least (state in + out, inputs,

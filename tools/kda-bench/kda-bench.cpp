@@ -15,6 +15,12 @@
 // prefills, where the LDS-pipelined token loop is meant to pay off).
 // --copy measures the device-to-device copy bandwidth (bytes read + written)
 // in the same run, the ceiling the decode figures are compared with.
+// --prefill times prefill batches (1x8192: one row of 8192 tokens; 4x4096;
+// varlen16: 16 rows of 200..2000 tokens; any BxT) through the kernel's
+// path - the chunk plan (prep + scan, workspace sized from the manifest)
+// for a chunk kernel - the same way, with the L2 flushed.
+// A chunk kernel's --numerics runs issue 8's batches (lengths 1 .. 1000 in
+// one varlen batch, stale NaN slots, g at -1000) against the oracle.
 //
 //===----------------------------------------------------------------------===//
 #include "Harness.h"
@@ -42,6 +48,7 @@ struct Options {
   std::string bundle, kernel, backend = "cuda", target, json;
   bool numerics = false, copy = false;
   std::vector<int> decode;
+  std::vector<std::string> prefill;
   int reps = 50;
   int tokensPerRow = 1;
 };
@@ -50,7 +57,8 @@ struct Options {
   std::fprintf(stderr,
                "kda-bench: %s\nusage: kda-bench --bundle DIR --kernel NAME "
                "[--backend cuda|emu] [--target T] [--numerics] [--decode N,N,...] "
-               "[--tokens-per-row L] [--copy] [--reps R] [--json FILE]\n",
+               "[--tokens-per-row L] [--prefill BxT|varlenN,...] [--copy] "
+               "[--reps R] [--json FILE]\n",
                why);
   std::exit(2);
 }
@@ -73,7 +81,12 @@ Options parse(int argc, char **argv) {
     else if (a == "--copy") o.copy = true;
     else if (a == "--reps") o.reps = std::atoi(next().c_str());
     else if (a == "--tokens-per-row") o.tokensPerRow = std::atoi(next().c_str());
-    else if (a == "--decode") {
+    else if (a == "--prefill") {
+      std::stringstream ss(next());
+      std::string n;
+      while (std::getline(ss, n, ','))
+        o.prefill.push_back(n);
+    } else if (a == "--decode") {
       std::stringstream ss(next());
       std::string n;
       while (std::getline(ss, n, ','))
@@ -168,6 +181,51 @@ struct NumericRun {
   test::BatchShape shape;
 };
 
+/// Issue 8's batches for the chunk path.
+std::vector<NumericRun> chunkNumericRuns() {
+  std::vector<NumericRun> runs;
+  test::BatchShape varlen{{1, 2, 15, 16, 17, 63, 64, 65, 200, 1000, 3, 0, 5},
+                          {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11, -1},
+                          {1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1}};
+  varlen.staleNaN = true;
+  runs.push_back({"varlen_1_to_1000", varlen});
+  test::BatchShape extreme{{70, 1, 130}, {2, 5, 3}, {1, 1, 0}};
+  extreme.extremeGate = 1000;
+  runs.push_back({"extreme_gate", extreme});
+  test::BatchShape decodes;
+  for (int i = 0; i < 16; ++i) {
+    decodes.lengths.push_back(1);
+    decodes.slots.push_back(i + 1);
+    decodes.hasInitial.push_back(i % 3 != 0);
+  }
+  runs.push_back({"length_1_rows", decodes});
+  return runs;
+}
+
+/// A prefill batch by name: BxT (B rows of T tokens) or varlenN (N rows of
+/// 200 .. 2000 tokens from a fixed draw).
+test::BatchShape prefillShape(const std::string &name) {
+  test::BatchShape s;
+  if (name.rfind("varlen", 0) == 0) {
+    int n = std::atoi(name.c_str() + 6);
+    uint64_t x = 12345;
+    for (int i = 0; i < n; ++i) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      s.lengths.push_back(200 + int((x >> 33) % 1801));
+    }
+  } else {
+    int b = 0, t = 0;
+    if (std::sscanf(name.c_str(), "%dx%d", &b, &t) != 2 || b < 1 || t < 1)
+      usage(("--prefill takes BxT or varlenN, not " + name).c_str());
+    s.lengths.assign(size_t(b), t);
+  }
+  for (size_t i = 0; i < s.lengths.size(); ++i) {
+    s.slots.push_back(int32_t(i + 1));
+    s.hasInitial.push_back(1);
+  }
+  return s;
+}
+
 std::vector<NumericRun> numericRuns() {
   std::vector<NumericRun> runs;
   runs.push_back({"decode_n64", {}});
@@ -186,6 +244,18 @@ std::vector<NumericRun> numericRuns() {
   return runs;
 }
 
+/// The workspace the kernel's path needs for `b` (0 for the recurrent
+/// kernel).
+int64_t workspaceBytes(const kda_kernel *kernel, const kda_batch &b) {
+  int64_t bytes = 0;
+  if (kda_kernel_workspace_bytes(kernel, b.num_tokens, b.num_seqs, &bytes) !=
+      KDA_OK) {
+    std::fprintf(stderr, "kda-bench: %s\n", kda_last_error());
+    std::exit(1);
+  }
+  return bytes;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -202,7 +272,8 @@ int main(int argc, char **argv) {
     json.push_back("\"copy_TBps\": " + std::to_string(copy));
   }
 #else
-  if (o.copy || (o.backend == "cuda" && (o.numerics || !o.decode.empty())))
+  if (o.copy || (o.backend == "cuda" &&
+                 (o.numerics || !o.decode.empty() || !o.prefill.empty())))
     usage("this kda-bench was built without CUDA; use --backend emu");
 #endif
   if (o.bundle.empty()) {
@@ -242,14 +313,17 @@ int main(int argc, char **argv) {
   if (o.numerics) {
     std::printf("%-16s %12s %12s  %s\n", "batch", "out rel L2", "state rel L2",
                 "verdict");
-    for (const NumericRun &run : numericRuns()) {
+    for (const NumericRun &run :
+         layer.chunk ? chunkNumericRuns() : numericRuns()) {
       test::Harness h(layer, mem);
       int64_t slots = 0;
       for (int32_t s : run.shape.slots)
         slots = std::max<int64_t>(slots, s + 2);
       h.prepare(run.shape, slots, std::hash<std::string>{}(run.name));
       kda_batch b = h.batch();
-      if (kda_launch_recurrent(kernel, &b, nullptr) != KDA_OK) {
+      h.allocateWorkspace(workspaceBytes(kernel, b));
+      b = h.batch();
+      if (test::launchLayer(layer, kernel, b, nullptr) != KDA_OK) {
         std::fprintf(stderr, "kda-bench: launch: %s\n", kda_last_error());
         return 1;
       }
@@ -257,9 +331,12 @@ int main(int argc, char **argv) {
       bool pass = r.finite && r.outErr <= test::kOutputErrorBar &&
                   r.stateErr <= test::stateErrorBar(layer.state) &&
                   r.paddingZero && r.untouchedIdentical;
+      if (layer.chunk) // issue 8's bar: 1.5x of rounding the oracle
+        pass &= r.outErr <= 1.5 * r.outRoundErr;
       ok &= pass;
-      std::printf("%-16s %12.3g %12.3g  %s%s%s\n", run.name, r.outErr,
-                  r.stateErr, pass ? "ok" : "FAIL",
+      std::printf("%-16s %12.3g %12.3g  %s (out %.2fx rounding)%s%s\n",
+                  run.name, r.outErr, r.stateErr, pass ? "ok" : "FAIL",
+                  r.outRoundErr > 0 ? r.outErr / r.outRoundErr : 0.0,
                   r.paddingZero ? "" : " (padding rows not zero)",
                   r.untouchedIdentical ? "" : " (untouched slot changed)");
       json.push_back("\"numerics_" + std::string(run.name) +
@@ -288,11 +365,12 @@ int main(int argc, char **argv) {
       double ms = 0;
 #ifdef KDA_BENCH_CUDA
       if (backend == KDA_BACKEND_CUDA)
-        ms = medianMs(o.reps, [&] { kda_launch_recurrent(kernel, &b, nullptr); });
+        ms = medianMs(o.reps,
+                      [&] { test::launchLayer(layer, kernel, b, nullptr); });
 #endif
       if (backend == KDA_BACKEND_EMU) {
         auto t0 = std::chrono::steady_clock::now();
-        kda_launch_recurrent(kernel, &b, nullptr);
+        test::launchLayer(layer, kernel, b, nullptr);
         ms = std::chrono::duration<double, std::milli>(
                  std::chrono::steady_clock::now() - t0)
                  .count();
@@ -307,6 +385,40 @@ int main(int argc, char **argv) {
                      std::to_string(ms * 1e3) + ", \"TBps\": " +
                      std::to_string(tbps) + ", \"bytes\": " +
                      std::to_string(bytes) + "}");
+    }
+  }
+  if (!o.prefill.empty()) {
+    std::printf("%-10s %8s %8s %10s\n", "batch", "rows", "tokens", "time ms");
+    for (const std::string &name : o.prefill) {
+      test::BatchShape shape = prefillShape(name);
+      test::Harness h(layer, mem);
+      h.prepare(shape, int64_t(shape.lengths.size()) + 1, 77);
+      kda_batch b = h.batch();
+      h.allocateWorkspace(workspaceBytes(kernel, b));
+      b = h.batch();
+      auto launch = [&] {
+        if (test::launchLayer(layer, kernel, b, nullptr) != KDA_OK) {
+          std::fprintf(stderr, "kda-bench: launch: %s\n", kda_last_error());
+          std::exit(1);
+        }
+      };
+      double ms = 0;
+#ifdef KDA_BENCH_CUDA
+      if (backend == KDA_BACKEND_CUDA)
+        ms = medianMs(o.reps, launch);
+#endif
+      if (backend == KDA_BACKEND_EMU) {
+        auto t0 = std::chrono::steady_clock::now();
+        launch();
+        ms = std::chrono::duration<double, std::milli>(
+                 std::chrono::steady_clock::now() - t0)
+                 .count();
+      }
+      std::printf("%-10s %8zu %8lld %10.3f\n", name.c_str(),
+                  shape.lengths.size(), (long long)b.num_tokens, ms);
+      json.push_back("\"prefill_" + name + "\": {\"ms\": " +
+                     std::to_string(ms) + ", \"tokens\": " +
+                     std::to_string(b.num_tokens) + "}");
     }
   }
   kda_bundle_close(bundle);

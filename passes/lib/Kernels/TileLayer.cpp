@@ -148,3 +148,48 @@ Value mlir::kda::emitMma(OpBuilder &b, Location loc, const MmaAtom &atom,
                        MmaKindAttr::get(b.getContext(), atom.kind), a, bFrag,
                        c);
 }
+
+Value mlir::kda::buildFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                               MmaOperand operand, Value lane, ElementFn fn) {
+  const FragmentLayout &layout = layoutOf(atom, operand);
+  SmallVector<Value> elems;
+  for (unsigned e = 0; e < layout.elems; ++e) {
+    auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
+    elems.push_back(fn(b, loc, row, col));
+  }
+  auto type = VectorType::get({int64_t(layout.elems)}, b.getF32Type());
+  return vector::FromElementsOp::create(b, loc, type, elems);
+}
+
+void mlir::kda::forEachFragmentElement(OpBuilder &b, Location loc,
+                                       const MmaAtom &atom, MmaOperand operand,
+                                       Value frag, Value lane, ElementSink fn) {
+  const FragmentLayout &layout = layoutOf(atom, operand);
+  for (unsigned e = 0; e < layout.elems; ++e) {
+    auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
+    fn(b, loc, vector::ExtractOp::create(b, loc, frag, int64_t(e)), row, col);
+  }
+}
+
+/// hi = round(x), lo = round(x - hi) in `half` (vectors of f32 in).
+static std::pair<Value, Value> splitF32(OpBuilder &b, Location loc, Value x,
+                                        Type half) {
+  auto f32Type = cast<VectorType>(x.getType());
+  auto halfType = VectorType::get(f32Type.getShape(), half);
+  Value hi = arith::TruncFOp::create(b, loc, halfType, x);
+  Value rest = arith::SubFOp::create(
+      b, loc, x, arith::ExtFOp::create(b, loc, f32Type, hi));
+  return {hi, arith::TruncFOp::create(b, loc, halfType, rest)};
+}
+
+Value mlir::kda::emitMmaSplitF32(OpBuilder &b, Location loc,
+                                 const MmaAtom &atom, Value a, Value bFrag,
+                                 Value c) {
+  Type half = scalarType(b.getContext(), atom.ab);
+  auto [aHi, aLo] = splitF32(b, loc, a, half);
+  auto [bHi, bLo] = splitF32(b, loc, bFrag, half);
+  // Small terms first, so they are not lost against the large one.
+  Value acc = emitMma(b, loc, atom, aLo, bHi, c);
+  acc = emitMma(b, loc, atom, aHi, bLo, acc);
+  return emitMma(b, loc, atom, aHi, bHi, acc);
+}

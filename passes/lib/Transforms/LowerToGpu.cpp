@@ -1,5 +1,6 @@
 //===- LowerToGpu.cpp - kda ops -> gpu.func kernels -----------------------===//
 #include "kda/Dialect/KDA/KDAAttrs.h"
+#include "kda/Passes/ChunkKernelBuilder.h"
 #include "kda/Passes/Passes.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
 #include "kda/Passes/TileGemmKernelBuilder.h"
@@ -26,7 +27,16 @@ struct KdaLowerToGpuPass
     module.walk([&](RecurrentOp op) { ops.push_back(op); });
     SmallVector<TestTileGemmOp> tileOps;
     module.walk([&](TestTileGemmOp op) { tileOps.push_back(op); });
-    if (ops.empty() && tileOps.empty())
+    SmallVector<ChunkStageOp> stageOps;
+    module.walk([&](ChunkStageOp op) { stageOps.push_back(op); });
+    WalkResult undecomposed = module.walk([&](ChunkOp op) {
+      op.emitOpError() << "is built as its stages: run kda-decompose before "
+                          "kda-lower-to-gpu";
+      return WalkResult::interrupt();
+    });
+    if (undecomposed.wasInterrupted())
+      return signalPassFailure();
+    if (ops.empty() && tileOps.empty() && stageOps.empty())
       return;
 
     OpBuilder b(module.getContext());
@@ -54,6 +64,16 @@ struct KdaLowerToGpuPass
       if (failed(placeKernel(op, "recurrent", gpuModule, symbols, build)))
         return signalPassFailure();
     }
+    // The chunk path: one kernel per stage, listed in stage order on the
+    // function (kda.stages), named kda_<function>_<stage>.
+    for (ChunkStageOp op : stageOps) {
+      auto build = [&](StringRef name) {
+        return buildChunkStageKernel(b, gpuModule, name, op, *info);
+      };
+      std::string suffix = ("_" + stringifyChunkStage(op.getStage())).str();
+      if (failed(placeKernel(op, "chunk", gpuModule, symbols, build, suffix)))
+        return signalPassFailure();
+    }
     // Test-only tile-GEMM specs (the tile layer's kernels).
     for (TestTileGemmOp op : tileOps) {
       auto build = [&](StringRef name) {
@@ -67,22 +87,33 @@ struct KdaLowerToGpuPass
   /// Builds the kernel of `op` as kda_<function> (distinct from the host
   /// function, whose name the emulator target would otherwise collide with),
   /// tags the function with `kda.kernel` and removes `op`.
+  /// A kernel of several stages (`stageSuffix` given) is appended to the
+  /// function's `kda.stages` list instead, in the order its ops come.
   static LogicalResult
   placeKernel(Operation *op, StringRef fallbackName, gpu::GPUModuleOp gpuModule,
               SymbolTable &symbols,
-              function_ref<FailureOr<gpu::GPUFuncOp>(StringRef)> build) {
+              function_ref<FailureOr<gpu::GPUFuncOp>(StringRef)> build,
+              StringRef stageSuffix = {}) {
     auto fn = op->getParentOfType<FunctionOpInterface>();
     std::string name =
-        "kda_" + (fn ? fn.getName().str() : fallbackName.str());
+        "kda_" + (fn ? fn.getName().str() : fallbackName.str()) +
+        stageSuffix.str();
     FailureOr<gpu::GPUFuncOp> kernel = build(name);
     if (failed(kernel))
       return failure();
     // Uniquify in case one function holds several computations.
     symbols.insert(*kernel);
-    if (fn)
-      fn->setAttr("kda.kernel",
-                  SymbolRefAttr::get(gpuModule.getNameAttr(),
-                                     {FlatSymbolRefAttr::get(*kernel)}));
+    auto ref = SymbolRefAttr::get(gpuModule.getNameAttr(),
+                                  {FlatSymbolRefAttr::get(*kernel)});
+    if (fn && stageSuffix.empty()) {
+      fn->setAttr("kda.kernel", ref);
+    } else if (fn) {
+      SmallVector<Attribute> stages;
+      if (auto list = fn->getAttrOfType<ArrayAttr>("kda.stages"))
+        stages.assign(list.begin(), list.end());
+      stages.push_back(ref);
+      fn->setAttr("kda.stages", ArrayAttr::get(op->getContext(), stages));
+    }
     op->erase();
     return success();
   }

@@ -140,6 +140,18 @@ kda_status kda_launch_recurrent(const kda_kernel *kernel,
 kda_status kda_validate_recurrent(const kda_kernel *kernel,
                                   const kda_batch *batch);
 
+/* The chunk (prefill) path of spec function `name`, found like any kernel
+ * (kda_bundle_find returns the plan's first stage): a plan of two kernels,
+ * prep and scan (KDA-MATH.md section 2), that computes exactly what the
+ * recurrent kernel computes for any row length, 1 included. Takes the same
+ * kda_batch; it needs a workspace of kda_kernel_workspace_bytes(kernel, T,
+ * N) bytes, which the prep writes and the scan reads (its contents between
+ * calls do not matter). Validates the batch as kda_validate_recurrent does,
+ * then enqueues both kernels on `stream`. */
+kda_status kda_validate_chunk(const kda_kernel *kernel, const kda_batch *batch);
+kda_status kda_launch_chunk(const kda_kernel *kernel, const kda_batch *batch,
+                            void *stream);
+
 /* Launches any kernel of the bundle with its arguments given by name: each
  * argument of the kernel's ABI exactly once, in any order (the runtime puts
  * them in the kernel's order). An unknown, duplicate or missing name is
@@ -167,6 +179,8 @@ kda_status kda_kernel_workspace_bytes(const kda_kernel *kernel,
 kda_status kda_plan_create(kda_bundle *bundle, kda_plan **out);
 kda_status kda_plan_add_recurrent(kda_plan *plan, const kda_kernel *kernel,
                                   const kda_batch *batch);
+kda_status kda_plan_add_chunk(kda_plan *plan, const kda_kernel *kernel,
+                              const kda_batch *batch);
 kda_status kda_plan_add_named(kda_plan *plan, const kda_kernel *kernel,
                               const kda_arg *args, int32_t num_args,
                               int64_t num_seqs);

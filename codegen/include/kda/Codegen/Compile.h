@@ -35,7 +35,8 @@ struct KernelFigures {
 /// One compiled kernel as the manifest describes it.
 struct CompiledKernel {
   std::string name;        // the spec function it implements
-  std::string kind;        // recurrent
+  std::string kind;        // recurrent | chunk_prep | chunk_scan | tile_gemm
+  int64_t stage = -1;      // position in its function's plan (chunk stages)
   std::string symbol;      // entry symbol in the object
   std::string target;      // gfx942 | gfx950 | sm_90 | emu | emu32
   std::string file;        // code object, relative to the bundle
@@ -43,7 +44,7 @@ struct CompiledKernel {
   int64_t blockSize = 0;
   int64_t waveSize = 0;
   llvm::json::Object dtypes; // act, g, beta, state
-  int64_t grid[3] = {0, 0, 0}; // -1: number of sequences
+  int64_t grid[3] = {0, 0, 0}; // -1: number of sequences, -2: most chunks
   llvm::json::Object layer, config;
   /// The kernel's ABI (its `kda.abi`) in parameter order: each argument a
   /// pointer (bare-pointer convention, passed as kernelParams) to elements

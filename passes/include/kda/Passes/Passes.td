@@ -3,6 +3,21 @@
 
 include "mlir/Pass/PassBase.td"
 
+def KdaDecompose : Pass<"kda-decompose", "ModuleOp"> {
+  let summary = "Split kda.chunk into its stage kernels";
+  let description = [{
+    Replaces every `kda.chunk` by two `kda.chunk_stage` ops, `prep` then
+    `scan`, with the same operands, layer, config and chunk size
+    (KDA-MATH.md section 2; the stages are described on the op). Two stages,
+    not five: the gate, cumulative sum, intra-chunk matrices, inverse and
+    W/U of one chunk all read the same rows (q, k, g of the chunk), so one
+    kernel per (chunk, head) keeps them on chip; only the state scan is
+    sequential, and it reads the prep's results once per chunk. This is the
+    split FlashKDA and cuLA ship (a chunk-parallel prep, a head-parallel scan
+    and output). `kda-lower-to-gpu` runs this pass first.
+  }];
+}
+
 def KdaLowerToGpu : Pass<"kda-lower-to-gpu", "ModuleOp"> {
   let summary = "Build GPU kernels for kda computations";
   let description = [{

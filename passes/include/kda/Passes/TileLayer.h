@@ -61,6 +61,33 @@ using FragmentFn =
 Value mapFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
                   MmaOperand operand, Value frag, Value lane, FragmentFn fn);
 
+/// fn(builder, row, col) -> the f32 value of tile element (row, col).
+using ElementFn = llvm::function_ref<Value(OpBuilder &, Location, Value, Value)>;
+
+/// The calling lane's fragment of `operand` as f32, element by element from
+/// `fn` (which may compute, mask by select, or load from anywhere): how a
+/// builder feeds an atom from a tile it never materialises, e.g.
+/// k_j * exp(G_m - G_j) of the chunk kernels.
+Value buildFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                    MmaOperand operand, Value lane, ElementFn fn);
+
+/// Calls fn(builder, value, row, col) for every element of the calling
+/// lane's fragment `frag` of `operand` (stores, masked stores).
+using ElementSink =
+    llvm::function_ref<void(OpBuilder &, Location, Value, Value, Value)>;
+void forEachFragmentElement(OpBuilder &b, Location loc, const MmaAtom &atom,
+                            MmaOperand operand, Value frag, Value lane,
+                            ElementSink fn);
+
+/// D = A B + C for f32 fragments `a` and `b` (as buildFragment makes them)
+/// on an atom with 16-bit operands, to about f32 accuracy: each operand is
+/// split into hi = round(x) and lo = round(x - hi) in the atom's operand
+/// type and three atoms accumulate lo*hi + hi*lo + hi*hi (lo*lo is below
+/// f32 rounding). Costs three atoms for one; what the chunk kernels use so
+/// their error stays at the recurrent kernel's (KDA-MATH.md section 3).
+Value emitMmaSplitF32(OpBuilder &b, Location loc, const MmaAtom &atom,
+                      Value a, Value bFrag, Value c);
+
 /// An accumulator fragment of zeros.
 Value zeroAccumulator(OpBuilder &b, Location loc, const MmaAtom &atom);
 

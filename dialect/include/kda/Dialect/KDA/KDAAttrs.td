@@ -83,6 +83,10 @@ def KDA_CopyAtomAttr : EnumAttr<KDA_Dialect, KDA_CopyAtom, "copy_atom"> {
   let assemblyFormat = "$value";
 }
 
+def KDA_ChunkStageAttr : EnumAttr<KDA_Dialect, KDA_ChunkStage, "chunk_stage"> {
+  let assemblyFormat = "$value";
+}
+
 def KDA_KernelArgAttr : KDA_Attr<"KernelArg", "arg"> {
   let summary = "One argument of a kernel's ABI: name, element type, role";
   let description = [{

@@ -44,4 +44,12 @@ def KDA_CopyAtom : I32EnumAttr<"CopyAtom", "a global -> LDS copy atom", [
   let genSpecializedAttr = 0;
 }
 
+// The kernels kda-decompose splits kda.chunk into (KDA-MATH.md section 2).
+def KDA_ChunkStage : I32EnumAttr<"ChunkStage", "one kernel of the chunked form", [
+    I32EnumAttrCase<"Prep", 0, "prep">,
+    I32EnumAttrCase<"Scan", 1, "scan">]> {
+  let cppNamespace = "::mlir::kda";
+  let genSpecializedAttr = 0;
+}
+
 #endif // KDA_ENUMS_TD

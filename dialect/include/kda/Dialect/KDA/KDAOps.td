@@ -74,6 +74,32 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
   }];
 }
 
+def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
+    I64Attr:$chunk_size, KDA_ChunkStageAttr:$stage)> {
+  let summary = "One kernel of the chunked form (what kda-decompose makes of kda.chunk)";
+  let description = [{
+    `kda-decompose` replaces a `kda.chunk` by two stages, in this order, which
+    together compute what it computes (KDA-MATH.md section 2):
+
+    - `prep` (parallel over chunks and value heads): the gate and its
+      chunk-local cumulative sum, the normalised q and k, the intra-chunk
+      matrices A_kk and A_qk (sub-chunk anchored), the unit-lower-triangular
+      inverse T = (I + A_kk)^-1, W and U, and the decayed q and k the scan
+      needs, written to the workspace;
+    - `scan` (parallel over value heads and state column blocks; sequential
+      over the chunks of a sequence): V_new = U - W S, the output, and the
+      state update, reading the workspace and the state pool in place.
+
+    Both read the operands of the `kda.chunk` they come from; the workspace
+    between them is an argument of their kernels (role workspace), sized per
+    token by the kernel builder and owned by the caller.
+
+    ```mlir
+    kda.chunk_stage #layer q(%q : ...) ... out(%o : ...) {chunk_size = 64 : i64, stage = #kda.chunk_stage<prep>}
+    ```
+  }];
+}
+
 include "kda/Dialect/KDA/KDAPipelineOps.td"
 include "kda/Dialect/KDA/KDATileOps.td"
 

@@ -1,0 +1,55 @@
+//===- ChunkKernelBuilder.h - the chunk (prefill) kernels -------*- C++ -*-===//
+//
+// One builder for each stage kernel of the chunked form (KDA-MATH.md
+// section 2), shared by every target: the target enters through its matrix
+// atom (the tile layer: MFMA on gfx942 / gfx950, mma.sync on sm_90, the
+// same atoms executed by the emulators) and its wave size.
+//
+// prep, one workgroup per (chunk, value head, sequence):
+//   G    = chunk-local cumulative sum of the gate            (LDS, f32)
+//   A_kk, A_qk (C x C): off-diagonal 16-row blocks by atoms, anchored at
+//        the first row m of the row block (both exponents G_i - G_m and
+//        G_m - G_j are <= 0); diagonal blocks pairwise (exp(G_i - G_j),
+//        never a product of two exponentials that could overflow)
+//   T    = (I + A_kk)^-1 by forward substitution             (LDS, in place)
+//   W    = T diag(b) (K o exp G),  U = T diag(b) V             (atoms)
+//   and the scan's operands q o exp(G) scale, k o exp(G_last - G),
+//   exp(G_last), written per token to the workspace.
+// scan, one workgroup per (block of state columns, value head, sequence),
+// the state block in LDS (f32), per chunk:
+//   V_new = U - W S;  O = (q o exp G) S + A_qk V_new;
+//   S     = diag(exp G_last) S + (k o exp(G_last - G))^T V_new.
+// Every product is an atom on f32 operands split into two 16-bit halves
+// (TileLayer.h, emitMmaSplitF32), so the chunk path keeps f32 accuracy.
+// Rows past a sequence's end are zeros by select, never loaded: a row of
+// length 1 is a chunk with L = 1 and gives the recurrent result.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_PASSES_CHUNKKERNELBUILDER_H
+#define KDA_PASSES_CHUNKKERNELBUILDER_H
+
+#include "kda/Dialect/KDA/KDAOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::kda {
+
+/// Floats of one token's workspace record per value head: q o exp(G) scaled
+/// (K), k o exp(G_last - G) (K), W (K), U (V), the A_qk row (C), and
+/// exp(G_last) (K, written by a chunk's first row only).
+int64_t chunkWorkspaceFloats(LayerAttr layer, int64_t chunkSize);
+
+/// Builds the kernel of `op`'s stage as `gpu.func @name` in `module`, with
+/// `kda.abi` (the operands the stage reads or writes, by their kda.chunk
+/// names, and `workspace`), `kda.kind` ("chunk_prep" / "chunk_scan"),
+/// `kda.grid` (-1: sequences, -2: the most chunks of any sequence),
+/// `kda.workspace` and `kda.dynamic_lds_bytes`. Errors name what the layer
+/// or target lacks (head dims, an atom, LDS).
+FailureOr<gpu::GPUFuncOp> buildChunkStageKernel(OpBuilder &builder,
+                                                gpu::GPUModuleOp module,
+                                                StringRef name,
+                                                ChunkStageOp op,
+                                                const TargetInfo &target);
+
+} // namespace mlir::kda
+
+#endif // KDA_PASSES_CHUNKKERNELBUILDER_H

@@ -1,0 +1,31 @@
+//===- KdaMath.h - the per-element math of KDA, for kernel builders -*- C++ -*-===//
+//
+// The gate kinds and beta modes of KDA-MATH.md section 1 as arith/math ops
+// on f32 values, shared by every kernel builder so the recurrent and chunk
+// kernels compute the same function of the same inputs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_PASSES_KDAMATH_H
+#define KDA_PASSES_KDAMATH_H
+
+#include "kda/Dialect/KDA/KDAAttrs.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::kda {
+
+/// 1 / (1 + exp(-x)).
+Value emitSigmoid(OpBuilder &b, Location loc, Value x);
+
+/// The per-channel log decay g = gate(raw) of `layer` (<= 0), where `raw`
+/// already has dt_bias added and `expALog` is exp(A_log[h]) (null when the
+/// layer has no A_log). softplus clamps exp's input so its unused branch
+/// never makes inf.
+Value emitGate(OpBuilder &b, Location loc, LayerAttr layer, Value raw,
+               Value expALog);
+
+/// beta from its input: sigmoid, 2 * sigmoid, or as given.
+Value emitBeta(OpBuilder &b, Location loc, LayerAttr layer, Value raw);
+
+} // namespace mlir::kda
+
+#endif // KDA_PASSES_KDAMATH_H

@@ -1,0 +1,904 @@
+//===- ChunkKernelBuilder.cpp - the chunk (prefill) kernels ---------------===//
+//
+// The two stage kernels of kda.chunk (see the header for what each
+// computes). Work is cut into atom-sized pieces of each product, dealt to
+// the waves of the workgroup by a loop (piece = wave, wave + waves, ...);
+// elementwise steps loop over the workgroup's threads. Operands reach the
+// atoms through buildFragment, whose element functions compute the masked,
+// decayed values from LDS and global memory by each element's (row, column),
+// so no builder step names a target.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Passes/ChunkKernelBuilder.h"
+#include "kda/Passes/KdaMath.h"
+#include "kda/Passes/KernelAbi.h"
+#include "kda/Passes/TileLayer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+namespace {
+
+/// Rows of one anchoring block of the intra-chunk matrices: exponents are
+/// taken relative to the first row of a 16-row block, so neither factor of
+/// an off-diagonal product exceeds 1 (KDA-MATH.md section 3).
+constexpr int64_t kSub = 16;
+constexpr unsigned kWaves = 4;
+
+/// The static sizes of both kernels of one layer on one target.
+struct ChunkPlan {
+  const MmaAtom *atom = nullptr;
+  int64_t C, H, HV, K, V, G;
+  int64_t blockV; // scan: state columns per workgroup
+  unsigned waveSize;
+  unsigned threads() const { return kWaves * waveSize; }
+  // Workspace record, in floats from the record's start.
+  int64_t recQG() const { return 0; }
+  int64_t recKD() const { return K; }
+  int64_t recW() const { return 2 * K; }
+  int64_t recU() const { return 3 * K; }
+  int64_t recA() const { return 3 * K + V; }
+  int64_t recGL() const { return 3 * K + V + C; }
+  int64_t recFloats() const { return 4 * K + V + C; }
+  // LDS, in floats.
+  int64_t prepLdsFloats() const { return C * K + C * C + 3 * C; }
+  int64_t scanLdsFloats() const { return K * blockV + C * blockV; }
+};
+
+/// The chip's bf16 -> f32 atom whose m and n divide the 16-row blocks and
+/// whose k divides both the chunk and head_k, largest k first.
+const MmaAtom *chooseAtom(const TargetInfo &target, int64_t C, int64_t K,
+                          std::string &why) {
+  const MmaAtom *best = nullptr;
+  for (const MmaAtom *a : mmaAtomsOf(target.chip)) {
+    if (a->ab != ScalarKind::BF16 || a->acc != ScalarKind::F32 ||
+        a->waveSize != target.waveSize || kSub % a->m || kSub % a->n ||
+        C % a->k || K % a->k)
+      continue;
+    if (!best || a->k > best->k)
+      best = a;
+  }
+  if (!best)
+    why = "no bf16 -> f32 atom with m, n dividing 16 and k dividing the "
+          "chunk and head_k among " +
+          describeMmaAtoms(target.chip);
+  return best;
+}
+
+LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
+                       ChunkPlan &p) {
+  LayerAttr layer = op.getLayer();
+  p.C = op.getChunkSize();
+  p.H = layer.getHeads(), p.HV = layer.getValueHeads();
+  p.K = layer.getHeadK(), p.V = layer.getHeadV();
+  p.G = layer.getGroupSize();
+  p.waveSize = target.waveSize;
+  if (p.K % kSub || p.V % kSub)
+    return op.emitOpError() << "the chunk kernels tile head_k and head_v by "
+                            << kSub << "; head_k = " << p.K
+                            << ", head_v = " << p.V
+                            << " (rows of such layers take the recurrent "
+                               "kernel)";
+  std::string why;
+  p.atom = chooseAtom(target, p.C, p.K, why);
+  if (!p.atom)
+    return op.emitOpError() << "cannot build the chunk kernels on "
+                            << target.name << ": " << why;
+  p.blockV = std::min<int64_t>(p.V, 32);
+  if (p.threads() > target.maxWorkgroupSize)
+    return op.emitOpError() << kWaves << " waves of " << p.waveSize
+                            << " exceed " << target.name
+                            << "'s workgroup size";
+  int64_t lds = 4 * (op.getStage() == ChunkStage::Prep ? p.prepLdsFloats()
+                                                       : p.scanLdsFloats());
+  if (lds > int64_t(target.ldsBytes))
+    return op.emitOpError() << "the " << stringifyChunkStage(op.getStage())
+                            << " kernel needs " << lds
+                            << " bytes of LDS, more than " << target.name
+                            << "'s " << target.ldsBytes << " (chunk_size = "
+                            << p.C << ", head_k = " << p.K << ")";
+  return success();
+}
+
+/// What both kernels share: index and float arithmetic, loops over pieces
+/// and threads, atom products from element functions, the batch rows.
+class ChunkEmitter {
+public:
+  using At = std::function<Value(Value, Value)>;
+
+  ChunkEmitter(OpBuilder &b, Location loc, const ChunkPlan &p, ChunkStageOp op)
+      : b(b), loc(loc), p(p), op(op), layer(op.getLayer()),
+        f32(b.getF32Type()) {}
+
+  void emitPrep(gpu::GPUFuncOp func);
+  void emitScan(gpu::GPUFuncOp func);
+
+private:
+  // Arithmetic.
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value f(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t y) {
+    return arith::DivUIOp::create(b, loc, x, idx(y));
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, idx(y));
+  }
+  Value lt(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+  }
+  Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
+  Value fsub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value widen(Value v) {
+    return v.getType() == f32 ? v : arith::ExtFOp::create(b, loc, f32, v);
+  }
+  Value narrow(Value v, Type to) {
+    return to == f32 ? v : arith::TruncFOp::create(b, loc, to, v);
+  }
+  Value toIndex(Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  }
+  Value load(Value mem, Value i) {
+    return memref::LoadOp::create(b, loc, mem, i);
+  }
+  Value loadF(Value mem, Value i) { return widen(load(mem, i)); }
+  void store(Value v, Value mem, Value i) {
+    Type elem = cast<MemRefType>(mem.getType()).getElementType();
+    memref::StoreOp::create(b, loc, narrow(v, elem), mem, i);
+  }
+
+  // Control flow (bodies built with the same builder, insertion restored).
+  void forRange(Value lb, Value ub, Value step,
+                llvm::function_ref<void(Value)> body) {
+    auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    body(loop.getInductionVar());
+  }
+  Value forReduce(Value lb, Value ub, Value init,
+                  llvm::function_ref<Value(Value, Value)> body) {
+    auto loop = scf::ForOp::create(b, loc, lb, ub, idx(1), ValueRange{init});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value next = body(loop.getInductionVar(), loop.getRegionIterArgs()[0]);
+    scf::YieldOp::create(b, loc, next);
+    return loop.getResult(0);
+  }
+  void ifThen(Value cond, llvm::function_ref<void()> then) {
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    then();
+  }
+  void ifThenElse(Value cond, llvm::function_ref<void()> then,
+                  llvm::function_ref<void()> otherwise) {
+    auto ifOp = scf::IfOp::create(b, loc, cond, /*withElse=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    then();
+    b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    otherwise();
+  }
+  Value ifValue(Value cond, llvm::function_ref<Value()> then,
+                llvm::function_ref<Value()> otherwise) {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, cond,
+                                  /*withElse=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, then());
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, otherwise());
+    return ifOp.getResult(0);
+  }
+  void barrier() { gpu::BarrierOp::create(b, loc); }
+  /// for (i = tid; i < count; i += threads)
+  void forThreads(Value count, llvm::function_ref<void(Value)> body) {
+    forRange(tid, count, idx(p.threads()), body);
+  }
+  /// Piece = wave, wave + waves, ... below `count`: every wave runs the
+  /// same number of trips (ceil(count / waves)), so every wave issues the
+  /// same atoms in the same order - a wave past the end computes on a
+  /// clamped piece (`live` false) and stores nothing. Wave collectives then
+  /// never depend on how the pieces divide (and the emulator, which runs a
+  /// workgroup's waves in lockstep, executes exactly this).
+  void forPieces(int64_t count, llvm::function_ref<void(Value, Value)> body) {
+    const int64_t trips = (count + kWaves - 1) / kWaves;
+    forRange(idx(0), idx(trips), idx(1), [&](Value i) {
+      Value piece = add(wave, mul(i, idx(kWaves)));
+      Value live = lt(piece, idx(count));
+      body(select(live, piece, idx(0)), live);
+    });
+  }
+  /// acc + A B over kDim for the atom tile at (row0, col0): A(i, kk) and
+  /// B(kk, j) give operand elements by tile coordinates.
+  Value gemm(Value acc, Value row0, Value col0, int64_t kDim, const At &a,
+             const At &bAt) {
+    const MmaAtom &atom = *p.atom;
+    auto loop = scf::ForOp::create(b, loc, idx(0), idx(kDim), idx(atom.k),
+                                   ValueRange{acc});
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value k0 = loop.getInductionVar();
+    Value fa = buildFragment(b, loc, atom, MmaOperand::A, lane,
+                             [&](OpBuilder &, Location, Value r, Value c) {
+                               return a(add(row0, r), add(k0, c));
+                             });
+    Value fb = buildFragment(b, loc, atom, MmaOperand::B, lane,
+                             [&](OpBuilder &, Location, Value r, Value c) {
+                               return bAt(add(k0, r), add(col0, c));
+                             });
+    scf::YieldOp::create(
+        b, loc,
+        emitMmaSplitF32(b, loc, atom, fa, fb, loop.getRegionIterArgs()[0]));
+    return loop.getResult(0);
+  }
+  Value fragment(MmaOperand operand, Value row0, Value col0, const At &at) {
+    return buildFragment(b, loc, *p.atom, operand, lane,
+                         [&](OpBuilder &, Location, Value r, Value c) {
+                           return at(add(row0, r), add(col0, c));
+                         });
+  }
+  /// sink(row, col, value) for each accumulator element of the tile at
+  /// (row0, col0).
+  void eachResult(Value acc, Value row0, Value col0,
+                  llvm::function_ref<void(Value, Value, Value)> sink) {
+    forEachFragmentElement(
+        b, loc, *p.atom, MmaOperand::C, acc, lane,
+        [&](OpBuilder &, Location, Value v, Value r, Value c) {
+          sink(add(row0, r), add(col0, c), v);
+        });
+  }
+  /// Stores a live piece's results to workspace field `field` of the
+  /// chunk's rows (masked rows are not stored).
+  void storeRows(Value acc, Value row0, Value col0, Value live,
+                 int64_t field) {
+    ifThen(live, [&] {
+      eachResult(acc, row0, col0, [&](Value i, Value col, Value x) {
+        ifThen(rowValid(i),
+               [&] { store(x, ws, recAt(rowToken(i), field, col)); });
+      });
+    });
+  }
+  /// The (row, column) of atom tile `tile` in an M x N product tiled by the
+  /// atom, tiles numbered row-major.
+  std::pair<Value, Value> tileOrigin(Value tile, int64_t n) {
+    int64_t tilesN = n / p.atom->n;
+    return {mul(div(tile, tilesN), idx(p.atom->m)),
+            mul(rem(tile, tilesN), idx(p.atom->n))};
+  }
+
+  /// Flat views of the kernel's arguments, by their ABI names.
+  void bindArguments(gpu::GPUFuncOp func);
+  /// A typed f32 view of `floats` floats at byte `offset` of the dynamic
+  /// shared memory.
+  Value ldsView(Value dyn, int64_t offset, int64_t floats);
+  /// The workgroup's place and the sequence's rows.
+  void bindPlace(Value seq);
+  /// Index of float `field` of token `t`'s workspace record (head h).
+  Value rec(Value t, int64_t field) {
+    return add(mul(add(mul(t, idx(p.HV)), h), idx(p.recFloats())),
+               idx(field));
+  }
+  Value recAt(Value t, int64_t field, Value i) { return add(rec(t, field), i); }
+  /// Flat offset of S[kk][vv] of head h in slot `slot`.
+  Value stateOffset(Value slot, Value kk, Value vv) {
+    Value base = mul(add(mul(slot, idx(p.HV)), h), idx(p.K * p.V));
+    if (layer.getStateLayout() == StateLayout::VK)
+      return add(base, add(mul(vv, idx(p.K)), kk));
+    return add(base, add(mul(kk, idx(p.V)), vv));
+  }
+
+  // prep steps.
+  void prepRows();
+  void prepGateCumsum();
+  void prepIntraChunk();
+  void prepInverse();
+  void prepWU();
+  void prepDecayedRows();
+  Value rowToken(Value r) { // the token of chunk row r (r < L)
+    return add(chunkStart, r);
+  }
+  Value rowValid(Value r) { return lt(r, rows); }
+  /// Chunk row r's token, clamped into the chunk so masked rows never
+  /// address memory past the sequence.
+  Value safeToken(Value r) {
+    return add(chunkStart, select(rowValid(r), r, idx(0)));
+  }
+  Value gam(Value r, Value d) { return load(ldsG, add(mul(r, idx(p.K)), d)); }
+  Value qkElem(Value mem, Value r, Value d) {
+    Value off = add(mul(add(mul(safeToken(r), idx(p.H)), hq), idx(p.K)), d);
+    return loadF(mem, off);
+  }
+  /// scale * q_r / |q_r| and k_r / |k_r| (0 on masked rows).
+  Value qs(Value r, Value d) {
+    return select(rowValid(r), fmul(qkElem(q, r, d), load(ldsRowQ, r)), f(0));
+  }
+  Value kn(Value r, Value d) {
+    return select(rowValid(r), fmul(qkElem(k, r, d), load(ldsRowK, r)), f(0));
+  }
+
+  // scan steps.
+  void scanChunk(Value c);
+
+  OpBuilder &b;
+  Location loc;
+  const ChunkPlan &p;
+  ChunkStageOp op;
+  LayerAttr layer;
+  Type f32;
+  Value tid, lane, wave, h, hq, n, bos, eos, slot;
+  Value chunkStart, rows; // the chunk's first token and its rows (<= C)
+  // LDS views (prep: G, A, row factors; scan: state block, V_new).
+  Value ldsG, ldsA, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsVn;
+  Value col0; // scan: the workgroup's first state column
+  // Arguments.
+  Value q, k, v, g, beta, aLog, dtBias, cu, slots, hasInit, state, out, ws;
+};
+
+void ChunkEmitter::bindArguments(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  Value huge = idx(int64_t(1) << 40);
+  auto abi = func->getAttrOfType<ArrayAttr>(kAbiAttrName);
+  for (auto [i, a] : llvm::enumerate(abi)) {
+    BlockArgument arg = entry.getArgument(i);
+    auto type = cast<MemRefType>(arg.getType());
+    auto flat = MemRefType::get({ShapedType::kDynamic}, type.getElementType());
+    Value view = memref::ReinterpretCastOp::create(
+        b, loc, flat, arg, OpFoldResult(b.getIndexAttr(0)),
+        ArrayRef<OpFoldResult>{huge},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    StringRef name = cast<KernelArgAttr>(a).getName();
+    Value *slotFor = llvm::StringSwitch<Value *>(name)
+                         .Case("q", &q)
+                         .Case("k", &k)
+                         .Case("v", &v)
+                         .Case("g", &g)
+                         .Case("beta", &beta)
+                         .Case("a_log", &aLog)
+                         .Case("dt_bias", &dtBias)
+                         .Case("cu_seqlens", &cu)
+                         .Case("slots", &slots)
+                         .Case("has_initial_state", &hasInit)
+                         .Case("state", &state)
+                         .Case("out", &out)
+                         .Case("workspace", &ws)
+                         .Default(nullptr);
+    assert(slotFor && "the chunk kernels' ABI names only known operands");
+    *slotFor = view;
+  }
+  if (!op.getALog())
+    aLog = Value();
+  if (!op.getDtBias())
+    dtBias = Value();
+}
+
+Value ChunkEmitter::ldsView(Value dyn, int64_t offset, int64_t floats) {
+  auto ws = gpu::AddressSpaceAttr::get(b.getContext(),
+                                       gpu::AddressSpace::Workgroup);
+  auto type = MemRefType::get({floats}, f32, nullptr, ws);
+  return memref::ViewOp::create(b, loc, type, dyn, idx(offset), ValueRange{});
+}
+
+void ChunkEmitter::bindPlace(Value seq) {
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/IntegerAttr());
+  wave = div(tid, p.waveSize);
+  h = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  hq = div(h, p.G);
+  n = seq;
+  bos = toIndex(load(cu, n));
+  eos = toIndex(load(cu, add(n, idx(1))));
+  slot = toIndex(load(slots, n));
+}
+
+//===----------------------------------------------------------------------===//
+// prep
+//===----------------------------------------------------------------------===//
+
+// Per chunk row: the q and k normalisation factors (scale folded into q's)
+// and beta; masked rows get 0.
+void ChunkEmitter::prepRows() {
+  forThreads(idx(p.C), [&](Value r) {
+    Value valid = rowValid(r);
+    Value t = safeToken(r);
+    Value qf = f(layer.getEffectiveScale()), kf = f(1.0);
+    if (layer.getQkL2norm()) {
+      auto sumSq = [&](Value mem) {
+        return forReduce(idx(0), idx(p.K), f(0), [&](Value d, Value acc) {
+          Value x = qkElem(mem, r, d);
+          return fadd(acc, fmul(x, x));
+        });
+      };
+      // eps inside the sqrt, as the oracle and fla do.
+      auto inv = [&](Value ss) {
+        return arith::DivFOp::create(
+            b, loc, f(1.0), math::SqrtOp::create(b, loc, fadd(ss, f(1e-6))));
+      };
+      qf = fmul(qf, inv(sumSq(q)));
+      kf = inv(sumSq(k));
+    }
+    Value braw = loadF(beta, add(mul(t, idx(p.HV)), h));
+    store(select(valid, qf, f(0)), ldsRowQ, r);
+    store(select(valid, kf, f(0)), ldsRowK, r);
+    store(select(valid, emitBeta(b, loc, layer, braw), f(0)), ldsRowB, r);
+  });
+}
+
+// G[r][d] = sum over rows <= r of the gate; masked rows add 0, so G of a
+// masked row is G of the chunk's last row.
+void ChunkEmitter::prepGateCumsum() {
+  Value expALog;
+  if (aLog)
+    expALog = exp(loadF(aLog, h));
+  forThreads(idx(p.C * p.K), [&](Value i) {
+    Value r = div(i, p.K), d = rem(i, p.K);
+    Value raw = loadF(g, add(mul(add(mul(safeToken(r), idx(p.HV)), h),
+                                 idx(p.K)),
+                             d));
+    if (dtBias)
+      raw = fadd(raw, loadF(dtBias, add(mul(h, idx(p.K)), d)));
+    store(select(rowValid(r), emitGate(b, loc, layer, raw, expALog), f(0)),
+          ldsG, i);
+  });
+  barrier();
+  forThreads(idx(p.K), [&](Value d) {
+    forReduce(idx(0), idx(p.C), f(0), [&](Value r, Value acc) {
+      Value i = add(mul(r, idx(p.K)), d);
+      Value next = fadd(acc, load(ldsG, i));
+      store(next, ldsG, i);
+      return next;
+    });
+  });
+  barrier();
+}
+
+// A_kk (LDS, strictly lower, beta_i folded in) and A_qk (workspace rows,
+// lower with the diagonal). Off-diagonal 16-row blocks I > J by atoms with
+// the anchor m = 16 I; diagonal blocks pairwise.
+void ChunkEmitter::prepIntraChunk() {
+  // Zeros first: the upper triangles are read by the inverse and the scan.
+  forThreads(idx(p.C * p.C), [&](Value i) {
+    Value r = div(i, p.C), j = rem(i, p.C);
+    store(f(0), ldsA, i);
+    ifThen(rowValid(r), [&] { store(f(0), ws, recAt(rowToken(r), p.recA(), j)); });
+  });
+  barrier();
+
+  const int64_t blocks = p.C / kSub;
+  const int64_t pairs = blocks * (blocks - 1) / 2; // blocks I > J
+  const int64_t tilesPerBlock = (kSub / p.atom->m) * (kSub / p.atom->n);
+  // Pieces: (which of A_kk / A_qk, block pair, atom tile).
+  forPieces(2 * pairs * tilesPerBlock, [&](Value piece, Value live) {
+    Value which = rem(piece, 2), rest = div(piece, 2);
+    Value tile = rem(rest, tilesPerBlock), pair = div(rest, tilesPerBlock);
+    // Pair p -> (I, J), row-major over I > J: I = 1 + #{k >= 2 : k(k-1)/2 <= p}.
+    Value bi = idx(1);
+    for (int64_t kk = 2; kk < blocks; ++kk)
+      bi = add(bi, select(arith::CmpIOp::create(b, loc,
+                                                arith::CmpIPredicate::uge, pair,
+                                                idx(kk * (kk - 1) / 2)),
+                          idx(1), idx(0)));
+    Value bj = sub(pair, div(mul(bi, sub(bi, idx(1))), 2));
+    {
+      Value anchor = mul(bi, idx(kSub));
+      auto [tr, tc] = tileOrigin(tile, kSub);
+      Value row0 = add(anchor, tr), colBase = add(mul(bj, idx(kSub)), tc);
+      At bOp = [&](Value d, Value j) {
+        return fmul(kn(j, d), exp(fsub(gam(anchor, d), gam(j, d))));
+      };
+      auto product = [&](bool isKK) {
+        At aOp = [&, isKK](Value i, Value d) {
+          Value x = isKK ? kn(i, d) : qs(i, d);
+          return fmul(x, exp(fsub(gam(i, d), gam(anchor, d))));
+        };
+        Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, colBase, p.K,
+                         aOp, bOp);
+        ifThen(live, [&] {
+          eachResult(acc, row0, colBase, [&](Value i, Value j, Value x) {
+            if (isKK)
+              store(fmul(load(ldsRowB, i), x), ldsA,
+                    add(mul(i, idx(p.C)), j));
+            else
+              ifThen(rowValid(i),
+                     [&] { store(x, ws, recAt(rowToken(i), p.recA(), j)); });
+          });
+        });
+      };
+      Value isKK = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         which, idx(0));
+      ifThenElse(isKK, [&] { product(true); }, [&] { product(false); });
+    }
+  });
+
+  // Diagonal blocks: each (i, j <= i) pair sums over k with exp(G_i - G_j).
+  forThreads(idx(blocks * kSub * kSub), [&](Value pr) {
+    Value blk = div(pr, kSub * kSub), in = rem(pr, kSub * kSub);
+    Value i = add(mul(blk, idx(kSub)), div(in, kSub));
+    Value j = add(mul(blk, idx(kSub)), rem(in, kSub));
+    Value lower = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, j, i);
+    ifThen(lower, [&] {
+      auto loop = scf::ForOp::create(b, loc, idx(0), idx(p.K), idx(1),
+                                     ValueRange{f(0), f(0)});
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value d = loop.getInductionVar();
+        Value decayed = fmul(kn(j, d), exp(fsub(gam(i, d), gam(j, d))));
+        auto acc = loop.getRegionIterArgs();
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{fadd(acc[0], fmul(kn(i, d), decayed)),
+                       fadd(acc[1], fmul(qs(i, d), decayed))});
+      }
+      ifThen(lt(j, i), [&] {
+        store(fmul(load(ldsRowB, i), loop.getResult(0)), ldsA,
+              add(mul(i, idx(p.C)), j));
+      });
+      ifThen(rowValid(i), [&] {
+        store(loop.getResult(1), ws, recAt(rowToken(i), p.recA(), j));
+      });
+    });
+  });
+  barrier();
+}
+
+// T = (I + A_kk)^-1, strictly lower part in place of A_kk, row by row:
+// T[i][j] = -A[i][j] - sum_{j < m < i} A[i][m] T[m][j]. Row i is computed
+// from row i of A_kk and the finished rows above it, then stored.
+void ChunkEmitter::prepInverse() {
+  forRange(idx(1), idx(p.C), idx(1), [&](Value i) {
+    Value x = f(0);
+    Value j = tid;
+    Value mine = lt(j, i);
+    x = ifValue(
+        mine,
+        [&] {
+          Value s = forReduce(add(j, idx(1)), i, load(ldsA, add(mul(i, idx(p.C)), j)),
+                              [&](Value m, Value acc) {
+                                Value aim = load(ldsA, add(mul(i, idx(p.C)), m));
+                                Value tmj = load(ldsA, add(mul(m, idx(p.C)), j));
+                                return fadd(acc, fmul(aim, tmj));
+                              });
+          return arith::NegFOp::create(b, loc, s).getResult();
+        },
+        [&] { return f(0); });
+    barrier();
+    ifThen(mine, [&] { store(x, ldsA, add(mul(i, idx(p.C)), j)); });
+    barrier();
+  });
+}
+
+// W = T diag(b) (K o exp G) and U = T diag(b) V, rows of the chunk only.
+void ChunkEmitter::prepWU() {
+  At tOp = [&](Value i, Value m) {
+    Value diag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i, m);
+    return select(diag, f(1.0), load(ldsA, add(mul(i, idx(p.C)), m)));
+  };
+  const int64_t tilesW = (p.C / p.atom->m) * (p.K / p.atom->n);
+  const int64_t tilesU = (p.C / p.atom->m) * (p.V / p.atom->n);
+  forPieces(tilesW + tilesU, [&](Value piece, Value live) {
+    Value isW = lt(piece, idx(tilesW));
+    ifThenElse(
+        isW,
+        [&] {
+          auto [row0, c0] = tileOrigin(piece, p.K);
+          At bOp = [&](Value m, Value d) {
+            return fmul(fmul(load(ldsRowB, m), kn(m, d)), exp(gam(m, d)));
+          };
+          Value acc =
+              gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.C, tOp, bOp);
+          storeRows(acc, row0, c0, live, p.recW());
+        },
+        [&] {
+          auto [row0, c0] = tileOrigin(sub(piece, idx(tilesW)), p.V);
+          At bOp = [&](Value m, Value col) {
+            Value off = add(mul(add(mul(safeToken(m), idx(p.HV)), h), idx(p.V)),
+                            col);
+            return select(rowValid(m), fmul(load(ldsRowB, m), loadF(v, off)),
+                          f(0));
+          };
+          Value acc =
+              gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.C, tOp, bOp);
+          storeRows(acc, row0, c0, live, p.recU());
+        });
+  });
+}
+
+// The scan's per-row operands: q o exp(G) (scaled, normalised),
+// k o exp(G_last - G), and exp(G_last) on the chunk's first row.
+void ChunkEmitter::prepDecayedRows() {
+  Value last = sub(rows, idx(1));
+  forThreads(idx(p.C * p.K), [&](Value i) {
+    Value r = div(i, p.K), d = rem(i, p.K);
+    ifThen(rowValid(r), [&] {
+      Value t = rowToken(r);
+      Value gl = gam(last, d), gr = gam(r, d);
+      store(fmul(qs(r, d), exp(gr)), ws, recAt(t, p.recQG(), d));
+      store(fmul(kn(r, d), exp(fsub(gl, gr))), ws, recAt(t, p.recKD(), d));
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r,
+                                          idx(0));
+      ifThen(first, [&] { store(exp(gl), ws, recAt(t, p.recGL(), d)); });
+    });
+  });
+}
+
+void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  bindArguments(func);
+  bindPlace(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+  Value c = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  chunkStart = add(bos, mul(c, idx(p.C)));
+  // A chunk past its sequence's end, or of a padding sequence, has no work.
+  Value live = arith::AndIOp::create(
+      b, loc, lt(chunkStart, eos),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, slot, idx(0)));
+  ifThen(live, [&] {
+    rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
+    auto bytes = MemRefType::get(
+        {ShapedType::kDynamic}, b.getI8Type(), nullptr,
+        gpu::AddressSpaceAttr::get(b.getContext(),
+                                   gpu::AddressSpace::Workgroup));
+    Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytes);
+    int64_t off = 0;
+    auto carve = [&](int64_t floats) {
+      Value view = ldsView(dyn, off, floats);
+      off += 4 * floats;
+      return view;
+    };
+    ldsG = carve(p.C * p.K);
+    ldsA = carve(p.C * p.C);
+    ldsRowQ = carve(p.C);
+    ldsRowK = carve(p.C);
+    ldsRowB = carve(p.C);
+    prepRows();
+    prepGateCumsum(); // ends with a barrier: rows and G are visible
+    prepDecayedRows();
+    prepIntraChunk();
+    prepInverse();
+    prepWU();
+  });
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// scan
+//===----------------------------------------------------------------------===//
+
+void ChunkEmitter::scanChunk(Value c) {
+  chunkStart = add(bos, mul(c, idx(p.C)));
+  rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
+  const int64_t BV = p.blockV;
+  auto wsRow = [&](int64_t field) {
+    return [&, field](Value i, Value x) {
+      return select(rowValid(i), loadF(ws, recAt(safeToken(i), field, x)),
+                    f(0));
+    };
+  };
+  At sOp = [&](Value d, Value col) {
+    return load(ldsS, add(mul(d, idx(BV)), col));
+  };
+  At vnOp = [&](Value j, Value col) {
+    return load(ldsVn, add(mul(j, idx(BV)), col));
+  };
+  const int64_t tilesRows = (p.C / p.atom->m) * (BV / p.atom->n);
+
+  // V_new = U - W S.
+  forPieces(tilesRows, [&](Value piece, Value live) {
+    auto [row0, c0] = tileOrigin(piece, BV);
+    At u = wsRow(p.recU());
+    At w = wsRow(p.recW());
+    Value acc = fragment(MmaOperand::C, row0, c0, [&](Value i, Value col) {
+      return u(i, add(col0, col));
+    });
+    acc = gemm(acc, row0, c0, p.K,
+               [&](Value i, Value d) {
+                 return arith::NegFOp::create(b, loc, w(i, d)).getResult();
+               },
+               sOp);
+    ifThen(live, [&] {
+      eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {
+        store(x, ldsVn, add(mul(i, idx(BV)), col));
+      });
+    });
+  });
+  barrier();
+
+  // O = (q o exp G) S + A_qk V_new, rows of the chunk only.
+  forPieces(tilesRows, [&](Value piece, Value live) {
+    auto [row0, c0] = tileOrigin(piece, BV);
+    Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K,
+                     wsRow(p.recQG()), sOp);
+    acc = gemm(acc, row0, c0, p.C, wsRow(p.recA()), vnOp);
+    ifThen(live, [&] {
+      eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {
+        ifThen(rowValid(i), [&] {
+          Value t = rowToken(i);
+          store(x, out,
+                add(mul(add(mul(t, idx(p.HV)), h), idx(p.V)), add(col0, col)));
+        });
+      });
+    });
+  });
+  barrier(); // every read of S is done before its update
+
+  // S = diag(exp G_last) S + (k o exp(G_last - G))^T V_new: each piece
+  // reads and writes only its own elements of S.
+  forPieces((p.K / p.atom->m) * (BV / p.atom->n), [&](Value piece,
+                                                      Value live) {
+    auto [row0, c0] = tileOrigin(piece, BV);
+    Value acc = fragment(MmaOperand::C, row0, c0, [&](Value d, Value col) {
+      Value decay = loadF(ws, recAt(chunkStart, p.recGL(), d));
+      return fmul(decay, sOp(d, col));
+    });
+    At kdT = [&](Value d, Value j) { return wsRow(p.recKD())(j, d); };
+    acc = gemm(acc, row0, c0, p.C, kdT, vnOp);
+    ifThen(live, [&] {
+      eachResult(acc, row0, c0, [&](Value d, Value col, Value x) {
+        store(x, ldsS, add(mul(d, idx(BV)), col));
+      });
+    });
+  });
+  barrier(); // S and V_new are rewritten by the next chunk
+}
+
+void ChunkEmitter::emitScan(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  b.setInsertionPointToStart(&entry);
+  bindArguments(func);
+  bindPlace(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+  const int64_t BV = p.blockV;
+  col0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), idx(BV));
+  Value isPadding =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, slot, idx(0));
+  ifThenElse(
+      isPadding,
+      [&] { // zero output rows, no state access
+        forThreads(mul(sub(eos, bos), idx(BV)), [&](Value i) {
+          Value t = add(bos, div(i, BV));
+          store(f(0), out,
+                add(mul(add(mul(t, idx(p.HV)), h), idx(p.V)),
+                    add(col0, rem(i, BV))));
+        });
+      },
+      [&] {
+        auto bytes = MemRefType::get(
+            {ShapedType::kDynamic}, b.getI8Type(), nullptr,
+            gpu::AddressSpaceAttr::get(b.getContext(),
+                                       gpu::AddressSpace::Workgroup));
+        Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytes);
+        ldsS = ldsView(dyn, 0, p.K * BV);
+        ldsVn = ldsView(dyn, 4 * p.K * BV, p.C * BV);
+        // The starting state: the slot's, or zeros without reading it.
+        Value init = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ne, load(hasInit, n),
+            arith::ConstantIntOp::create(b, loc, 0, 8));
+        forThreads(idx(p.K * BV), [&](Value i) {
+          Value d = div(i, BV), col = add(col0, rem(i, BV));
+          Value s0 = ifValue(
+              init, [&] { return loadF(state, stateOffset(slot, d, col)); },
+              [&] { return f(0); });
+          store(s0, ldsS, i);
+        });
+        barrier();
+        Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
+        forRange(idx(0), chunks, idx(1), [&](Value c) { scanChunk(c); });
+        forThreads(idx(p.K * BV), [&](Value i) {
+          Value d = div(i, BV), col = add(col0, rem(i, BV));
+          store(load(ldsS, i), state, stateOffset(slot, d, col));
+        });
+      });
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
+}
+
+/// The operands each stage reads or writes, with their roles, and the
+/// workspace: the one statement of the kernel's ABI.
+SmallVector<KernelArg> chunkStageAbi(ChunkStageOp op) {
+  MLIRContext *ctx = op.getContext();
+  auto elem = [&](Value operand) -> Type {
+    if (!operand)
+      return Float32Type::get(ctx);
+    Type t = cast<MemRefType>(operand.getType()).getElementType();
+    return t.isInteger(1) ? IntegerType::get(ctx, 8) : t;
+  };
+  auto in = [&](const char *name, Value operand) {
+    return KernelArg{name, elem(operand), ArgRole::Input};
+  };
+  KernelArg workspace{"workspace", Float32Type::get(ctx), ArgRole::Workspace};
+  if (op.getStage() == ChunkStage::Prep)
+    return {in("q", op.getQ()),
+            in("k", op.getK()),
+            in("v", op.getV()),
+            in("g", op.getG()),
+            in("beta", op.getBeta()),
+            in("a_log", op.getALog()),
+            in("dt_bias", op.getDtBias()),
+            in("cu_seqlens", op.getCuSeqlens()),
+            in("slots", op.getSlots()),
+            workspace};
+  return {in("cu_seqlens", op.getCuSeqlens()),
+          in("slots", op.getSlots()),
+          in("has_initial_state", op.getHasInitialState()),
+          {"state", elem(op.getState()), ArgRole::InOut},
+          {"out", elem(op.getO()), ArgRole::Output},
+          workspace};
+}
+
+} // namespace
+
+int64_t mlir::kda::chunkWorkspaceFloats(LayerAttr layer, int64_t chunkSize) {
+  return 4 * layer.getHeadK() + layer.getHeadV() + chunkSize;
+}
+
+FailureOr<gpu::GPUFuncOp>
+mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
+                                 StringRef name, ChunkStageOp op,
+                                 const TargetInfo &target) {
+  ChunkPlan p;
+  if (failed(makePlan(op, target, p)))
+    return failure();
+  MLIRContext *ctx = builder.getContext();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  Location loc = op.getLoc();
+  SmallVector<KernelArg> abi = chunkStageAbi(op);
+  auto func = gpu::GPUFuncOp::create(
+      builder, loc, name, FunctionType::get(ctx, kernelArgTypes(ctx, abi), {}),
+      TypeRange{}, TypeRange{});
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  setKernelAbi(func, abi);
+  func.setKnownBlockSizeAttr(
+      builder.getDenseI32ArrayAttr({int32_t(p.threads()), 1, 1}));
+  const bool prep = op.getStage() == ChunkStage::Prep;
+  func->setAttr("kda.kind",
+                builder.getStringAttr(prep ? "chunk_prep" : "chunk_scan"));
+  func->setAttr("kda.layer", op.getLayer());
+  // prep: (chunks of the longest sequence, value heads, sequences);
+  // scan: (state column blocks, value heads, sequences).
+  func->setAttr("kda.grid",
+                builder.getDenseI64ArrayAttr(
+                    {prep ? -2 : p.V / p.blockV, p.HV, -1}));
+  func->setAttr("kda.workspace",
+                builder.getDictionaryAttr(
+                    {builder.getNamedAttr(
+                         "fixed", builder.getI64IntegerAttr(0)),
+                     builder.getNamedAttr(
+                         "per_token",
+                         builder.getI64IntegerAttr(4 * p.HV * p.recFloats())),
+                     builder.getNamedAttr("per_seq",
+                                          builder.getI64IntegerAttr(0))}));
+  func->setAttr("kda.dynamic_lds_bytes",
+                builder.getI64IntegerAttr(
+                    4 * (prep ? p.prepLdsFloats() : p.scanLdsFloats())));
+  func->setAttr(
+      "kda.tile",
+      builder.getDictionaryAttr(
+          {builder.getNamedAttr("chunk_size", builder.getI64IntegerAttr(p.C)),
+           builder.getNamedAttr("block_v", builder.getI64IntegerAttr(p.blockV)),
+           builder.getNamedAttr("waves", builder.getI64IntegerAttr(kWaves)),
+           builder.getNamedAttr("atom", builder.getStringAttr(stringifyMmaKind(
+                                            p.atom->kind)))}));
+  ChunkEmitter emitter(builder, loc, p, op);
+  if (prep)
+    emitter.emitPrep(func);
+  else
+    emitter.emitScan(func);
+  return func;
+}

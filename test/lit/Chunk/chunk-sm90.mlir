@@ -1,0 +1,22 @@
+// The chunk kernels for sm_90: mma.sync m16n8k16 bf16 in the PTX of both
+// stages, no spills (ptxas -v), the dynamic shared memory they launch with
+// within the opt-in limit, and the manifest's workspace per token:
+// 4 bytes x value heads x (4 head_k + head_v + chunk) = 4 x 2 x 704.
+// RUN: rm -rf %t && kda-compile %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --targets=sm_90 -o %t -q
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 | FileCheck %s --check-prefix=FIG
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
+
+// PTX: .target sm_90
+// PTX-LABEL: .visible .entry kda_chunk_heads128_prep(
+// PTX: bar.sync
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-LABEL: .visible .entry kda_chunk_heads128_scan(
+// PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+
+// FIG-DAG: sm_90 kda_chunk_heads128_prep: {{.*}}spills 0
+// FIG-DAG: sm_90 kda_chunk_heads128_scan: {{.*}}spills 0
+
+// MANIFEST: "dynamic_lds_bytes": 49920,
+// MANIFEST: "kind": "chunk_prep",
+// MANIFEST: "per_token": 5632

@@ -1,0 +1,244 @@
+//===- ChunkNumericsTest.cpp - the chunk path vs the float64 oracle -------===//
+//
+// The chunk (prefill) kernels on the emulators (emu: gfx942's MFMA atoms at
+// wave 64; emu950: gfx950's; emu32: sm_90's mma.sync at wave 32) through
+// kda_launch_chunk, against the float64 oracle, on the batches of issue 8:
+// sequence lengths 1, 2, 15, 16, 17, 63, 64, 65, 200 and 1000 in one varlen
+// batch with padding rows, a zero-length row, initial states on and off
+// behind poisoned (NaN) stale slots; softplus gates at +-1000; saturated
+// betas; decodes (length-1 rows) only.
+// Bars: outputs within 1.5x of the error of the oracle's own result rounded
+// to the output type, and never above 5e-3; bf16 state pools likewise
+// against bf16 rounding; f32 states within 1e-5 (the recurrent kernel's bar:
+// f32 rounding of the result alone, ~4e-8, is below what any f32 evaluation
+// over many tokens reaches); no NaN or Inf; padding rows zero; unnamed
+// slots bit-identical. A length-1 row through the chunk path equals the
+// recurrent kernel's result within the same bar.
+//
+//===----------------------------------------------------------------------===//
+#include "Harness.h"
+
+#include <gtest/gtest.h>
+#include <cstdlib>
+#include <ostream>
+
+using namespace kda;
+using kda::test::BatchShape;
+
+namespace {
+
+constexpr double kAbsoluteBar = 5e-3;
+constexpr double kRoundingMultiple = 1.5;
+constexpr double kF32StateBar = 1e-5;
+
+struct ChunkCase {
+  const char *spec;
+  const char *target;
+  const char *batch;
+};
+
+void PrintTo(const ChunkCase &c, std::ostream *os) {
+  *os << c.spec << "/" << c.target << "/" << c.batch;
+}
+
+BatchShape chunkShape(const std::string &batch) {
+  if (batch == "varlen") { // issue 8's lengths, padding, stale NaN slots
+    BatchShape s{{1, 2, 15, 16, 17, 63, 64, 65, 200, 1000, 3, 0, 5},
+                 {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 11, -1},
+                 {1, 0, 1, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1}};
+    s.staleNaN = true;
+    return s;
+  }
+  if (batch == "short") // every row shorter than or about one chunk
+    return {{1, 2, 15, 16, 17, 33, 64, 65}, {}, {1, 0, 1, 1, 0, 1, 1, 0}};
+  if (batch == "extreme") { // g about -1000 every third token (softplus)
+    BatchShape s{{70, 1, 130}, {2, 5, 3}, {1, 1, 0}};
+    s.extremeGate = 1000;
+    return s;
+  }
+  if (batch == "saturation") { // gate and beta inputs at their boundaries
+    BatchShape s{{40, 7, 1}, {1, 2, 3}, {1, 0, 1}};
+    s.gateValues = {19.9, 20, 20.1, 25, 50, 100, -1000, 1000, 0.5, -20};
+    s.aLogValues = {-4, 0};
+    s.betaValues = {-1000, -20, 0, 20, 1000, 0.3};
+    return s;
+  }
+  // "decodes": length-1 rows only, some without initial state.
+  return {{1, 1, 1, 1, 1, 1}, {5, 2, 7, 9, 1, 11}, {1, 1, 0, 1, 1, 0}};
+}
+
+/// Opens `spec`'s bundle on `target` and finds `kernel`.
+struct Opened {
+  kda_bundle *bundle = nullptr;
+  const kda_kernel *kernel = nullptr;
+  ~Opened() { kda_bundle_close(bundle); }
+};
+
+void open(const std::string &dir, const char *target, const std::string &name,
+          Opened &o) {
+  setenv("KDA_TARGET", target, 1);
+  ASSERT_EQ(kda_bundle_open(dir.c_str(), KDA_BACKEND_EMU, &o.bundle), KDA_OK)
+      << kda_last_error();
+  unsetenv("KDA_TARGET");
+  ASSERT_STREQ(kda_bundle_target(o.bundle), target);
+  ASSERT_EQ(kda_bundle_find(o.bundle, name.c_str(), &o.kernel), KDA_OK)
+      << kda_last_error();
+}
+
+std::string bundleDir(const char *spec) {
+  return std::string(KDA_NUMERIC_BUNDLES_DIR) + "/chunk/" + spec;
+}
+
+void expectWithinBars(const test::CaseResult &r, kda_dtype state) {
+  EXPECT_TRUE(r.finite) << "NaN or inf in outputs or states";
+  EXPECT_LE(r.outErr, kAbsoluteBar) << "outputs";
+  EXPECT_LE(r.outErr, kRoundingMultiple * r.outRoundErr)
+      << "outputs: rounding the oracle to the output type costs "
+      << r.outRoundErr;
+  if (state == KDA_F32) {
+    EXPECT_LE(r.stateErr, kF32StateBar) << "states";
+  } else {
+    EXPECT_LE(r.stateErr, kAbsoluteBar) << "states";
+    EXPECT_LE(r.stateErr, kRoundingMultiple * r.stateRoundErr)
+        << "states: rounding the oracle to the state type costs "
+        << r.stateRoundErr;
+  }
+  EXPECT_TRUE(r.paddingZero) << "padding rows must be zeros";
+  EXPECT_TRUE(r.untouchedIdentical) << "slots not in the batch changed";
+}
+
+/// Prepares `batch` for `layer` with the chunk path's workspace.
+void prepareChunkBatch(test::Harness &h, const kda_kernel *chunk,
+                       const std::string &seedName, const BatchShape &shape) {
+  h.prepare(shape, /*numSlots=*/13, std::hash<std::string>{}(seedName));
+  kda_batch b = h.batch();
+  int64_t bytes = 0;
+  ASSERT_EQ(kda_kernel_workspace_bytes(chunk, b.num_tokens, b.num_seqs,
+                                       &bytes),
+            KDA_OK)
+      << kda_last_error();
+  h.allocateWorkspace(bytes);
+}
+
+class ChunkNumerics : public ::testing::TestWithParam<ChunkCase> {};
+
+TEST_P(ChunkNumerics, MatchesFloat64Oracle) {
+  const ChunkCase &c = GetParam();
+  const std::string dir = bundleDir(c.spec);
+  Opened o;
+  ASSERT_NO_FATAL_FAILURE(open(dir, c.target, c.spec, o));
+  test::HostMemory mem;
+  const test::KernelLayer layer = test::readKernelLayer(dir, c.spec, c.target);
+  test::Harness h(layer, mem);
+  ASSERT_NO_FATAL_FAILURE(prepareChunkBatch(
+      h, o.kernel, std::string(c.spec) + c.batch, chunkShape(c.batch)));
+  kda_batch b = h.batch();
+  ASSERT_EQ(kda_launch_chunk(o.kernel, &b, nullptr), KDA_OK)
+      << kda_last_error();
+  test::CaseResult r = h.check();
+  expectWithinBars(r, layer.state);
+  std::printf("    %s/%s/%s: out rel L2 %.3g (%.2fx rounding), state rel L2 "
+              "%.3g (%.2fx rounding)\n",
+              c.spec, c.target, c.batch, r.outErr,
+              r.outErr / r.outRoundErr, r.stateErr,
+              r.stateErr / r.stateRoundErr);
+}
+
+std::vector<ChunkCase> chunkCases() {
+  std::vector<ChunkCase> cases;
+  for (const char *spec : {"chunk_k3", "chunk_linear_gva", "chunk_bf16_state",
+                           "chunk_none_c16"})
+    for (const char *target : {"emu", "emu32"})
+      for (const char *batch :
+           {"varlen", "short", "extreme", "saturation", "decodes"})
+        cases.push_back({spec, target, batch});
+  // gfx950's atoms (16x16x32 where the chunk allows).
+  for (const char *spec : {"chunk_k3", "chunk_linear_gva"})
+    cases.push_back({spec, "emu950", "short"});
+  for (const char *target : {"emu", "emu32"})
+    cases.push_back({"chunk_heads128", target, "short"});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Bundles, ChunkNumerics,
+                         ::testing::ValuesIn(chunkCases()),
+                         [](const auto &info) {
+                           return std::string(info.param.spec) + "_" +
+                                  info.param.target + "_" + info.param.batch;
+                         });
+
+/// A length-1 row (and a short one) through the chunk path gives what the
+/// recurrent kernel gives, both within the bars of the oracle.
+class ChunkAgreesWithRecurrent : public ::testing::TestWithParam<const char *> {
+};
+
+TEST_P(ChunkAgreesWithRecurrent, OnShortRows) {
+  const char *target = GetParam();
+  const char *spec = "chunk_k3";
+  const std::string dir = bundleDir(spec);
+  Opened chunk, rec;
+  ASSERT_NO_FATAL_FAILURE(open(dir, target, spec, chunk));
+  ASSERT_NO_FATAL_FAILURE(
+      open(dir, target, std::string(spec) + "_recurrent", rec));
+  test::HostMemory mem;
+  const test::KernelLayer layer = test::readKernelLayer(dir, spec, target);
+  test::Harness h(layer, mem);
+  BatchShape shape{{1, 1, 17, 1, 2}, {3, 1, 4, 2, 6}, {1, 0, 1, 1, 0}};
+  ASSERT_NO_FATAL_FAILURE(prepareChunkBatch(h, chunk.kernel, "agree", shape));
+  kda_batch b = h.batch();
+
+  ASSERT_EQ(kda_launch_recurrent(rec.kernel, &b, nullptr), KDA_OK)
+      << kda_last_error();
+  test::CaseResult viaRecurrent = h.check();
+  std::vector<double> recOut = h.outputs();
+  h.restoreState();
+  ASSERT_EQ(kda_launch_chunk(chunk.kernel, &b, nullptr), KDA_OK)
+      << kda_last_error();
+  test::CaseResult viaChunk = h.check();
+  std::vector<double> chunkOut = h.outputs();
+
+  expectWithinBars(viaRecurrent, layer.state);
+  expectWithinBars(viaChunk, layer.state);
+  double diff = ref::relativeL2(chunkOut.data(), recOut.data(),
+                                int64_t(recOut.size()));
+  EXPECT_LE(diff, kRoundingMultiple * viaChunk.outRoundErr)
+      << "chunk and recurrent outputs differ";
+  std::printf("    %s: chunk vs recurrent outputs rel L2 %.3g\n", target,
+              diff);
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, ChunkAgreesWithRecurrent,
+                         ::testing::Values("emu", "emu32"));
+
+/// kda_launch_chunk takes only a chunk plan; a recurrent kernel is refused
+/// (and the other way round) with nothing launched.
+TEST(ChunkLaunch, RefusesTheOtherPath) {
+  const std::string dir = bundleDir("chunk_k3");
+  Opened chunk, rec;
+  ASSERT_NO_FATAL_FAILURE(open(dir, "emu", "chunk_k3", chunk));
+  ASSERT_NO_FATAL_FAILURE(open(dir, "emu", "chunk_k3_recurrent", rec));
+  test::HostMemory mem;
+  const test::KernelLayer layer = test::readKernelLayer(dir, "chunk_k3", "emu");
+  test::Harness h(layer, mem);
+  ASSERT_NO_FATAL_FAILURE(
+      prepareChunkBatch(h, chunk.kernel, "refuse", {{3, 1}, {1, 2}, {1, 1}}));
+  kda_batch b = h.batch();
+  std::vector<uint8_t> before = h.snapshot();
+  EXPECT_EQ(kda_launch_chunk(rec.kernel, &b, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find("not a chunk kernel"),
+            std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(kda_launch_recurrent(chunk.kernel, &b, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  // A workspace one byte short is refused, naming the need.
+  kda_batch shortWs = b;
+  shortWs.workspace_bytes = b.workspace_bytes - 1;
+  EXPECT_EQ(kda_launch_chunk(chunk.kernel, &shortWs, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find("workspace"), std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(h.snapshot(), before) << "a refused launch wrote something";
+}
+
+} // namespace
