@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -46,8 +47,20 @@ struct ChunkPlan {
   int64_t recGL() const { return 3 * K + V + C; }
   int64_t recFloats() const { return 4 * K + V + C; }
   // LDS, in floats.
+  // Measured on the H200 (T 8192, H 32): staging the chunk's q, k and v
+  // in LDS too (148 KiB) cut the prep to one workgroup per SM and made it
+  // slower (7.7 ms against 4.4 ms); it reads them from global memory.
   int64_t prepLdsFloats() const { return C * K + C * C + 3 * C; }
-  int64_t scanLdsFloats() const { return K * blockV + C * blockV; }
+  /// The scan stages each chunk's rows in LDS when they fit (one coalesced
+  /// pass, then every atom operand from LDS) and reads them from the
+  /// workspace where they do not (gfx942's 64 KiB at chunk 64).
+  bool stageScan = false;
+  int64_t scanStagedFloats() const {
+    return C * K + C * blockV + C * C;
+  }
+  int64_t scanLdsFloats() const {
+    return K * blockV + C * blockV + (stageScan ? scanStagedFloats() : 0);
+  }
 };
 
 /// The chip's bf16 -> f32 atom whose m and n divide the 16-row blocks and
@@ -90,6 +103,8 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
     return op.emitOpError() << "cannot build the chunk kernels on "
                             << target.name << ": " << why;
   p.blockV = std::min<int64_t>(p.V, 32);
+  p.stageScan = 4 * (p.K * p.blockV + p.C * p.blockV + p.scanStagedFloats()) <=
+                int64_t(target.ldsBytes);
   if (p.threads() > target.maxWorkgroupSize)
     return op.emitOpError() << kWaves << " waves of " << p.waveSize
                             << " exceed " << target.name
@@ -333,6 +348,14 @@ private:
 
   // scan steps.
   void scanChunk(Value c);
+  /// Copies `width` floats from column `from` of workspace field `field` of
+  /// every chunk row into `buf` (C x width, LDS): one coalesced pass of
+  /// 16-byte loads, masked rows zero.
+  void stageRows(Value buf, int64_t field, Value from, int64_t width);
+  /// Element (row, x) of those rows: from `buf` after staging them when the
+  /// plan stages (the caller then needs a barrier), else straight from the
+  /// workspace.
+  At chunkRows(Value buf, int64_t field, Value from, int64_t width);
 
   OpBuilder &b;
   Location loc;
@@ -344,6 +367,7 @@ private:
   Value chunkStart, rows; // the chunk's first token and its rows (<= C)
   // LDS views (prep: G, A, row factors; scan: state block, V_new).
   Value ldsG, ldsA, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsVn;
+  Value ldsX, ldsU, ldsAq; // scan: staged chunk rows
   Value col0; // scan: the workgroup's first state column
   // Arguments.
   Value q, k, v, g, beta, aLog, dtBias, cu, slots, hasInit, state, out, ws;
@@ -680,32 +704,58 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
 // scan
 //===----------------------------------------------------------------------===//
 
+void ChunkEmitter::stageRows(Value buf, int64_t field, Value from,
+                             int64_t width) {
+  auto vec = VectorType::get({4}, f32);
+  Value zeros = arith::ConstantOp::create(b, loc, vec, b.getZeroAttr(vec));
+  const int64_t quads = width / 4;
+  forThreads(idx(p.C * quads), [&](Value i) {
+    Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
+    Value v = vector::LoadOp::create(
+        b, loc, vec, ws, ValueRange{recAt(safeToken(r), field, add(from, x))},
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
+    vector::StoreOp::create(b, loc, select(rowValid(r), v, zeros), buf,
+                            ValueRange{add(mul(r, idx(width)), x)},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  });
+}
+
+ChunkEmitter::At ChunkEmitter::chunkRows(Value buf, int64_t field, Value from,
+                                         int64_t width) {
+  if (!p.stageScan)
+    return [this, field, from](Value i, Value x) {
+      return select(rowValid(i),
+                    loadF(ws, recAt(safeToken(i), field, add(from, x))), f(0));
+    };
+  stageRows(buf, field, from, width);
+  return [this, buf, width](Value i, Value x) {
+    return load(buf, add(mul(i, idx(width)), x));
+  };
+}
+
 void ChunkEmitter::scanChunk(Value c) {
   chunkStart = add(bos, mul(c, idx(p.C)));
   rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
   const int64_t BV = p.blockV;
-  auto wsRow = [&](int64_t field) {
-    return [&, field](Value i, Value x) {
-      return select(rowValid(i), loadF(ws, recAt(safeToken(i), field, x)),
-                    f(0));
-    };
-  };
   At sOp = [&](Value d, Value col) {
     return load(ldsS, add(mul(d, idx(BV)), col));
   };
   At vnOp = [&](Value j, Value col) {
     return load(ldsVn, add(mul(j, idx(BV)), col));
   };
+  auto staged = [&] {
+    if (p.stageScan)
+      barrier();
+  };
   const int64_t tilesRows = (p.C / p.atom->m) * (BV / p.atom->n);
 
   // V_new = U - W S.
+  At w = chunkRows(ldsX, p.recW(), idx(0), p.K);
+  At u = chunkRows(ldsU, p.recU(), col0, BV);
+  staged();
   forPieces(tilesRows, [&](Value piece, Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
-    At u = wsRow(p.recU());
-    At w = wsRow(p.recW());
-    Value acc = fragment(MmaOperand::C, row0, c0, [&](Value i, Value col) {
-      return u(i, add(col0, col));
-    });
+    Value acc = fragment(MmaOperand::C, row0, c0, u);
     acc = gemm(acc, row0, c0, p.K,
                [&](Value i, Value d) {
                  return arith::NegFOp::create(b, loc, w(i, d)).getResult();
@@ -717,14 +767,17 @@ void ChunkEmitter::scanChunk(Value c) {
       });
     });
   });
-  barrier();
+  barrier(); // V_new is complete; W's buffer may be restaged
 
   // O = (q o exp G) S + A_qk V_new, rows of the chunk only.
+  At qg = chunkRows(ldsX, p.recQG(), idx(0), p.K);
+  At aqk = chunkRows(ldsAq, p.recA(), idx(0), p.C);
+  staged();
   forPieces(tilesRows, [&](Value piece, Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
-    Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K,
-                     wsRow(p.recQG()), sOp);
-    acc = gemm(acc, row0, c0, p.C, wsRow(p.recA()), vnOp);
+    Value acc =
+        gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K, qg, sOp);
+    acc = gemm(acc, row0, c0, p.C, aqk, vnOp);
     ifThen(live, [&] {
       eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {
         ifThen(rowValid(i), [&] {
@@ -735,26 +788,32 @@ void ChunkEmitter::scanChunk(Value c) {
       });
     });
   });
-  barrier(); // every read of S is done before its update
+  barrier(); // every read of S (and of q o exp G) is done before the update
 
   // S = diag(exp G_last) S + (k o exp(G_last - G))^T V_new: each piece
   // reads and writes only its own elements of S.
+  At kd = chunkRows(ldsX, p.recKD(), idx(0), p.K);
+  // exp(G_last) straight from the workspace: a copy in LDS made ptxas
+  // spill (sm_90, 8 bytes) for no measurable gain.
+  auto decay = [&](Value d) {
+    return loadF(ws, recAt(chunkStart, p.recGL(), d));
+  };
+  staged();
   forPieces((p.K / p.atom->m) * (BV / p.atom->n), [&](Value piece,
                                                       Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
     Value acc = fragment(MmaOperand::C, row0, c0, [&](Value d, Value col) {
-      Value decay = loadF(ws, recAt(chunkStart, p.recGL(), d));
-      return fmul(decay, sOp(d, col));
+      return fmul(decay(d), sOp(d, col));
     });
-    At kdT = [&](Value d, Value j) { return wsRow(p.recKD())(j, d); };
-    acc = gemm(acc, row0, c0, p.C, kdT, vnOp);
+    acc = gemm(acc, row0, c0, p.C, [&](Value d, Value j) { return kd(j, d); },
+               vnOp);
     ifThen(live, [&] {
       eachResult(acc, row0, c0, [&](Value d, Value col, Value x) {
         store(x, ldsS, add(mul(d, idx(BV)), col));
       });
     });
   });
-  barrier(); // S and V_new are rewritten by the next chunk
+  barrier(); // S, V_new and the staged rows are rewritten by the next chunk
 }
 
 void ChunkEmitter::emitScan(gpu::GPUFuncOp func) {
@@ -782,8 +841,19 @@ void ChunkEmitter::emitScan(gpu::GPUFuncOp func) {
             gpu::AddressSpaceAttr::get(b.getContext(),
                                        gpu::AddressSpace::Workgroup));
         Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytes);
-        ldsS = ldsView(dyn, 0, p.K * BV);
-        ldsVn = ldsView(dyn, 4 * p.K * BV, p.C * BV);
+        int64_t off = 0;
+        auto carve = [&](int64_t floats) {
+          Value view = ldsView(dyn, off, floats);
+          off += 4 * floats;
+          return view;
+        };
+        ldsS = carve(p.K * BV);
+        ldsVn = carve(p.C * BV);
+        if (p.stageScan) {
+          ldsX = carve(p.C * p.K);
+          ldsU = carve(p.C * BV);
+          ldsAq = carve(p.C * p.C);
+        }
         // The starting state: the slot's, or zeros without reading it.
         Value init = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::ne, load(hasInit, n),
