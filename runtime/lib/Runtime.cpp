@@ -1,5 +1,6 @@
 //===- Runtime.cpp - bundles, validation, launches ------------------------===//
 #include "Backend.h"
+#include "Internal.h"
 #include "LaunchPlan.h"
 #include "Manifest.h"
 #include "kda/kda_runtime.h"
@@ -36,6 +37,7 @@ struct kda_kernel {
 
 struct kda_bundle {
   std::string dir, target;
+  mf::Planner planner; // the manifest's, for kda_forward
   std::unique_ptr<Backend> backend;
   std::vector<kda_kernel> kernels;
 };
@@ -46,12 +48,46 @@ struct kda_plan {
 };
 
 namespace {
-
 thread_local std::string lastError;
+} // namespace
 
-kda_status fail(kda_status s, std::string message) {
+kda_status kda::rt::fail(kda_status s, std::string message) {
   lastError = std::move(message);
   return s;
+}
+
+void kda::rt::clearError() { lastError.clear(); }
+
+std::string kda::rt::checkDtypeValue(const char *field, int value) {
+  if (value >= KDA_F32 && value <= KDA_F16)
+    return "";
+  return std::string(field) + " " + std::to_string(value) +
+         " is not a kda_dtype (KDA_F32 0, KDA_BF16 1, KDA_F16 2)";
+}
+
+std::string kda::rt::checkLayoutValue(const char *field, int value) {
+  if (value == KDA_LAYOUT_KV || value == KDA_LAYOUT_VK)
+    return "";
+  return std::string(field) + " " + std::to_string(value) +
+         " is neither KDA_LAYOUT_KV (0) nor KDA_LAYOUT_VK (1)";
+}
+
+namespace {
+using kda::rt::fail;
+
+/// The enum fields of a batch, before they are compared with the bundle's
+/// (a value outside the enum is reported as such, not as a mismatch).
+kda_status checkEnums(const kda_batch &b) {
+  std::string why;
+  for (std::string w : {kda::rt::checkDtypeValue("act_dtype", b.act_dtype),
+                        kda::rt::checkDtypeValue("g_dtype", b.g_dtype),
+                        kda::rt::checkDtypeValue("beta_dtype", b.beta_dtype),
+                        kda::rt::checkDtypeValue("state_dtype", b.state_dtype),
+                        kda::rt::checkLayoutValue("state_layout",
+                                                  b.state_layout)})
+    if (why.empty())
+      why = w;
+  return why.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, why);
 }
 
 bool parseDtype(const std::string &s, kda_dtype &out) {
@@ -207,9 +243,18 @@ bool prepareKernel(const mf::Kernel &m, kda_kernel &k, std::string &why) {
   return m.kind != "recurrent" || bindRecurrent(k, why);
 }
 
-/// Which bundle target a backend runs, among those present.
-std::string pickTarget(const Backend &b, const std::vector<kda_kernel> &all) {
-  const char *wanted = std::getenv("KDA_TARGET");
+/// The target asked for: KDA_TARGET when set (the documented override, so a
+/// program can be pointed at emu32 without a rebuild), else the caller's
+/// argument; null: any.
+const char *wantedTarget(const char *argument) {
+  const char *env = std::getenv("KDA_TARGET");
+  return env && *env ? env : argument;
+}
+
+/// Which bundle target a backend runs, among those present (`wanted` or,
+/// when null, the first in the manifest's order).
+std::string pickTarget(const Backend &b, const std::vector<kda_kernel> &all,
+                       const char *wanted) {
   for (const kda_kernel &k : all)
     if (b.runs(k.m.target) && (!wanted || k.m.target == wanted))
       return k.m.target;
@@ -228,7 +273,8 @@ std::unique_ptr<Backend> makeBackend(kda_backend kind, std::string &error) {
 
 /// Starts the first backend of `wanted` (or of hip, cuda, emu for AUTO) that
 /// runs a target of the bundle.
-kda_status startBackend(kda_backend wanted, const std::vector<kda_kernel> &all,
+kda_status startBackend(kda_backend wanted, const char *target,
+                        const std::vector<kda_kernel> &all,
                         kda_bundle &bundle) {
   std::string errors;
   const kda_backend order[] = {KDA_BACKEND_HIP, KDA_BACKEND_CUDA,
@@ -242,18 +288,18 @@ kda_status startBackend(kda_backend wanted, const std::vector<kda_kernel> &all,
       errors += (errors.empty() ? "" : "; ") + error;
       continue;
     }
-    std::string target = pickTarget(*b, all);
-    if (target.empty()) {
-      const char *wanted = std::getenv("KDA_TARGET");
+    std::string picked = pickTarget(*b, all, target);
+    if (picked.empty()) {
+      const bool fromEnv = target && target == std::getenv("KDA_TARGET");
       errors += (errors.empty() ? "" : "; ") +
                 std::string("the bundle has no kernels for this backend") +
-                (wanted ? std::string(" and target ") + wanted +
-                              " (KDA_TARGET)"
+                (target ? std::string(" and target ") + target +
+                              (fromEnv ? " (KDA_TARGET)" : "")
                         : std::string());
       continue;
     }
     bundle.backend = std::move(b);
-    bundle.target = target;
+    bundle.target = picked;
     return KDA_OK;
   }
   return fail(KDA_ERROR_UNSUPPORTED, "no usable backend: " + errors);
@@ -296,17 +342,7 @@ kda_status packRecurrent(const kda_kernel *k, const kda_batch *b,
                          LaunchPlan &plan) {
   if (kda_status s = kda_validate_recurrent(k, b))
     return s;
-  if (b->num_seqs == 0)
-    return KDA_OK;
-  PlannedLaunch l;
-  l.kernel = k->m.name;
-  l.handle = k->handle;
-  if (kda_status s = launchDims(*k, b->num_seqs, l.dims))
-    return s;
-  for (BatchField f : k->binding)
-    l.values.push_back(const_cast<void *>(batchValue(*b, f)));
-  plan.add(std::move(l));
-  return KDA_OK;
+  return kda::rt::packRecurrentUnchecked(k, *b, plan);
 }
 
 /// Packs a launch given by name: each ABI argument exactly once.
@@ -372,15 +408,41 @@ kda_status packNamed(const kda_kernel *k, const kda_arg *args,
   return KDA_OK;
 }
 
-kda_status runPlan(const kda_bundle &bundle, const LaunchPlan &plan,
-                   void *stream) {
+} // namespace
+
+kda_status kda::rt::runPlan(const kda_bundle *bundle, const LaunchPlan &plan,
+                            void *stream) {
   std::string error;
-  if (kda_status s = plan.run(*bundle.backend, stream, error))
+  if (kda_status s = plan.run(*bundle->backend, stream, error))
     return fail(s, error);
   return KDA_OK;
 }
 
-} // namespace
+kda_status kda::rt::packRecurrentUnchecked(const kda_kernel *k,
+                                           const kda_batch &b,
+                                           LaunchPlan &plan) {
+  if (b.num_seqs == 0)
+    return KDA_OK;
+  PlannedLaunch l;
+  l.kernel = k->m.name;
+  l.handle = k->handle;
+  if (kda_status s = launchDims(*k, b.num_seqs, l.dims))
+    return s;
+  for (BatchField f : k->binding)
+    l.values.push_back(const_cast<void *>(batchValue(b, f)));
+  plan.add(std::move(l));
+  return KDA_OK;
+}
+
+const mf::Kernel &kda::rt::kernelManifest(const kda_kernel *k) { return k->m; }
+std::string kda::rt::describeKernel(const kda_kernel *k) {
+  return describe(k->m);
+}
+const kda_bundle *kda::rt::kernelBundle(const kda_kernel *k) {
+  return k->bundle;
+}
+const kda_bundle *kda::rt::planBundle(const kda_plan *p) { return p->bundle; }
+LaunchPlan &kda::rt::planLaunches(kda_plan *p) { return p->plan; }
 
 extern "C" {
 
@@ -388,6 +450,12 @@ const char *kda_last_error(void) { return lastError.c_str(); }
 
 kda_status kda_bundle_open(const char *dir, kda_backend backend,
                            kda_bundle **out) {
+  return kda_bundle_open_target(dir, backend, nullptr, out);
+}
+
+kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
+                                  const char *target, kda_bundle **out) {
+  lastError.clear();
   if (!dir || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null bundle path or result");
   *out = nullptr;
@@ -407,7 +475,9 @@ kda_status kda_bundle_open(const char *dir, kda_backend backend,
 
   auto bundle = std::make_unique<kda_bundle>();
   bundle->dir = dir;
-  if (kda_status s = startBackend(backend, all, *bundle))
+  bundle->planner = manifest.planner;
+  if (kda_status s =
+          startBackend(backend, wantedTarget(target), all, *bundle))
     return s;
   for (kda_kernel &k : all) {
     if (k.m.target != bundle->target)
@@ -427,6 +497,15 @@ kda_status kda_bundle_open(const char *dir, kda_backend backend,
 
 void kda_bundle_close(kda_bundle *bundle) { delete bundle; }
 
+int32_t kda_bundle_recurrent_max_tokens(const kda_bundle *bundle,
+                                        const char **provenance) {
+  const bool measured = bundle && bundle->planner.recurrentMaxTokens > 0;
+  if (provenance)
+    *provenance = measured ? bundle->planner.provenance.c_str() : "default";
+  return measured ? bundle->planner.recurrentMaxTokens
+                  : KDA_DEFAULT_RECURRENT_MAX_TOKENS;
+}
+
 kda_backend kda_bundle_backend(const kda_bundle *bundle) {
   return bundle ? bundle->backend->kind() : KDA_BACKEND_AUTO;
 }
@@ -437,6 +516,7 @@ const char *kda_bundle_target(const kda_bundle *bundle) {
 
 kda_status kda_bundle_find(kda_bundle *bundle, const char *name,
                            const kda_kernel **out) {
+  lastError.clear();
   if (!bundle || !name || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null argument");
   for (const kda_kernel &k : bundle->kernels)
@@ -451,6 +531,7 @@ kda_status kda_bundle_find(kda_bundle *bundle, const char *name,
 
 kda_status kda_kernel_workspace_bytes(const kda_kernel *k, int64_t numTokens,
                                       int64_t numSeqs, int64_t *bytes) {
+  lastError.clear();
   if (!k || !bytes)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or result");
   if (numTokens < 0 || numSeqs < 0)
@@ -467,6 +548,7 @@ kda_status kda_kernel_workspace_bytes(const kda_kernel *k, int64_t numTokens,
 }
 
 kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
+  lastError.clear();
   if (!k || !b)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or batch");
   const mf::Kernel &m = k->m;
@@ -486,6 +568,8 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
         << l.headK << ", V " << l.headV << ")";
     return bad();
   }
+  if (kda_status s = checkEnums(*b))
+    return s;
   struct DtypeCheck { const char *what; kda_dtype given, expected; };
   for (DtypeCheck c : {DtypeCheck{"activation", b->act_dtype, k->act},
                        DtypeCheck{"g", b->g_dtype, k->g},
@@ -527,7 +611,10 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
       why << p.name << " is null";
       return bad();
     }
-    if (p.p && !aligned16(p.p)) {
+    // Host copies are read element by element: an engine may pass a
+    // pointer into the middle of its own array.
+    const bool host = std::string(p.name).rfind("_host") != std::string::npos;
+    if (p.p && !host && !aligned16(p.p)) {
       why << p.name << " is not 16-byte aligned";
       return bad();
     }
@@ -578,21 +665,24 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
 
 kda_status kda_launch_recurrent(const kda_kernel *k, const kda_batch *b,
                                 void *stream) {
+  lastError.clear();
   LaunchPlan plan;
   if (kda_status s = packRecurrent(k, b, plan))
     return s;
-  return runPlan(*k->bundle, plan, stream);
+  return kda::rt::runPlan(k->bundle, plan, stream);
 }
 
 kda_status kda_launch_named(const kda_kernel *k, const kda_arg *args,
                             int32_t numArgs, int64_t numSeqs, void *stream) {
+  lastError.clear();
   LaunchPlan plan;
   if (kda_status s = packNamed(k, args, numArgs, numSeqs, plan))
     return s;
-  return runPlan(*k->bundle, plan, stream);
+  return kda::rt::runPlan(k->bundle, plan, stream);
 }
 
 kda_status kda_plan_create(kda_bundle *bundle, kda_plan **out) {
+  lastError.clear();
   if (!bundle || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null bundle or result");
   *out = new kda_plan{bundle, {}};
@@ -612,6 +702,7 @@ static kda_status checkPlanKernel(const kda_plan *plan, const kda_kernel *k) {
 
 kda_status kda_plan_add_recurrent(kda_plan *plan, const kda_kernel *k,
                                   const kda_batch *b) {
+  lastError.clear();
   if (kda_status s = checkPlanKernel(plan, k))
     return s;
   return packRecurrent(k, b, plan->plan);
@@ -620,6 +711,7 @@ kda_status kda_plan_add_recurrent(kda_plan *plan, const kda_kernel *k,
 kda_status kda_plan_add_named(kda_plan *plan, const kda_kernel *k,
                               const kda_arg *args, int32_t numArgs,
                               int64_t numSeqs) {
+  lastError.clear();
   if (kda_status s = checkPlanKernel(plan, k))
     return s;
   return packNamed(k, args, numArgs, numSeqs, plan->plan);
@@ -630,9 +722,10 @@ int32_t kda_plan_size(const kda_plan *plan) {
 }
 
 kda_status kda_plan_launch(const kda_plan *plan, void *stream) {
+  lastError.clear();
   if (!plan)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan");
-  return runPlan(*plan->bundle, plan->plan, stream);
+  return kda::rt::runPlan(plan->bundle, plan->plan, stream);
 }
 
 void kda_plan_destroy(kda_plan *plan) { delete plan; }

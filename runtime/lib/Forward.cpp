@@ -1,0 +1,487 @@
+//===- Forward.cpp - kda_forward: one layer's mixed batch, planned ---------===//
+//
+// Validates a call in vLLM's terms as a whole (nothing launches unless all
+// of it is valid), asks the planner which rows take which path, and packs
+// one launch per segment. A segment's launch sees the batch through offset
+// pointers: query_start_loc + first, slots + first, has_initial_state +
+// first; the kernels index tokens absolutely, so q, k, v, g, beta and out
+// stay as given.
+//
+//===----------------------------------------------------------------------===//
+#include "Internal.h"
+#include "Planner.h"
+#include "kda/kda_runtime.h"
+
+#include <algorithm>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+using namespace kda::rt;
+namespace mf = kda::manifest;
+
+namespace {
+
+/// Refusals are built as streams; `refuse` sets the last error.
+kda_status refuse(const std::ostringstream &why) {
+  return fail(KDA_ERROR_INVALID_ARGUMENT, why.str());
+}
+
+bool alignedTo(const void *p, uintptr_t bytes) {
+  return (reinterpret_cast<uintptr_t>(p) % bytes) == 0;
+}
+
+const char *paddingName(int32_t below) {
+  return below == 1 ? "slot <= 0" : "slot < 0";
+}
+
+/// The slot floor of a kernel: slots below it are padding. The manifest's
+/// config says so for kernels built for another convention; absent, vLLM's
+/// (slot <= 0).
+int32_t kernelPaddingBelow(const kda_kernel *k) {
+  const mf::Kernel &m = kernelManifest(k);
+  auto it = m.config.find("padding_below");
+  return it == m.config.end() ? 1 : int32_t(it->second);
+}
+
+int32_t numRows(const kda_forward_args &a) {
+  return a.num_decodes + a.num_prefills;
+}
+
+//===----------------------------------------------------------------------===//
+// Validation, in the order a reader of the message would check things
+//===----------------------------------------------------------------------===//
+
+kda_status checkKernels(const kda_kernel *rec, const kda_kernel *chunk) {
+  std::ostringstream why;
+  if (!rec) {
+    why << "null recurrent kernel";
+    return refuse(why);
+  }
+  if (kernelManifest(rec).kind != "recurrent") {
+    why << describeKernel(rec) << " is not a recurrent kernel (kind "
+        << kernelManifest(rec).kind << ")";
+    return refuse(why);
+  }
+  if (!chunk)
+    return KDA_OK;
+  if (kernelBundle(chunk) != kernelBundle(rec)) {
+    why << describeKernel(chunk) << " is not from the recurrent kernel's "
+        << "bundle";
+    return refuse(why);
+  }
+  if (kernelManifest(chunk).kind != "chunk") {
+    why << describeKernel(chunk) << " is not a chunk kernel (kind "
+        << kernelManifest(chunk).kind << ")";
+    return refuse(why);
+  }
+  // The chunk kernels' launch (issue 8) joins here; until then a bundle has
+  // none, and a kernel of kind "chunk" cannot be launched by this runtime.
+  return fail(KDA_ERROR_UNSUPPORTED,
+              describeKernel(chunk) +
+                  ": this runtime cannot launch chunk kernels yet");
+}
+
+kda_status checkEnums(const kda_forward_args &a) {
+  std::ostringstream why;
+  for (std::string w :
+       {checkDtypeValue("act_dtype", a.act_dtype),
+        checkDtypeValue("g_dtype", a.g_dtype),
+        checkDtypeValue("beta_dtype", a.beta_dtype),
+        checkDtypeValue("state.dtype", a.state.dtype),
+        checkLayoutValue("state.layout", a.state.layout)})
+    if (!w.empty()) {
+      why << w;
+      return refuse(why);
+    }
+  if (a.padding != KDA_PADDING_NONPOSITIVE &&
+      a.padding != KDA_PADDING_NEGATIVE) {
+    why << "padding " << int(a.padding)
+        << " is neither KDA_PADDING_NONPOSITIVE (0) nor "
+           "KDA_PADDING_NEGATIVE (1)";
+    return refuse(why);
+  }
+  return KDA_OK;
+}
+
+/// Dims, element types and layout against the kernel's layer.
+kda_status checkLayer(const kda_kernel *rec, const kda_forward_args &a) {
+  const mf::Kernel &m = kernelManifest(rec);
+  const mf::Layer &l = m.layer;
+  std::ostringstream why;
+  if (a.heads != l.heads || a.value_heads != l.valueHeads ||
+      a.head_k != l.headK || a.head_v != l.headV) {
+    why << "dims (H " << a.heads << ", HV " << a.value_heads << ", K "
+        << a.head_k << ", V " << a.head_v << ") do not match "
+        << describeKernel(rec) << " (H " << l.heads << ", HV " << l.valueHeads
+        << ", K " << l.headK << ", V " << l.headV << ")";
+    return refuse(why);
+  }
+  const char *names[] = {"f32", "bf16", "f16"};
+  struct Check { const char *what; kda_dtype given; const std::string &want; };
+  for (Check c : {Check{"act_dtype", a.act_dtype, m.act},
+                  Check{"g_dtype", a.g_dtype, m.g},
+                  Check{"beta_dtype", a.beta_dtype, m.beta},
+                  Check{"state.dtype", a.state.dtype, m.state}})
+    if (c.want != names[c.given]) {
+      why << c.what << " " << names[c.given] << " is not the "
+          << describeKernel(rec) << "'s " << c.want;
+      return refuse(why);
+    }
+  const char *layout = a.state.layout == KDA_LAYOUT_VK ? "vk" : "kv";
+  if (l.stateLayout != layout) {
+    why << "state.layout " << layout << " is not the " << describeKernel(rec)
+        << "'s " << l.stateLayout;
+    return refuse(why);
+  }
+  return KDA_OK;
+}
+
+kda_status checkCounts(const kda_forward_args &a) {
+  std::ostringstream why;
+  if (a.num_decodes < 0 || a.num_prefills < 0 || a.num_tokens < 0 ||
+      a.num_decode_tokens < 0 || a.recurrent_max_tokens < 0) {
+    why << "negative count (num_decodes " << a.num_decodes
+        << ", num_prefills " << a.num_prefills << ", num_decode_tokens "
+        << a.num_decode_tokens << ", num_tokens " << a.num_tokens
+        << ", recurrent_max_tokens " << a.recurrent_max_tokens << ")";
+    return refuse(why);
+  }
+  if (int64_t(a.num_decodes) + a.num_prefills > 65535) {
+    why << "num_decodes + num_prefills = "
+        << int64_t(a.num_decodes) + a.num_prefills
+        << " rows exceed 65535 (grid z of the recurrent kernel)";
+    return refuse(why);
+  }
+  return KDA_OK;
+}
+
+kda_status checkPointers(const kda_kernel *rec, const kda_forward_args &a) {
+  const mf::Kernel &m = kernelManifest(rec);
+  // Activations, gate parameters and the state are read in 16-byte pieces;
+  // the index arrays one element at a time (so a segment's offset pointer
+  // into them is fine); host copies are read by the runtime.
+  struct Ptr { const char *name; const void *p; bool needed; uintptr_t align; };
+  const Ptr ptrs[] = {
+      {"q", a.q, true, 16}, {"k", a.k, true, 16}, {"v", a.v, true, 16},
+      {"g", a.g, true, 16}, {"beta", a.beta, true, 16},
+      {"a_log", a.a_log, m.usesOperand("a_log"), 16},
+      {"dt_bias", a.dt_bias, m.usesOperand("dt_bias"), 16},
+      {"state.data", a.state.data, true, 16}, {"out", a.out, true, 16},
+      {"query_start_loc", a.query_start_loc, true, 4},
+      {"slots", a.slots, true, 4},
+      {"has_initial_state", a.has_initial_state, true, 1},
+      {"query_start_loc_host", a.query_start_loc_host, true, 1},
+      {"slots_host", a.slots_host, true, 1}};
+  std::ostringstream why;
+  for (const Ptr &p : ptrs) {
+    if (p.needed && !p.p) {
+      why << p.name << " is null";
+      return refuse(why);
+    }
+    if (p.p && !alignedTo(p.p, p.align)) {
+      why << p.name << " is not " << p.align << "-byte aligned";
+      return refuse(why);
+    }
+  }
+  return KDA_OK;
+}
+
+/// The workspace after planning: the segments run one after the other on
+/// one stream, so they share it and the call needs the largest.
+kda_status checkWorkspace(const kda_forward_args &a, int64_t need) {
+  std::ostringstream why;
+  if (need != 0 && !a.workspace) {
+    why << "workspace is null; this call needs " << need << " bytes";
+    return refuse(why);
+  }
+  if (a.workspace && !alignedTo(a.workspace, 16)) {
+    why << "workspace is not 16-byte aligned";
+    return refuse(why);
+  }
+  if (a.workspace_bytes < need) {
+    why << "workspace of " << a.workspace_bytes << " bytes; this call needs "
+        << need;
+    return refuse(why);
+  }
+  return KDA_OK;
+}
+
+/// The pool: stride and size. The recurrent kernel addresses slot s at
+/// s * HV * K * V elements, so a wider stride (a pool interleaved with other
+/// per-slot data) is refused rather than misread.
+kda_status checkPool(const kda_kernel *rec, const kda_forward_args &a) {
+  const mf::Layer &l = kernelManifest(rec).layer;
+  const int64_t slotElems = int64_t(l.valueHeads) * l.headK * l.headV;
+  std::ostringstream why;
+  if (a.state.num_slots < 0) {
+    why << "state.num_slots " << a.state.num_slots << " is negative";
+    return refuse(why);
+  }
+  if (a.state.slot_stride != 0 && a.state.slot_stride != slotElems) {
+    why << "state.slot_stride " << a.state.slot_stride << " elements: "
+        << describeKernel(rec) << " reads contiguous slots (stride HV * K * "
+        << "V = " << slotElems << "; 0 means that)";
+    return refuse(why);
+  }
+  return KDA_OK;
+}
+
+/// query_start_loc_host against the counts: starts at 0, never decreases,
+/// ends at num_tokens; the decode front first, one token per row.
+kda_status checkRows(const kda_forward_args &a) {
+  const int32_t *cu = a.query_start_loc_host;
+  const int32_t n = numRows(a);
+  std::ostringstream why;
+  if (cu[0] != 0) {
+    why << "query_start_loc[0] is " << cu[0] << ", not 0";
+    return refuse(why);
+  }
+  for (int32_t i = 0; i < n; ++i)
+    if (cu[i + 1] < cu[i]) {
+      why << "query_start_loc is not monotonic: query_start_loc[" << i + 1
+          << "] = " << cu[i + 1] << " < query_start_loc[" << i
+          << "] = " << cu[i];
+      return refuse(why);
+    }
+  if (cu[n] != a.num_tokens) {
+    why << "query_start_loc ends at " << cu[n] << ", not num_tokens "
+        << a.num_tokens;
+    return refuse(why);
+  }
+  for (int32_t i = 0; i < a.num_decodes; ++i)
+    if (cu[i + 1] - cu[i] != 1) {
+      why << "row " << i << " of the decode front (num_decodes "
+          << a.num_decodes << ") has " << cu[i + 1] - cu[i]
+          << " tokens; decodes come first, one token each";
+      return refuse(why);
+    }
+  if (cu[a.num_decodes] != a.num_decode_tokens) {
+    why << "num_decode_tokens is " << a.num_decode_tokens << " but the "
+        << a.num_decodes << " decode rows hold " << cu[a.num_decodes];
+    return refuse(why);
+  }
+  return KDA_OK;
+}
+
+/// Slots by the call's padding convention: real ones inside the pool and
+/// named once; slot 0 refused when the kernel's convention reads it the
+/// other way; host has_initial_state values 0 or 1.
+kda_status checkSlots(const kda_kernel *rec, const kda_forward_args &a) {
+  const int32_t below = a.padding == KDA_PADDING_NEGATIVE ? 0 : 1;
+  const int32_t kernelBelow = kernelPaddingBelow(rec);
+  const int32_t n = numRows(a);
+  std::ostringstream why;
+  std::vector<std::pair<int32_t, int32_t>> named; // (slot, row)
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t s = a.slots_host[i];
+    if (s >= a.state.num_slots) {
+      why << "slot index " << s << " of row " << i
+          << " is outside the pool of " << a.state.num_slots << " slots";
+      return refuse(why);
+    }
+    if ((s < below) != (s < kernelBelow)) {
+      why << "row " << i << " names slot " << s << ", "
+          << (s < below ? "padding" : "a real slot")
+          << " under this call's convention (" << paddingName(below)
+          << " is padding) but " << (s < below ? "a real slot" : "padding")
+          << " for " << describeKernel(rec) << " (" << paddingName(kernelBelow)
+          << ")";
+      return refuse(why);
+    }
+    if (s >= below)
+      named.push_back({s, i});
+  }
+  // Two real rows naming one slot would race on its state.
+  std::sort(named.begin(), named.end());
+  for (size_t i = 1; i < named.size(); ++i)
+    if (named[i].first == named[i - 1].first) {
+      why << "rows " << named[i - 1].second << " and " << named[i].second
+          << " both name slot " << named[i].first
+          << " (their states would race)";
+      return refuse(why);
+    }
+  if (a.has_initial_state_host)
+    for (int32_t i = 0; i < n; ++i)
+      if (a.has_initial_state_host[i] > 1) {
+        why << "has_initial_state[" << i << "] is "
+            << int(a.has_initial_state_host[i]) << "; only 0 and 1 are "
+            << "meaningful";
+        return refuse(why);
+      }
+  return KDA_OK;
+}
+
+/// Everything but the workspace, which depends on the plan.
+kda_status validateRows(const kda_kernel *rec, const kda_kernel *chunk,
+                        const kda_forward_args *a) {
+  if (kda_status s = checkKernels(rec, chunk))
+    return s;
+  if (!a)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null forward arguments");
+  for (auto check : {checkEnums, checkCounts})
+    if (kda_status s = check(*a))
+      return s;
+  if (kda_status s = checkLayer(rec, *a))
+    return s;
+  if (kda_status s = checkPointers(rec, *a))
+    return s;
+  if (kda_status s = checkPool(rec, *a))
+    return s;
+  if (kda_status s = checkRows(*a))
+    return s;
+  return checkSlots(rec, *a);
+}
+
+//===----------------------------------------------------------------------===//
+// Planning and packing
+//===----------------------------------------------------------------------===//
+
+PlannerPolicy policyOf(const kda_kernel *rec, const kda_kernel *chunk,
+                       const kda_forward_args &a) {
+  PlannerPolicy p;
+  p.hasChunk = chunk != nullptr;
+  p.recurrentMaxTokens =
+      a.recurrent_max_tokens > 0
+          ? a.recurrent_max_tokens
+          : kda_bundle_recurrent_max_tokens(kernelBundle(rec), nullptr);
+  return p;
+}
+
+/// The recurrent kernel's view of rows [first, first + count).
+kda_batch segmentBatch(const kda_forward_args &a, const Segment &s) {
+  kda_batch b{};
+  b.num_seqs = s.count;
+  b.num_tokens = a.num_tokens;
+  b.cu_seqlens_host = a.query_start_loc_host + s.first;
+  b.slots_host = a.slots_host + s.first;
+  b.q = a.q, b.k = a.k, b.v = a.v, b.g = a.g, b.beta = a.beta;
+  b.a_log = a.a_log, b.dt_bias = a.dt_bias;
+  b.cu_seqlens = a.query_start_loc + s.first;
+  b.slots = a.slots + s.first;
+  b.has_initial_state = a.has_initial_state + s.first;
+  b.state = a.state.data;
+  b.num_slots = a.state.num_slots;
+  b.out = a.out;
+  b.heads = a.heads, b.value_heads = a.value_heads;
+  b.head_k = a.head_k, b.head_v = a.head_v;
+  b.act_dtype = a.act_dtype, b.g_dtype = a.g_dtype, b.beta_dtype = a.beta_dtype;
+  b.state_dtype = a.state.dtype;
+  b.state_layout = a.state.layout;
+  b.workspace = a.workspace;
+  b.workspace_bytes = a.workspace_bytes;
+  return b;
+}
+
+std::vector<Segment> segmentsOf(const kda_kernel *rec,
+                                const kda_kernel *chunk,
+                                const kda_forward_args &a) {
+  PlannerRows rows;
+  rows.numDecodes = a.num_decodes;
+  rows.numPrefills = a.num_prefills;
+  rows.cuSeqlens = a.query_start_loc_host;
+  rows.slots = a.slots_host;
+  rows.paddingBelow = a.padding == KDA_PADDING_NEGATIVE ? 0 : 1;
+  return planSegments(rows, policyOf(rec, chunk, a));
+}
+
+/// The kernel that runs a segment.
+const kda_kernel *kernelOf(const Segment &s, const kda_kernel *rec,
+                           const kda_kernel *chunk) {
+  return s.path == Path::Chunk ? chunk : rec;
+}
+
+/// The largest workspace any segment's kernel needs; -1 on overflow.
+int64_t workspaceNeed(const std::vector<Segment> &segments,
+                      const kda_kernel *rec, const kda_kernel *chunk,
+                      const kda_forward_args &a) {
+  int64_t need = 0;
+  for (const Segment &s : segments) {
+    const int32_t *cu = a.query_start_loc_host;
+    const int64_t tokens = int64_t(cu[s.first + s.count]) - cu[s.first];
+    const int64_t n = kernelManifest(kernelOf(s, rec, chunk))
+                          .workspace.bytes(tokens, s.count);
+    if (n < 0)
+      return -1;
+    need = std::max(need, n);
+  }
+  return need;
+}
+
+/// Validates the whole call and packs its launches into `plan`.
+kda_status validateAndPack(const kda_kernel *rec, const kda_kernel *chunk,
+                           const kda_forward_args *a, LaunchPlan &plan) {
+  if (kda_status s = validateRows(rec, chunk, a))
+    return s;
+  const std::vector<Segment> segments = segmentsOf(rec, chunk, *a);
+  const int64_t need = workspaceNeed(segments, rec, chunk, *a);
+  if (need < 0)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                "the workspace of this call overflows int64");
+  if (kda_status s = checkWorkspace(*a, need))
+    return s;
+  for (const Segment &s : segments) {
+    // Only the recurrent path exists (checkKernels refuses chunk kernels).
+    if (kda_status st = packRecurrentUnchecked(rec, segmentBatch(*a, s), plan))
+      return st;
+  }
+  return KDA_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+kda_status kda_forward_validate(const kda_kernel *rec, const kda_kernel *chunk,
+                                const kda_forward_args *a) {
+  clearError();
+  LaunchPlan unused;
+  return validateAndPack(rec, chunk, a, unused);
+}
+
+kda_status kda_forward_workspace_bytes(const kda_kernel *rec,
+                                       const kda_kernel *chunk,
+                                       const kda_forward_args *a,
+                                       int64_t *bytes) {
+  clearError();
+  if (!bytes)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null result");
+  if (kda_status s = validateRows(rec, chunk, a))
+    return s;
+  const int64_t need = workspaceNeed(segmentsOf(rec, chunk, *a), rec, chunk, *a);
+  if (need < 0)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                "the workspace of this call overflows int64");
+  *bytes = need;
+  return KDA_OK;
+}
+
+kda_status kda_forward(const kda_kernel *rec, const kda_kernel *chunk,
+                       const kda_forward_args *a, void *stream) {
+  clearError();
+  LaunchPlan plan;
+  if (kda_status s = validateAndPack(rec, chunk, a, plan))
+    return s;
+  return runPlan(kernelBundle(rec), plan, stream);
+}
+
+kda_status kda_plan_add_forward(kda_plan *plan, const kda_kernel *rec,
+                                const kda_kernel *chunk,
+                                const kda_forward_args *a) {
+  clearError();
+  if (!plan)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan");
+  if (rec && kernelBundle(rec) != planBundle(plan))
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                describeKernel(rec) + " is not from the plan's bundle");
+  // Packed aside first: a refused call leaves the plan as it was.
+  LaunchPlan added;
+  if (kda_status s = validateAndPack(rec, chunk, a, added))
+    return s;
+  LaunchPlan &target = planLaunches(plan);
+  for (size_t i = 0; i < added.size(); ++i)
+    target.add(added[i]);
+  return KDA_OK;
+}
+
+} // extern "C"
