@@ -160,7 +160,9 @@ kda_status checkPointers(const kda_kernel *rec, const kda_forward_args &a) {
   const mf::Kernel &m = kernelManifest(rec);
   // Activations, gate parameters and the state are read in 16-byte pieces;
   // the index arrays one element at a time (so a segment's offset pointer
-  // into them is fine); host copies are read by the runtime.
+  // into them is fine); host copies are read by the runtime. A batch of no
+  // rows has no per-row arrays (an empty vector's data() is null).
+  const bool rows = numRows(a) > 0;
   struct Ptr { const char *name; const void *p; bool needed; uintptr_t align; };
   const Ptr ptrs[] = {
       {"q", a.q, true, 16}, {"k", a.k, true, 16}, {"v", a.v, true, 16},
@@ -169,10 +171,10 @@ kda_status checkPointers(const kda_kernel *rec, const kda_forward_args &a) {
       {"dt_bias", a.dt_bias, m.usesOperand("dt_bias"), 16},
       {"state.data", a.state.data, true, 16}, {"out", a.out, true, 16},
       {"query_start_loc", a.query_start_loc, true, 4},
-      {"slots", a.slots, true, 4},
-      {"has_initial_state", a.has_initial_state, true, 1},
-      {"query_start_loc_host", a.query_start_loc_host, true, 1},
-      {"slots_host", a.slots_host, true, 1}};
+      {"slots", a.slots, rows, 4},
+      {"has_initial_state", a.has_initial_state, rows, 1},
+      {"query_start_loc_host", a.query_start_loc_host, true, 4},
+      {"slots_host", a.slots_host, rows, 4}};
   std::ostringstream why;
   for (const Ptr &p : ptrs) {
     if (p.needed && !p.p) {

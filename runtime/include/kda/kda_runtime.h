@@ -79,7 +79,7 @@ typedef struct kda_kernel kda_kernel;
 
 /* A packed varlen batch (KDA-MATH.md section 4). Device pointers unless
  * marked host. Every device pointer must be 16-byte aligned; host copies
- * need no alignment (an engine may pass a pointer into its own array). */
+ * only their element's (an engine may pass a pointer into its own array). */
 typedef struct kda_batch {
   int32_t num_seqs;              /* N */
   int64_t num_tokens;            /* T */
@@ -237,7 +237,7 @@ typedef struct kda_state_cache {
 /* One forward call. Device pointers unless marked host; device pointers to
  * activations, gate parameters and the state 16-byte aligned, the index
  * arrays (query_start_loc, slots, has_initial_state) aligned to their
- * element; host copies need no alignment. N = num_decodes + num_prefills. */
+ * element, as are host copies. N = num_decodes + num_prefills. */
 typedef struct kda_forward_args {
   /* vLLM's counts (host). Decode-first: rows [0, num_decodes) are the
    * decodes, one token each, num_decode_tokens in all; checked against
