@@ -434,6 +434,8 @@ kda_status validateAndPack(const kda_kernel *rec, const kda_kernel *chunk,
 
 extern "C" {
 
+int64_t kda_forward_args_size(void) { return sizeof(kda_forward_args); }
+
 kda_status kda_forward_validate(const kda_kernel *rec, const kda_kernel *chunk,
                                 const kda_forward_args *a) {
   clearError();

@@ -304,6 +304,10 @@ kda_status kda_plan_add_forward(kda_plan *plan, const kda_kernel *recurrent,
                                 const kda_kernel *chunk,
                                 const kda_forward_args *args);
 
+/* sizeof(kda_forward_args): bindings that mirror the struct (the Python
+ * package, runtime/python) check their copy against it when loading. */
+int64_t kda_forward_args_size(void);
+
 /* The threshold kda_forward uses with this kernel's bundle when the call
  * gives none, and where it comes from ("default" or the manifest's
  * provenance). */
