@@ -621,6 +621,12 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                        .getInt()},
                                   {"waves_k", config.getWavesK()},
                                   {"lds_stages", config.getLdsStages()}};
+    // The row variant the kernel was built for (RecurrentKernelBuilder):
+    // what kda_forward checks a call against.
+    for (const char *key : {"spec_tokens", "padding_below", "slot_stride"})
+      if (auto v = kernel->getAttrOfType<IntegerAttr>(
+              (Twine("kda.") + key).str()))
+        k.config[key] = v.getInt();
     kernels.push_back(std::move(k));
   }
   // Optional operands the spec passes: the kernel reads them.

@@ -35,17 +35,13 @@ const char *paddingName(int32_t below) {
   return below == 1 ? "slot <= 0" : "slot < 0";
 }
 
-/// The slot floor of a kernel: slots below it are padding. The manifest's
-/// config says so for kernels built for another convention; absent, vLLM's
-/// (slot <= 0).
-int32_t kernelPaddingBelow(const kda_kernel *k) {
-  const mf::Kernel &m = kernelManifest(k);
-  auto it = m.config.find("padding_below");
-  return it == m.config.end() ? 1 : int32_t(it->second);
-}
-
 int32_t numRows(const kda_forward_args &a) {
   return a.num_decodes + a.num_prefills;
+}
+
+/// Slots per row: S for a speculative call, else 1.
+int64_t slotsPerRow(const kda_forward_args &a) {
+  return a.spec_tokens > 1 ? a.spec_tokens : 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -174,7 +170,10 @@ kda_status checkPointers(const kda_kernel *rec, const kda_forward_args &a) {
       {"slots", a.slots, rows, 4},
       {"has_initial_state", a.has_initial_state, rows, 1},
       {"query_start_loc_host", a.query_start_loc_host, true, 4},
-      {"slots_host", a.slots_host, rows, 4}};
+      {"slots_host", a.slots_host, rows, 4},
+      {"num_accepted_tokens", a.num_accepted_tokens,
+       rows && a.spec_tokens > 1, 4},
+      {"num_accepted_tokens_host", a.num_accepted_tokens_host, false, 4}};
   std::ostringstream why;
   for (const Ptr &p : ptrs) {
     if (p.needed && !p.p) {
@@ -209,23 +208,56 @@ kda_status checkWorkspace(const kda_forward_args &a, int64_t need) {
   return KDA_OK;
 }
 
-/// The pool: stride and size. The recurrent kernel addresses slot s at
-/// s * HV * K * V elements, so a wider stride (a pool interleaved with other
-/// per-slot data) is refused rather than misread.
+/// The pool: size and stride. The kernel addresses slot s at s times the
+/// stride it was built for, so another stride is refused, not misread.
 kda_status checkPool(const kda_kernel *rec, const kda_forward_args &a) {
   const mf::Layer &l = kernelManifest(rec).layer;
   const int64_t slotElems = int64_t(l.valueHeads) * l.headK * l.headV;
+  const int64_t built = rowVariant(rec).slotStride;
+  const int64_t given = a.state.slot_stride ? a.state.slot_stride : slotElems;
   std::ostringstream why;
   if (a.state.num_slots < 0) {
     why << "state.num_slots " << a.state.num_slots << " is negative";
     return refuse(why);
   }
-  if (a.state.slot_stride != 0 && a.state.slot_stride != slotElems) {
-    why << "state.slot_stride " << a.state.slot_stride << " elements: "
-        << describeKernel(rec) << " reads contiguous slots (stride HV * K * "
-        << "V = " << slotElems << "; 0 means that)";
+  if (given != built) {
+    why << "state.slot_stride " << a.state.slot_stride << " (" << given
+        << " elements between slots): " << describeKernel(rec)
+        << " was built for slots " << built << " elements apart"
+        << (built == slotElems ? " (HV * K * V; 0 means that)"
+                               : " (kda.slot_stride)");
     return refuse(why);
   }
+  return KDA_OK;
+}
+
+/// Speculative calls against the kernel's variant: the same slots per row,
+/// decode rows only, accepted counts in 1..S where a host copy shows them.
+kda_status checkSpeculative(const kda_kernel *rec, const kda_forward_args &a) {
+  const int64_t built = rowVariant(rec).specTokens;
+  std::ostringstream why;
+  if (a.spec_tokens < 0 || slotsPerRow(a) != built) {
+    why << "spec_tokens " << a.spec_tokens << " but " << describeKernel(rec)
+        << " was built for " << built << " slot(s) per row"
+        << (built > 1 ? " (kda.spec_tokens)" : " (0 or 1 here)");
+    return refuse(why);
+  }
+  if (built == 1)
+    return KDA_OK;
+  if (a.num_prefills != 0) {
+    why << "num_prefills " << a.num_prefills << ": a speculative kernel "
+        << "takes decode rows only (each 1.." << built << " tokens)";
+    return refuse(why);
+  }
+  if (a.num_accepted_tokens_host)
+    for (int32_t i = 0; i < numRows(a); ++i) {
+      const int32_t n = a.num_accepted_tokens_host[i];
+      if (n < 1 || n > built) {
+        why << "num_accepted_tokens[" << i << "] is " << n
+            << ", outside 1.." << built;
+        return refuse(why);
+      }
+    }
   return KDA_OK;
 }
 
@@ -251,13 +283,20 @@ kda_status checkRows(const kda_forward_args &a) {
         << a.num_tokens;
     return refuse(why);
   }
-  for (int32_t i = 0; i < a.num_decodes; ++i)
-    if (cu[i + 1] - cu[i] != 1) {
+  // Decodes: one token each; speculative rows: the verified token and up to
+  // S - 1 drafts.
+  const int64_t most = slotsPerRow(a);
+  for (int32_t i = 0; i < a.num_decodes; ++i) {
+    const int64_t len = int64_t(cu[i + 1]) - cu[i];
+    if (len < 1 || len > most) {
       why << "row " << i << " of the decode front (num_decodes "
-          << a.num_decodes << ") has " << cu[i + 1] - cu[i]
-          << " tokens; decodes come first, one token each";
+          << a.num_decodes << ") has " << len << " tokens; decodes come "
+          << "first, " << (most == 1 ? std::string("one token each")
+                                     : "1.." + std::to_string(most) +
+                                           " tokens each (spec_tokens)");
       return refuse(why);
     }
+  }
   if (cu[a.num_decodes] != a.num_decode_tokens) {
     why << "num_decode_tokens is " << a.num_decode_tokens << " but the "
         << a.num_decodes << " decode rows hold " << cu[a.num_decodes];
@@ -268,31 +307,45 @@ kda_status checkRows(const kda_forward_args &a) {
 
 /// Slots by the call's padding convention: real ones inside the pool and
 /// named once; slot 0 refused when the kernel's convention reads it the
-/// other way; host has_initial_state values 0 or 1.
+/// other way; host has_initial_state values 0 or 1. Speculative rows name
+/// S slots each, all real unless the row is padding (its first slot).
 kda_status checkSlots(const kda_kernel *rec, const kda_forward_args &a) {
   const int32_t below = a.padding == KDA_PADDING_NEGATIVE ? 0 : 1;
-  const int32_t kernelBelow = kernelPaddingBelow(rec);
+  const int64_t kernelBelow = rowVariant(rec).paddingBelow;
+  const int64_t S = slotsPerRow(a);
   const int32_t n = numRows(a);
   std::ostringstream why;
   std::vector<std::pair<int32_t, int32_t>> named; // (slot, row)
   for (int32_t i = 0; i < n; ++i) {
-    const int32_t s = a.slots_host[i];
-    if (s >= a.state.num_slots) {
-      why << "slot index " << s << " of row " << i
-          << " is outside the pool of " << a.state.num_slots << " slots";
-      return refuse(why);
+    const bool padding = a.slots_host[i * S] < below;
+    for (int64_t c = 0; c < S; ++c) {
+      const int32_t s = a.slots_host[i * S + c];
+      const std::string where =
+          S == 1 ? "" : " (column " + std::to_string(c) + ")";
+      if (s >= a.state.num_slots) {
+        why << "slot index " << s << " of row " << i << where
+            << " is outside the pool of " << a.state.num_slots << " slots";
+        return refuse(why);
+      }
+      if (padding && c > 0)
+        continue; // a padding row's other columns are never read
+      if ((s < below) != (s < kernelBelow)) {
+        why << "row " << i << where << " names slot " << s << ", "
+            << (s < below ? "padding" : "a real slot")
+            << " under this call's convention (" << paddingName(below)
+            << " is padding) but " << (s < below ? "a real slot" : "padding")
+            << " for " << describeKernel(rec) << " ("
+            << paddingName(int32_t(kernelBelow)) << ")";
+        return refuse(why);
+      }
+      if (!padding && s < below) {
+        why << "row " << i << where << " names padding slot " << s
+            << " in a real speculative row (every column holds a state)";
+        return refuse(why);
+      }
+      if (!padding)
+        named.push_back({s, i});
     }
-    if ((s < below) != (s < kernelBelow)) {
-      why << "row " << i << " names slot " << s << ", "
-          << (s < below ? "padding" : "a real slot")
-          << " under this call's convention (" << paddingName(below)
-          << " is padding) but " << (s < below ? "a real slot" : "padding")
-          << " for " << describeKernel(rec) << " (" << paddingName(kernelBelow)
-          << ")";
-      return refuse(why);
-    }
-    if (s >= below)
-      named.push_back({s, i});
   }
   // Two real rows naming one slot would race on its state.
   std::sort(named.begin(), named.end());
@@ -330,6 +383,8 @@ kda_status validateRows(const kda_kernel *rec, const kda_kernel *chunk,
     return s;
   if (kda_status s = checkPool(rec, *a))
     return s;
+  if (kda_status s = checkSpeculative(rec, *a))
+    return s;
   if (kda_status s = checkRows(*a))
     return s;
   return checkSlots(rec, *a);
@@ -355,12 +410,15 @@ kda_batch segmentBatch(const kda_forward_args &a, const Segment &s) {
   kda_batch b{};
   b.num_seqs = s.count;
   b.num_tokens = a.num_tokens;
+  const int64_t S = slotsPerRow(a);
   b.cu_seqlens_host = a.query_start_loc_host + s.first;
-  b.slots_host = a.slots_host + s.first;
+  b.slots_host = a.slots_host + s.first * S;
   b.q = a.q, b.k = a.k, b.v = a.v, b.g = a.g, b.beta = a.beta;
   b.a_log = a.a_log, b.dt_bias = a.dt_bias;
   b.cu_seqlens = a.query_start_loc + s.first;
-  b.slots = a.slots + s.first;
+  b.slots = a.slots + s.first * S;
+  if (a.num_accepted_tokens)
+    b.num_accepted_tokens = a.num_accepted_tokens + s.first;
   b.has_initial_state = a.has_initial_state + s.first;
   b.state = a.state.data;
   b.num_slots = a.state.num_slots;

@@ -31,6 +31,18 @@ const kda_bundle *kernelBundle(const kda_kernel *kernel);
 const kda_bundle *planBundle(const kda_plan *plan);
 LaunchPlan &planLaunches(kda_plan *plan);
 
+/// The row variant a recurrent kernel was built for (the manifest's config;
+/// RecurrentKernelBuilder.cpp): slots per row (speculative decode), the
+/// padding floor (slot < paddingBelow pads) and the slot stride in
+/// elements. Kernels without the entries are vLLM's plain kernel.
+struct RowVariant {
+  int64_t specTokens = 1, paddingBelow = 1, slotStride = 0;
+  bool plain(int64_t slotElems) const {
+    return specTokens == 1 && paddingBelow == 1 && slotStride == slotElems;
+  }
+};
+RowVariant rowVariant(const kda_kernel *kernel);
+
 /// Out-of-range enum values of a descriptor, each named with its value
 /// ("state_layout 7 is neither KDA_LAYOUT_KV (0) nor KDA_LAYOUT_VK (1)").
 /// Empty when all are in range.

@@ -21,7 +21,7 @@ namespace {
 /// What a recurrent launch passes for an ABI argument: a kda_batch field.
 enum class BatchField {
   Q, K, V, G, Beta, ALog, DtBias, CuSeqlens, Slots, HasInitialState, State,
-  Out, Workspace
+  Out, Workspace, NumAcceptedTokens
 };
 } // namespace
 
@@ -127,6 +127,7 @@ struct RecurrentArg {
   const char *dtype; // "act", "g", "beta", "state" or a fixed type
   mf::Role role;
   const char *neededWhenUsed; // only required when "uses" lists this
+  bool speculativeOnly = false; // only in speculative kernels (spec_tokens)
 };
 
 const RecurrentArg kRecurrentArgs[] = {
@@ -143,6 +144,8 @@ const RecurrentArg kRecurrentArgs[] = {
      nullptr},
     {"state", BatchField::State, "state", mf::Role::InOut, nullptr},
     {"out", BatchField::Out, "act", mf::Role::Output, nullptr},
+    {"num_accepted_tokens", BatchField::NumAcceptedTokens, "i32",
+     mf::Role::Input, nullptr, /*speculativeOnly=*/true},
 };
 
 std::string knownRecurrentNames() {
@@ -195,7 +198,10 @@ bool bindRecurrent(kda_kernel &k, std::string &why) {
     k.binding.push_back(known->field);
   }
   for (const RecurrentArg &r : kRecurrentArgs) {
-    bool needed = !r.neededWhenUsed || m.usesOperand(r.neededWhenUsed);
+    const auto spec = m.config.find("spec_tokens");
+    const bool speculative = spec != m.config.end() && spec->second > 1;
+    bool needed = (!r.neededWhenUsed || m.usesOperand(r.neededWhenUsed)) &&
+                  (!r.speculativeOnly || speculative);
     if (needed && !m.findArg(r.name)) {
       why = describe(m) + ": missing argument '" + std::string(r.name) +
             "' (the kernel's ABI does not list it)";
@@ -220,6 +226,7 @@ const void *batchValue(const kda_batch &b, BatchField f) {
   case BatchField::State: return b.state;
   case BatchField::Out: return b.out;
   case BatchField::Workspace: return b.workspace;
+  case BatchField::NumAcceptedTokens: return b.num_accepted_tokens;
   }
   return nullptr;
 }
@@ -435,6 +442,21 @@ kda_status kda::rt::packRecurrentUnchecked(const kda_kernel *k,
 }
 
 const mf::Kernel &kda::rt::kernelManifest(const kda_kernel *k) { return k->m; }
+
+kda::rt::RowVariant kda::rt::rowVariant(const kda_kernel *k) {
+  const mf::Kernel &m = k->m;
+  RowVariant v;
+  v.slotStride = int64_t(m.layer.valueHeads) * m.layer.headK * m.layer.headV;
+  auto get = [&](const char *key, int64_t &out) {
+    auto it = m.config.find(key);
+    if (it != m.config.end())
+      out = it->second;
+  };
+  get("spec_tokens", v.specTokens);
+  get("padding_below", v.paddingBelow);
+  get("slot_stride", v.slotStride);
+  return v;
+}
 std::string kda::rt::describeKernel(const kda_kernel *k) {
   return describe(k->m);
 }
@@ -555,6 +577,18 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
   if (m.kind != "recurrent")
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "kernel " + m.name + " is not a recurrent kernel");
+  // A kda_batch has one slot per row, slot <= 0 as padding and contiguous
+  // slots; kernel variants (speculative rows, slot < 0 padding, a wider
+  // slot stride) are described by kda_forward_args instead.
+  const kda::rt::RowVariant variant = kda::rt::rowVariant(k);
+  if (!variant.plain(int64_t(m.layer.valueHeads) * m.layer.headK *
+                     m.layer.headV))
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                describe(m) + " is a row variant (spec_tokens " +
+                    std::to_string(variant.specTokens) + ", padding_below " +
+                    std::to_string(variant.paddingBelow) + ", slot_stride " +
+                    std::to_string(variant.slotStride) +
+                    "): launch it with kda_forward");
   std::ostringstream why;
   auto bad = [&]() {
     return fail(KDA_ERROR_INVALID_ARGUMENT, why.str());

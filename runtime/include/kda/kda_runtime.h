@@ -113,6 +113,10 @@ typedef struct kda_batch {
    * of this batch; 0 for the recurrent kernel); may be null when that is 0. */
   void *workspace;
   int64_t workspace_bytes; /* its size, checked against the need */
+
+  /* [N] accepted draft tokens per row, for the speculative kernel variant;
+   * kda_forward fills it (kda_launch_recurrent refuses kernel variants). */
+  const int32_t *num_accepted_tokens;
 } kda_batch;
 
 /* One named kernel argument: a device pointer (bare-pointer convention). */
@@ -225,7 +229,9 @@ typedef enum kda_padding {
 
 /* One layer's state cache: `num_slots` slots of HV x K x V elements in the
  * layout's order, slot s at data + s * slot_stride elements. A pool that
- * is a view into a larger cache passes its first slot as `data`. */
+ * is a view into a larger cache passes its first slot as `data`; a stride
+ * wider than a slot (other per-slot data between states) needs a kernel
+ * built for it (kda.slot_stride on kda.recurrent), and is checked. */
 typedef struct kda_state_cache {
   void *data;            /* device, 16-byte aligned */
   int64_t num_slots;
@@ -277,6 +283,18 @@ typedef struct kda_forward_args {
   /* Caller-owned scratch, kda_forward_workspace_bytes of this call. */
   void *workspace;
   int64_t workspace_bytes;
+
+  /* Speculative decode (vLLM's spec_state_indices): a recurrent kernel
+   * built with kda.spec_tokens = S takes only decode rows, each of 1..S
+   * tokens (the verified token and the drafts); slots is [N, S], every entry
+   * of a real row a real, distinct slot; a row whose slots[n][0] is padding
+   * is padding. A row starts from slots[n][num_accepted_tokens[n] - 1] (the
+   * kernel clamps the column into 0..S-1) and writes the state after its
+   * token i to slots[n][i]. Other kernels: spec_tokens 0 or 1. */
+  int32_t spec_tokens;
+  const int32_t *num_accepted_tokens;      /* [N] device, spec only */
+  const int32_t *num_accepted_tokens_host; /* [N] host copy or null; when
+                                              given, values in 1..S */
 } kda_forward_args;
 
 /* Validates the whole call, plans it and enqueues its launches on `stream`.

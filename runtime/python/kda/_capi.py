@@ -68,6 +68,9 @@ class ForwardArgs(ctypes.Structure):
         ("recurrent_max_tokens", ctypes.c_int32),
         ("workspace", _p),
         ("workspace_bytes", ctypes.c_int64),
+        ("spec_tokens", ctypes.c_int32),
+        ("num_accepted_tokens", _p),
+        ("num_accepted_tokens_host", _p),
     ]
 
 

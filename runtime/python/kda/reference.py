@@ -66,39 +66,77 @@ def beta_value(layer, b_raw):
     return _sigmoid(b_raw) * (2.0 if layer.beta == "sigmoid_x2" else 1.0)
 
 
+class _Rows:
+    """What every token of a batch needs: inputs, gate parameters, the
+    layer's head grouping and scale."""
+
+    def __init__(self, layer, q, k, v, g, beta, a_log, dt_bias):
+        self.layer, self.q, self.k, self.v = layer, q, k, v
+        self.g, self.beta, self.a_log, self.dt_bias = g, beta, a_log, dt_bias
+        self.group = layer.value_heads // layer.heads
+        self.scale = layer.scale if layer.scale > 0 else layer.head_k ** -0.5
+
+    def load(self, pool, slot):
+        """The state [HV, K, V] of a slot (zeros for None)."""
+        L = self.layer
+        if slot is None:
+            return np.zeros((L.value_heads, L.head_k, L.head_v))
+        s = pool[slot] if L.layout == "kv" else pool[slot].transpose(0, 2, 1)
+        return np.array(s, dtype=np.float64)
+
+    def store(self, pool, slot, state):
+        pool[slot] = state if self.layer.layout == "kv" else \
+            state.transpose(0, 2, 1)
+
+    def token(self, state, t):
+        """Advances `state` by token t in place; returns its output [HV, V]."""
+        L = self.layer
+        qt = np.repeat(self.q[t], self.group, axis=0)
+        kt = np.repeat(self.k[t], self.group, axis=0)
+        if L.qk_l2norm:
+            qt = qt / np.sqrt((qt * qt).sum(-1, keepdims=True) + 1e-6)
+            kt = kt / np.sqrt((kt * kt).sum(-1, keepdims=True) + 1e-6)
+        state *= np.exp(gate(L, self.g[t], self.a_log, self.dt_bias))[:, :, None]
+        r = self.v[t] - np.einsum("hk,hkv->hv", kt, state)
+        b = beta_value(L, self.beta[t])
+        state += b[:, None, None] * kt[:, :, None] * r[:, None, :]
+        return np.einsum("hk,hkv->hv", self.scale * qt, state)
+
+
 def recurrent(layer, q, k, v, g, beta, a_log, dt_bias, cu, slots, has_init,
               pool, padding_below=1):
     """Runs a batch: q, k [T, H, K], v [T, HV, V], g [T, HV, K] raw, beta
     [T, HV] raw (float64); cu [N+1], slots [N], has_init [N]; `pool` [slots,
     *slot_shape] float64, updated in place. Returns out [T, HV, V]; padding
     rows (slot < padding_below) are zero and touch no state."""
-    hv, kk, vv = layer.value_heads, layer.head_k, layer.head_v
-    group = hv // layer.heads
-    scale = layer.scale if layer.scale > 0 else kk ** -0.5
-    out = np.zeros((q.shape[0], hv, vv))
-    for n in range(len(slots)):
-        slot = int(slots[n])
+    rows = _Rows(layer, q, k, v, g, beta, a_log, dt_bias)
+    out = np.zeros((q.shape[0], layer.value_heads, layer.head_v))
+    for n, slot in enumerate(int(s) for s in slots):
         if slot < padding_below:
             continue
-        if has_init[n]:
-            s = pool[slot] if layer.layout == "kv" else \
-                pool[slot].transpose(0, 2, 1)
-            state = np.array(s, dtype=np.float64)
-        else:
-            state = np.zeros((hv, kk, vv))
+        state = rows.load(pool, slot if has_init[n] else None)
         for t in range(int(cu[n]), int(cu[n + 1])):
-            qt = np.repeat(q[t], group, axis=0)
-            kt = np.repeat(k[t], group, axis=0)
-            if layer.qk_l2norm:
-                qt = qt / np.sqrt((qt * qt).sum(-1, keepdims=True) + 1e-6)
-                kt = kt / np.sqrt((kt * kt).sum(-1, keepdims=True) + 1e-6)
-            state *= np.exp(gate(layer, g[t], a_log, dt_bias))[:, :, None]
-            r = v[t] - np.einsum("hk,hkv->hv", kt, state)
-            b = beta_value(layer, beta[t])
-            state += b[:, None, None] * kt[:, :, None] * r[:, None, :]
-            out[t] = np.einsum("hk,hkv->hv", scale * qt, state)
-        pool[slot] = state if layer.layout == "kv" else \
-            state.transpose(0, 2, 1)
+            out[t] = rows.token(state, t)
+        rows.store(pool, slot, state)
+    return out
+
+
+def speculative(layer, q, k, v, g, beta, a_log, dt_bias, cu, slots,
+                num_accepted, has_init, pool, padding_below=1):
+    """Speculative rows (vLLM's spec decode): slots [N, S]; row n starts from
+    slots[n, num_accepted[n] - 1] and stores the state after its token i in
+    slots[n, i]. A row whose first slot is padding is padding."""
+    rows = _Rows(layer, q, k, v, g, beta, a_log, dt_bias)
+    out = np.zeros((q.shape[0], layer.value_heads, layer.head_v))
+    S = slots.shape[1]
+    for n in range(slots.shape[0]):
+        if slots[n, 0] < padding_below:
+            continue
+        start = int(slots[n, min(max(int(num_accepted[n]) - 1, 0), S - 1)])
+        state = rows.load(pool, start if has_init[n] else None)
+        for i, t in enumerate(range(int(cu[n]), int(cu[n + 1]))):
+            out[t] = rows.token(state, t)
+            rows.store(pool, int(slots[n, i]), state)
     return out
 
 

@@ -103,7 +103,9 @@ def forward_args(*, num_decodes, num_decode_tokens, num_prefills, num_tokens,
                  g_dtype=None, beta_dtype=None, state_dtype="f32",
                  state_layout="vk", slot_stride=0, a_log=None, dt_bias=None,
                  padding="nonpositive", has_initial_state_host=None,
-                 recurrent_max_tokens=0, workspace=None, workspace_bytes=0):
+                 recurrent_max_tokens=0, workspace=None, workspace_bytes=0,
+                 spec_tokens=0, num_accepted_tokens=None,
+                 num_accepted_tokens_host=None):
     """A kda_forward_args from device addresses (ints) and host arrays.
 
     The host arrays must stay alive until the call that uses the result
@@ -133,6 +135,10 @@ def forward_args(*, num_decodes, num_decode_tokens, num_prefills, num_tokens,
     a.beta_dtype = _capi.DTYPES[beta_dtype or act_dtype]
     a.recurrent_max_tokens = recurrent_max_tokens
     a.workspace, a.workspace_bytes = workspace, workspace_bytes
+    a.spec_tokens = spec_tokens
+    a.num_accepted_tokens = num_accepted_tokens
+    a.num_accepted_tokens_host = _host_address(
+        num_accepted_tokens_host, "num_accepted_tokens_host", ctypes.c_int32)
     return a
 
 
