@@ -25,30 +25,6 @@ namespace {
 
 int64_t dtypeBytes(kda_dtype t) { return t == KDA_F32 ? 4 : 2; }
 
-/// The forward call of a prepared harness batch whose first `numDecodes`
-/// rows are the decodes.
-kda_forward_args forwardArgs(const kda_batch &b, int32_t numDecodes) {
-  kda_forward_args a{};
-  a.num_decodes = numDecodes;
-  a.num_decode_tokens = b.cu_seqlens_host[numDecodes];
-  a.num_prefills = b.num_seqs - numDecodes;
-  a.num_tokens = b.num_tokens;
-  a.query_start_loc = b.cu_seqlens;
-  a.query_start_loc_host = b.cu_seqlens_host;
-  a.slots = b.slots;
-  a.slots_host = b.slots_host;
-  a.padding = KDA_PADDING_NONPOSITIVE;
-  a.has_initial_state = b.has_initial_state;
-  a.q = b.q, a.k = b.k, a.v = b.v, a.g = b.g, a.beta = b.beta;
-  a.a_log = b.a_log, a.dt_bias = b.dt_bias;
-  a.state = {b.state, b.num_slots, 0, b.state_dtype, b.state_layout};
-  a.out = b.out;
-  a.heads = b.heads, a.value_heads = b.value_heads;
-  a.head_k = b.head_k, a.head_v = b.head_v;
-  a.act_dtype = b.act_dtype, a.g_dtype = b.g_dtype, a.beta_dtype = b.beta_dtype;
-  return a;
-}
-
 /// A batch shape with `decodes` one-token rows first, then prefills.
 BatchShape randomMixedShape(std::mt19937 &rng, int32_t &decodes,
                             int numSlots) {
@@ -99,7 +75,7 @@ protected:
   /// Runs the prepared batch through kda_forward and checks it against the
   /// oracle with the decode bars.
   void expectMatchesOracle(int32_t numDecodes, const std::string &what) {
-    kda_forward_args a = forwardArgs(harness->batch(), numDecodes);
+    kda_forward_args a = test::forwardArgs(harness->batch(), numDecodes);
     ASSERT_EQ(kda_forward(kernel, nullptr, &a, nullptr), KDA_OK)
         << what << ": " << kda_last_error();
     EXPECT_STREQ(kda_last_error(), "");
@@ -141,7 +117,7 @@ TEST_P(Forward, DecodeOnlyAndPrefillOnlyBatches) {
 /// > 0 and padding -1 runs on a kernel of vLLM's convention unchanged.
 TEST_P(Forward, NegativePaddingConventionWithoutSlotZero) {
   harness->prepare({{1, 1, 9, 4}, {2, -1, 5, -1}, {1, 1, 0, 1}}, 8, 21);
-  kda_forward_args a = forwardArgs(harness->batch(), 2);
+  kda_forward_args a = test::forwardArgs(harness->batch(), 2);
   a.padding = KDA_PADDING_NEGATIVE;
   ASSERT_EQ(kda_forward(kernel, nullptr, &a, nullptr), KDA_OK)
       << kda_last_error();
@@ -156,7 +132,7 @@ TEST_P(Forward, NegativePaddingConventionWithoutSlotZero) {
 TEST_P(Forward, PlannedForwardReplaysIdentically) {
   harness->prepare({{1, 1, 1, 1, 1}, {4, 1, 0, 6, 2}, {1, 0, 1, 1, 1}}, 8,
                    31);
-  kda_forward_args a = forwardArgs(harness->batch(), 5);
+  kda_forward_args a = test::forwardArgs(harness->batch(), 5);
   kda_plan *plan = nullptr;
   ASSERT_EQ(kda_plan_create(bundle, &plan), KDA_OK);
   ASSERT_EQ(kda_plan_add_forward(plan, kernel, nullptr, &a), KDA_OK)
@@ -273,7 +249,7 @@ TEST_P(Forward, RowsAgreeBitwiseHoweverTheBatchIsSplit) {
       size_t(b0.num_slots * l.slotElems() * dtypeBytes(layer.state));
   std::vector<uint8_t> pool0(poolBytes);
   std::memcpy(pool0.data(), b0.state, poolBytes);
-  const kda_forward_args whole = forwardArgs(b0, 3);
+  const kda_forward_args whole = test::forwardArgs(b0, 3);
   ASSERT_EQ(kda_forward(kernel, nullptr, &whole, nullptr), KDA_OK)
       << kda_last_error();
   const auto *outWhole = static_cast<const uint8_t *>(whole.out);
@@ -313,31 +289,14 @@ TEST_P(Forward, RowsAgreeBitwiseHoweverTheBatchIsSplit) {
 
 /// Kimi-K3 TP8's head shape (K = V = 128, lower_bound -5, vk pool) with 2
 /// heads instead of 12 (the emulator runs a head of a token in about 1 ms;
-/// 12 heads of 4096 tokens would take minutes): 64 decodes over scattered
-/// slots, then prefills of 1500, 1200, 900 and 432 tokens, one of them
+/// 12 heads of 4096 tokens take minutes: scripts/demo.sh runs that through
+/// kda-forward): the seed's 64 decodes and 4 prefills, 4096 tokens, one row
 /// without initial state over a NaN slot. The seed's bug was NaN in this mix.
 class ForwardSeed : public Forward {};
 
 TEST_P(ForwardSeed, SeedScenarioMatchesTheOracle) {
-  std::mt19937 rng(9);
-  BatchShape shape;
-  std::vector<int32_t> slots(80);
-  for (int i = 0; i < 80; ++i)
-    slots[size_t(i)] = i + 1;
-  std::shuffle(slots.begin(), slots.end(), rng);
-  for (int i = 0; i < 64; ++i) {
-    shape.lengths.push_back(1);
-    shape.slots.push_back(slots[size_t(i)]);
-    shape.hasInitial.push_back(1);
-  }
-  for (int len : {1500, 1200, 900, 432}) {
-    shape.lengths.push_back(len);
-    shape.slots.push_back(slots[shape.slots.size()]);
-    shape.hasInitial.push_back(len != 900);
-  }
-  shape.staleNaN = true;
-  harness->prepare(shape, 96, 4096);
-  expectMatchesOracle(64, "seed scenario");
+  harness->prepare(test::seedScenarioShape(1.0, 9), 96, 4096);
+  expectMatchesOracle(test::kSeedDecodes, "seed scenario");
 }
 
 //===----------------------------------------------------------------------===//
@@ -354,7 +313,7 @@ protected:
   void expectRefused(const std::function<void(kda_forward_args &)> &spoil,
                      const std::string &what,
                      kda_status status = KDA_ERROR_INVALID_ARGUMENT) {
-    kda_forward_args a = forwardArgs(harness->batch(), 2);
+    kda_forward_args a = test::forwardArgs(harness->batch(), 2);
     spoil(a);
     ASSERT_EQ(kda_forward_validate(kernel, chunk, &a), status)
         << "accepted; expected: " << what;
@@ -440,7 +399,7 @@ TEST_P(ForwardRefusals, EnumsDimsAndTypesNameTheirValue) {
 TEST_P(ForwardRefusals, PoolStrideAndSize) {
   expectRefused([](kda_forward_args &a) {
     a.state.slot_stride = 2 * int64_t(a.value_heads) * a.head_k * a.head_v;
-  }, "reads contiguous slots");
+  }, "was built for slots 4096 elements apart (HV * K * V; 0 means that)");
   expectRefused([](kda_forward_args &a) { a.state.num_slots = -1; },
                 "state.num_slots -1 is negative");
 }
@@ -479,7 +438,7 @@ TEST_P(ForwardRefusals, KernelsOfTheWrongKind) {
 /// to element 1 is 4 bytes past a 16-byte boundary): host and device copies
 /// need only their element's alignment.
 TEST_P(ForwardRefusals, IndexArraysNeedOnlyElementAlignment) {
-  kda_forward_args a = forwardArgs(harness->batch(), 2);
+  kda_forward_args a = test::forwardArgs(harness->batch(), 2);
   alignas(16) int32_t cuHost[6], slotsDevice[5];
   std::memcpy(cuHost + 1, a.query_start_loc_host, 5 * 4);
   std::memcpy(slotsDevice + 1, a.slots, 4 * 4);

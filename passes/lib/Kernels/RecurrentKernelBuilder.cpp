@@ -798,8 +798,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
 
   // Padding (slot <= 0, or slot < 0 by the variant): zero output rows, no
   // state access.
-  Value isPadding = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, slot,
-                                          idx(rows.paddingBelow));
+  Value isPadding = arith::CmpIOp::create(b, arith::CmpIPredicate::sle, slot,
+                                          idx(rows.paddingBelow - 1));
   auto ifPad = scf::IfOp::create(b, isPadding, /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
