@@ -347,15 +347,11 @@ kda_status checkSlots(const kda_kernel *rec, const kda_forward_args &a) {
         named.push_back({s, i});
     }
   }
-  // Two real rows naming one slot would race on its state.
-  std::sort(named.begin(), named.end());
-  for (size_t i = 1; i < named.size(); ++i)
-    if (named[i].first == named[i - 1].first) {
-      why << "rows " << named[i - 1].second << " and " << named[i].second
-          << " both name slot " << named[i].first
-          << " (their states would race)";
-      return refuse(why);
-    }
+  const std::string repeat = repeatedSlot(std::move(named), "rows");
+  if (!repeat.empty()) {
+    why << repeat;
+    return refuse(why);
+  }
   if (a.has_initial_state_host)
     for (int32_t i = 0; i < n; ++i)
       if (a.has_initial_state_host[i] > 1) {

@@ -14,6 +14,8 @@
 #include "kda/kda_runtime.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace kda::rt {
 
@@ -48,6 +50,13 @@ RowVariant rowVariant(const kda_kernel *kernel);
 /// Empty when all are in range.
 std::string checkDtypeValue(const char *field, int value);
 std::string checkLayoutValue(const char *field, int value);
+
+/// KDA-MATH.md section 4: two real rows naming one slot would race on its
+/// state. `named` holds (slot, row) of every real slot a batch names; the
+/// message names the first repeat ("<rows> 0 and 2 both name slot 3 ..."),
+/// or is empty.
+std::string repeatedSlot(std::vector<std::pair<int32_t, int32_t>> named,
+                         const char *rows);
 
 /// Packs one recurrent launch of `batch` (none when it has no sequences)
 /// without validating it: the caller validated the whole batch it was cut

@@ -58,6 +58,18 @@ kda_status kda::rt::fail(kda_status s, std::string message) {
 
 void kda::rt::clearError() { lastError.clear(); }
 
+std::string
+kda::rt::repeatedSlot(std::vector<std::pair<int32_t, int32_t>> named,
+                      const char *rows) {
+  std::sort(named.begin(), named.end()); // repeats become neighbours
+  for (size_t i = 1; i < named.size(); ++i)
+    if (named[i].first == named[i - 1].first)
+      return std::string(rows) + " " + std::to_string(named[i - 1].second) +
+             " and " + std::to_string(named[i].second) + " both name slot " +
+             std::to_string(named[i].first) + " (their states would race)";
+  return "";
+}
+
 std::string kda::rt::checkDtypeValue(const char *field, int value) {
   if (value >= KDA_F32 && value <= KDA_F16)
     return "";
@@ -680,21 +692,13 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
           << " is outside the pool of " << b->num_slots << " slots";
       return bad();
     }
-  // KDA-MATH.md section 4: two non-padding rows naming one slot would race
-  // on its state. (slot, sequence) pairs sorted: repeats are neighbours.
+  // Two non-padding rows naming one slot would race on its state.
   std::vector<std::pair<int32_t, int32_t>> named;
   for (int32_t i = 0; i < b->num_seqs; ++i)
     if (b->slots_host[i] > 0)
       named.push_back({b->slots_host[i], i});
-  std::sort(named.begin(), named.end());
-  for (size_t i = 1; i < named.size(); ++i)
-    if (named[i].first == named[i - 1].first) {
-      why << "sequences " << named[i - 1].second << " and " << named[i].second
-          << " both name slot " << named[i].first
-          << " (their states would race)";
-      return bad();
-    }
-  return KDA_OK;
+  std::string repeat = kda::rt::repeatedSlot(std::move(named), "sequences");
+  return repeat.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, repeat);
 }
 
 kda_status kda_launch_recurrent(const kda_kernel *k, const kda_batch *b,
