@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Harness.h"
+#include "Manifest.h"
 
 #include <gtest/gtest.h>
 
@@ -502,6 +503,32 @@ TEST_P(ForwardRefusals, BundleTargetIsExplicitAndTheVariableOverrides) {
             KDA_DEFAULT_RECURRENT_MAX_TOKENS);
   EXPECT_STREQ(provenance, "default");
   kda_bundle_close(other);
+}
+
+/// The manifest's planner threshold always says where it was measured.
+TEST(ManifestPlanner, ThresholdNeedsItsProvenance) {
+  manifest::Manifest m;
+  std::string error;
+  ASSERT_TRUE(manifest::parseManifest(
+      R"({"format": 2, "kernels": [], "planner": {"recurrent_max_tokens": 48,
+          "provenance": "H200, run-h200.sh forward"}})",
+      "p/manifest.json", m, error))
+      << error;
+  EXPECT_EQ(m.planner.recurrentMaxTokens, 48);
+  EXPECT_EQ(m.planner.provenance, "H200, run-h200.sh forward");
+  EXPECT_FALSE(manifest::parseManifest(
+      R"({"format": 2, "kernels": [], "planner": {"recurrent_max_tokens": 48}})",
+      "p/manifest.json", m, error));
+  EXPECT_NE(error.find("p/manifest.json: planner.provenance: missing"),
+            std::string::npos)
+      << error;
+  EXPECT_FALSE(manifest::parseManifest(
+      R"({"format": 2, "kernels": [], "planner": {"recurrent_max_tokens": 0,
+          "provenance": "x"}})",
+      "p/manifest.json", m, error));
+  EXPECT_NE(error.find("planner.recurrent_max_tokens: 0 is outside 1.."),
+            std::string::npos)
+      << error;
 }
 
 std::vector<ForwardCase> forwardCases() {
