@@ -375,11 +375,12 @@ kda_status validateRows(const kda_kernel *rec, const kda_kernel *chunk,
       return s;
   if (kda_status s = checkLayer(rec, *a))
     return s;
+  // The kernel's variant first: which pointers a call needs depends on it.
+  if (kda_status s = checkSpeculative(rec, *a))
+    return s;
   if (kda_status s = checkPointers(rec, *a))
     return s;
   if (kda_status s = checkPool(rec, *a))
-    return s;
-  if (kda_status s = checkSpeculative(rec, *a))
     return s;
   if (kda_status s = checkRows(*a))
     return s;

@@ -505,6 +505,121 @@ TEST_P(ForwardRefusals, BundleTargetIsExplicitAndTheVariableOverrides) {
   kda_bundle_close(other);
 }
 
+//===----------------------------------------------------------------------===//
+// Row variants (specs/k3_variants.mlir): calls checked against the variant
+//===----------------------------------------------------------------------===//
+
+/// A k3_small-shaped batch and each variant kernel of k3_variants; the
+/// numerics of the variants are the Python package's tests (numpy
+/// reference with speculative rows, slot 0 real, strided pools).
+class ForwardVariants : public ::testing::Test {
+protected:
+  void SetUp() override {
+    const std::string dir =
+        std::string(KDA_NUMERIC_BUNDLES_DIR) + "/k3_variants";
+    ASSERT_EQ(kda_bundle_open_target(dir.c_str(), KDA_BACKEND_EMU, "emu",
+                                     &bundle),
+              KDA_OK)
+        << kda_last_error();
+    for (auto [name, k] : {std::pair{"k3_spec", &spec},
+                           std::pair{"k3_negative", &negative},
+                           std::pair{"k3_strided", &strided}})
+      ASSERT_EQ(kda_bundle_find(bundle, name, k), KDA_OK);
+    harness = std::make_unique<test::Harness>(
+        test::readKernelLayer(dir, "k3_spec", "emu"), mem);
+    // Two rows of 3 and 2 tokens; as a speculative call, 3 slots per row.
+    harness->prepare({{3, 2}, {1, 2}, {1, 1}}, 8, 61);
+    before = harness->snapshot();
+  }
+  void TearDown() override { kda_bundle_close(bundle); }
+
+  kda_forward_args speculativeCall() {
+    kda_forward_args a = test::forwardArgs(harness->batch(), 0);
+    a.num_decodes = 2, a.num_prefills = 0, a.num_decode_tokens = 5;
+    a.spec_tokens = 3;
+    a.slots_host = slots2d.data();
+    a.num_accepted_tokens = accepted.data();
+    return a;
+  }
+
+  void expectRefused(const kda_kernel *kernel, const kda_forward_args &a,
+                     const std::string &what) {
+    ASSERT_EQ(kda_forward(kernel, nullptr, &a, nullptr),
+              KDA_ERROR_INVALID_ARGUMENT)
+        << "accepted; expected: " << what;
+    EXPECT_NE(std::string(kda_last_error()).find(what), std::string::npos)
+        << "message: " << kda_last_error();
+    EXPECT_EQ(harness->snapshot(), before) << "a refused call wrote memory";
+  }
+
+  kda_bundle *bundle = nullptr;
+  const kda_kernel *spec = nullptr, *negative = nullptr, *strided = nullptr;
+  test::HostMemory mem;
+  std::unique_ptr<test::Harness> harness;
+  std::vector<uint8_t> before;
+  std::vector<int32_t> slots2d{1, 2, 3, 4, 5, 6}, accepted{1, 1};
+};
+
+TEST_F(ForwardVariants, PlainLaunchesRefuseVariants) {
+  for (const kda_kernel *k : {spec, negative, strided}) {
+    kda_batch b = harness->batch();
+    ASSERT_EQ(kda_launch_recurrent(k, &b, nullptr), KDA_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(kda_last_error()).find("launch it with kda_forward"),
+              std::string::npos)
+        << kda_last_error();
+  }
+  EXPECT_EQ(harness->snapshot(), before);
+}
+
+TEST_F(ForwardVariants, SpeculativeCallsMatchTheKernel) {
+  kda_forward_args a = speculativeCall();
+  ASSERT_EQ(kda_forward_validate(spec, nullptr, &a), KDA_OK)
+      << kda_last_error();
+  a.spec_tokens = 0;
+  expectRefused(spec, a, "spec_tokens 0 but kernel 'k3_spec' (emu) was built "
+                         "for 3 slot(s) per row (kda.spec_tokens)");
+  a = speculativeCall();
+  a.num_decodes = 1, a.num_prefills = 1, a.num_decode_tokens = 3;
+  expectRefused(spec, a, "num_prefills 1: a speculative kernel takes decode "
+                         "rows only (each 1..3 tokens)");
+  a = speculativeCall();
+  a.num_accepted_tokens = nullptr;
+  expectRefused(spec, a, "num_accepted_tokens is null");
+  std::vector<int32_t> acceptedHost{1, 4};
+  a = speculativeCall();
+  a.num_accepted_tokens_host = acceptedHost.data();
+  expectRefused(spec, a, "num_accepted_tokens[1] is 4, outside 1..3");
+  slots2d = {1, 2, 3, 4, -1, 6};
+  expectRefused(spec, speculativeCall(),
+                "row 1 (column 1) names padding slot -1 in a real speculative "
+                "row");
+  slots2d = {1, 2, 3, 4, 3, 6};
+  expectRefused(spec, speculativeCall(),
+                "rows 0 and 1 both name slot 3 (their states would race)");
+  // A plain kernel takes no slots per row beyond one.
+  a = test::forwardArgs(harness->batch(), 0);
+  a.spec_tokens = 3;
+  expectRefused(negative, a, "spec_tokens 3 but kernel 'k3_negative' (emu) "
+                             "was built for 1 slot(s) per row (0 or 1 here)");
+}
+
+TEST_F(ForwardVariants, PaddingAndStrideMatchTheKernel) {
+  // k3_negative reads slot 0 as a real slot: a call of vLLM's convention
+  // naming it is refused, not misread.
+  std::vector<int32_t> slots{0, 2};
+  kda_forward_args a = test::forwardArgs(harness->batch(), 0);
+  a.slots_host = slots.data();
+  expectRefused(negative, a,
+                "row 0 names slot 0, padding under this call's convention "
+                "(slot <= 0 is padding) but a real slot for kernel "
+                "'k3_negative' (emu) (slot < 0)");
+  a = test::forwardArgs(harness->batch(), 0);
+  expectRefused(strided, a,
+                "state.slot_stride 0 (4096 elements between slots): kernel "
+                "'k3_strided' (emu) was built for slots 8192 elements apart "
+                "(kda.slot_stride)");
+}
+
 /// The manifest's planner threshold always says where it was measured.
 TEST(ManifestPlanner, ThresholdNeedsItsProvenance) {
   manifest::Manifest m;
