@@ -272,6 +272,26 @@ def compiled(kernel_id):
           + ("bitwise equal" if same else "DIFFERENT"))
 
 
+def example_layer(kernel):
+    """kda.layer.KimiDeltaAttention on a mixed batch: the engine's call
+    shape (projections, metadata, the op) runs and its states are the
+    reference's for the activations the projections produced."""
+    from kda.layer import BatchMetadata, KimiDeltaAttention
+    torch.manual_seed(0)
+    layer = KimiDeltaAttention(kernel, hidden=256, heads=12, head_dim=128,
+                               device="cuda")
+    b = Batch(K3, [1, 1, 1, 40], [5, 2, 0, 7], [1, 1, 1, 0], 8, 41)
+    meta = BatchMetadata(3, 3, 1, b.cu, b.cu_cpu, b.slots, b.slots_cpu,
+                         b.has_init)
+    hidden = torch.randn(43, 256, dtype=torch.bfloat16, device="cuda")
+    with torch.no_grad():
+        y = layer(hidden, meta, b.pool)
+    torch.cuda.synchronize()
+    changed = not torch.equal(b.pool[[5, 2, 7]], b.pool0[[5, 2, 7]])
+    check("example layer", bool(torch.isfinite(y.float()).all()) and changed,
+          f"output {tuple(y.shape)} finite, named slots updated: {changed}")
+
+
 def speculative(bundles):
     bundle = kda.Bundle(os.path.join(bundles, "k3_variants"), "cuda", "sm_90")
     kernel = bundle.kernel("k3_spec")
@@ -311,6 +331,7 @@ def main():
     seed_scenario(kernel_id)
     graph_replay(kernel_id)
     compiled(kernel_id)
+    example_layer(bundle.kernel("kimi_k3_tp8_recurrent"))
     speculative(o.bundles)
     results["seconds"] = time.time() - t0
     if o.json:
