@@ -289,8 +289,9 @@ typedef struct kda_forward_args {
    * tokens (the verified token and the drafts); slots is [N, S], every entry
    * of a real row a real, distinct slot; a row whose slots[n][0] is padding
    * is padding. A row starts from slots[n][num_accepted_tokens[n] - 1] (the
-   * kernel clamps the column into 0..S-1) and writes the state after its
-   * token i to slots[n][i]. Other kernels: spec_tokens 0 or 1. */
+   * kernel clamps the column into 0..S-1; from zeros, that slot unread, when
+   * has_initial_state[n] is 0) and writes the state after its token i to
+   * slots[n][i]. Other kernels: spec_tokens 0 or 1. */
   int32_t spec_tokens;
   const int32_t *num_accepted_tokens;      /* [N] device, spec only */
   const int32_t *num_accepted_tokens_host; /* [N] host copy or null; when
