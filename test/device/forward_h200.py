@@ -80,7 +80,7 @@ class Batch:
         rows = self.slots_cpu.reshape(len(lengths), -1)
         for row, init in zip(rows, has_init):
             if row[0] > 0:
-                for s in row:
+                for s in row.tolist():
                     self.pool[s] = (torch.randn(L.slot_shape(), generator=g) *
                                     0.5 if init else float("nan"))
         self.pool = self.pool.to(dev)
