@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Compiles the sm_90 bundles the H200 run uses into device-bundles/ (ignored
 # by git, carried to the device by the device tool): the two example specs
-# the decode benchmark layers, the prefill (chunk) layers and the tile-GEMM
-# kernels (tiles section).
+# the decode benchmark layers, the prefill (chunk) layers, the tile-GEMM
+# kernels (tiles section) and the recurrent kernel's row variants (forward
+# section: speculative rows).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${KDA_BUILD_DIR:-$root/build}/bin"
@@ -11,7 +12,8 @@ for spec in "$root/examples/kimi-linear-48b.mlir" "$root/examples/kimi-k3-tp8.ml
             "$root/test/device/decode-bench.mlir" "$root/test/device/decode-sweep.mlir" \
             "$root/test/device/decode-pipelined.mlir" "$root/test/device/decode-bf16-state.mlir" \
             "$root/test/device/chunk-bench.mlir" \
-            "$root/test/numeric/tile-specs/tile-gemm.mlir"; do
+            "$root/test/numeric/tile-specs/tile-gemm.mlir" \
+            "$root/test/numeric/specs/k3_variants.mlir"; do
   name=$(basename "$spec" .mlir)
   "$bin/kda-compile" "$spec" --targets=sm_90 -o "$out/$name"
 done

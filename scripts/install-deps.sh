@@ -14,6 +14,8 @@ PACKAGES=(
   nlohmann-json3-dev
   # build: cmake, ninja, ccache (keeps rebuilds incremental on two cores)
   cmake ninja-build ccache g++ python3
+  # the Python package's tests (runtime/python, on the emulator)
+  python3-numpy
 )
 
 missing=()

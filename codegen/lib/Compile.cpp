@@ -663,6 +663,12 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                        .getInt()},
                                   {"waves_k", config.getWavesK()},
                                   {"lds_stages", config.getLdsStages()}};
+    // The row variant the kernel was built for (RecurrentKernelBuilder):
+    // what kda_forward checks a call against.
+    for (const char *key : {"spec_tokens", "padding_below", "slot_stride"})
+      if (auto v = kernel->getAttrOfType<IntegerAttr>(
+              (Twine("kda.") + key).str()))
+        k.config[key] = v.getInt();
     kernels.push_back(std::move(k));
   }
   // Optional operands the spec passes: the kernel reads them.
@@ -752,8 +758,30 @@ LogicalResult mlir::kda::emitTargetAssembly(ModuleOp spec, const TargetInfo &t,
   return success();
 }
 
-LogicalResult mlir::kda::writeManifest(StringRef outDir, StringRef specName,
-                                       const std::vector<CompiledKernel> &ks) {
+FailureOr<std::optional<llvm::json::Object>>
+mlir::kda::plannerOf(ModuleOp spec) {
+  Attribute attr = spec->getAttr("kda.planner");
+  if (!attr)
+    return std::optional<llvm::json::Object>();
+  auto dict = dyn_cast<DictionaryAttr>(attr);
+  auto tokens = dict ? dict.getAs<IntegerAttr>("recurrent_max_tokens")
+                     : IntegerAttr();
+  auto provenance = dict ? dict.getAs<StringAttr>("provenance") : StringAttr();
+  if (!tokens || tokens.getInt() < 1 || tokens.getInt() > INT32_MAX ||
+      !provenance || provenance.getValue().empty() || dict.size() != 2)
+    return spec.emitError()
+           << "kda.planner must be {recurrent_max_tokens = N (1..2^31-1), "
+              "provenance = \"where N was measured\"}, not "
+           << attr;
+  return std::optional<llvm::json::Object>(llvm::json::Object{
+      {"recurrent_max_tokens", tokens.getInt()},
+      {"provenance", provenance.getValue().str()}});
+}
+
+LogicalResult
+mlir::kda::writeManifest(StringRef outDir, StringRef specName,
+                         const std::vector<CompiledKernel> &ks,
+                         const std::optional<llvm::json::Object> &planner) {
   llvm::json::Array kernels;
   for (const CompiledKernel &k : ks)
     kernels.push_back(k.toJson());
@@ -763,6 +791,8 @@ LogicalResult mlir::kda::writeManifest(StringRef outDir, StringRef specName,
                               {"generator", "kda-compile"},
                               {"spec", specName},
                               {"kernels", std::move(kernels)}};
+  if (planner)
+    manifest["planner"] = llvm::json::Object(*planner);
   SmallString<128> file(outDir);
   path::append(file, "manifest.json");
   std::string text;

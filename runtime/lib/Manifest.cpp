@@ -220,6 +220,17 @@ void readLayer(const json &j, const std::string &where, Kernel &k) {
   k.hasLayer = true;
 }
 
+/// "planner": {"recurrent_max_tokens": N >= 1, "provenance": "..."}: a
+/// measured threshold always says where it was measured.
+Planner readPlanner(const json &m, const std::string &path) {
+  const json &p = at(m, "planner", path, "");
+  Planner result;
+  result.recurrentMaxTokens = int32_t(integer(
+      p, "recurrent_max_tokens", path, 1, kMaxDim, "planner"));
+  result.provenance = str(p, "provenance", path, "planner");
+  return result;
+}
+
 Kernel readKernel(const json &j, const std::string &path, size_t index) {
   std::string where = path + ": kernels[" + std::to_string(index) + "]";
   Kernel k;
@@ -304,6 +315,8 @@ bool parseManifest(const std::string &text, const std::string &path,
     result.spec = m.contains("spec") && m["spec"].is_string()
                       ? m["spec"].get<std::string>()
                       : "";
+    if (m.contains("planner"))
+      result.planner = readPlanner(m, path);
     const json &kernels = array(m, "kernels", path);
     // A name appears once per target, or once per stage of a plan of
     // stages (the chunk path), listed in stage order from 0.

@@ -91,9 +91,18 @@ struct Kernel {
   bool usesOperand(const std::string &operand) const;
 };
 
+/// How kda_forward routes rows (manifest "planner", optional): prefill rows
+/// up to recurrentMaxTokens tokens take the recurrent kernel. The number is
+/// measured, and `provenance` says where (device, date, command).
+struct Planner {
+  int32_t recurrentMaxTokens = 0; // 0: absent (the runtime's default)
+  std::string provenance;
+};
+
 struct Manifest {
   std::string path; // where it was read from (for messages)
   std::string spec;
+  Planner planner;
   std::vector<Kernel> kernels;
   /// Kernel `name` built for `target`, or null.
   const Kernel *find(const std::string &name, const std::string &target) const;

@@ -1,5 +1,6 @@
 //===- Runtime.cpp - bundles, validation, launches ------------------------===//
 #include "Backend.h"
+#include "Internal.h"
 #include "LaunchPlan.h"
 #include "Manifest.h"
 #include "kda/kda_runtime.h"
@@ -20,7 +21,7 @@ namespace {
 /// What a recurrent launch passes for an ABI argument: a kda_batch field.
 enum class BatchField {
   Q, K, V, G, Beta, ALog, DtBias, CuSeqlens, Slots, HasInitialState, State,
-  Out, Workspace
+  Out, Workspace, NumAcceptedTokens
 };
 } // namespace
 
@@ -39,6 +40,7 @@ struct kda_kernel {
 
 struct kda_bundle {
   std::string dir, target;
+  mf::Planner planner; // the manifest's, for kda_forward
   std::unique_ptr<Backend> backend;
   std::vector<kda_kernel> kernels;
 };
@@ -49,12 +51,58 @@ struct kda_plan {
 };
 
 namespace {
-
 thread_local std::string lastError;
+} // namespace
 
-kda_status fail(kda_status s, std::string message) {
+kda_status kda::rt::fail(kda_status s, std::string message) {
   lastError = std::move(message);
   return s;
+}
+
+void kda::rt::clearError() { lastError.clear(); }
+
+std::string
+kda::rt::repeatedSlot(std::vector<std::pair<int32_t, int32_t>> named,
+                      const char *rows) {
+  std::sort(named.begin(), named.end()); // repeats become neighbours
+  for (size_t i = 1; i < named.size(); ++i)
+    if (named[i].first == named[i - 1].first)
+      return std::string(rows) + " " + std::to_string(named[i - 1].second) +
+             " and " + std::to_string(named[i].second) + " both name slot " +
+             std::to_string(named[i].first) + " (their states would race)";
+  return "";
+}
+
+std::string kda::rt::checkDtypeValue(const char *field, int value) {
+  if (value >= KDA_F32 && value <= KDA_F16)
+    return "";
+  return std::string(field) + " " + std::to_string(value) +
+         " is not a kda_dtype (KDA_F32 0, KDA_BF16 1, KDA_F16 2)";
+}
+
+std::string kda::rt::checkLayoutValue(const char *field, int value) {
+  if (value == KDA_LAYOUT_KV || value == KDA_LAYOUT_VK)
+    return "";
+  return std::string(field) + " " + std::to_string(value) +
+         " is neither KDA_LAYOUT_KV (0) nor KDA_LAYOUT_VK (1)";
+}
+
+namespace {
+using kda::rt::fail;
+
+/// The enum fields of a batch, before they are compared with the bundle's
+/// (a value outside the enum is reported as such, not as a mismatch).
+kda_status checkEnums(const kda_batch &b) {
+  std::string why;
+  for (std::string w : {kda::rt::checkDtypeValue("act_dtype", b.act_dtype),
+                        kda::rt::checkDtypeValue("g_dtype", b.g_dtype),
+                        kda::rt::checkDtypeValue("beta_dtype", b.beta_dtype),
+                        kda::rt::checkDtypeValue("state_dtype", b.state_dtype),
+                        kda::rt::checkLayoutValue("state_layout",
+                                                  b.state_layout)})
+    if (why.empty())
+      why = w;
+  return why.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, why);
 }
 
 bool parseDtype(const std::string &s, kda_dtype &out) {
@@ -94,6 +142,7 @@ struct RecurrentArg {
   const char *dtype; // "act", "g", "beta", "state" or a fixed type
   mf::Role role;
   const char *neededWhenUsed; // only required when "uses" lists this
+  bool speculativeOnly = false; // only in speculative kernels (spec_tokens)
 };
 
 const RecurrentArg kRecurrentArgs[] = {
@@ -110,6 +159,8 @@ const RecurrentArg kRecurrentArgs[] = {
      nullptr},
     {"state", BatchField::State, "state", mf::Role::InOut, nullptr},
     {"out", BatchField::Out, "act", mf::Role::Output, nullptr},
+    {"num_accepted_tokens", BatchField::NumAcceptedTokens, "i32",
+     mf::Role::Input, nullptr, /*speculativeOnly=*/true},
 };
 
 std::string knownRecurrentNames() {
@@ -169,7 +220,10 @@ bool checkNothingMissing(const mf::Kernel &m,
                          const std::vector<const mf::Kernel *> &parts,
                          std::string &why) {
   for (const RecurrentArg &r : kRecurrentArgs) {
-    bool needed = !r.neededWhenUsed || m.usesOperand(r.neededWhenUsed);
+    const auto spec = m.config.find("spec_tokens");
+    const bool speculative = spec != m.config.end() && spec->second > 1;
+    bool needed = (!r.neededWhenUsed || m.usesOperand(r.neededWhenUsed)) &&
+                  (!r.speculativeOnly || speculative);
     bool listed = false;
     for (const mf::Kernel *p : parts)
       listed = listed || p->findArg(r.name);
@@ -201,6 +255,7 @@ const void *batchValue(const kda_batch &b, BatchField f) {
   case BatchField::State: return b.state;
   case BatchField::Out: return b.out;
   case BatchField::Workspace: return b.workspace;
+  case BatchField::NumAcceptedTokens: return b.num_accepted_tokens;
   }
   return nullptr;
 }
@@ -247,15 +302,29 @@ bool linkStages(std::vector<kda_kernel> &kernels, std::string &why) {
                             "stage 1 chunk_scan";
       return false;
     }
+    auto size = k.m.config.find("chunk_size");
+    if (size == k.m.config.end() || size->second <= 0) {
+      why = describe(k.m) + ": config has no chunk_size";
+      return false;
+    }
     if (!checkNothingMissing(k.m, parts, why))
       return false;
   }
   return true;
 }
 
-/// Which bundle target a backend runs, among those present.
-std::string pickTarget(const Backend &b, const std::vector<kda_kernel> &all) {
-  const char *wanted = std::getenv("KDA_TARGET");
+/// The target asked for: KDA_TARGET when set (the documented override, so a
+/// program can be pointed at emu32 without a rebuild), else the caller's
+/// argument; null: any.
+const char *wantedTarget(const char *argument) {
+  const char *env = std::getenv("KDA_TARGET");
+  return env && *env ? env : argument;
+}
+
+/// Which bundle target a backend runs, among those present (`wanted` or,
+/// when null, the first in the manifest's order).
+std::string pickTarget(const Backend &b, const std::vector<kda_kernel> &all,
+                       const char *wanted) {
   for (const kda_kernel &k : all)
     if (b.runs(k.m.target) && (!wanted || k.m.target == wanted))
       return k.m.target;
@@ -274,7 +343,8 @@ std::unique_ptr<Backend> makeBackend(kda_backend kind, std::string &error) {
 
 /// Starts the first backend of `wanted` (or of hip, cuda, emu for AUTO) that
 /// runs a target of the bundle.
-kda_status startBackend(kda_backend wanted, const std::vector<kda_kernel> &all,
+kda_status startBackend(kda_backend wanted, const char *target,
+                        const std::vector<kda_kernel> &all,
                         kda_bundle &bundle) {
   std::string errors;
   const kda_backend order[] = {KDA_BACKEND_HIP, KDA_BACKEND_CUDA,
@@ -288,18 +358,18 @@ kda_status startBackend(kda_backend wanted, const std::vector<kda_kernel> &all,
       errors += (errors.empty() ? "" : "; ") + error;
       continue;
     }
-    std::string target = pickTarget(*b, all);
-    if (target.empty()) {
-      const char *wanted = std::getenv("KDA_TARGET");
+    std::string picked = pickTarget(*b, all, target);
+    if (picked.empty()) {
+      const bool fromEnv = target && target == std::getenv("KDA_TARGET");
       errors += (errors.empty() ? "" : "; ") +
                 std::string("the bundle has no kernels for this backend") +
-                (wanted ? std::string(" and target ") + wanted +
-                              " (KDA_TARGET)"
+                (target ? std::string(" and target ") + target +
+                              (fromEnv ? " (KDA_TARGET)" : "")
                         : std::string());
       continue;
     }
     bundle.backend = std::move(b);
-    bundle.target = target;
+    bundle.target = picked;
     return KDA_OK;
   }
   return fail(KDA_ERROR_UNSUPPORTED, "no usable backend: " + errors);
@@ -347,17 +417,7 @@ kda_status packRecurrent(const kda_kernel *k, const kda_batch *b,
                          LaunchPlan &plan) {
   if (kda_status s = kda_validate_recurrent(k, b))
     return s;
-  if (b->num_seqs == 0)
-    return KDA_OK;
-  PlannedLaunch l;
-  l.kernel = k->m.name;
-  l.handle = k->handle;
-  if (kda_status s = launchDims(*k, b->num_seqs, l.dims))
-    return s;
-  for (BatchField f : k->binding)
-    l.values.push_back(const_cast<void *>(batchValue(*b, f)));
-  plan.add(std::move(l));
-  return KDA_OK;
+  return kda::rt::packRecurrentUnchecked(k, *b, plan);
 }
 
 /// Packs a launch given by name: each ABI argument exactly once.
@@ -423,15 +483,56 @@ kda_status packNamed(const kda_kernel *k, const kda_arg *args,
   return KDA_OK;
 }
 
-kda_status runPlan(const kda_bundle &bundle, const LaunchPlan &plan,
-                   void *stream) {
+} // namespace
+
+kda_status kda::rt::runPlan(const kda_bundle *bundle, const LaunchPlan &plan,
+                            void *stream) {
   std::string error;
-  if (kda_status s = plan.run(*bundle.backend, stream, error))
+  if (kda_status s = plan.run(*bundle->backend, stream, error))
     return fail(s, error);
   return KDA_OK;
 }
 
-} // namespace
+kda_status kda::rt::packRecurrentUnchecked(const kda_kernel *k,
+                                           const kda_batch &b,
+                                           LaunchPlan &plan) {
+  if (b.num_seqs == 0)
+    return KDA_OK;
+  PlannedLaunch l;
+  l.kernel = k->m.name;
+  l.handle = k->handle;
+  if (kda_status s = launchDims(*k, b.num_seqs, l.dims))
+    return s;
+  for (BatchField f : k->binding)
+    l.values.push_back(const_cast<void *>(batchValue(b, f)));
+  plan.add(std::move(l));
+  return KDA_OK;
+}
+
+const mf::Kernel &kda::rt::kernelManifest(const kda_kernel *k) { return k->m; }
+
+kda::rt::RowVariant kda::rt::rowVariant(const kda_kernel *k) {
+  const mf::Kernel &m = k->m;
+  RowVariant v;
+  v.slotStride = int64_t(m.layer.valueHeads) * m.layer.headK * m.layer.headV;
+  auto get = [&](const char *key, int64_t &out) {
+    auto it = m.config.find(key);
+    if (it != m.config.end())
+      out = it->second;
+  };
+  get("spec_tokens", v.specTokens);
+  get("padding_below", v.paddingBelow);
+  get("slot_stride", v.slotStride);
+  return v;
+}
+std::string kda::rt::describeKernel(const kda_kernel *k) {
+  return describe(k->m);
+}
+const kda_bundle *kda::rt::kernelBundle(const kda_kernel *k) {
+  return k->bundle;
+}
+const kda_bundle *kda::rt::planBundle(const kda_plan *p) { return p->bundle; }
+LaunchPlan &kda::rt::planLaunches(kda_plan *p) { return p->plan; }
 
 static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b);
 
@@ -441,6 +542,12 @@ const char *kda_last_error(void) { return lastError.c_str(); }
 
 kda_status kda_bundle_open(const char *dir, kda_backend backend,
                            kda_bundle **out) {
+  return kda_bundle_open_target(dir, backend, nullptr, out);
+}
+
+kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
+                                  const char *target, kda_bundle **out) {
+  lastError.clear();
   if (!dir || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null bundle path or result");
   *out = nullptr;
@@ -460,7 +567,9 @@ kda_status kda_bundle_open(const char *dir, kda_backend backend,
 
   auto bundle = std::make_unique<kda_bundle>();
   bundle->dir = dir;
-  if (kda_status s = startBackend(backend, all, *bundle))
+  bundle->planner = manifest.planner;
+  if (kda_status s =
+          startBackend(backend, wantedTarget(target), all, *bundle))
     return s;
   for (kda_kernel &k : all) {
     if (k.m.target != bundle->target)
@@ -482,6 +591,15 @@ kda_status kda_bundle_open(const char *dir, kda_backend backend,
 
 void kda_bundle_close(kda_bundle *bundle) { delete bundle; }
 
+int32_t kda_bundle_recurrent_max_tokens(const kda_bundle *bundle,
+                                        const char **provenance) {
+  const bool measured = bundle && bundle->planner.recurrentMaxTokens > 0;
+  if (provenance)
+    *provenance = measured ? bundle->planner.provenance.c_str() : "default";
+  return measured ? bundle->planner.recurrentMaxTokens
+                  : KDA_DEFAULT_RECURRENT_MAX_TOKENS;
+}
+
 kda_backend kda_bundle_backend(const kda_bundle *bundle) {
   return bundle ? bundle->backend->kind() : KDA_BACKEND_AUTO;
 }
@@ -492,6 +610,7 @@ const char *kda_bundle_target(const kda_bundle *bundle) {
 
 kda_status kda_bundle_find(kda_bundle *bundle, const char *name,
                            const kda_kernel **out) {
+  lastError.clear();
   if (!bundle || !name || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null argument");
   for (const kda_kernel &k : bundle->kernels)
@@ -506,6 +625,7 @@ kda_status kda_bundle_find(kda_bundle *bundle, const char *name,
 
 kda_status kda_kernel_workspace_bytes(const kda_kernel *k, int64_t numTokens,
                                       int64_t numSeqs, int64_t *bytes) {
+  lastError.clear();
   if (!k || !bytes)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or result");
   if (numTokens < 0 || numSeqs < 0)
@@ -522,15 +642,30 @@ kda_status kda_kernel_workspace_bytes(const kda_kernel *k, int64_t numTokens,
 }
 
 kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
+  lastError.clear();
   if (!k || !b)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or batch");
   if (k->m.kind != "recurrent")
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "kernel " + k->m.name + " is not a recurrent kernel");
+  // A kda_batch has one slot per row, slot <= 0 as padding and contiguous
+  // slots; kernel variants (speculative rows, slot < 0 padding, a wider
+  // slot stride) are described by kda_forward_args instead.
+  const mf::Kernel &m = k->m;
+  const kda::rt::RowVariant variant = kda::rt::rowVariant(k);
+  if (!variant.plain(int64_t(m.layer.valueHeads) * m.layer.headK *
+                     m.layer.headV))
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                describe(m) + " is a row variant (spec_tokens " +
+                    std::to_string(variant.specTokens) + ", padding_below " +
+                    std::to_string(variant.paddingBelow) + ", slot_stride " +
+                    std::to_string(variant.slotStride) +
+                    "): launch it with kda_forward");
   return validateLayerBatch(k, b);
 }
 
 kda_status kda_validate_chunk(const kda_kernel *k, const kda_batch *b) {
+  lastError.clear();
   if (!k || !b)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or batch");
   if (k->stages.empty())
@@ -559,6 +694,8 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
         << l.headK << ", V " << l.headV << ")";
     return bad();
   }
+  if (kda_status s = checkEnums(*b))
+    return s;
   struct DtypeCheck { const char *what; kda_dtype given, expected; };
   for (DtypeCheck c : {DtypeCheck{"activation", b->act_dtype, k->act},
                        DtypeCheck{"g", b->g_dtype, k->g},
@@ -600,7 +737,10 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
       why << p.name << " is null";
       return bad();
     }
-    if (p.p && !aligned16(p.p)) {
+    // Host copies are read element by element: an engine may pass a
+    // pointer into the middle of its own array.
+    const bool host = std::string(p.name).rfind("_host") != std::string::npos;
+    if (p.p && !host && !aligned16(p.p)) {
       why << p.name << " is not 16-byte aligned";
       return bad();
     }
@@ -632,41 +772,30 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
           << " is outside the pool of " << b->num_slots << " slots";
       return bad();
     }
-  // KDA-MATH.md section 4: two non-padding rows naming one slot would race
-  // on its state. (slot, sequence) pairs sorted: repeats are neighbours.
+  // Two non-padding rows naming one slot would race on its state.
   std::vector<std::pair<int32_t, int32_t>> named;
   for (int32_t i = 0; i < b->num_seqs; ++i)
     if (b->slots_host[i] > 0)
       named.push_back({b->slots_host[i], i});
-  std::sort(named.begin(), named.end());
-  for (size_t i = 1; i < named.size(); ++i)
-    if (named[i].first == named[i - 1].first) {
-      why << "sequences " << named[i - 1].second << " and " << named[i].second
-          << " both name slot " << named[i].first
-          << " (their states would race)";
-      return bad();
-    }
-  return KDA_OK;
+  std::string repeat = kda::rt::repeatedSlot(std::move(named), "sequences");
+  return repeat.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, repeat);
 }
 
 /// Packs the chunk path's launches of a validated batch: prep over (chunks
 /// of the longest sequence, value heads, sequences), then the scan. No prep
 /// when no sequence has a token; the scan still writes every named slot's
 /// final state (its initial state, or zeros).
-static kda_status packChunk(const kda_kernel *k, const kda_batch *b,
-                            LaunchPlan &plan) {
-  if (kda_status s = kda_validate_chunk(k, b))
-    return s;
+kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
+                                       const kda_batch &batch,
+                                       LaunchPlan &plan) {
+  const kda_batch *b = &batch;
   if (b->num_seqs == 0)
     return KDA_OK;
-  auto size = k->m.config.find("chunk_size");
-  if (size == k->m.config.end() || size->second <= 0)
-    return fail(KDA_ERROR_BAD_BUNDLE,
-                describe(k->m) + ": config has no chunk_size");
+  const int64_t size = k->m.config.at("chunk_size"); // checked at open
   int64_t maxChunks = 0;
   for (int32_t i = 0; i < b->num_seqs; ++i) {
     int64_t len = b->cu_seqlens_host[i + 1] - b->cu_seqlens_host[i];
-    maxChunks = std::max(maxChunks, (len + size->second - 1) / size->second);
+    maxChunks = std::max(maxChunks, (len + size - 1) / size);
   }
   for (const kda_kernel *stage : k->stages) {
     const bool perChunk = std::find(std::begin(stage->m.grid),
@@ -687,33 +816,44 @@ static kda_status packChunk(const kda_kernel *k, const kda_batch *b,
   return KDA_OK;
 }
 
+static kda_status packChunk(const kda_kernel *k, const kda_batch *b,
+                            LaunchPlan &plan) {
+  if (kda_status s = kda_validate_chunk(k, b))
+    return s;
+  return kda::rt::packChunkUnchecked(k, *b, plan);
+}
+
 extern "C" {
 
 kda_status kda_launch_chunk(const kda_kernel *k, const kda_batch *b,
                             void *stream) {
+  lastError.clear();
   LaunchPlan plan;
   if (kda_status s = packChunk(k, b, plan))
     return s;
-  return runPlan(*k->bundle, plan, stream);
+  return kda::rt::runPlan(k->bundle, plan, stream);
 }
 
 kda_status kda_launch_recurrent(const kda_kernel *k, const kda_batch *b,
                                 void *stream) {
+  lastError.clear();
   LaunchPlan plan;
   if (kda_status s = packRecurrent(k, b, plan))
     return s;
-  return runPlan(*k->bundle, plan, stream);
+  return kda::rt::runPlan(k->bundle, plan, stream);
 }
 
 kda_status kda_launch_named(const kda_kernel *k, const kda_arg *args,
                             int32_t numArgs, int64_t numSeqs, void *stream) {
+  lastError.clear();
   LaunchPlan plan;
   if (kda_status s = packNamed(k, args, numArgs, numSeqs, plan))
     return s;
-  return runPlan(*k->bundle, plan, stream);
+  return kda::rt::runPlan(k->bundle, plan, stream);
 }
 
 kda_status kda_plan_create(kda_bundle *bundle, kda_plan **out) {
+  lastError.clear();
   if (!bundle || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null bundle or result");
   *out = new kda_plan{bundle, {}};
@@ -733,6 +873,7 @@ static kda_status checkPlanKernel(const kda_plan *plan, const kda_kernel *k) {
 
 kda_status kda_plan_add_recurrent(kda_plan *plan, const kda_kernel *k,
                                   const kda_batch *b) {
+  lastError.clear();
   if (kda_status s = checkPlanKernel(plan, k))
     return s;
   return packRecurrent(k, b, plan->plan);
@@ -740,6 +881,7 @@ kda_status kda_plan_add_recurrent(kda_plan *plan, const kda_kernel *k,
 
 kda_status kda_plan_add_chunk(kda_plan *plan, const kda_kernel *k,
                               const kda_batch *b) {
+  lastError.clear();
   if (kda_status s = checkPlanKernel(plan, k))
     return s;
   return packChunk(k, b, plan->plan);
@@ -748,6 +890,7 @@ kda_status kda_plan_add_chunk(kda_plan *plan, const kda_kernel *k,
 kda_status kda_plan_add_named(kda_plan *plan, const kda_kernel *k,
                               const kda_arg *args, int32_t numArgs,
                               int64_t numSeqs) {
+  lastError.clear();
   if (kda_status s = checkPlanKernel(plan, k))
     return s;
   return packNamed(k, args, numArgs, numSeqs, plan->plan);
@@ -758,9 +901,10 @@ int32_t kda_plan_size(const kda_plan *plan) {
 }
 
 kda_status kda_plan_launch(const kda_plan *plan, void *stream) {
+  lastError.clear();
   if (!plan)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan");
-  return runPlan(*plan->bundle, plan->plan, stream);
+  return kda::rt::runPlan(plan->bundle, plan->plan, stream);
 }
 
 void kda_plan_destroy(kda_plan *plan) { delete plan; }

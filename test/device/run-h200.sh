@@ -5,7 +5,9 @@
 # both state layouts, with the copy ceiling measured in the same run; then
 # bf16 state pools, the LDS-pipelined kernels, the config sweep,
 # compute-sanitizer and the tile layer's GEMM kernels (mma.sync, dynamic
-# shared memory above 48 KiB). `run-h200.sh sweep` (etc.) runs named sections only.
+# shared memory above 48 KiB); kda_forward from Python with torch (seed
+# scenario, CUDA graph replay, torch.compile, speculative rows).
+# `run-h200.sh sweep` (etc.) runs named sections only.
 #
 # Bundles are compiled on the CPU machine beforehand (they need LLVM):
 #   ./scripts/device-bundles.sh          -> device-bundles/ (git-ignored)
@@ -19,8 +21,8 @@ build=/tmp/kda-device-build
 mkdir -p "$out"
 # Sections, all by default; name some to run only those (short follow-up
 # calls): numerics decode compare bf16 pipelined rows sweep memcheck racecheck
-# dynsmem tiles chunk.
-known="numerics decode compare bf16 pipelined rows sweep memcheck racecheck dynsmem tiles chunk"
+# dynsmem tiles chunk forward.
+known="numerics decode compare bf16 pipelined rows sweep memcheck racecheck dynsmem tiles chunk forward"
 sections="${*:-$known}"
 for s in $sections; do
   [[ " $known " == *" $s "* ]] || { echo "run-h200.sh: unknown section '$s' (known: $known)" >&2; exit 2; }
@@ -148,5 +150,15 @@ if want chunk && [ -d "$bundles/chunk-bench" ]; then
     echo "== fla chunk_kda, same shapes (peer, graph replay minus flush)"
     python3 peer/chunk_peer.py "$out/fla-chunk.json" || status=1
   fi
+fi
+if want forward && [ -d "$bundles/k3_variants" ]; then
+  # The Python package over this build's runtime, torch's CUDA tensors; fla's
+  # split path is timed beside it when fla is importable (carry a checkout of
+  # flash-linear-attention and put it on KDA_FLA_PATH).
+  echo "== kda_forward from Python with torch (seed scenario, CUDA graph, torch.compile, speculative rows)"
+  PYTHONUNBUFFERED=1 PYTHONPATH="runtime/python${KDA_FLA_PATH:+:$KDA_FLA_PATH}" \
+    KDA_RUNTIME_LIB="$build/runtime/libkda_runtime.so" \
+    python3 test/device/forward_h200.py --bundles "$bundles" \
+      --json "$out/forward.json" || status=1
 fi
 exit $status

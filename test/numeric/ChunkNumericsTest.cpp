@@ -13,7 +13,9 @@
 // f32 rounding of the result alone, ~4e-8, is below what any f32 evaluation
 // over many tokens reaches); no NaN or Inf; padding rows zero; unnamed
 // slots bit-identical. A length-1 row through the chunk path equals the
-// recurrent kernel's result within the same bar.
+// recurrent kernel's result within the same bar. kda_forward with both
+// kernels (the planner sends rows over 64 tokens to the chunk plan) agrees
+// with the oracle and with the same call on the recurrent kernel alone.
 //
 //===----------------------------------------------------------------------===//
 #include "Harness.h"
@@ -240,5 +242,80 @@ TEST(ChunkLaunch, RefusesTheOtherPath) {
       << kda_last_error();
   EXPECT_EQ(h.snapshot(), before) << "a refused launch wrote something";
 }
+
+/// kda_forward with the layer's recurrent and chunk kernels: decodes and
+/// short rows on the recurrent kernel, rows over the planner's threshold
+/// (64 tokens by default) through the chunk plan; against the oracle and
+/// against the same call with no chunk kernel (every row recurrent).
+class ForwardWithChunk : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(ForwardWithChunk, MixedBatchSplitByThePlanner) {
+  const char *target = GetParam();
+  const std::string dir = bundleDir("chunk_k3");
+  Opened chunk; // both kernels from one bundle, as an engine opens them
+  ASSERT_NO_FATAL_FAILURE(open(dir, target, "chunk_k3", chunk));
+  const kda_kernel *recKernel = nullptr;
+  ASSERT_EQ(kda_bundle_find(chunk.bundle, "chunk_k3_recurrent", &recKernel),
+            KDA_OK)
+      << kda_last_error();
+  test::HostMemory mem;
+  const test::KernelLayer layer = test::readKernelLayer(dir, "chunk_k3", target);
+  test::Harness h(layer, mem);
+  // Three decodes (one padding), then prefills of 1, 65, 200, 30 and 130
+  // tokens (one padding, some without initial state over NaN slots).
+  BatchShape shape{{1, 1, 1, 1, 65, 200, 30, 130, 90},
+                   {4, 0, 7, 2, 9, 1, 3, 11, -1},
+                   {1, 1, 0, 1, 0, 1, 1, 0, 1}};
+  shape.staleNaN = true;
+  h.prepare(shape, /*numSlots=*/13, 4242);
+  kda_forward_args a = test::forwardArgs(h.batch(), /*numDecodes=*/3);
+  int64_t bytes = 0;
+  ASSERT_EQ(kda_forward_workspace_bytes(recKernel, chunk.kernel, &a, &bytes),
+            KDA_OK)
+      << kda_last_error();
+  h.allocateWorkspace(bytes);
+  a.workspace = h.batch().workspace;
+  a.workspace_bytes = h.batch().workspace_bytes;
+
+  // The plan: recurrent launches for the decode front and the short rows,
+  // prep + scan for each run of long rows.
+  kda_plan *plan = nullptr;
+  ASSERT_EQ(kda_plan_create(chunk.bundle, &plan), KDA_OK);
+  ASSERT_EQ(kda_plan_add_forward(plan, recKernel, chunk.kernel, &a), KDA_OK)
+      << kda_last_error();
+  const int32_t launches = kda_plan_size(plan);
+  kda_plan_destroy(plan);
+  EXPECT_GE(launches, 4) << "no row took the chunk path";
+
+  ASSERT_EQ(kda_forward(recKernel, chunk.kernel, &a, nullptr), KDA_OK)
+      << kda_last_error();
+  test::CaseResult viaPlanner = h.check();
+  std::vector<double> plannerOut = h.outputs();
+  expectWithinBars(viaPlanner, layer.state);
+
+  h.restoreState();
+  ASSERT_EQ(kda_forward(recKernel, nullptr, &a, nullptr), KDA_OK)
+      << kda_last_error();
+  test::CaseResult allRecurrent = h.check();
+  expectWithinBars(allRecurrent, layer.state);
+  double diff = ref::relativeL2(plannerOut.data(), h.outputs().data(),
+                                int64_t(plannerOut.size()));
+  EXPECT_LE(diff, kRoundingMultiple * viaPlanner.outRoundErr)
+      << "the planner's split and the recurrent kernel alone disagree";
+  std::printf("    %s: %d launches; vs oracle %.3g (%.2fx rounding); "
+              "planner vs all-recurrent %.3g\n",
+              target, launches, viaPlanner.outErr,
+              viaPlanner.outErr / viaPlanner.outRoundErr, diff);
+
+  // The chunk kernels read a plain pool with slot <= 0 padding: another
+  // convention is refused while long rows would take them.
+  kda_forward_args negative = a;
+  negative.padding = KDA_PADDING_NEGATIVE;
+  EXPECT_EQ(kda_forward_validate(recKernel, chunk.kernel, &negative),
+            KDA_ERROR_INVALID_ARGUMENT);
+}
+
+INSTANTIATE_TEST_SUITE_P(Targets, ForwardWithChunk,
+                         ::testing::Values("emu", "emu32"));
 
 } // namespace

@@ -382,6 +382,28 @@ CaseResult Harness::check() {
   return r;
 }
 
+kda_forward_args forwardArgs(const kda_batch &b, int32_t numDecodes) {
+  kda_forward_args a{};
+  a.num_decodes = numDecodes;
+  a.num_decode_tokens = b.cu_seqlens_host[numDecodes];
+  a.num_prefills = b.num_seqs - numDecodes;
+  a.num_tokens = b.num_tokens;
+  a.query_start_loc = b.cu_seqlens;
+  a.query_start_loc_host = b.cu_seqlens_host;
+  a.slots = b.slots;
+  a.slots_host = b.slots_host;
+  a.padding = KDA_PADDING_NONPOSITIVE;
+  a.has_initial_state = b.has_initial_state;
+  a.q = b.q, a.k = b.k, a.v = b.v, a.g = b.g, a.beta = b.beta;
+  a.a_log = b.a_log, a.dt_bias = b.dt_bias;
+  a.state = {b.state, b.num_slots, 0, b.state_dtype, b.state_layout};
+  a.out = b.out;
+  a.heads = b.heads, a.value_heads = b.value_heads;
+  a.head_k = b.head_k, a.head_v = b.head_v;
+  a.act_dtype = b.act_dtype, a.g_dtype = b.g_dtype, a.beta_dtype = b.beta_dtype;
+  return a;
+}
+
 double Harness::minimumBytes() const {
   const ref::Layer &l = kl.layer;
   auto size = [](kda_dtype t) { return t == KDA_F32 ? 4.0 : 2.0; };

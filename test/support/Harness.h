@@ -56,6 +56,10 @@ kda_status launchLayer(const KernelLayer &kl, const kda_kernel *kernel,
 KernelLayer readKernelLayer(const std::string &bundleDir,
                             const std::string &name, const std::string &target);
 
+/// The kda_forward call of a prepared batch whose first `numDecodes` rows
+/// are its decodes (vLLM's padding convention, contiguous pool).
+kda_forward_args forwardArgs(const kda_batch &b, int32_t numDecodes);
+
 /// The bar on the relative L2 error of states (issue #3 for f32). A bf16
 /// pool is rounded once per row on the store (relative half-ulp up to 2^-8),
 /// so it gets fla's own gate, 5e-3, instead.

@@ -34,6 +34,27 @@ static void applyEdges(const ref::Layer &l, const BatchShape &shape,
     }
 }
 
+BatchShape seedScenarioShape(double prefillScale, uint64_t seed) {
+  std::mt19937 rng{uint32_t(seed)};
+  std::vector<int32_t> slots(80);
+  for (int i = 0; i < 80; ++i)
+    slots[size_t(i)] = i + 1;
+  std::shuffle(slots.begin(), slots.end(), rng);
+  BatchShape shape;
+  for (int i = 0; i < kSeedDecodes; ++i) {
+    shape.lengths.push_back(1);
+    shape.slots.push_back(slots[size_t(i)]);
+    shape.hasInitial.push_back(1);
+  }
+  for (int len : {1500, 1200, 900, 432}) {
+    shape.lengths.push_back(std::max(1, int(len * prefillScale)));
+    shape.slots.push_back(slots[shape.slots.size()]);
+    shape.hasInitial.push_back(len != 900);
+  }
+  shape.staleNaN = true;
+  return shape;
+}
+
 ref::Batch makeBatch(const ref::Layer &l, const BatchShape &shape,
                      uint64_t seed) {
   std::mt19937_64 rng(seed);

@@ -42,6 +42,14 @@ struct BatchShape {
 ref::Batch makeBatch(const ref::Layer &layer, const BatchShape &shape,
                      uint64_t seed);
 
+/// Issue 9's seed scenario: 64 one-token decodes over scattered slots, then
+/// prefills of 1500, 1200, 900 and 432 tokens (4096 tokens in all; the
+/// prefill lengths times `prefillScale`, at least 1), the 900-token row
+/// without initial state over a NaN slot. Slots 1..80 shuffled by `seed`;
+/// the pool needs 81 slots.
+BatchShape seedScenarioShape(double prefillScale, uint64_t seed);
+inline constexpr int kSeedDecodes = 64;
+
 /// A pool of `slots` slots filled with N(0, 0.5) draws.
 std::vector<double> makePool(const ref::Layer &layer, int64_t slots,
                              uint64_t seed);

@@ -119,6 +119,12 @@ int main(int argc, char **argv) {
                  << ec.message() << "\n";
     return 1;
   }
+  // Checked before any target compiles: a malformed threshold writes nothing.
+  FailureOr<std::optional<llvm::json::Object>> planner = plannerOf(*spec);
+  if (failed(planner)) {
+    fs::remove_directories(staging);
+    return 1;
+  }
   std::vector<CompiledKernel> kernels;
   for (auto [i, t] : llvm::enumerate(targets)) {
     llvm::TimeRecord start = llvm::TimeRecord::getCurrentTime(true);
@@ -140,7 +146,7 @@ int main(int argc, char **argv) {
                    << llvm::format("%.2f", secs) << " s\n";
   }
   if (failed(writeManifest(staging, llvm::sys::path::filename(specFile),
-                           kernels))) {
+                           kernels, *planner))) {
     llvm::errs() << "kda-compile: cannot write the manifest\n";
     fs::remove_directories(staging);
     return 1;

@@ -161,6 +161,73 @@ LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
 }
 
 //===----------------------------------------------------------------------===//
+// Row variants: speculative rows, the padding convention, the slot stride
+//===----------------------------------------------------------------------===//
+//
+// Discardable attributes of kda.recurrent, each selecting a kernel variant
+// an engine compiles for (as a Triton kernel's constexprs would):
+//   kda.spec_tokens = S (2..16): speculative decode (vLLM's num_spec + 1).
+//     slots is [N, S]; a row of 1..S tokens starts from the state in
+//     slots[n, num_accepted_tokens[n] - 1] and writes the state after its
+//     token i to slots[n, i]; the ABI gains num_accepted_tokens [N] i32.
+//   kda.padding = "nonpositive" (slot <= 0 pads, vLLM's NULL_BLOCK_ID 0;
+//     the default) or "negative" (slot < 0 pads, slot 0 is a real slot).
+//   kda.slot_stride = elements from one slot to the next (default HV*K*V;
+//     a pool that is a view into a larger per-slot cache).
+// The kernel records them (kda.spec_tokens, kda.padding_below,
+// kda.slot_stride) for the manifest; the runtime checks calls against them.
+
+namespace {
+struct RowVariant {
+  int64_t specTokens = 1;   // slots per row
+  int64_t paddingBelow = 1; // slot < paddingBelow is padding
+  int64_t slotStride = 0;   // elements
+  bool speculative() const { return specTokens > 1; }
+};
+} // namespace
+
+static FailureOr<RowVariant> rowVariantOf(RecurrentOp op,
+                                          const RecurrentSchedule &s) {
+  LayerAttr l = op.getLayer();
+  RowVariant rv;
+  rv.slotStride = int64_t(l.getValueHeads()) * l.getHeadK() * l.getHeadV();
+  Operation *o = op.getOperation();
+  if (Attribute a = o->getAttr("kda.spec_tokens")) {
+    auto n = dyn_cast<IntegerAttr>(a);
+    if (!n || n.getInt() < 2 || n.getInt() > 16)
+      return op.emitOpError() << "kda.spec_tokens must be an integer in 2..16 "
+                                 "(num_spec + 1), not "
+                              << a;
+    if (s.ldsStages > 0)
+      return op.emitOpError() << "kda.spec_tokens needs direct token loads "
+                                 "(lds_stages = 0): the state is stored after "
+                                 "every token";
+    rv.specTokens = n.getInt();
+  }
+  if (Attribute a = o->getAttr("kda.padding")) {
+    auto str = dyn_cast<StringAttr>(a);
+    if (!str || (str != "nonpositive" && str != "negative"))
+      return op.emitOpError() << "kda.padding must be \"nonpositive\" (slot "
+                                 "<= 0 pads) or \"negative\" (slot < 0 "
+                                 "pads), not "
+                              << a;
+    rv.paddingBelow = str == "negative" ? 0 : 1;
+  }
+  if (Attribute a = o->getAttr("kda.slot_stride")) {
+    auto n = dyn_cast<IntegerAttr>(a);
+    const int64_t elemBytes =
+        l.getStateType().getIntOrFloatBitWidth() / 8;
+    if (!n || n.getInt() < rv.slotStride || (n.getInt() * elemBytes) % 16)
+      return op.emitOpError()
+             << "kda.slot_stride must be at least HV * K * V = "
+             << rv.slotStride << " elements and keep slots 16-byte aligned, "
+             << "not " << a;
+    rv.slotStride = n.getInt();
+  }
+  return rv;
+}
+
+//===----------------------------------------------------------------------===//
 // Kernel body
 //===----------------------------------------------------------------------===//
 
@@ -170,9 +237,11 @@ public:
   RecurrentKernelEmitter(ImplicitLocOpBuilder &b, RecurrentOp op,
                          const RecurrentSchedule &s, const TargetInfo &target,
                          FlatSymbolRefAttr tokenRing,
-                         const TokenSlotLayout &slotLayout)
+                         const TokenSlotLayout &slotLayout,
+                         const RowVariant &rows)
       : b(b), op(op), layer(op.getLayer()), s(s), target(target),
-        tokenRing(tokenRing), f32(b.getF32Type()), slotLayout(slotLayout) {}
+        tokenRing(tokenRing), f32(b.getF32Type()), slotLayout(slotLayout),
+        rows(rows) {}
 
   LogicalResult emit(gpu::GPUFuncOp func);
 
@@ -252,6 +321,7 @@ private:
   FlatSymbolRefAttr tokenRing;
   Type f32;
   TokenSlotLayout slotLayout; // of the token ring (lds_stages > 0)
+  RowVariant rows;
   Value lds, priv; // workgroup / private attributions of the staged loop
   Value exchange;  // the cross-wave exchange (wavesK > 1)
   // The lane's place: its column in the workgroup's grid, its k-lane within
@@ -259,6 +329,22 @@ private:
   Value gridCol, ktInWave, waveK;
   // Flat views of the kernel arguments, bound by their names in kda.abi.
   Value q, k, v, g, beta, aLog, dtBias, cu, slots, hasInit, state, out;
+  Value numAccepted; // speculative rows only
+
+  /// Slot column `col` of row n (speculative rows: slots is [N, S]).
+  Value slotAt(Value n, Value col) {
+    Value at = rows.speculative() ? add(mul(n, idx(rows.specTokens)), col) : n;
+    return toIndex(memref::LoadOp::create(b, slots, at));
+  }
+  /// The slot a speculative row starts from: column num_accepted - 1,
+  /// clamped into the row (the device count cannot be validated).
+  Value acceptedSlot(Value n) {
+    Value col = arith::SubIOp::create(
+        b, toIndex(memref::LoadOp::create(b, numAccepted, n)), idx(1));
+    col = arith::MaxSIOp::create(b, col, idx(0));
+    col = arith::MinSIOp::create(b, col, idx(rows.specTokens - 1));
+    return slotAt(n, col);
+  }
 };
 } // namespace
 
@@ -302,9 +388,9 @@ void RecurrentKernelEmitter::storeRun(Value mem, Value offset,
 
 Value RecurrentKernelEmitter::stateOffset(Value slot, Value h, Value kk,
                                           Value vv) {
-  const int64_t HV = layer.getValueHeads(), K = layer.getHeadK(),
-                V = layer.getHeadV();
-  Value base = mul(add(mul(slot, idx(HV)), h), idx(K * V));
+  const int64_t K = layer.getHeadK(), V = layer.getHeadV();
+  // Slots rows.slotStride apart (HV * K * V unless the variant widens it).
+  Value base = add(mul(slot, idx(rows.slotStride)), mul(h, idx(K * V)));
   if (layer.getStateLayout() == StateLayout::VK)
     return add(base, add(mul(vv, idx(K)), kk));
   return add(base, add(mul(kk, idx(V)), vv));
@@ -646,6 +732,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   dtBias = op.getDtBias() ? view("dt_bias") : Value();
   cu = view("cu_seqlens"), slots = view("slots"),
   hasInit = view("has_initial_state"), state = view("state"), out = view("out");
+  if (rows.speculative())
+    numAccepted = view("num_accepted_tokens");
   if (s.ldsStages > 0) {
     lds = func.getWorkgroupAttributions().front();
     priv = func.getPrivateAttributions().front();
@@ -695,7 +783,7 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   Value hq = arith::DivUIOp::create(b, h, idx(G));
   Value bos = toIndex(memref::LoadOp::create(b, cu, n));
   Value eos = toIndex(memref::LoadOp::create(b, cu, add(n, idx(1))));
-  Value slot = toIndex(memref::LoadOp::create(b, slots, n));
+  Value slot = slotAt(n, idx(0));
   Value isLeader =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kt, idx(0));
   auto storeOut = [&](Value t, ArrayRef<Value> outs) {
@@ -708,9 +796,10 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
       memref::StoreOp::create(b, narrow(o, elem), out, add(row, col));
   };
 
-  // slot <= 0: padding. Zero output rows, no state access.
+  // Padding (slot <= 0, or slot < 0 by the variant): zero output rows, no
+  // state access.
   Value isPadding = arith::CmpIOp::create(b, arith::CmpIPredicate::sle, slot,
-                                          idx(0));
+                                          idx(rows.paddingBelow - 1));
   auto ifPad = scf::IfOp::create(b, isPadding, /*withElse=*/true);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -732,7 +821,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifInit.thenBlock());
-    scf::YieldOp::create(b, loadState(slot, h, k0, cols));
+    scf::YieldOp::create(
+        b, loadState(rows.speculative() ? acceptedSlot(n) : slot, h, k0, cols));
     b.setInsertionPointToStart(ifInit.elseBlock());
     SmallVector<Value> zeros(stateRegs, f(0.0));
     scf::YieldOp::create(b, zeros);
@@ -756,10 +846,15 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
                                         globalRows(t, h, hq, k0));
     ArrayRef<Value> all(next);
     storeOut(t, all.drop_front(stateRegs));
+    // Speculative rows keep the state after every token, in its own slot.
+    if (rows.speculative())
+      storeState(slotAt(n, arith::SubIOp::create(b, t, bos)), h, k0, cols,
+                 all.take_front(stateRegs));
     scf::YieldOp::create(b, all.take_front(stateRegs));
     finalState.assign(loop.getResults().begin(), loop.getResults().end());
   }
-  storeState(slot, h, k0, cols, finalState);
+  if (!rows.speculative())
+    storeState(slot, h, k0, cols, finalState);
 
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b);
@@ -778,7 +873,8 @@ static llvm::cl::opt<bool> clTestReverseAbi(
 /// operand's type (i1 flags travel as bytes; an absent a_log or dt_bias is
 /// still an f32 argument, passed null). The state is read and written, the
 /// output written, the rest read.
-static SmallVector<KernelArg> recurrentKernelAbi(RecurrentOp op) {
+static SmallVector<KernelArg> recurrentKernelAbi(RecurrentOp op,
+                                                 const RowVariant &rows) {
   MLIRContext *ctx = op.getContext();
   auto elem = [&](Value operand) -> Type {
     if (!operand)
@@ -789,18 +885,21 @@ static SmallVector<KernelArg> recurrentKernelAbi(RecurrentOp op) {
   auto in = [&](const char *name, Value operand) {
     return KernelArg{name, elem(operand), ArgRole::Input};
   };
-  return {in("q", op.getQ()),
-          in("k", op.getK()),
-          in("v", op.getV()),
-          in("g", op.getG()),
-          in("beta", op.getBeta()),
-          in("a_log", op.getALog()),
-          in("dt_bias", op.getDtBias()),
-          in("cu_seqlens", op.getCuSeqlens()),
-          in("slots", op.getSlots()),
-          in("has_initial_state", op.getHasInitialState()),
-          {"state", elem(op.getState()), ArgRole::InOut},
-          {"out", elem(op.getO()), ArgRole::Output}};
+  SmallVector<KernelArg> abi{in("q", op.getQ()),
+                             in("k", op.getK()),
+                             in("v", op.getV()),
+                             in("g", op.getG()),
+                             in("beta", op.getBeta()),
+                             in("a_log", op.getALog()),
+                             in("dt_bias", op.getDtBias()),
+                             in("cu_seqlens", op.getCuSeqlens()),
+                             in("slots", op.getSlots()),
+                             in("has_initial_state", op.getHasInitialState()),
+                             {"state", elem(op.getState()), ArgRole::InOut},
+                             {"out", elem(op.getO()), ArgRole::Output}};
+  if (rows.speculative()) // the same type as the slots
+    abi.push_back(in("num_accepted_tokens", op.getSlots()));
+  return abi;
 }
 
 FailureOr<gpu::GPUFuncOp>
@@ -816,8 +915,11 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
 
   // The kernel's ABI, stated once: the runtime packs launches from it by
   // name, so nothing else fixes the argument order.
+  FailureOr<RowVariant> rows = rowVariantOf(op, s);
+  if (failed(rows))
+    return failure();
   MLIRContext *ctx = builder.getContext();
-  SmallVector<KernelArg> abi = recurrentKernelAbi(op);
+  SmallVector<KernelArg> abi = recurrentKernelAbi(op, *rows);
   if (clTestReverseAbi)
     std::reverse(abi.begin(), abi.end());
   SmallVector<Type> argTypes = kernelArgTypes(ctx, abi);
@@ -877,11 +979,15 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   if (s.wavesK > 1)
     func->setAttr("kda.waves_k", b.getI32IntegerAttr(s.wavesK));
   func->setAttr("kda.cols_per_thread", b.getI32IntegerAttr(s.colsPerThread));
+  func->setAttr("kda.spec_tokens", b.getI64IntegerAttr(rows->specTokens));
+  func->setAttr("kda.padding_below", b.getI64IntegerAttr(rows->paddingBelow));
+  func->setAttr("kda.slot_stride", b.getI64IntegerAttr(rows->slotStride));
   // Grid: (head_v / block_v, value_heads, num_seqs).
   func->setAttr("kda.grid",
                 b.getDenseI64ArrayAttr({op.getLayer().getHeadV() / s.blockV,
                                         op.getLayer().getValueHeads(), -1}));
-  if (failed(RecurrentKernelEmitter(b, op, s, target, tokenRing, layout).emit(func)))
+  if (failed(RecurrentKernelEmitter(b, op, s, target, tokenRing, layout, *rows)
+                 .emit(func)))
     return failure();
   if (tokenRing) {
     // Record what was verified; the ring stays beside the kernel for

@@ -78,7 +78,8 @@ typedef struct kda_bundle kda_bundle;
 typedef struct kda_kernel kda_kernel;
 
 /* A packed varlen batch (KDA-MATH.md section 4). Device pointers unless
- * marked host. Every pointer must be 16-byte aligned. */
+ * marked host. Every device pointer must be 16-byte aligned; host copies
+ * only their element's (an engine may pass a pointer into its own array). */
 typedef struct kda_batch {
   int32_t num_seqs;              /* N */
   int64_t num_tokens;            /* T */
@@ -94,7 +95,11 @@ typedef struct kda_batch {
   const float *dt_bias;          /* [HV * K], when the layer's gate uses it */
   const int32_t *cu_seqlens;     /* [N+1] */
   const int32_t *slots;          /* [N]; <= 0: padding row */
-  const uint8_t *has_initial_state; /* [N], 0 or 1 */
+  const uint8_t *has_initial_state; /* [N]: 0 starts from zeros (the slot is
+                                       not read); any other value reads the
+                                       slot. The device copy cannot be
+                                       checked; kda_forward checks a host
+                                       copy (0 or 1 only) when given one. */
   void *state;                   /* [num_slots, HV, K, V] (kv) or [.., V, K] (vk) */
   int64_t num_slots;
   void *out;                     /* [T, HV, V] act dtype; every row written */
@@ -108,6 +113,10 @@ typedef struct kda_batch {
    * of this batch; 0 for the recurrent kernel); may be null when that is 0. */
   void *workspace;
   int64_t workspace_bytes; /* its size, checked against the need */
+
+  /* [N] accepted draft tokens per row, for the speculative kernel variant;
+   * kda_forward fills it (kda_launch_recurrent refuses kernel variants). */
+  const int32_t *num_accepted_tokens;
 } kda_batch;
 
 /* One named kernel argument: a device pointer (bare-pointer convention). */
@@ -118,7 +127,15 @@ typedef struct kda_arg {
 
 typedef struct kda_plan kda_plan;
 
-/* Opens the bundle in `dir` on `backend`. */
+/* Opens the bundle in `dir` on `backend` for `target` ("emu32", "sm_90";
+ * null: the first target in the manifest that the backend runs). The
+ * environment variable KDA_TARGET, when set and not empty, overrides
+ * `target` (to point a program at another emulator without rebuilding it).
+ * A target the bundle lacks for that backend is refused
+ * (KDA_ERROR_UNSUPPORTED). */
+kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
+                                  const char *target, kda_bundle **out);
+/* kda_bundle_open_target with target null. */
 kda_status kda_bundle_open(const char *dir, kda_backend backend,
                            kda_bundle **out);
 void kda_bundle_close(kda_bundle *bundle);
@@ -191,7 +208,147 @@ int32_t kda_plan_size(const kda_plan *plan);
 kda_status kda_plan_launch(const kda_plan *plan, void *stream);
 void kda_plan_destroy(kda_plan *plan);
 
-/* The message of this thread's last error ("" if none). */
+/*===----------------------------------------------------------------------===*
+ * One layer's forward pass in vLLM's terms (KDA-MATH.md section 4)
+ *
+ * kda_forward takes a mixed batch as vLLM's attention metadata describes it
+ * and plans its launches:
+ *   - the decode front, rows [0, num_decodes), one token each: the
+ *     recurrent kernel;
+ *   - prefill rows of at most `recurrent_max_tokens` tokens: the recurrent
+ *     kernel (a chunk of the chunk path would cost more than the row);
+ *   - longer prefill rows: the chunk kernel when one is given, else the
+ *     recurrent kernel (correct for any length);
+ *   - padding rows (by the call's convention): zero output, no state access.
+ * Neighbouring rows of one path share a launch. Everything is enqueued on
+ * `stream`; nothing is read back from the device and nothing synchronises,
+ * so a decode-only forward can be captured in a CUDA/HIP graph and
+ * replayed (with new contents in the same buffers).
+ *
+ * The threshold comes from the bundle: manifest.json's optional
+ * "planner": {"recurrent_max_tokens": N, "provenance": "..."} (where the
+ * number was measured); absent, KDA_DEFAULT_RECURRENT_MAX_TOKENS (one
+ * 64-row chunk: a shorter row would pay a whole chunk on the chunk path).
+ *===----------------------------------------------------------------------===*/
+
+#define KDA_DEFAULT_RECURRENT_MAX_TOKENS 64
+
+/* Which slot indices mark padding rows. */
+typedef enum kda_padding {
+  /* slot <= 0: vLLM today (NULL_BLOCK_ID = 0; slot 0 is never a state) */
+  KDA_PADDING_NONPOSITIVE = 0,
+  /* slot < 0: fla and older vLLM (PAD_SLOT_ID = -1; slot 0 is a real slot) */
+  KDA_PADDING_NEGATIVE = 1
+} kda_padding;
+
+/* One layer's state cache: `num_slots` slots of HV x K x V elements in the
+ * layout's order, slot s at data + s * slot_stride elements. A pool that
+ * is a view into a larger cache passes its first slot as `data`; a stride
+ * wider than a slot (other per-slot data between states) needs a kernel
+ * built for it (kda.slot_stride on kda.recurrent), and is checked. */
+typedef struct kda_state_cache {
+  void *data;            /* device, 16-byte aligned */
+  int64_t num_slots;
+  int64_t slot_stride;   /* elements; 0: HV * K * V (contiguous slots) */
+  kda_dtype dtype;
+  kda_state_layout layout;
+} kda_state_cache;
+
+/* One forward call. Device pointers unless marked host; device pointers to
+ * activations, gate parameters and the state 16-byte aligned, the index
+ * arrays (query_start_loc, slots, has_initial_state) aligned to their
+ * element, as are host copies. N = num_decodes + num_prefills. */
+typedef struct kda_forward_args {
+  /* vLLM's counts (host). Decode-first: rows [0, num_decodes) are the
+   * decodes, one token each, num_decode_tokens in all; checked against
+   * query_start_loc_host, not assumed. */
+  int32_t num_decodes;
+  int64_t num_decode_tokens;
+  int32_t num_prefills;
+  int64_t num_tokens;                  /* T */
+  const int32_t *query_start_loc;      /* [N+1] (vLLM's cu_seqlens) */
+  const int32_t *query_start_loc_host; /* [N+1], host copy: validated */
+  const int32_t *slots;                /* [N] state slot of each row */
+  const int32_t *slots_host;           /* [N], host copy: validated (in the
+                                          pool; no real slot named twice) */
+  kda_padding padding;                 /* which slots mark padding rows */
+  const uint8_t *has_initial_state;    /* [N]: 0 starts from zeros */
+  const uint8_t *has_initial_state_host; /* [N] host copy or null; when
+                                            given, values other than 0 and 1
+                                            are refused */
+
+  const void *q, *k;   /* [T, H, K] act_dtype */
+  const void *v;       /* [T, HV, V] act_dtype */
+  const void *g;       /* [T, HV, K] raw gate, g_dtype */
+  const void *beta;    /* [T, HV] raw beta, beta_dtype */
+  const float *a_log;  /* [HV] when the layer's gate uses it */
+  const float *dt_bias; /* [HV * K] when the layer's gate uses it */
+  kda_state_cache state;
+  void *out;           /* [T, HV, V] act_dtype; every row written */
+
+  /* What the caller believes the tensors are; checked against the bundle. */
+  int32_t heads, value_heads, head_k, head_v;
+  kda_dtype act_dtype, g_dtype, beta_dtype;
+
+  /* Rows longer than this go to the chunk kernel; 0: the bundle's
+   * threshold (see above). */
+  int32_t recurrent_max_tokens;
+
+  /* Caller-owned scratch, kda_forward_workspace_bytes of this call. */
+  void *workspace;
+  int64_t workspace_bytes;
+
+  /* Speculative decode (vLLM's spec_state_indices): a recurrent kernel
+   * built with kda.spec_tokens = S takes only decode rows, each of 1..S
+   * tokens (the verified token and the drafts); slots is [N, S], every entry
+   * of a real row a real, distinct slot; a row whose slots[n][0] is padding
+   * is padding. A row starts from slots[n][num_accepted_tokens[n] - 1] (the
+   * kernel clamps the column into 0..S-1; from zeros, that slot unread, when
+   * has_initial_state[n] is 0) and writes the state after its token i to
+   * slots[n][i]. Other kernels: spec_tokens 0 or 1. */
+  int32_t spec_tokens;
+  const int32_t *num_accepted_tokens;      /* [N] device, spec only */
+  const int32_t *num_accepted_tokens_host; /* [N] host copy or null; when
+                                              given, values in 1..S */
+} kda_forward_args;
+
+/* Validates the whole call, plans it and enqueues its launches on `stream`.
+ * `recurrent` is the layer's recurrent kernel; `chunk` its chunk kernel or
+ * null (then every row goes to the recurrent kernel). A refused call
+ * launches nothing and writes nothing. */
+kda_status kda_forward(const kda_kernel *recurrent, const kda_kernel *chunk,
+                       const kda_forward_args *args, void *stream);
+
+/* Only validates; what kda_forward checks first. */
+kda_status kda_forward_validate(const kda_kernel *recurrent,
+                                const kda_kernel *chunk,
+                                const kda_forward_args *args);
+
+/* Bytes of workspace the call needs (0 while every row takes the recurrent
+ * kernel). */
+kda_status kda_forward_workspace_bytes(const kda_kernel *recurrent,
+                                       const kda_kernel *chunk,
+                                       const kda_forward_args *args,
+                                       int64_t *bytes);
+
+/* Adds the call's launches to `plan` (validated and packed now): an engine
+ * that replays a batch shape packs it once. */
+kda_status kda_plan_add_forward(kda_plan *plan, const kda_kernel *recurrent,
+                                const kda_kernel *chunk,
+                                const kda_forward_args *args);
+
+/* sizeof(kda_forward_args): bindings that mirror the struct (the Python
+ * package, runtime/python) check their copy against it when loading. */
+int64_t kda_forward_args_size(void);
+
+/* The threshold kda_forward uses with this kernel's bundle when the call
+ * gives none, and where it comes from ("default" or the manifest's
+ * provenance). */
+int32_t kda_bundle_recurrent_max_tokens(const kda_bundle *bundle,
+                                        const char **provenance);
+
+/* The message of this thread's last error: "" after a call that succeeded
+ * (every entry point that can fail clears it first). */
 const char *kda_last_error(void);
 
 #ifdef __cplusplus

@@ -78,9 +78,17 @@ LogicalResult emitTargetAssembly(ModuleOp spec, const TargetInfo &target,
 /// The layer facts a manifest (and kda-translate --kda-spec-to-json) records.
 llvm::json::Object describeLayer(LayerAttr layer);
 
-/// Writes `outDir/manifest.json`.
+/// The spec's planner threshold for kda_forward, from the module attribute
+/// `kda.planner = {recurrent_max_tokens = N : i64, provenance = "..."}`
+/// (where N was measured): the manifest's "planner" object, or none when
+/// the spec has no such attribute; failure (with a diagnostic) when it is
+/// malformed.
+FailureOr<std::optional<llvm::json::Object>> plannerOf(ModuleOp spec);
+
+/// Writes `outDir/manifest.json` (with "planner" when given).
 LogicalResult writeManifest(llvm::StringRef outDir, llvm::StringRef specName,
-                            const std::vector<CompiledKernel> &kernels);
+                            const std::vector<CompiledKernel> &kernels,
+                            const std::optional<llvm::json::Object> &planner);
 
 /// Occupancy in waves per SIMD of an AMDGPU kernel from its VGPR count
 /// (unified 512-entry VGPR+AGPR file on gfx90a/gfx942/gfx950, granule 8,

@@ -1,0 +1,78 @@
+//===- Internal.h - what the runtime's other C API files share -*- C++ -*-===//
+//
+// Runtime.cpp owns bundles, kernels, plans and this thread's last error;
+// files that add entry points (Forward.cpp, the chunk path) reach them
+// through these functions instead of the structs, so the structs stay in
+// one file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_RUNTIME_INTERNAL_H
+#define KDA_RUNTIME_INTERNAL_H
+
+#include "LaunchPlan.h"
+#include "Manifest.h"
+#include "kda/kda_runtime.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kda::rt {
+
+/// Sets this thread's last error (kda_last_error) and returns `status`.
+kda_status fail(kda_status status, std::string message);
+/// Every C entry point starts here: a successful call leaves no message.
+void clearError();
+
+/// The manifest entry a kernel was opened from.
+const manifest::Kernel &kernelManifest(const kda_kernel *kernel);
+/// "kernel 'name' (target)", for messages.
+std::string describeKernel(const kda_kernel *kernel);
+/// The bundle a kernel belongs to / a plan launches on.
+const kda_bundle *kernelBundle(const kda_kernel *kernel);
+const kda_bundle *planBundle(const kda_plan *plan);
+LaunchPlan &planLaunches(kda_plan *plan);
+
+/// The row variant a recurrent kernel was built for (the manifest's config;
+/// RecurrentKernelBuilder.cpp): slots per row (speculative decode), the
+/// padding floor (slot < paddingBelow pads) and the slot stride in
+/// elements. Kernels without the entries are vLLM's plain kernel.
+struct RowVariant {
+  int64_t specTokens = 1, paddingBelow = 1, slotStride = 0;
+  bool plain(int64_t slotElems) const {
+    return specTokens == 1 && paddingBelow == 1 && slotStride == slotElems;
+  }
+};
+RowVariant rowVariant(const kda_kernel *kernel);
+
+/// Out-of-range enum values of a descriptor, each named with its value
+/// ("state_layout 7 is neither KDA_LAYOUT_KV (0) nor KDA_LAYOUT_VK (1)").
+/// Empty when all are in range.
+std::string checkDtypeValue(const char *field, int value);
+std::string checkLayoutValue(const char *field, int value);
+
+/// KDA-MATH.md section 4: two real rows naming one slot would race on its
+/// state. `named` holds (slot, row) of every real slot a batch names; the
+/// message names the first repeat ("<rows> 0 and 2 both name slot 3 ..."),
+/// or is empty.
+std::string repeatedSlot(std::vector<std::pair<int32_t, int32_t>> named,
+                         const char *rows);
+
+/// Packs one recurrent launch of `batch` (none when it has no sequences)
+/// without validating it: the caller validated the whole batch it was cut
+/// from (a planner segment starts at cu_seqlens[first] != 0).
+kda_status packRecurrentUnchecked(const kda_kernel *kernel,
+                                  const kda_batch &batch, LaunchPlan &plan);
+/// Packs the chunk path's launches (prep, then scan) of `batch`, which the
+/// caller validated, into `plan`: the segment's host cu_seqlens give the
+/// prep grid. Its workspace is indexed by absolute token (cu_seqlens
+/// values), so it must hold per_token x cu_seqlens[last] bytes.
+kda_status packChunkUnchecked(const kda_kernel *chunk, const kda_batch &batch,
+                              LaunchPlan &plan);
+/// Enqueues `plan` on `stream` with the backend of `bundle`.
+kda_status runPlan(const kda_bundle *bundle, const LaunchPlan &plan,
+                   void *stream);
+
+} // namespace kda::rt
+
+#endif // KDA_RUNTIME_INTERNAL_H

@@ -1,0 +1,169 @@
+"""Bundles and kda_forward over the C API, framework-free.
+
+Device buffers are passed as integer addresses (a torch tensor's
+data_ptr(), a CUDA allocation, or host memory for the emulator); host
+copies (query_start_loc, slots, has_initial_state) as numpy arrays or any
+object with the buffer protocol, read during the call only.
+"""
+import ctypes
+
+from . import _capi
+
+
+class KdaError(RuntimeError):
+    """A refused call: `status` is the C status name, the message the
+    runtime's kda_last_error()."""
+
+    def __init__(self, status, message):
+        super().__init__(f"{_capi.STATUS_NAMES.get(status, status)}: {message}")
+        self.status = _capi.STATUS_NAMES.get(status, str(status))
+        self.message = message
+
+
+def _check(status):
+    if status != _capi.KDA_OK:
+        raise KdaError(status, _capi.lib().kda_last_error().decode())
+
+
+class Kernel:
+    """A kernel of an open bundle (valid while the bundle is open)."""
+
+    def __init__(self, bundle, name, handle):
+        self.bundle, self.name, self.handle = bundle, name, handle
+
+
+class Bundle:
+    """A bundle written by kda-compile, opened on a backend and target.
+
+    `target` None takes the first target of the manifest the backend runs;
+    the environment variable KDA_TARGET overrides it (see kda_runtime.h).
+    """
+
+    def __init__(self, directory, backend="auto", target=None):
+        if backend not in _capi.BACKENDS:
+            raise ValueError(f"backend {backend!r} is not one of "
+                             f"{', '.join(_capi.BACKENDS)}")
+        handle = ctypes.c_void_p()
+        _check(_capi.lib().kda_bundle_open_target(
+            str(directory).encode(), _capi.BACKENDS[backend],
+            target.encode() if target else None, ctypes.byref(handle)))
+        self._handle = handle
+        self.directory = str(directory)
+
+    @property
+    def target(self):
+        return _capi.lib().kda_bundle_target(self._handle).decode()
+
+    def recurrent_max_tokens(self):
+        """(threshold, provenance) kda_forward uses when a call gives none."""
+        prov = ctypes.c_char_p()
+        n = _capi.lib().kda_bundle_recurrent_max_tokens(self._handle,
+                                                        ctypes.byref(prov))
+        return n, prov.value.decode()
+
+    def kernel(self, name):
+        handle = ctypes.c_void_p()
+        _check(_capi.lib().kda_bundle_find(self._handle, name.encode(),
+                                           ctypes.byref(handle)))
+        return Kernel(self, name, handle)
+
+    def close(self):
+        if self._handle:
+            _capi.lib().kda_bundle_close(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+def _host_address(array, what, dtype):
+    """The address of a host copy, checked to hold `dtype` elements."""
+    if array is None:
+        return None
+    itemsize = ctypes.sizeof(dtype)
+    if getattr(array, "itemsize", itemsize) != itemsize:
+        raise ValueError(f"{what}: elements of {itemsize} bytes expected")
+    if hasattr(array, "ctypes"):  # numpy
+        if not array.flags["C_CONTIGUOUS"]:
+            raise ValueError(f"{what}: a contiguous array is expected")
+        return array.ctypes.data
+    return ctypes.addressof(ctypes.c_char.from_buffer(array))
+
+
+def forward_args(*, num_decodes, num_decode_tokens, num_prefills, num_tokens,
+                 query_start_loc, query_start_loc_host, slots, slots_host,
+                 has_initial_state, q, k, v, g, beta, state, num_slots,
+                 out, heads, value_heads, head_k, head_v, act_dtype="bf16",
+                 g_dtype=None, beta_dtype=None, state_dtype="f32",
+                 state_layout="vk", slot_stride=0, a_log=None, dt_bias=None,
+                 padding="nonpositive", has_initial_state_host=None,
+                 recurrent_max_tokens=0, workspace=None, workspace_bytes=0,
+                 spec_tokens=0, num_accepted_tokens=None,
+                 num_accepted_tokens_host=None):
+    """A kda_forward_args from device addresses (ints) and host arrays.
+
+    The host arrays must stay alive until the call that uses the result
+    returns (the runtime reads them then)."""
+    a = _capi.ForwardArgs()
+    a.num_decodes, a.num_decode_tokens = num_decodes, num_decode_tokens
+    a.num_prefills, a.num_tokens = num_prefills, num_tokens
+    a.query_start_loc, a.slots = query_start_loc, slots
+    a.has_initial_state = has_initial_state
+    a.query_start_loc_host = _host_address(query_start_loc_host,
+                                           "query_start_loc_host",
+                                           ctypes.c_int32)
+    a.slots_host = _host_address(slots_host, "slots_host", ctypes.c_int32)
+    a.has_initial_state_host = _host_address(
+        has_initial_state_host, "has_initial_state_host", ctypes.c_uint8)
+    a.padding = _capi.PADDINGS[padding]
+    a.q, a.k, a.v, a.g, a.beta = q, k, v, g, beta
+    a.a_log, a.dt_bias = a_log, dt_bias
+    a.state = _capi.StateCache(state, num_slots, slot_stride,
+                               _capi.DTYPES[state_dtype],
+                               _capi.LAYOUTS[state_layout])
+    a.out = out
+    a.heads, a.value_heads, a.head_k, a.head_v = (heads, value_heads, head_k,
+                                                  head_v)
+    a.act_dtype = _capi.DTYPES[act_dtype]
+    a.g_dtype = _capi.DTYPES[g_dtype or act_dtype]
+    a.beta_dtype = _capi.DTYPES[beta_dtype or act_dtype]
+    a.recurrent_max_tokens = recurrent_max_tokens
+    a.workspace, a.workspace_bytes = workspace, workspace_bytes
+    a.spec_tokens = spec_tokens
+    a.num_accepted_tokens = num_accepted_tokens
+    a.num_accepted_tokens_host = _host_address(
+        num_accepted_tokens_host, "num_accepted_tokens_host", ctypes.c_int32)
+    return a
+
+
+def _chunk_handle(chunk):
+    return chunk.handle if chunk is not None else None
+
+
+def forward(recurrent, args, *, chunk=None, stream=None):
+    """kda_forward: validates, plans and enqueues one layer's batch on
+    `stream` (an integer CUstream/hipStream_t; None for the emulator or the
+    default stream). Raises KdaError, with nothing written, when refused."""
+    _check(_capi.lib().kda_forward(recurrent.handle, _chunk_handle(chunk),
+                                   ctypes.byref(args), stream))
+
+
+def validate(recurrent, args, *, chunk=None):
+    """What forward checks first, without launching."""
+    _check(_capi.lib().kda_forward_validate(recurrent.handle,
+                                            _chunk_handle(chunk),
+                                            ctypes.byref(args)))
+
+
+def workspace_bytes(recurrent, args, *, chunk=None):
+    n = ctypes.c_int64()
+    _check(_capi.lib().kda_forward_workspace_bytes(
+        recurrent.handle, _chunk_handle(chunk), ctypes.byref(args),
+        ctypes.byref(n)))
+    return n.value

@@ -1,0 +1,101 @@
+"""The custom op torch.ops.kda.forward (needs torch; imported on demand).
+
+It mutates `state` (the layer's state cache) and `out`, declared as such so
+torch.compile and functionalization order it correctly; its fake
+implementation lets torch.compile trace it without running a kernel. Every
+launch goes to the current CUDA stream of the tensors' device, with nothing
+read back, so a decode-only batch can be captured in a CUDA graph and
+replayed (new contents, same buffers, same host counts). On the emulator
+(bundle target emu*), CPU tensors are the device memory.
+
+A custom op takes no Python objects: kernels are registered once with
+`register_kernel` and named by the integer it returns.
+"""
+from typing import Optional
+
+import torch
+
+from . import runtime
+
+_DTYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "f16"}
+_kernels = []
+
+
+def register_kernel(kernel: runtime.Kernel) -> int:
+    """An id for `kernel` to pass to torch.ops.kda.forward (the bundle must
+    stay open while the op is used)."""
+    _kernels.append(kernel)
+    return len(_kernels) - 1
+
+
+def _dtype(t: torch.Tensor, what: str) -> str:
+    if t.dtype not in _DTYPES:
+        raise TypeError(f"{what}: dtype {t.dtype} is not f32, bf16 or f16")
+    return _DTYPES[t.dtype]
+
+
+def _contiguous(t: torch.Tensor, what: str) -> int:
+    if not t.is_contiguous():
+        raise ValueError(f"{what} must be contiguous (token-major, packed)")
+    return t.data_ptr()
+
+
+def _slot_stride(state: torch.Tensor) -> int:
+    """Elements between slots; a slot itself must be contiguous (a view of
+    a larger cache may space its slots further apart)."""
+    inner = state[0] if state.shape[0] > 0 else state.new_empty(state.shape[1:])
+    if state.dim() != 4 or not inner.is_contiguous():
+        raise ValueError("state must be [slots, HV, V, K] (vk) or [slots, HV, "
+                         "K, V] (kv) with each slot contiguous")
+    return state.stride(0)
+
+
+@torch.library.custom_op("kda::forward", mutates_args=("state", "out"))
+def forward(kernel_id: int, q: torch.Tensor, k: torch.Tensor,
+            v: torch.Tensor, g: torch.Tensor, beta: torch.Tensor,
+            a_log: Optional[torch.Tensor], dt_bias: Optional[torch.Tensor],
+            query_start_loc: torch.Tensor, query_start_loc_cpu: torch.Tensor,
+            slots: torch.Tensor, slots_cpu: torch.Tensor,
+            has_initial_state: torch.Tensor, state: torch.Tensor,
+            out: torch.Tensor, num_decodes: int, num_decode_tokens: int,
+            num_prefills: int, state_layout: str = "vk",
+            padding: str = "nonpositive") -> None:
+    """One KDA layer over a mixed batch in vLLM's terms (kda_forward):
+    q, k [T, H, K]; v, out [T, HV, V]; g [T, HV, K] raw gate; beta [T, HV]
+    raw; query_start_loc [N+1] int32 and its CPU copy; slots [N] int32 and
+    its CPU copy; has_initial_state [N] bool or uint8; state the layer's
+    cache."""
+    kernel = _kernels[kernel_id]
+    T, H, K = q.shape
+    HV, V = v.shape[1], v.shape[2]
+    host = query_start_loc_cpu.to(torch.int32).contiguous().numpy()
+    slots_host = slots_cpu.to(torch.int32).contiguous().numpy()
+    args = runtime.forward_args(
+        num_decodes=num_decodes, num_decode_tokens=num_decode_tokens,
+        num_prefills=num_prefills, num_tokens=T,
+        query_start_loc=_contiguous(query_start_loc, "query_start_loc"),
+        query_start_loc_host=host,
+        slots=_contiguous(slots, "slots"), slots_host=slots_host,
+        has_initial_state=_contiguous(has_initial_state, "has_initial_state"),
+        q=_contiguous(q, "q"), k=_contiguous(k, "k"), v=_contiguous(v, "v"),
+        g=_contiguous(g, "g"), beta=_contiguous(beta, "beta"),
+        a_log=a_log.data_ptr() if a_log is not None else None,
+        dt_bias=dt_bias.data_ptr() if dt_bias is not None else None,
+        state=state.data_ptr(), num_slots=state.shape[0],
+        slot_stride=_slot_stride(state), state_dtype=_dtype(state, "state"),
+        state_layout=state_layout, out=_contiguous(out, "out"),
+        heads=H, value_heads=HV, head_k=K, head_v=V,
+        act_dtype=_dtype(q, "q"), g_dtype=_dtype(g, "g"),
+        beta_dtype=_dtype(beta, "beta"), padding=padding)
+    stream = (torch.cuda.current_stream(q.device).cuda_stream
+              if q.is_cuda else None)
+    runtime.forward(kernel, args, stream=stream)
+
+
+@forward.register_fake
+def _(kernel_id, q, k, v, g, beta, a_log, dt_bias, query_start_loc,
+      query_start_loc_cpu, slots, slots_cpu, has_initial_state, state, out,
+      num_decodes, num_decode_tokens, num_prefills, state_layout="vk",
+      padding="nonpositive"):
+    # The op only writes `state` and `out` in place: nothing to allocate.
+    return None

@@ -1,0 +1,294 @@
+"""The Python package on the emulator: kda.forward on host memory (the
+emulator's device memory) against the float64 numpy reference.
+
+Needs KDA_TEST_BUNDLES (the numeric test bundles, built by the test build)
+and the runtime (KDA_RUNTIME_LIB or the build folder); ctest sets both.
+"""
+import os
+import unittest
+
+import numpy as np
+
+import kda
+from kda import reference
+
+BUNDLES = os.environ.get("KDA_TEST_BUNDLES", "")
+# test/numeric/specs/k3_small.mlir: Kimi-K3's gate and vk pool, small heads.
+K3_SMALL = reference.Layer(heads=2, value_heads=2, head_k=64, head_v=32)
+
+
+def aligned(nbytes, dtype):
+    """A zeroed host array at a 64-byte boundary (device pointers must be
+    16-byte aligned)."""
+    raw = np.zeros(nbytes + 64, dtype=np.uint8)
+    start = (-raw.ctypes.data) % 64
+    return raw[start:start + nbytes].view(dtype)
+
+
+class Batch:
+    """A random mixed batch in host memory, its bf16 inputs rounded the way
+    the reference then sees them."""
+
+    def __init__(self, layer, lengths, slots, has_init, num_slots, seed,
+                 slot_stride=0, padding_below=1, num_accepted=None):
+        """`slots` [N] or, for speculative rows, [N, S]; `slot_stride` in
+        elements (0: contiguous slots)."""
+        rng = np.random.default_rng(seed)
+        self.layer = layer
+        L = layer
+        self.cu = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+        self.slots = np.asarray(slots, dtype=np.int32)
+        self.has_init = np.asarray(has_init, dtype=np.uint8)
+        self.padding_below = padding_below
+        self.num_accepted = (None if num_accepted is None else
+                             np.asarray(num_accepted, dtype=np.int32))
+        T = int(self.cu[-1])
+        self.T = T
+
+        def bf16(shape, scale=1.0):
+            bits = reference.to_bf16_bits(rng.normal(0, scale, shape))
+            dev = aligned(bits.nbytes, np.uint16)
+            dev[...] = bits.reshape(-1)
+            return dev, reference.from_bf16_bits(bits).astype(np.float64)
+
+        self.q, self.qf = bf16((T, L.heads, L.head_k))
+        self.k, self.kf = bf16((T, L.heads, L.head_k))
+        self.v, self.vf = bf16((T, L.value_heads, L.head_v))
+        self.g, self.gf = bf16((T, L.value_heads, L.head_k))
+        self.beta, self.betaf = bf16((T, L.value_heads))
+        self.a_log = aligned(4 * L.value_heads, np.float32)
+        self.a_log[...] = rng.uniform(-1, 0.5, L.value_heads)
+        self.dt_bias = aligned(4 * L.value_heads * L.head_k, np.float32)
+        self.dt_bias[...] = rng.normal(0, 0.5, L.value_heads * L.head_k)
+        self.slot_elems = slot_elems = int(np.prod(L.slot_shape()))
+        self.stride = slot_stride or slot_elems
+        self.slot_stride = slot_stride
+        self.pool = aligned(4 * num_slots * self.stride, np.float32)
+        self.pool[...] = 1e30  # what no row names must stay bit-identical
+        for row, init in zip(self.slots.reshape(len(self.has_init), -1),
+                             self.has_init):
+            if row[0] < padding_below:
+                continue
+            for s in row:  # a row without initial state: stale NaN states
+                at = s * self.stride
+                self.pool[at:at + slot_elems] = (
+                    rng.normal(0, 0.5, slot_elems) if init else np.nan)
+        self.pool0 = self.pool.copy()
+        self.num_slots = num_slots
+        self.out = aligned(2 * T * L.value_heads * L.head_v, np.uint16)
+        self.out[...] = 0xFFFF  # NaN: every row must be written
+        self.cu_dev = aligned(self.cu.nbytes, np.int32)
+        self.cu_dev[...] = self.cu
+        self.slots_dev = aligned(max(self.slots.nbytes, 4), np.int32)
+        self.slots_dev[:self.slots.size] = self.slots.reshape(-1)
+        if self.num_accepted is not None:
+            self.accepted_dev = aligned(self.num_accepted.nbytes, np.int32)
+            self.accepted_dev[...] = self.num_accepted
+        self.init_dev = aligned(max(self.has_init.nbytes, 1), np.uint8)
+        self.init_dev[:len(self.has_init)] = self.has_init
+
+    def args(self, num_decodes, **overrides):
+        L = self.layer
+        fields = dict(
+            num_decodes=num_decodes,
+            num_decode_tokens=int(self.cu[num_decodes]),
+            num_prefills=len(self.has_init) - num_decodes, num_tokens=self.T,
+            query_start_loc=self.cu_dev.ctypes.data,
+            query_start_loc_host=self.cu, slots=self.slots_dev.ctypes.data,
+            slots_host=self.slots, has_initial_state=self.init_dev.ctypes.data,
+            has_initial_state_host=self.has_init,
+            q=self.q.ctypes.data, k=self.k.ctypes.data, v=self.v.ctypes.data,
+            g=self.g.ctypes.data, beta=self.beta.ctypes.data,
+            a_log=self.a_log.ctypes.data, dt_bias=self.dt_bias.ctypes.data,
+            state=self.pool.ctypes.data, num_slots=self.num_slots,
+            out=self.out.ctypes.data, heads=L.heads,
+            value_heads=L.value_heads, head_k=L.head_k, head_v=L.head_v,
+            state_layout=L.layout, slot_stride=self.slot_stride,
+            padding="negative" if self.padding_below == 0 else "nonpositive")
+        if self.num_accepted is not None:
+            fields.update(spec_tokens=self.slots.shape[1],
+                          num_accepted_tokens=self.accepted_dev.ctypes.data,
+                          num_accepted_tokens_host=self.num_accepted)
+        fields.update(overrides)
+        return kda.forward_args(**fields)
+
+    def states(self, pool):
+        """The states of a pool as [num_slots, *slot_shape] (the stride's
+        gap left out)."""
+        return pool.reshape(self.num_slots, self.stride)[
+            :, :self.slot_elems].reshape(
+                (self.num_slots,) + self.layer.slot_shape())
+
+    def expected(self):
+        pool = self.states(self.pool0).astype(np.float64)
+        inputs = (self.layer, self.qf, self.kf, self.vf, self.gf, self.betaf,
+                  self.a_log.astype(np.float64),
+                  self.dt_bias.astype(np.float64), self.cu, self.slots)
+        if self.num_accepted is None:
+            out = reference.recurrent(*inputs, self.has_init, pool,
+                                      self.padding_below)
+        else:
+            out = reference.speculative(*inputs, self.num_accepted,
+                                        self.has_init, pool,
+                                        self.padding_below)
+        return out, pool
+
+    def written_slots(self):
+        """The slots the batch writes: a real row's slot, or the slots of
+        a speculative row's tokens."""
+        rows = self.slots.reshape(len(self.has_init), -1)
+        written = []
+        for n, row in enumerate(rows):
+            if row[0] >= self.padding_below:
+                count = 1 if rows.shape[1] == 1 else self.cu[n + 1] - self.cu[n]
+                written += [int(s) for s in row[:count]]
+        return written
+
+    def check(self, test):
+        """Outputs and written states against the reference; padding rows
+        zero; every other pool element (other slots, the stride's gap)
+        bit-identical."""
+        want_out, want_pool = self.expected()
+        got = reference.from_bf16_bits(self.out).reshape(want_out.shape)
+        test.assertLessEqual(reference.relative_l2(got, want_out), 2e-3)
+        written = self.written_slots()
+        test.assertLessEqual(reference.relative_l2(
+            self.states(self.pool)[written], want_pool[written]), 1e-5)
+        rows = self.slots.reshape(len(self.has_init), -1)
+        for n in range(len(rows)):
+            if rows[n, 0] < self.padding_below:
+                test.assertTrue(np.all(got[self.cu[n]:self.cu[n + 1]] == 0))
+        kept = np.ones(self.pool.size, dtype=bool).reshape(
+            self.num_slots, self.stride)
+        kept[written, :self.slot_elems] = False
+        test.assertTrue(np.array_equal(
+            self.pool.view(np.uint32)[kept.reshape(-1)],
+            self.pool0.view(np.uint32)[kept.reshape(-1)]))
+
+
+class ForwardOnTheEmulator(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not BUNDLES:
+            raise RuntimeError("KDA_TEST_BUNDLES is not set (ctest sets it: "
+                               "ctest -R kda-python)")
+
+    def open(self, target):
+        bundle = kda.Bundle(os.path.join(BUNDLES, "k3_small"), "emu", target)
+        self.addCleanup(bundle.close)
+        self.assertEqual(bundle.target, target)
+        return bundle.kernel("k3_small")
+
+    def test_mixed_batch_matches_the_reference(self):
+        for target in ("emu", "emu32"):
+            with self.subTest(target=target):
+                kernel = self.open(target)
+                # 3 decodes (one padding, one from zeros), then prefills of
+                # 9, 1 and 14 tokens (one padding with -1).
+                b = Batch(K3_SMALL, [1, 1, 1, 9, 1, 14], [4, 0, 2, 7, -1, 1],
+                          [1, 1, 0, 0, 1, 1], num_slots=9, seed=3)
+                kda.forward(kernel, b.args(3))
+                b.check(self)
+
+    def test_refused_call_raises_and_writes_nothing(self):
+        kernel = self.open("emu")
+        b = Batch(K3_SMALL, [1, 1, 5], [3, 3, 1], [1, 1, 1], num_slots=4,
+                  seed=5)
+        before = (b.pool.copy(), b.out.copy())
+        with self.assertRaises(kda.KdaError) as caught:
+            kda.forward(kernel, b.args(2))
+        self.assertEqual(caught.exception.status, "KDA_ERROR_INVALID_ARGUMENT")
+        self.assertIn("rows 0 and 1 both name slot 3", caught.exception.message)
+        self.assertTrue(np.array_equal(b.pool.view(np.uint32),
+                                       before[0].view(np.uint32)))
+        self.assertTrue(np.array_equal(b.out, before[1]))
+
+    def test_padding_convention_is_an_argument(self):
+        kernel = self.open("emu32")
+        b = Batch(K3_SMALL, [1, 4], [0, 2], [1, 1], num_slots=4, seed=7)
+        # slot < 0: slot 0 would be a real slot, which this kernel (vLLM's
+        # slot <= 0) cannot honour: refused by name.
+        with self.assertRaisesRegex(kda.KdaError, "row 0 names slot 0"):
+            kda.validate(kernel, b.args(1, padding="negative"))
+        kda.validate(kernel, b.args(1, padding="nonpositive"))
+
+    def test_has_initial_state_host_copy_is_checked(self):
+        kernel = self.open("emu")
+        b = Batch(K3_SMALL, [1, 2], [1, 2], [1, 1], num_slots=4, seed=9)
+        with self.assertRaisesRegex(kda.KdaError,
+                                    r"has_initial_state\[1\] is 2"):
+            kda.validate(kernel, b.args(
+                1, has_initial_state_host=np.array([1, 2], np.uint8)))
+
+    def test_threshold_and_workspace(self):
+        kernel = self.open("emu")
+        self.assertEqual(kernel.bundle.recurrent_max_tokens(), (64, "default"))
+        b = Batch(K3_SMALL, [1, 100], [1, 2], [1, 1], num_slots=4, seed=11)
+        self.assertEqual(kda.workspace_bytes(kernel, b.args(1)), 0)
+
+
+class KernelVariants(unittest.TestCase):
+    """test/numeric/specs/k3_variants.mlir: speculative rows, slot < 0
+    padding, a strided pool, each through kda.forward on both emulators."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not BUNDLES:
+            raise RuntimeError("KDA_TEST_BUNDLES is not set")
+
+    def kernels(self, name):
+        for target in ("emu", "emu32"):
+            bundle = kda.Bundle(os.path.join(BUNDLES, "k3_variants"), "emu",
+                                target)
+            self.addCleanup(bundle.close)
+            yield target, bundle.kernel(name)
+
+    def test_speculative_rows_keep_the_state_after_each_token(self):
+        # Rows of 3, 2, 1 and 3 tokens, 3 slots each; the row starts from
+        # the slot of its last accepted token. Row 2 is padding (its first
+        # slot 0), row 3 starts from zeros over NaN slots.
+        for target, kernel in self.kernels("k3_spec"):
+            with self.subTest(target=target):
+                b = Batch(K3_SMALL, [3, 2, 1, 3],
+                          [[4, 7, 1], [2, 9, 5], [0, 0, 0], [3, 8, 6]],
+                          [1, 1, 1, 0], num_slots=10, seed=17,
+                          num_accepted=[2, 3, 1, 1])
+                kda.forward(kernel, b.args(4))
+                b.check(self)
+
+    def test_speculative_calls_are_checked_against_the_kernel(self):
+        kernel = dict(self.kernels("k3_spec"))["emu"]
+        b = Batch(K3_SMALL, [3, 4], [[1, 2, 3], [4, 5, 6]], [1, 1],
+                  num_slots=8, seed=19, num_accepted=[1, 2])
+        with self.assertRaisesRegex(kda.KdaError, "has 4 tokens"):
+            kda.validate(kernel, b.args(2))
+        with self.assertRaisesRegex(kda.KdaError, "built for 3 slot"):
+            kda.validate(kernel, b.args(2, spec_tokens=0))
+        with self.assertRaisesRegex(kda.KdaError,
+                                    r"num_accepted_tokens\[1\] is 4"):
+            kda.validate(kernel, b.args(
+                2, num_accepted_tokens_host=np.array([1, 4], np.int32)))
+
+    def test_negative_padding_makes_slot_zero_a_real_slot(self):
+        for target, kernel in self.kernels("k3_negative"):
+            with self.subTest(target=target):
+                b = Batch(K3_SMALL, [1, 1, 6, 2], [0, -1, 3, 1], [1, 1, 0, 1],
+                          num_slots=5, seed=23, padding_below=0)
+                kda.forward(kernel, b.args(2))
+                b.check(self)
+                with self.assertRaisesRegex(kda.KdaError, "names slot 0"):
+                    kda.validate(kernel, b.args(2, padding="nonpositive"))
+
+    def test_strided_pool_leaves_the_gap_alone(self):
+        for target, kernel in self.kernels("k3_strided"):
+            with self.subTest(target=target):
+                b = Batch(K3_SMALL, [1, 1, 5], [2, 0, 1], [1, 1, 1],
+                          num_slots=4, seed=29, slot_stride=8192)
+                kda.forward(kernel, b.args(2))
+                b.check(self)
+                with self.assertRaisesRegex(kda.KdaError, "8192 elements"):
+                    kda.validate(kernel, b.args(2, slot_stride=0))
+
+
+if __name__ == "__main__":
+    unittest.main()
