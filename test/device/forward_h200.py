@@ -130,13 +130,13 @@ class Batch:
               f"unnamed slots {'identical' if same else 'CHANGED'}, padding "
               f"{'zero' if pad_zero else 'NOT zero'}")
 
-    def call(self, kernel_id, num_decodes, out=None):
+    def call(self, kernel_id, num_decodes, out=None, chunk_id=-1):
         torch.ops.kda.forward(
             kernel_id, self.q, self.k, self.v, self.g, self.beta, self.a_log,
             self.dt_bias, self.cu, self.cu_cpu, self.slots, self.slots_cpu,
             self.has_init, self.pool, self.out if out is None else out,
             num_decodes, int(self.cu_cpu[num_decodes]),
-            len(self.lengths) - num_decodes, "vk", "nonpositive")
+            len(self.lengths) - num_decodes, "vk", "nonpositive", chunk_id)
 
 
 def seed_batch(seed=9):
@@ -196,17 +196,22 @@ def fla_split_path(b):
     return median_ms(run)
 
 
-def seed_scenario(kernel_id):
-    b = seed_batch()
-    b.call(kernel_id, 64)
-    torch.cuda.synchronize()
-    check("seed scenario", bool(torch.isfinite(b.out.float()).all()),
-          "no NaN in outputs")
-    b.compare("seed scenario vs float64")
-    ms = median_ms(lambda: b.call(kernel_id, 64))
-    results["seed_kda_ms"] = ms
-    print(f"seed scenario: kda_forward {ms * 1e3:.1f} us (median of 30, "
-          "every row through the recurrent kernel until the chunk path)")
+def seed_scenario(kernel_id, chunk_id):
+    # With the chunk kernel (the planner sends the four prefills there),
+    # then every row on the recurrent kernel.
+    for name, cid in (("planner split", chunk_id), ("recurrent only", -1)):
+        b = seed_batch()
+        b.call(kernel_id, 64, chunk_id=cid)
+        torch.cuda.synchronize()
+        check(f"seed scenario ({name})",
+              bool(torch.isfinite(b.out.float()).all()), "no NaN in outputs")
+        b.compare(f"seed scenario ({name}) vs float64")
+        b.pool.copy_(b.pool0)
+        ms = median_ms(lambda: b.call(kernel_id, 64, chunk_id=cid))
+        results["seed_kda_ms" if cid >= 0 else "seed_kda_recurrent_ms"] = ms
+        print(f"seed scenario: kda_forward, {name}: {ms * 1e3:.1f} us "
+              "(median of 30)")
+    ms = results["seed_kda_ms"]
     try:
         fla_ms = fla_split_path(b)
         results["seed_fla_ms"] = fla_ms
@@ -327,8 +332,9 @@ def main():
                         "sm_90")
     kernel_id = torch_ops.register_kernel(
         bundle.kernel("kimi_k3_tp8_recurrent"))
+    chunk_id = torch_ops.register_kernel(bundle.kernel("kimi_k3_tp8_chunk"))
     t0 = time.time()
-    seed_scenario(kernel_id)
+    seed_scenario(kernel_id, chunk_id)
     graph_replay(kernel_id)
     compiled(kernel_id)
     example_layer(bundle.kernel("kimi_k3_tp8_recurrent"))

@@ -428,7 +428,9 @@ TEST_P(ForwardRefusals, KernelsOfTheWrongKind) {
   // The recurrent kernel is no chunk kernel.
   chunk = kernel;
   expectRefused([](kda_forward_args &) {}, "is not a chunk kernel (kind "
-                                           "recurrent)");
+                                           "recurrent; kda_bundle_find on a "
+                                           "chunk function gives its plan's "
+                                           "first stage, chunk_prep)");
   chunk = nullptr;
   EXPECT_EQ(kda_forward(nullptr, nullptr, nullptr, nullptr),
             KDA_ERROR_INVALID_ARGUMENT);

@@ -59,13 +59,17 @@ def forward(kernel_id: int, q: torch.Tensor, k: torch.Tensor,
             has_initial_state: torch.Tensor, state: torch.Tensor,
             out: torch.Tensor, num_decodes: int, num_decode_tokens: int,
             num_prefills: int, state_layout: str = "vk",
-            padding: str = "nonpositive") -> None:
+            padding: str = "nonpositive", chunk_id: int = -1) -> None:
     """One KDA layer over a mixed batch in vLLM's terms (kda_forward):
     q, k [T, H, K]; v, out [T, HV, V]; g [T, HV, K] raw gate; beta [T, HV]
     raw; query_start_loc [N+1] int32 and its CPU copy; slots [N] int32 and
     its CPU copy; has_initial_state [N] bool or uint8; state the layer's
-    cache."""
+    cache. chunk_id: the layer's chunk kernel (register_kernel of its
+    kda.chunk function), for rows over the planner's threshold; -1 keeps
+    every row on the recurrent kernel. The workspace the call needs is
+    allocated here (torch's allocator; a graph capture draws from its pool)."""
     kernel = _kernels[kernel_id]
+    chunk = _kernels[chunk_id] if chunk_id >= 0 else None
     T, H, K = q.shape
     HV, V = v.shape[1], v.shape[2]
     host = query_start_loc_cpu.to(torch.int32).contiguous().numpy()
@@ -89,13 +93,17 @@ def forward(kernel_id: int, q: torch.Tensor, k: torch.Tensor,
         beta_dtype=_dtype(beta, "beta"), padding=padding)
     stream = (torch.cuda.current_stream(q.device).cuda_stream
               if q.is_cuda else None)
-    runtime.forward(kernel, args, stream=stream)
+    need = runtime.workspace_bytes(kernel, args, chunk=chunk)
+    if need > 0:
+        workspace = torch.empty(need, dtype=torch.uint8, device=q.device)
+        args.workspace, args.workspace_bytes = workspace.data_ptr(), need
+    runtime.forward(kernel, args, chunk=chunk, stream=stream)
 
 
 @forward.register_fake
 def _(kernel_id, q, k, v, g, beta, a_log, dt_bias, query_start_loc,
       query_start_loc_cpu, slots, slots_cpu, has_initial_state, state, out,
       num_decodes, num_decode_tokens, num_prefills, state_layout="vk",
-      padding="nonpositive"):
+      padding="nonpositive", chunk_id=-1):
     # The op only writes `state` and `out` in place: nothing to allocate.
     return None
