@@ -449,9 +449,12 @@ static LogicalResult compileEmulator(ModuleOp km, const TargetInfo &t,
   path::append(clang, "clang");
   std::string log;
   // Undefined kda_emu_* symbols resolve against the runtime at dlopen.
+  // compiler-rt's builtins are linked in: x86 lowers bf16 vector elements
+  // it must promote (masked stores of bf16 state rows) through
+  // __truncsfbf2, which Debian 12's libgcc lacks.
   int rc = runTool({clang.str().str(), "-O2", "-fPIC", "-shared",
-                    "-Wno-override-module", llPath.str().str(), "-o",
-                    soPath.str().str()},
+                    "--rtlib=compiler-rt", "-Wno-override-module",
+                    llPath.str().str(), "-o", soPath.str().str()},
                    log, tools.scratchDir);
   if (rc != 0)
     return km.emitError() << "clang failed building the emulator object:\n"
