@@ -143,6 +143,19 @@ llvm::json::Object CompiledKernel::toJson() const {
   // Kernels of a layer say which; others (tile_gemm) have none.
   if (!layer.empty())
     o["layer"] = llvm::json::Object(layer);
+  if (maxWorkgroupSize > 0)
+    o["limits"] = llvm::json::Object{{"max_workgroup_size", maxWorkgroupSize},
+                                     {"static_lds_bytes", staticLdsBytes}};
+  if (!variantOf.empty()) {
+    llvm::json::Object variant{{"of", variantOf},
+                               {"n_min", variantNMin},
+                               {"n_max", variantNMax}};
+    if (auto p = llvm::json::parse(variantProvenance))
+      variant["provenance"] = std::move(*p);
+    else
+      llvm::consumeError(p.takeError());
+    o["variant"] = std::move(variant);
+  }
   if (!extraFile.empty())
     o["ptx"] = extraFile;
   return o;
@@ -624,6 +637,14 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                        .getInt()},
                                   {"waves_k", config.getWavesK()},
                                   {"lds_stages", config.getLdsStages()}};
+    k.maxWorkgroupSize = t.maxWorkgroupSize;
+    k.staticLdsBytes = t.staticLdsBytes;
+    if (auto variant = fn->getAttrOfType<DictionaryAttr>("kda.variant")) {
+      k.variantOf = variant.getAs<StringAttr>("of").str();
+      k.variantNMin = variant.getAs<IntegerAttr>("n_min").getInt();
+      k.variantNMax = variant.getAs<IntegerAttr>("n_max").getInt();
+      k.variantProvenance = variant.getAs<StringAttr>("provenance").str();
+    }
     kernels.push_back(std::move(k));
   }
   // Optional operands the spec passes: the kernel reads them.

@@ -3,7 +3,6 @@
 #define KDA_CODEGEN_COMPILE_H
 
 #include "kda/Dialect/KDA/KDAAttrs.h"
-#include "kda/Dialect/KDA/KDAAttrs.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
 #include <string>
@@ -60,6 +59,15 @@ struct CompiledKernel {
   int64_t workspaceFixed = 0, workspacePerToken = 0, workspacePerSeq = 0;
   std::vector<std::string> uses;
   KernelFigures figures;
+  /// A variant of a recurrent kernel compiled from a config table entry:
+  /// the kernel it stands in for at N in [variantNMin, variantNMax], and
+  /// the entry's provenance (JSON text).
+  std::string variantOf;
+  int64_t variantNMin = 0, variantNMax = 0;
+  std::string variantProvenance;
+  /// The target's limits the config rules use (recurrent kernels): the
+  /// runtime re-checks the config with them when it opens the bundle.
+  int64_t maxWorkgroupSize = 0, staticLdsBytes = 0;
   llvm::json::Object toJson() const;
 };
 
