@@ -12,6 +12,13 @@
 #include "kda/Passes/KernelAbi.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
 #include "mlir/Support/FileUtilities.h"
+#include "kda/Dialect/KDA/KDADialect.h"
+#include "kda/Passes/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -482,6 +489,29 @@ static LogicalResult compileEmulator(ModuleOp km, const TargetInfo &t,
 //===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
+
+void mlir::kda::registerCompilerTools(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerAllPasses();
+  registerKDAPasses();
+  registry.insert<KDADialect>();
+}
+
+OwningOpRef<ModuleOp> mlir::kda::readSpec(MLIRContext &ctx,
+                                          llvm::SourceMgr &sourceMgr,
+                                          StringRef path, StringRef tool) {
+  std::string err;
+  auto file = openInputFile(path, &err);
+  if (!file) {
+    llvm::errs() << tool << ": " << err << "\n";
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  // The parser or the verifier says why when this fails.
+  return parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+}
 
 llvm::json::Object mlir::kda::describeLayer(LayerAttr l) {
   std::string act, state;

@@ -14,17 +14,9 @@
 //===----------------------------------------------------------------------===//
 #include "kda/Codegen/Compile.h"
 #include "kda/Codegen/ConfigTable.h"
-#include "kda/Dialect/KDA/KDADialect.h"
-#include "kda/Passes/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -79,12 +71,7 @@ static void printFigureTable(const std::vector<CompiledKernel> &kernels) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registerAllPasses();
-  registerKDAPasses();
-  registry.insert<KDADialect>();
+  registerCompilerTools(registry);
   cl::ParseCommandLineOptions(argc, argv, "kda-compile: model spec -> bundle\n");
 
   // Validate the target list before doing any work.
@@ -109,14 +96,7 @@ int main(int argc, char **argv) {
   ctx.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
-  std::string err;
-  auto file = openInputFile(specFile, &err);
-  if (!file) {
-    llvm::errs() << "kda-compile: " << err << "\n";
-    return 1;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> spec = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> spec = readSpec(ctx, sourceMgr, specFile, "kda-compile");
   if (!spec)
     return 1; // the parser or verifier already said why
 

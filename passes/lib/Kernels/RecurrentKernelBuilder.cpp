@@ -101,8 +101,7 @@ static unsigned defaultLanesK(LayerAttr layer, const TargetInfo &t) {
 // lane keeps more loads in flight. Splitting k over waves (waves_k) was
 // slower for both layouts (kv 200-313 us), so no default uses it.
 ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
-                                             const TargetInfo &t,
-                                             DecodeRegime regime) {
+                                             const TargetInfo &t) {
   const unsigned V = layer.getHeadV();
   unsigned lanesK = defaultLanesK(layer, t);
   // On wave 32 (sm_90, H = 32, N = 128; test/device/decode-sweep.mlir,
@@ -121,11 +120,6 @@ ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
   } else if (kv) {
     threads = 128;
   }
-  // Few sequences: one column per lane in vk (its k-run is the 16-byte
-  // access), one 16-byte row piece per lane in kv, so a head's columns
-  // spread over 4-8x more workgroups.
-  if (regime == DecodeRegime::SmallBatch)
-    colsWanted = kv ? 16 / stateBytes(layer) : 1;
   unsigned warps = std::max(1u, threads / t.waveSize);
   while (warps > 1 && warps * t.waveSize / lanesK > V)
     warps /= 2;

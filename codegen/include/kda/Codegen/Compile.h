@@ -5,6 +5,7 @@
 #include "kda/Dialect/KDA/KDAAttrs.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
 #include <string>
 #include <vector>
 
@@ -70,6 +71,15 @@ struct CompiledKernel {
   int64_t maxWorkgroupSize = 0, staticLdsBytes = 0;
   llvm::json::Object toJson() const;
 };
+
+/// Registers what kda's compiling tools need: every upstream dialect,
+/// extension, LLVM IR translation and pass, kda's passes and dialect.
+void registerCompilerTools(DialectRegistry &registry);
+
+/// Reads and verifies the spec at `path`, diagnostics through `sourceMgr`
+/// (which must outlive the module); null after saying why ("<tool>: ...").
+OwningOpRef<ModuleOp> readSpec(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
+                               llvm::StringRef path, llvm::StringRef tool);
 
 /// Lowers every computation of `spec` for `target` and writes the code
 /// objects under `outDir/<target>/`. Diagnostics go to the spec's context.

@@ -48,16 +48,10 @@ rules::ConfigValues configValues(ConfigAttr config);
 rules::TargetFacts targetFacts(const TargetInfo &target);
 ConfigAttr configAttr(MLIRContext *ctx, const rules::ConfigValues &c);
 
-/// The rows-per-launch regimes the default config tells apart. At a few
-/// sequences a launch has too few workgroups for the machine (N = 1, H = 32
-/// is 32 head-states), so SmallBatch splits each head's columns over more
-/// workgroups (fewer columns per lane, a smaller block_v).
-enum class DecodeRegime { Throughput, SmallBatch };
-
 /// The default config of the recurrent kernel for a layer on a target.
-ConfigAttr defaultRecurrentConfig(
-    LayerAttr layer, const TargetInfo &target,
-    DecodeRegime regime = DecodeRegime::Throughput);
+/// Few sequences per launch are served by the config table's variants
+/// (kda-tune), which split a head's columns over more workgroups.
+ConfigAttr defaultRecurrentConfig(LayerAttr layer, const TargetInfo &target);
 
 /// Checks `config` against the layer and target; on success fills `schedule`.
 /// On failure returns the reason.
