@@ -48,6 +48,13 @@ if want numerics; then
   echo "== numerics on sm_90 (examples: softplus kv, lower_bound vk)"
   "$bench" --bundle "$bundles/kimi-linear-48b" --kernel kimi_linear_recurrent --numerics --json "$out/num-linear.json" || status=1
   "$bench" --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics --json "$out/num-k3.json" || status=1
+  if [ -d "$bundles/anyhead" ]; then
+    echo "== numerics: f32 activations, head dims 60, 96, 100 (masked tails)"
+    for dir in "$bundles"/anyhead/*; do
+      name=$(basename "$dir")
+      "$bench" --bundle "$dir" --kernel "$name" --numerics --json "$out/num-$name.json" || status=1
+    done
+  fi
 fi
 
 if want decode; then

@@ -43,8 +43,8 @@ kda_bundle *openOn(const char *target) {
   return bundle;
 }
 
-/// Launches `name` of the open bundle on a batch of decodes, multi-token
-/// rows and padding, checks it against the oracle.
+/// Launches `name` of the open bundle on `shape`, checks it against the
+/// oracle.
 void expectOracle(kda_bundle *bundle, const std::string &name,
                   const char *target, const test::BatchShape &shape) {
   const kda_kernel *kernel = nullptr;
@@ -68,8 +68,11 @@ void expectOracle(kda_bundle *bundle, const std::string &name,
               target, r.outErr, r.stateErr);
 }
 
-const test::BatchShape kMixed{{1, 3, 1, 17, 2, 1}, {3, 1, 0, 6, -1, 8},
-                              {1, 0, 1, 1, 1, 1}};
+// Decodes, a multi-token row without initial state and padding ids 0 and
+// -1; 8 tokens, so that 32- and 12-head layers of 128 x 128 stay quick on
+// the emulator.
+const test::BatchShape kMixed{{1, 3, 1, 2, 1}, {3, 1, 0, -1, 8},
+                              {1, 0, 1, 1, 1}};
 
 class TunedVariants : public ::testing::TestWithParam<const char *> {};
 
