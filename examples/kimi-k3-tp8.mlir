@@ -6,6 +6,9 @@
                  act = bf16, state = f32, state_layout = vk>
 
 // Decodes and short rows: the token-serial kernel.
+// The planner's threshold: prefill rows longer than this take the chunk
+// plan (kda_forward with both kernels). Measured coarsely, see provenance.
+module attributes {kda.planner = {recurrent_max_tokens = 64 : i64, provenance = "H200 2026-11-30 (run-h200.sh forward): seed scenario, 64 decodes + 4 prefills of 900-1100 tokens, H 12: 1.849 ms with rows over 64 tokens on the chunk plan, 1.895 ms with every row recurrent; no finer sweep of row lengths yet"}} {
 func.func @kimi_k3_tp8_recurrent(
     %q: memref<?x12x128xbf16>, %k: memref<?x12x128xbf16>,
     %v: memref<?x12x128xbf16>, %g: memref<?x12x128xbf16>,
@@ -40,4 +43,5 @@ func.func @kimi_k3_tp8_chunk(
       state(%state : memref<?x12x128x128xf32>) out(%o : memref<?x12x128xbf16>)
       {chunk_size = 64 : i64}
   return
+}
 }

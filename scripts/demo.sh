@@ -16,8 +16,11 @@ bin="$KDA_BUILD_DIR/bin"
 echo "==== kda-opt: the spec, verified"
 "$bin/kda-opt" "$root/examples/kimi-k3-tp8.mlir"
 echo "==== kda-compile: $out/bundle"
+# With the config table: each target also gets the layer's variants per N
+# bucket, which the runtime picks by the batch's sequence count.
 "$bin/kda-compile" "$root/examples/kimi-k3-tp8.mlir" \
-  --targets=gfx942,gfx950,sm_90,emu -o "$out/bundle" --print-figures
+  --targets=gfx942,gfx950,sm_90,emu -o "$out/bundle" --print-figures \
+  --config-table="$root/examples/config-table.json"
 ls -R "$out/bundle"
 echo "==== decode and mixed batches on the emulator vs the float64 oracle"
 # Numerics only: the emulator's time says nothing about a GPU's bandwidth

@@ -2,8 +2,9 @@
 # Compiles the sm_90 bundles the H200 run uses into device-bundles/ (ignored
 # by git, carried to the device by the device tool): the two example specs
 # the decode benchmark layers, the prefill (chunk) layers, the tile-GEMM
-# kernels (tiles section) and the recurrent kernel's row variants (forward
-# section: speculative rows).
+# kernels (tiles section), the recurrent kernel's row variants (forward
+# section: speculative rows), the tuner's candidates and the decode layers
+# with the config table.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${KDA_BUILD_DIR:-$root/build}/bin"
@@ -17,6 +18,25 @@ for spec in "$root/examples/kimi-linear-48b.mlir" "$root/examples/kimi-k3-tp8.ml
   name=$(basename "$spec" .mlir)
   "$bin/kda-compile" "$spec" --targets=sm_90 -o "$out/$name"
 done
+# `run-h200.sh numerics`: f32 activations and head dims 60, 96, 100.
+rm -rf "$out/anyhead"
+for name in k3_f32_act linear_f32_act k3_head60 linear_head60 k3_head96 \
+            linear_head96 k3_head100 linear_head100_bf16_state; do
+  "$bin/kda-compile" "$root/test/numeric/specs/$name.mlir" --targets=sm_90 \
+    -o "$out/anyhead/$name" -q
+done
+# `run-h200.sh tune`: every config kda-tune accepts for the decode layers
+# (direct loads: the LDS token ring measured slower for one-token rows), one
+# kernel each; `run-h200.sh sweepn`: the decode layers with the config
+# table's variants (the runtime picks one by N).
+rm -rf "$out/tune-candidates"
+"$bin/kda-tune" "$root/test/device/decode-bench.mlir" --target=sm_90 \
+  --lds-stages=0 --candidates="$out/tune-candidates" > "$out/tune-candidates.txt"
+# The runtime loads the cubin; the candidates' PTX (~0.1 MB a kernel) would
+# only weigh on the 64 MiB the device call carries.
+rm -f "$out/tune-candidates/sm_90/kda_kernels.ptx"
+"$bin/kda-compile" "$root/test/device/decode-bench.mlir" --targets=sm_90 \
+  --config-table="$root/examples/config-table.json" -o "$out/decode-tuned"
 # `run-h200.sh compare`: with KDA_COMPARE_COMPILE=<an earlier commit's
 # kda-compile>, decode-bench-old holds that commit's sm_90 cubin of the same
 # layers under this tree's manifest (same symbols and arguments; older

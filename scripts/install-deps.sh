@@ -6,6 +6,9 @@ set -euo pipefail
 PACKAGES=(
   # compiler: LLVM/MLIR 22, lit and FileCheck, lld and clang for AMDGPU/NVPTX
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 clang-22
+  # the compiler's runtime builtins, linked into emulator objects (bf16
+  # rounding of odd-shaped or masked bf16 vectors on x86: __truncsfbf2)
+  libclang-rt-22-dev
   # AMDGPU device bitcode (ocml/ockl) and HIP headers/loader for the hip backend
   rocm-device-libs libamdhip64-dev
   # tests: GoogleTest; emulator fibers: Boost.Context

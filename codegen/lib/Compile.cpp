@@ -12,6 +12,13 @@
 #include "kda/Passes/KernelAbi.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
 #include "mlir/Support/FileUtilities.h"
+#include "kda/Dialect/KDA/KDADialect.h"
+#include "kda/Passes/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -144,6 +151,19 @@ llvm::json::Object CompiledKernel::toJson() const {
   // Kernels of a layer say which; others (tile_gemm) have none.
   if (!layer.empty())
     o["layer"] = llvm::json::Object(layer);
+  if (maxWorkgroupSize > 0)
+    o["limits"] = llvm::json::Object{{"max_workgroup_size", maxWorkgroupSize},
+                                     {"static_lds_bytes", staticLdsBytes}};
+  if (!variantOf.empty()) {
+    llvm::json::Object variant{{"of", variantOf},
+                               {"n_min", variantNMin},
+                               {"n_max", variantNMax}};
+    if (auto p = llvm::json::parse(variantProvenance))
+      variant["provenance"] = std::move(*p);
+    else
+      llvm::consumeError(p.takeError());
+    o["variant"] = std::move(variant);
+  }
   if (!extraFile.empty())
     o["ptx"] = extraFile;
   if (stage >= 0)
@@ -453,9 +473,12 @@ static LogicalResult compileEmulator(ModuleOp km, const TargetInfo &t,
   path::append(clang, "clang");
   std::string log;
   // Undefined kda_emu_* symbols resolve against the runtime at dlopen.
+  // compiler-rt's builtins are linked in: x86 lowers bf16 vector elements
+  // it must promote (masked stores of bf16 state rows) through
+  // __truncsfbf2, which Debian 12's libgcc lacks.
   int rc = runTool({clang.str().str(), "-O2", "-fPIC", "-shared",
-                    "-Wno-override-module", llPath.str().str(), "-o",
-                    soPath.str().str()},
+                    "--rtlib=compiler-rt", "-Wno-override-module",
+                    llPath.str().str(), "-o", soPath.str().str()},
                    log, tools.scratchDir);
   if (rc != 0)
     return km.emitError() << "clang failed building the emulator object:\n"
@@ -470,6 +493,29 @@ static LogicalResult compileEmulator(ModuleOp km, const TargetInfo &t,
 //===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
+
+void mlir::kda::registerCompilerTools(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerAllPasses();
+  registerKDAPasses();
+  registry.insert<KDADialect>();
+}
+
+OwningOpRef<ModuleOp> mlir::kda::readSpec(MLIRContext &ctx,
+                                          llvm::SourceMgr &sourceMgr,
+                                          StringRef path, StringRef tool) {
+  std::string err;
+  auto file = openInputFile(path, &err);
+  if (!file) {
+    llvm::errs() << tool << ": " << err << "\n";
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  // The parser or the verifier says why when this fails.
+  return parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+}
 
 llvm::json::Object mlir::kda::describeLayer(LayerAttr l) {
   std::string act, state;
@@ -669,6 +715,14 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
       if (auto v = kernel->getAttrOfType<IntegerAttr>(
               (Twine("kda.") + key).str()))
         k.config[key] = v.getInt();
+    k.maxWorkgroupSize = t.maxWorkgroupSize;
+    k.staticLdsBytes = t.staticLdsBytes;
+    if (auto variant = fn->getAttrOfType<DictionaryAttr>("kda.variant")) {
+      k.variantOf = variant.getAs<StringAttr>("of").str();
+      k.variantNMin = variant.getAs<IntegerAttr>("n_min").getInt();
+      k.variantNMax = variant.getAs<IntegerAttr>("n_max").getInt();
+      k.variantProvenance = variant.getAs<StringAttr>("provenance").str();
+    }
     kernels.push_back(std::move(k));
   }
   // Optional operands the spec passes: the kernel reads them.

@@ -1,6 +1,7 @@
 //===- KDAAttrs.cpp - kda attributes --------------------------------------===//
 #include "kda/Dialect/KDA/KDAAttrs.h"
 #include "kda/Dialect/KDA/KDADialect.h"
+#include "kda/Target/RecurrentRules.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSet.h"
@@ -60,8 +61,8 @@ LogicalResult LayerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "only the lower_bound gate takes a bound";
   if (scale < 0 || std::isnan(scale))
     return emitError() << "scale must be positive, got " << scale;
-  if (!actType || !(actType.isBF16() || actType.isF16()))
-    return emitError() << "activation dtype must be bf16 or f16, got "
+  if (!actType || !(actType.isBF16() || actType.isF16() || actType.isF32()))
+    return emitError() << "activation dtype must be bf16, f16 or f32, got "
                        << actType;
   if (!stateType || !(stateType.isF32() || stateType.isBF16()))
     return emitError() << "state dtype must be f32 or bf16, got " << stateType;
@@ -261,24 +262,12 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned blockT, unsigned warps,
                                  unsigned stages, unsigned lanesK,
                                  unsigned ldsStages, unsigned wavesK) {
-  for (auto [name, v] : {std::pair<StringRef, unsigned>{"block_k", blockK},
-                         {"block_v", blockV},
-                         {"block_t", blockT}})
-    if (v == 0 || !llvm::isPowerOf2_32(v) || v > 256)
-      return emitError() << name << " must be a power of two in [1, 256], got "
-                         << v;
-  if (warps == 0 || warps > 32)
-    return emitError() << "warps must be in [1, 32], got " << warps;
-  if (stages == 0 || stages > 8)
-    return emitError() << "stages must be in [1, 8], got " << stages;
-  if (lanesK != 0 && (!llvm::isPowerOf2_32(lanesK) || lanesK > 64))
-    return emitError() << "lanes_k must be a power of two up to 64, got "
-                       << lanesK;
-  if (ldsStages > 4)
-    return emitError() << "lds_stages must be in [0, 4], got " << ldsStages;
-  if (!llvm::isPowerOf2_32(wavesK) || warps % wavesK != 0)
-    return emitError() << "waves_k must be a power of two dividing warps ("
-                       << warps << "), got " << wavesK;
+  // One statement of the ranges (RecurrentRules.h): the runtime checks a
+  // bundle's config table with the same code.
+  std::string rule = rules::checkConfigRanges(
+      {blockK, blockV, blockT, warps, stages, lanesK, ldsStages, wavesK});
+  if (!rule.empty())
+    return emitError() << rule;
   return success();
 }
 

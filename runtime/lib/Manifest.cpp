@@ -283,6 +283,21 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
       if (value.is_number_integer() || value.is_boolean())
         k.config[key] = value.is_boolean() ? int64_t(value.get<bool>())
                                            : value.get<int64_t>();
+  if (j.contains("limits")) {
+    const json &l = at(j, "limits", where, "");
+    k.maxWorkgroupSize = uint32_t(
+        integer(l, "max_workgroup_size", where, 1, 1 << 16, "limits"));
+    k.staticLdsBytes =
+        uint32_t(integer(l, "static_lds_bytes", where, 0, kMaxDim, "limits"));
+  }
+  if (j.contains("variant")) {
+    const json &v = at(j, "variant", where, "");
+    k.isVariant = true;
+    k.variant.of = str(v, "of", where, "variant");
+    k.variant.nMin = integer(v, "n_min", where, 1, kMaxDim, "variant");
+    k.variant.nMax =
+        integer(v, "n_max", where, k.variant.nMin, kMaxDim, "variant");
+  }
   // A layer's kernels say which layer; kernels of other kinds (tile_gemm)
   // need not.
   if (k.kind == "recurrent" || j.contains("layer"))

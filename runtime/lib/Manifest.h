@@ -79,6 +79,18 @@ struct Kernel {
   std::vector<std::string> uses; // optional operands the kernel reads
   /// The config's integer and boolean entries (booleans as 0/1).
   std::map<std::string, int64_t> config;
+  /// A config table variant ("variant"): it stands in for kernel `of` of
+  /// the same target when a launch has nMin..nMax sequences.
+  struct Variant {
+    std::string of;
+    int64_t nMin = 0, nMax = 0;
+  };
+  bool isVariant = false;
+  Variant variant;
+  /// The target's limits its config was checked against ("limits";
+  /// recurrent kernels): the runtime re-checks the config with them. Zero
+  /// when absent.
+  uint32_t maxWorkgroupSize = 0, staticLdsBytes = 0;
   /// Present for kernels of a layer (kind recurrent): its dims and formulas
   /// and the element types of act, g, beta and state.
   bool hasLayer = false;

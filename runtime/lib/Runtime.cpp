@@ -3,6 +3,7 @@
 #include "Internal.h"
 #include "LaunchPlan.h"
 #include "Manifest.h"
+#include "Variants.h"
 #include "kda/kda_runtime.h"
 
 #include <algorithm>
@@ -36,6 +37,7 @@ struct kda_kernel {
   /// in order, itself first.
   std::vector<const kda_kernel *> stages;
   KernelHandle handle = nullptr;
+  size_t index = 0; // in its bundle's kernels
 };
 
 struct kda_bundle {
@@ -43,6 +45,7 @@ struct kda_bundle {
   mf::Planner planner; // the manifest's, for kda_forward
   std::unique_ptr<Backend> backend;
   std::vector<kda_kernel> kernels;
+  kda::rt::VariantChooser variants; // config table variants by N
 };
 
 struct kda_plan {
@@ -498,6 +501,8 @@ kda_status kda::rt::packRecurrentUnchecked(const kda_kernel *k,
                                            LaunchPlan &plan) {
   if (b.num_seqs == 0)
     return KDA_OK;
+  // The config table's variant for this N, if any (host data only).
+  k = &k->bundle->kernels[k->bundle->variants.choose(k->index, b.num_seqs)];
   PlannedLaunch l;
   l.kernel = k->m.name;
   l.handle = k->handle;
@@ -564,6 +569,8 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
   for (size_t i = 0; i < all.size(); ++i)
     if (!prepareKernel(manifest.kernels[i], all[i], why))
       return fail(KDA_ERROR_BAD_BUNDLE, manifestPath + ": " + why);
+  if (std::string bad = kda::rt::checkVariants(manifest); !bad.empty())
+    return fail(KDA_ERROR_BAD_BUNDLE, manifestPath + ": " + bad);
 
   auto bundle = std::make_unique<kda_bundle>();
   bundle->dir = dir;
@@ -581,8 +588,13 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
       return fail(s, describe(k.m) + ": " + error);
     bundle->kernels.push_back(std::move(k));
   }
-  for (kda_kernel &k : bundle->kernels)
-    k.bundle = bundle.get();
+  std::vector<const mf::Kernel *> loaded;
+  for (size_t i = 0; i < bundle->kernels.size(); ++i) {
+    bundle->kernels[i].bundle = bundle.get();
+    bundle->kernels[i].index = i;
+    loaded.push_back(&bundle->kernels[i].m);
+  }
+  bundle->variants.build(loaded);
   if (!linkStages(bundle->kernels, why))
     return fail(KDA_ERROR_BAD_BUNDLE, manifestPath + ": " + why);
   *out = bundle.release();
@@ -621,6 +633,16 @@ kda_status kda_bundle_find(kda_bundle *bundle, const char *name,
   return fail(KDA_ERROR_NOT_FOUND, std::string("no kernel '") + name +
                                        "' for " + bundle->target + " in " +
                                        bundle->dir);
+}
+
+kda_status kda_kernel_variant_for(const kda_kernel *k, int64_t numSeqs,
+                                   const char **name) {
+  if (!k || !name || numSeqs < 0)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                "null kernel or result, or negative num_seqs");
+  *name = k->bundle->kernels[k->bundle->variants.choose(k->index, numSeqs)]
+              .m.name.c_str();
+  return KDA_OK;
 }
 
 kda_status kda_kernel_workspace_bytes(const kda_kernel *k, int64_t numTokens,

@@ -5,9 +5,12 @@
 # both state layouts, with the copy ceiling measured in the same run; then
 # bf16 state pools, the LDS-pipelined kernels, the config sweep,
 # compute-sanitizer and the tile layer's GEMM kernels (mma.sync, dynamic
-# shared memory above 48 KiB); kda_forward from Python with torch (seed
-# scenario, CUDA graph replay, torch.compile, speculative rows).
-# `run-h200.sh sweep` (etc.) runs named sections only.
+# shared memory above 48 KiB); the chunk path against fla (chunk); kda_forward
+# from Python with torch (seed scenario, CUDA graph replay, torch.compile,
+# speculative rows); `tune` times kda-tune's candidates for the config
+# table, `sweepn` times the tuned decode (variants by N) and fla the same two
+# ways over N x H x layout and plots them (not in the default run: name
+# them). `run-h200.sh sweep` (etc.) runs named sections only.
 #
 # Bundles are compiled on the CPU machine beforehand (they need LLVM):
 #   ./scripts/device-bundles.sh          -> device-bundles/ (git-ignored)
@@ -21,9 +24,10 @@ build=/tmp/kda-device-build
 mkdir -p "$out"
 # Sections, all by default; name some to run only those (short follow-up
 # calls): numerics decode compare bf16 pipelined rows sweep memcheck racecheck
-# dynsmem tiles chunk forward.
-known="numerics decode compare bf16 pipelined rows sweep memcheck racecheck dynsmem tiles chunk forward"
-sections="${*:-$known}"
+# dynsmem tiles chunk forward; tune and sweepn only when named.
+defaults="numerics decode compare bf16 pipelined rows sweep memcheck racecheck dynsmem tiles chunk forward"
+known="$defaults tune sweepn"
+sections="${*:-$defaults}"
 for s in $sections; do
   [[ " $known " == *" $s "* ]] || { echo "run-h200.sh: unknown section '$s' (known: $known)" >&2; exit 2; }
 done
@@ -46,6 +50,13 @@ if want numerics; then
   echo "== numerics on sm_90 (examples: softplus kv, lower_bound vk)"
   "$bench" --bundle "$bundles/kimi-linear-48b" --kernel kimi_linear_recurrent --numerics --json "$out/num-linear.json" || status=1
   "$bench" --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics --json "$out/num-k3.json" || status=1
+  if [ -d "$bundles/anyhead" ]; then
+    echo "== numerics: f32 activations, head dims 60, 96, 100 (masked tails)"
+    for dir in "$bundles"/anyhead/*; do
+      name=$(basename "$dir")
+      "$bench" --bundle "$dir" --kernel "$name" --numerics --json "$out/num-$name.json" || status=1
+    done
+  fi
 fi
 
 if want decode; then
@@ -106,6 +117,39 @@ if want sweep && [ -d "$bundles/decode-sweep" ]; then
     line=$("$bench" --bundle "$bundles/decode-sweep" --kernel "$k" --decode 128 --reps 30 | tail -1)
     echo "$k $line"
   done | tee "$out/sweep.txt"
+fi
+
+driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+
+if want tune && [ -d "$bundles/tune-candidates" ]; then
+  # Every accepted config of the decode layers at the N of each bucket;
+  # back on the CPU machine:
+  #   kda-tune test/device/decode-bench.mlir --target=sm_90 --lds-stages=0 \
+  #     --times=<out>/tune.json --table=examples/config-table.json
+  echo "== kda-tune candidates (CUDA events and graph replay)"
+  "$bench" --bundle "$bundles/tune-candidates" --all-kernels \
+    --decode 1,4,8,16,32,64,128,256 --reps 30 --driver "$driver" \
+    --json "$out/tune.json" > "$out/tune.log" || status=1
+  tail -3 "$out/tune.log"
+fi
+
+if want sweepn && [ -d "$bundles/decode-tuned" ]; then
+  # N in {1,8,32,128,256} x H in {12,32} x {vk,kv}: kda through the config
+  # table's variants (the kernel column names the one the runtime chose),
+  # fla in the same run; both timed as events after an L2 flush and as
+  # graph replay minus the flush; JSON per layer, then the plot.
+  echo "== decode sweep: kda (tuned, variants by N) and fla, two timing methods"
+  mkdir -p "$out/sweepn"
+  for k in decode_h12_vk decode_h32_vk decode_h12_kv decode_h32_kv; do
+    "$bench" --bundle "$bundles/decode-tuned" --kernel "$k" --numerics --copy \
+      --decode 1,8,32,128,256 --driver "$driver" --json "$out/sweepn/$k.json" || status=1
+  done
+  python3 test/device/fla-bench.py --n 1,8,32,128,256 --heads 12,32 --out "$out/sweepn" || status=1
+  if python3 -c "import matplotlib" 2> /dev/null; then
+    python3 scripts/plot-decode.py "$out/sweepn" -o "$out/sweepn/decode.png" || status=1
+  else
+    echo "no matplotlib here: plot on the CPU machine with scripts/plot-decode.py $out/sweepn"
+  fi
 fi
 
 if command -v compute-sanitizer > /dev/null; then

@@ -11,6 +11,7 @@
 // launch plan strings two kernels together on one state pool.
 //
 //===----------------------------------------------------------------------===//
+#include "EditedBundles.h"
 #include "Harness.h"
 #include "Manifest.h"
 
@@ -32,7 +33,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string bundleDir(const std::string &name) {
-  return std::string(KDA_NUMERIC_BUNDLES_DIR) + "/" + name;
+  return test::numericBundleDir(name);
 }
 
 /// A bundle opened on the emulator for one target; closed on destruction.
@@ -157,53 +158,14 @@ INSTANTIATE_TEST_SUITE_P(
 // Manifests the runtime refuses at open
 //===----------------------------------------------------------------------===//
 
-class EditedBundles : public ::testing::Test {
+class EditedBundles : public test::EditedBundles {
 protected:
-  void TearDown() override {
-    for (const fs::path &d : made)
-      fs::remove_all(d);
-  }
-
-  /// A copy of bundle `name` (code objects too) whose manifest kernels
-  /// `edit` changed.
-  std::string edited(const std::string &name,
-                     const std::function<void(json &kernel)> &edit) {
-    fs::path dst = fs::temp_directory_path() /
-                   ("kda-abi-test-" + std::to_string(getpid()) + "-" +
-                    std::to_string(made.size()));
-    fs::remove_all(dst);
-    fs::copy(bundleDir(name), dst, fs::copy_options::recursive);
-    made.push_back(dst);
-    json m;
-    std::ifstream(dst / "manifest.json") >> m;
-    for (json &k : m.at("kernels"))
-      edit(k);
-    std::ofstream(dst / "manifest.json") << m.dump(2);
-    return dst.string();
-  }
-
-  /// Opening must fail with KDA_ERROR_BAD_BUNDLE and a message holding
-  /// every one of `parts`; no bundle comes back.
-  void expectRefused(const std::string &dir,
-                     std::initializer_list<std::string> parts) {
-    kda_bundle *bundle = reinterpret_cast<kda_bundle *>(this);
-    EXPECT_EQ(kda_bundle_open(dir.c_str(), KDA_BACKEND_EMU, &bundle),
-              KDA_ERROR_BAD_BUNDLE);
-    EXPECT_EQ(bundle, nullptr);
-    const std::string message = kda_last_error();
-    for (const std::string &p : parts)
-      EXPECT_NE(message.find(p), std::string::npos)
-          << "'" << p << "' not in: " << message;
-  }
-
   static json *arg(json &kernel, const std::string &name) {
     for (json &a : kernel.at("args"))
       if (a.at("name") == name)
         return &a;
     return nullptr;
   }
-
-  std::vector<fs::path> made;
 };
 
 TEST_F(EditedBundles, UnknownArgumentIsRefusedByName) {

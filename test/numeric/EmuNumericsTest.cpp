@@ -4,7 +4,7 @@
 // at wave 64 (emu; the LDS-pipelined specs also emu950, gfx950's copy atom)
 // and wave 32 (emu32), run through the runtime's emu
 // backend on batches that mix decodes and multi-token rows, padding slots,
-// sequences with and without initial state; bf16/f16 inputs; and the edges
+// sequences with and without initial state; bf16/f16/f32 inputs; and the edges
 // of KDA-MATH.md random draws never reach: zero-length sequences, all-zero q
 // and k rows, stale NaN states behind has_initial_state = 0, gates around
 // the softplus threshold and at +-1000, saturated betas.
@@ -130,6 +130,16 @@ std::vector<NumericCase> allCases() {
        {"k3_lds1", "k3_lds2", "linear_lds3", "linear_lds4", "k3_wavesk_lds2"})
     for (const char *batch : {"decode", "mixed", "long", "extreme"})
       cases.push_back({spec, "emu950", batch});
+  // f32 activations and head dims that are not powers of two (masked k
+  // tails in a lane's run, masked columns in the last block), both layouts
+  // and wave sizes; the edge batches included.
+  for (const char *spec :
+       {"k3_f32_act", "linear_f32_act", "k3_head60", "linear_head60",
+        "k3_head96", "linear_head96", "k3_head100",
+        "linear_head100_bf16_state"})
+    for (const char *target : {"emu", "emu32"})
+      for (const char *batch : {"decode", "mixed", "extreme", "degenerate"})
+        cases.push_back({spec, target, batch});
   // Full 128 x 128 heads: fewer batches, both wave sizes.
   for (const char *spec : {"k3_heads128", "linear_heads128"})
     for (const char *target : {"emu", "emu32"})

@@ -2,7 +2,8 @@
 //
 //   kda-bench --bundle DIR --kernel NAME [--backend cuda|emu] [--target T]
 //             [--numerics] [--decode 1,8,32,128,256] [--tokens-per-row L]
-//             [--copy] [--json FILE]
+//             [--copy] [--json FILE] [--driver TEXT]
+//   kda-bench --bundle DIR --all-kernels --decode 1,8,... --json FILE
 //
 // --target picks which of the bundle's targets the backend runs (emu, emu950
 // or emu32 on the emulator; sm_90 on cuda); by default the first it can.
@@ -13,6 +14,10 @@
 // triton.testing.do_bench) and reports bandwidth over the minimum bytes;
 // with --tokens-per-row L each of the N rows is L tokens long (short
 // prefills, where the LDS-pipelined token loop is meant to pay off).
+// On CUDA every timing is taken two ways: CUDA events around the launch
+// after an L2 flush ("us"), and CUDA-graph replay of [flush, launch] minus
+// replay of [flush] ("us_graph": no host launch overhead, the method fla is
+// timed with in test/device/fla-bench.py), medians of --reps each.
 // --copy measures the device-to-device copy bandwidth (bytes read + written)
 // in the same run, the ceiling the decode figures are compared with.
 // --prefill times prefill batches (1x8192: one row of 8192 tokens; 4x4096;
@@ -21,9 +26,14 @@
 // for a chunk kernel - the same way, with the L2 flushed.
 // A chunk kernel's --numerics runs issue 8's batches (lengths 1 .. 1000 in
 // one varlen batch, stale NaN slots, g at -1000) against the oracle.
+// --all-kernels times every recurrent kernel of the bundle's target (a
+// kda-tune --candidates bundle) and writes {"machine", "driver", "date",
+// "timing", "kernels": {name: {"config", "us", "us_graph"}}} for kda-tune
+// --times.
 //
 //===----------------------------------------------------------------------===//
 #include "Harness.h"
+#include "Manifest.h"
 #include "kda/kda_runtime.h"
 
 #include <algorithm>
@@ -31,6 +41,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -45,8 +56,8 @@ using namespace kda;
 namespace {
 
 struct Options {
-  std::string bundle, kernel, backend = "cuda", target, json;
-  bool numerics = false, copy = false;
+  std::string bundle, kernel, backend = "cuda", target, json, driver;
+  bool numerics = false, copy = false, allKernels = false;
   std::vector<int> decode;
   std::vector<std::string> prefill;
   int reps = 50;
@@ -58,7 +69,8 @@ struct Options {
                "kda-bench: %s\nusage: kda-bench --bundle DIR --kernel NAME "
                "[--backend cuda|emu] [--target T] [--numerics] [--decode N,N,...] "
                "[--tokens-per-row L] [--prefill BxT|varlenN,...] [--copy] "
-               "[--reps R] [--json FILE]\n",
+               "[--reps R] [--json FILE] [--driver TEXT]\n       kda-bench "
+               "--bundle DIR --all-kernels --decode N,... --json FILE\n",
                why);
   std::exit(2);
 }
@@ -77,6 +89,8 @@ Options parse(int argc, char **argv) {
     else if (a == "--backend") o.backend = next();
     else if (a == "--target") o.target = next();
     else if (a == "--json") o.json = next();
+    else if (a == "--driver") o.driver = next();
+    else if (a == "--all-kernels") o.allKernels = true;
     else if (a == "--numerics") o.numerics = true;
     else if (a == "--copy") o.copy = true;
     else if (a == "--reps") o.reps = std::atoi(next().c_str());
@@ -94,7 +108,9 @@ Options parse(int argc, char **argv) {
     } else
       usage(("unknown option " + a).c_str());
   }
-  if (!o.copy && (o.bundle.empty() || o.kernel.empty()))
+  if (o.allKernels && (o.bundle.empty() || o.decode.empty() || o.json.empty()))
+    usage("--all-kernels needs --bundle, --decode and --json");
+  if (!o.copy && !o.allKernels && (o.bundle.empty() || o.kernel.empty()))
     usage("--bundle and --kernel are required");
   if (o.backend != "cuda" && o.backend != "emu")
     usage("--backend must be cuda or emu");
@@ -161,6 +177,59 @@ template <typename Fn> double medianMs(int reps, Fn fn) {
   return ms[ms.size() / 2];
 }
 
+/// Median of `reps` CUDA-graph replays of [flush, launch] minus the median
+/// of replays of [flush] alone, in ms: the kernel's time without host
+/// launch overhead. `launch` enqueues on the stream it is given.
+template <typename Fn> double graphMs(int reps, Fn launch) {
+  static void *flush = nullptr;
+  const size_t flushBytes = 256u << 20;
+  if (!flush)
+    check(cudaMalloc(&flush, flushBytes), "flush buffer");
+  cudaStream_t s;
+  check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream");
+  auto capture = [&](bool withKernel) {
+    cudaGraph_t g;
+    cudaGraphExec_t e;
+    check(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal),
+          "begin capture");
+    cudaMemsetAsync(flush, 0, flushBytes, s);
+    if (withKernel)
+      launch(s);
+    check(cudaStreamEndCapture(s, &g), "end capture");
+    check(cudaGraphInstantiate(&e, g, 0), "instantiate graph");
+    cudaGraphDestroy(g);
+    return e;
+  };
+  cudaGraphExec_t both = capture(true), flushOnly = capture(false);
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  auto timeOne = [&](cudaGraphExec_t e) {
+    cudaEventRecord(a, s);
+    cudaGraphLaunch(e, s);
+    cudaEventRecord(b, s);
+    check(cudaEventSynchronize(b), "graph replay");
+    float t = 0;
+    cudaEventElapsedTime(&t, a, b);
+    return t;
+  };
+  for (int i = 0; i < 5; ++i)
+    timeOne(both), timeOne(flushOnly); // warm-up
+  std::vector<float> withK, without;
+  for (int i = 0; i < reps; ++i) { // alternate: drifts cancel
+    withK.push_back(timeOne(both));
+    without.push_back(timeOne(flushOnly));
+  }
+  std::sort(withK.begin(), withK.end());
+  std::sort(without.begin(), without.end());
+  cudaGraphExecDestroy(both);
+  cudaGraphExecDestroy(flushOnly);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  cudaStreamDestroy(s);
+  return withK[withK.size() / 2] - without[without.size() / 2];
+}
+
 double copyTBps(int reps) {
   const size_t bytes = size_t(1) << 30;
   void *src = nullptr, *dst = nullptr;
@@ -175,6 +244,120 @@ double copyTBps(int reps) {
   return 2.0 * bytes / (ms * 1e-3) / 1e12;
 }
 #endif
+
+/// One timed launch configuration: events after a flush; graph replay
+/// (CUDA only, else negative).
+struct Timing {
+  double us = 0, usGraph = -1;
+};
+
+Timing timeLaunch(const kda_kernel *kernel, const kda_batch &b,
+                  kda_backend backend, int reps) {
+  Timing t;
+#ifdef KDA_BENCH_CUDA
+  if (backend == KDA_BACKEND_CUDA) {
+    t.us = 1e3 * medianMs(reps, [&] { kda_launch_recurrent(kernel, &b, nullptr); });
+    t.usGraph = 1e3 * graphMs(reps, [&](cudaStream_t s) {
+      kda_launch_recurrent(kernel, &b, s);
+    });
+    return t;
+  }
+#endif
+  auto t0 = std::chrono::steady_clock::now();
+  kda_launch_recurrent(kernel, &b, nullptr);
+  t.us = std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now() - t0)
+             .count();
+  return t;
+}
+
+/// N rows of `tokens` tokens each, in slots 1..N, all with initial state.
+test::BatchShape decodeShape(int n, int tokens) {
+  test::BatchShape shape;
+  for (int i = 0; i < n; ++i) {
+    shape.lengths.push_back(tokens);
+    shape.slots.push_back(i + 1);
+    shape.hasInitial.push_back(1);
+  }
+  return shape;
+}
+
+std::string today() {
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+std::string machineName(kda_backend backend) {
+#ifdef KDA_BENCH_CUDA
+  if (backend == KDA_BACKEND_CUDA) {
+    cudaDeviceProp p{};
+    cudaGetDeviceProperties(&p, 0);
+    int driver = 0;
+    cudaDriverGetVersion(&driver);
+    return std::string(p.name) + " (CUDA driver API " + std::to_string(driver) +
+           ")";
+  }
+#endif
+  (void)backend;
+  return "host emulator";
+}
+
+/// Times every recurrent kernel of the open bundle's target at each N of
+/// `o.decode` and writes kda-tune's --times JSON.
+int timeAllKernels(const Options &o, kda_bundle *bundle, kda_backend backend,
+                   test::Memory &mem) {
+  const std::string target = kda_bundle_target(bundle);
+  manifest::Manifest m;
+  std::string error;
+  if (!manifest::readManifest(o.bundle, m, error)) {
+    std::fprintf(stderr, "kda-bench: %s\n", error.c_str());
+    return 1;
+  }
+  std::ofstream f(o.json);
+  f << "{\n  \"machine\": \"" << machineName(backend) << "\",\n  \"driver\": \""
+    << o.driver << "\",\n  \"date\": \"" << today()
+    << "\",\n  \"timing\": \"median of " << o.reps
+    << " runs: CUDA events after an L2 flush (us); CUDA-graph replay of "
+       "[flush, launch] minus [flush] (us_graph)\",\n  \"kernels\": {";
+  bool first = true;
+  for (const manifest::Kernel &k : m.kernels) {
+    if (k.target != target || k.kind != "recurrent")
+      continue;
+    const kda_kernel *kernel = nullptr;
+    if (kda_bundle_find(bundle, k.name.c_str(), &kernel) != KDA_OK)
+      continue;
+    test::KernelLayer layer = test::readKernelLayer(o.bundle, k.name, target);
+    std::string us, usGraph, config;
+    for (const auto &[key, value] : k.config)
+      config += (config.empty() ? "" : ", ") + ("\"" + key + "\": ") +
+                std::to_string(value);
+    for (int n : o.decode) {
+      test::Harness h(layer, mem);
+      h.prepare(decodeShape(n, o.tokensPerRow), n + 1, 1234 + n);
+      Timing t = timeLaunch(kernel, h.batch(), backend, o.reps);
+      us += (us.empty() ? "" : ", ") + ("\"" + std::to_string(n) + "\": ") +
+            std::to_string(t.us);
+      if (t.usGraph >= 0)
+        usGraph += (usGraph.empty() ? "" : ", ") +
+                   ("\"" + std::to_string(n) + "\": ") +
+                   std::to_string(t.usGraph);
+      std::printf("%-40s N %6d %10.2f us%s\n", k.name.c_str(), n, t.us,
+                  t.usGraph >= 0
+                      ? (" (graph " + std::to_string(t.usGraph) + " us)").c_str()
+                      : "");
+    }
+    f << (first ? "" : ",") << "\n    \"" << k.name << "\": {\"config\": {"
+      << config << "}, \"us\": {" << us << "}";
+    if (!usGraph.empty())
+      f << ", \"us_graph\": {" << usGraph << "}";
+    f << "}";
+    first = false;
+  }
+  f << "\n  }\n}\n";
+  return 0;
+}
 
 struct NumericRun {
   const char *name;
@@ -290,13 +473,6 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "kda-bench: %s\n", kda_last_error());
     return 1;
   }
-  const kda_kernel *kernel = nullptr;
-  if (kda_bundle_find(bundle, o.kernel.c_str(), &kernel) != KDA_OK) {
-    std::fprintf(stderr, "kda-bench: %s\n", kda_last_error());
-    return 1;
-  }
-  const std::string target = kda_bundle_target(bundle);
-  test::KernelLayer layer = test::readKernelLayer(o.bundle, o.kernel, target);
   test::HostMemory hostMem;
 #ifdef KDA_BENCH_CUDA
   CudaMemory cudaMem;
@@ -306,6 +482,18 @@ int main(int argc, char **argv) {
 #else
   test::Memory &mem = hostMem;
 #endif
+  if (o.allKernels) {
+    int rc = timeAllKernels(o, bundle, backend, mem);
+    kda_bundle_close(bundle);
+    return rc;
+  }
+  const kda_kernel *kernel = nullptr;
+  if (kda_bundle_find(bundle, o.kernel.c_str(), &kernel) != KDA_OK) {
+    std::fprintf(stderr, "kda-bench: %s\n", kda_last_error());
+    return 1;
+  }
+  const std::string target = kda_bundle_target(bundle);
+  test::KernelLayer layer = test::readKernelLayer(o.bundle, o.kernel, target);
   std::printf("kda-bench: %s (%s) on %s: H %d, HV %d, K %d, V %d\n",
               o.kernel.c_str(), o.bundle.c_str(), target.c_str(),
               layer.layer.H, layer.layer.HV, layer.layer.K, layer.layer.V);
@@ -350,41 +538,28 @@ int main(int argc, char **argv) {
     const int L = o.tokensPerRow;
     if (L > 1)
       std::printf("rows of %d tokens each\n", L);
-    std::printf("%6s %10s %10s %10s %8s\n", "N", "time us", "TB/s", "MB moved",
-                copy > 0 ? "of copy" : "");
+    std::printf("%6s %10s %10s %10s %10s %8s\n", "N", "time us", "graph us",
+                "TB/s", "MB moved", copy > 0 ? "of copy" : "");
     for (int n : o.decode) {
-      test::BatchShape shape;
-      for (int i = 0; i < n; ++i) {
-        shape.lengths.push_back(L);
-        shape.slots.push_back(i + 1);
-        shape.hasInitial.push_back(1);
-      }
       test::Harness h(layer, mem);
-      h.prepare(shape, n + 1, 1234 + n);
-      kda_batch b = h.batch();
-      double ms = 0;
-#ifdef KDA_BENCH_CUDA
-      if (backend == KDA_BACKEND_CUDA)
-        ms = medianMs(o.reps,
-                      [&] { test::launchLayer(layer, kernel, b, nullptr); });
-#endif
-      if (backend == KDA_BACKEND_EMU) {
-        auto t0 = std::chrono::steady_clock::now();
-        test::launchLayer(layer, kernel, b, nullptr);
-        ms = std::chrono::duration<double, std::milli>(
-                 std::chrono::steady_clock::now() - t0)
-                 .count();
-      }
+      h.prepare(decodeShape(n, L), n + 1, 1234 + n);
+      const char *chosen = "";
+      kda_kernel_variant_for(kernel, n, &chosen);
+      Timing t = timeLaunch(kernel, h.batch(), backend, o.reps);
+      // Bandwidth by the graph time where there is one (no launch overhead).
+      double us = t.usGraph > 0 ? t.usGraph : t.us;
       double bytes = h.minimumBytes();
-      double tbps = bytes / (ms * 1e-3) / 1e12;
-      std::printf("%6d %10.2f %10.3f %10.2f %7.1f%%\n", n, ms * 1e3, tbps,
-                  bytes / 1e6, copy > 0 ? 100 * tbps / copy : 0.0);
+      double tbps = bytes / (us * 1e-6) / 1e12;
+      std::printf("%6d %10.2f %10.2f %10.3f %10.2f %7.1f%%  %s\n", n, t.us,
+                  t.usGraph, tbps, bytes / 1e6,
+                  copy > 0 ? 100 * tbps / copy : 0.0, chosen);
       json.push_back("\"decode_N" + std::to_string(n) +
                      (L > 1 ? "_L" + std::to_string(L) : std::string()) +
-                     "\": {\"us\": " +
-                     std::to_string(ms * 1e3) + ", \"TBps\": " +
-                     std::to_string(tbps) + ", \"bytes\": " +
-                     std::to_string(bytes) + "}");
+                     "\": {\"us\": " + std::to_string(t.us) +
+                     ", \"us_graph\": " + std::to_string(t.usGraph) +
+                     ", \"TBps\": " + std::to_string(tbps) +
+                     ", \"bytes\": " + std::to_string(bytes) +
+                     ", \"kernel\": \"" + chosen + "\"}");
     }
   }
   if (!o.prefill.empty()) {
@@ -424,8 +599,14 @@ int main(int argc, char **argv) {
   kda_bundle_close(bundle);
   if (!o.json.empty()) {
     std::ofstream f(o.json);
-    f << "{\n  \"kernel\": \"" << o.kernel << "\",\n  \"target\": \"" << target
-      << "\"";
+    const ref::Layer &l = layer.layer;
+    f << "{\n  \"impl\": \"kda\",\n  \"kernel\": \"" << o.kernel
+      << "\",\n  \"target\": \"" << target << "\",\n  \"machine\": \""
+      << machineName(backend) << "\",\n  \"driver\": \"" << o.driver
+      << "\",\n  \"date\": \"" << today() << "\",\n  \"layer\": {\"heads\": "
+      << l.H << ", \"value_heads\": " << l.HV << ", \"head_k\": " << l.K
+      << ", \"head_v\": " << l.V << ", \"state_layout\": \""
+      << (l.layout == ref::Layout::VK ? "vk" : "kv") << "\"}";
     for (const std::string &j : json)
       f << ",\n  " << j;
     f << "\n}\n";

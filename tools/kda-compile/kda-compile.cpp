@@ -1,25 +1,22 @@
 //===- kda-compile.cpp - model spec -> bundle -----------------------------===//
 //
 //   kda-compile SPEC --targets=gfx942,gfx950,sm_90,emu -o DIR
+//               [--config-table=TABLE.json]
 //
 // Lowers every computation of SPEC for each target and writes DIR: the code
 // objects (one folder per target) and manifest.json. The bundle is built in a
 // temporary folder beside DIR and moved into place only when every target
-// succeeded: a failed compile leaves DIR as it was.
+// succeeded: a failed compile leaves DIR as it was. With a config table
+// (kda-tune's), each recurrent kernel also gets one variant per matching
+// entry, which the runtime launches for the entry's N range; an entry whose
+// config breaks a rule or a pipeline hazard rule fails the compile.
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Codegen/Compile.h"
-#include "kda/Dialect/KDA/KDADialect.h"
-#include "kda/Passes/Passes.h"
+#include "kda/Codegen/ConfigTable.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -41,6 +38,11 @@ static cl::opt<std::string>
     targetList("targets", cl::desc("comma-separated targets"),
                cl::init("gfx942,gfx950,sm_90,emu"));
 static cl::opt<bool> quiet("q", cl::desc("no progress output"));
+static cl::opt<std::string> configTable(
+    "config-table",
+    cl::desc("kda-tune's config table: compile a variant of each recurrent "
+             "kernel per entry of its target and layer"),
+    cl::value_desc("table.json"), cl::init(""));
 static cl::opt<bool> printFigures(
     "print-figures",
     cl::desc("print each kernel's static figures (registers, spills, LDS, "
@@ -69,12 +71,7 @@ static void printFigureTable(const std::vector<CompiledKernel> &kernels) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  registerAllPasses();
-  registerKDAPasses();
-  registry.insert<KDADialect>();
+  registerCompilerTools(registry);
   cl::ParseCommandLineOptions(argc, argv, "kda-compile: model spec -> bundle\n");
 
   // Validate the target list before doing any work.
@@ -99,16 +96,18 @@ int main(int argc, char **argv) {
   ctx.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
-  std::string err;
-  auto file = openInputFile(specFile, &err);
-  if (!file) {
-    llvm::errs() << "kda-compile: " << err << "\n";
-    return 1;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> spec = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> spec = readSpec(ctx, sourceMgr, specFile, "kda-compile");
   if (!spec)
     return 1; // the parser or verifier already said why
+
+  ConfigTable table;
+  if (!configTable.empty()) {
+    std::string error;
+    if (!ConfigTable::read(configTable, table, error)) {
+      llvm::errs() << "kda-compile: config table " << error << "\n";
+      return 1;
+    }
+  }
 
   Toolchain tools = Toolchain::fromEnvironment();
   SmallString<128> staging(outDir);
@@ -132,7 +131,9 @@ int main(int argc, char **argv) {
       llvm::errs() << "[" << i + 1 << "/" << targets.size() << "] " << t.name
                    << ": compiling...";
     size_t before = kernels.size();
-    if (failed(compileForTarget(*spec, t, tools, staging, kernels))) {
+    OwningOpRef<ModuleOp> withVariants = spec->clone();
+    if (failed(addTableVariants(*withVariants, table, configTable, t)) ||
+        failed(compileForTarget(*withVariants, t, tools, staging, kernels))) {
       llvm::errs() << "\nkda-compile: " << t.name << " failed; " << outDir
                    << " left unchanged\n";
       fs::remove_directories(staging);

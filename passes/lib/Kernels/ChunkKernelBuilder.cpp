@@ -298,9 +298,10 @@ private:
 
   /// Flat views of the kernel's arguments, by their ABI names.
   void bindArguments(gpu::GPUFuncOp func);
-  /// A typed f32 view of `floats` floats at byte `offset` of the dynamic
-  /// shared memory.
-  Value ldsView(Value dyn, int64_t offset, int64_t floats);
+  /// The kernel's LDS is its dynamic shared memory, cut into f32 arrays in
+  /// order: beginLds, then carve(floats) per array.
+  void beginLds();
+  Value carve(int64_t floats);
   /// The workgroup's place and the sequence's rows.
   void bindPlace(Value seq);
   /// Index of float `field` of token `t`'s workspace record (head h).
@@ -369,6 +370,8 @@ private:
   Value ldsG, ldsA, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsVn;
   Value ldsX, ldsU, ldsAq; // scan: staged chunk rows
   Value col0; // scan: the workgroup's first state column
+  Value dynLds;          // the dynamic shared memory (beginLds)
+  int64_t dynOffset = 0; // bytes of it carved so far
   // Arguments.
   Value q, k, v, g, beta, aLog, dtBias, cu, slots, hasInit, state, out, ws;
 };
@@ -410,11 +413,23 @@ void ChunkEmitter::bindArguments(gpu::GPUFuncOp func) {
     dtBias = Value();
 }
 
-Value ChunkEmitter::ldsView(Value dyn, int64_t offset, int64_t floats) {
-  auto ws = gpu::AddressSpaceAttr::get(b.getContext(),
-                                       gpu::AddressSpace::Workgroup);
-  auto type = MemRefType::get({floats}, f32, nullptr, ws);
-  return memref::ViewOp::create(b, loc, type, dyn, idx(offset), ValueRange{});
+void ChunkEmitter::beginLds() {
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  auto bytes =
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(), nullptr, space);
+  dynLds = gpu::DynamicSharedMemoryOp::create(b, loc, bytes);
+  dynOffset = 0;
+}
+
+Value ChunkEmitter::carve(int64_t floats) {
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  auto type = MemRefType::get({floats}, f32, nullptr, space);
+  Value view = memref::ViewOp::create(b, loc, type, dynLds, idx(dynOffset),
+                                      ValueRange{});
+  dynOffset += 4 * floats;
+  return view;
 }
 
 void ChunkEmitter::bindPlace(Value seq) {
@@ -673,17 +688,7 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, slot, idx(0)));
   ifThen(live, [&] {
     rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
-    auto bytes = MemRefType::get(
-        {ShapedType::kDynamic}, b.getI8Type(), nullptr,
-        gpu::AddressSpaceAttr::get(b.getContext(),
-                                   gpu::AddressSpace::Workgroup));
-    Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytes);
-    int64_t off = 0;
-    auto carve = [&](int64_t floats) {
-      Value view = ldsView(dyn, off, floats);
-      off += 4 * floats;
-      return view;
-    };
+    beginLds();
     ldsG = carve(p.C * p.K);
     ldsA = carve(p.C * p.C);
     ldsRowQ = carve(p.C);
@@ -836,17 +841,7 @@ void ChunkEmitter::emitScan(gpu::GPUFuncOp func) {
         });
       },
       [&] {
-        auto bytes = MemRefType::get(
-            {ShapedType::kDynamic}, b.getI8Type(), nullptr,
-            gpu::AddressSpaceAttr::get(b.getContext(),
-                                       gpu::AddressSpace::Workgroup));
-        Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytes);
-        int64_t off = 0;
-        auto carve = [&](int64_t floats) {
-          Value view = ldsView(dyn, off, floats);
-          off += 4 * floats;
-          return view;
-        };
+        beginLds();
         ldsS = carve(p.K * BV);
         ldsVn = carve(p.C * BV);
         if (p.stageScan) {
@@ -881,14 +876,9 @@ void ChunkEmitter::emitScan(gpu::GPUFuncOp func) {
 /// workspace: the one statement of the kernel's ABI.
 SmallVector<KernelArg> chunkStageAbi(ChunkStageOp op) {
   MLIRContext *ctx = op.getContext();
-  auto elem = [&](Value operand) -> Type {
-    if (!operand)
-      return Float32Type::get(ctx);
-    Type t = cast<MemRefType>(operand.getType()).getElementType();
-    return t.isInteger(1) ? IntegerType::get(ctx, 8) : t;
-  };
+  auto elem = [&](Value operand) { return kernelArgElementType(ctx, operand); };
   auto in = [&](const char *name, Value operand) {
-    return KernelArg{name, elem(operand), ArgRole::Input};
+    return inputArg(ctx, name, operand);
   };
   KernelArg workspace{"workspace", Float32Type::get(ctx), ArgRole::Workspace};
   if (op.getStage() == ChunkStage::Prep)

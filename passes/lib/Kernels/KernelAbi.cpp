@@ -46,3 +46,16 @@ mlir::kda::getKernelAbi(gpu::GPUFuncOp func) {
   }
   return args;
 }
+
+Type mlir::kda::kernelArgElementType(MLIRContext *ctx, Value operand) {
+  if (!operand)
+    return Float32Type::get(ctx);
+  Type t = cast<MemRefType>(operand.getType()).getElementType();
+  return t.isInteger(1) ? IntegerType::get(ctx, 8) : t;
+}
+
+KernelArg mlir::kda::inputArg(MLIRContext *ctx, StringRef name,
+                              Value operand) {
+  return KernelArg{name.str(), kernelArgElementType(ctx, operand),
+                   ArgRole::Input};
+}

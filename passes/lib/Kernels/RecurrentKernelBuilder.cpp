@@ -25,12 +25,35 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::kda;
 
 //===----------------------------------------------------------------------===//
 // Schedule
 //===----------------------------------------------------------------------===//
+
+rules::LayerFacts mlir::kda::recurrentLayerFacts(LayerAttr layer) {
+  return {unsigned(layer.getHeadK()), unsigned(layer.getHeadV()),
+          layer.getStateType().getIntOrFloatBitWidth() / 8,
+          layer.getStateLayout() == StateLayout::VK};
+}
+
+rules::ConfigValues mlir::kda::configValues(ConfigAttr c) {
+  return {c.getBlockK(), c.getBlockV(), c.getBlockT(), c.getWarps(),
+          c.getStages(), c.getLanesK(), c.getLdsStages(), c.getWavesK()};
+}
+
+rules::TargetFacts mlir::kda::targetFacts(const TargetInfo &t) {
+  return {t.name.str(), t.waveSize, t.maxWorkgroupSize, t.staticLdsBytes};
+}
+
+ConfigAttr mlir::kda::configAttr(MLIRContext *ctx,
+                                 const rules::ConfigValues &c) {
+  return ConfigAttr::get(ctx, c.blockK, c.blockV, c.blockT, c.warps, c.stages,
+                         c.lanesK, c.ldsStages, c.wavesK);
+}
 
 // State accesses of 16 bytes per lane. vk: a lane's k-run of a column is
 // 16 bytes (f32: 4 k, so 32 lanes per K = 128 column; bf16: 8 k, 16 lanes).
@@ -43,14 +66,29 @@ static unsigned defaultColsPerLane(LayerAttr layer) {
   return layer.getStateLayout() == StateLayout::VK ? 4
                                                    : 16 / stateBytes(layer);
 }
+// A head_k that is not a power of two keeps 16-byte runs where it can: the
+// most lanes (up to the power-of-two ideal) whose run ceil(K / lanes) starts
+// 16-byte aligned in a vk pool (K = 60, f32: 16 lanes of 4 k, the last lane
+// masked; K = 96: 8 lanes of 12); failing that, the ideal count with its
+// tail masked.
 static unsigned defaultLanesK(LayerAttr layer, const TargetInfo &t) {
-  const unsigned K = layer.getHeadK();
-  unsigned lanes = layer.getStateLayout() == StateLayout::VK
-                       ? std::max(1u, K * stateBytes(layer) / 16)
-                       : 2 * defaultColsPerLane(layer);
-  lanes = std::min(llvm::PowerOf2Ceil(lanes), uint64_t(t.waveSize));
-  while (lanes > 1 && K % lanes != 0)
+  const unsigned K = layer.getHeadK(), sb = stateBytes(layer);
+  const bool vk = layer.getStateLayout() == StateLayout::VK;
+  unsigned lanes = vk ? std::max(1u, (K * sb + 15) / 16)
+                      : 2 * defaultColsPerLane(layer);
+  lanes = std::min(unsigned(llvm::PowerOf2Ceil(lanes)), t.waveSize);
+  while (lanes > K)
     lanes /= 2;
+  if (vk) {
+    for (unsigned l = lanes; l >= 1; l /= 2) {
+      unsigned run = (K + l - 1) / l;
+      unsigned widest = std::min(16u, 1u << llvm::Log2_32(run * sb));
+      if (rules::accessAlignment(sb, std::gcd(K, run)) == widest) {
+        lanes = l;
+        break;
+      }
+    }
+  }
   // Every lane of a wave must own a column: columns per wave <= V.
   while (t.waveSize / lanes > unsigned(layer.getHeadV()) && lanes < t.waveSize)
     lanes *= 2;
@@ -100,64 +138,9 @@ LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
                                                  const TargetInfo &t,
                                                  RecurrentSchedule &s,
                                                  std::string &reason) {
-  llvm::raw_string_ostream os(reason);
-  const unsigned K = layer.getHeadK(), V = layer.getHeadV();
-  s.waveSize = t.waveSize;
-  s.warps = config.getWarps();
-  s.blockV = config.getBlockV();
-  if (config.getBlockK() != K)
-    return os << "the recurrent kernel keeps whole columns: block_k must be "
-                 "head_k ("
-              << K << "), got " << config.getBlockK(),
-           failure();
-  if (config.getBlockT() != 1 || config.getStages() != 1)
-    return os << "the recurrent kernel takes block_t = 1 and stages = 1",
-           failure();
-  if (V % s.blockV != 0)
-    return os << "block_v (" << s.blockV << ") must divide head_v (" << V
-              << ")",
-           failure();
-  if (s.threads() > t.maxWorkgroupSize)
-    return os << s.warps << " waves of " << t.waveSize << " exceed the "
-              << t.maxWorkgroupSize << "-thread workgroup limit of " << t.name,
-           failure();
-  s.wavesK = config.getWavesK();
-  if (s.wavesK > 1 && config.getLanesK() == 0)
-    return os << "waves_k = " << s.wavesK
-              << " needs lanes_k (the lanes of one wave sharing a column)",
-           failure();
-  if (config.getLanesK() == 0) { // one column per thread
-    if (s.threads() % s.blockV != 0)
-      return os << "block_v (" << s.blockV << ") must divide the "
-                << s.threads() << " threads of a workgroup",
-             failure();
-    s.lanesK = s.threads() / s.blockV;
-  } else {
-    s.lanesK = config.getLanesK();
-  }
-  if (!llvm::isPowerOf2_32(s.lanesK) || s.lanesK > t.waveSize)
-    return os << "each column needs a power-of-two number of lanes within one "
-                 "wave of "
-              << t.waveSize << ", got " << s.lanesK,
-           failure();
-  if (K % (s.lanesK * s.wavesK) != 0)
-    return os << s.lanesK << " lanes x " << s.wavesK
-              << " waves per column do not divide head_k (" << K << ")",
-           failure();
-  if (s.gridCols() == 0 || s.blockV % s.gridCols() != 0)
-    return os << "block_v (" << s.blockV << ") must be a multiple of the "
-              << s.gridCols() << " columns " << s.threads() << " threads of "
-              << s.lanesK << " lanes cover",
-           failure();
-  s.colsPerThread = s.blockV / s.gridCols();
-  s.ldsStages = config.getLdsStages();
-  s.elemsK = K / (s.lanesK * s.wavesK);
-  if (s.exchangeBytes() > t.staticLdsBytes)
-    return os << "the cross-wave exchange needs " << s.exchangeBytes()
-              << " bytes of LDS, more than the " << t.staticLdsBytes
-              << " a kernel may declare statically on " << t.name,
-           failure();
-  return success();
+  reason = rules::deriveRecurrentPlan(
+      recurrentLayerFacts(layer), configValues(config), targetFacts(t), s);
+  return success(reason.empty());
 }
 
 //===----------------------------------------------------------------------===//
@@ -279,10 +262,30 @@ private:
   /// cluster reduction, then, with wavesK > 1, across waves through `region`
   /// of the LDS exchange (one barrier for all of `partials`).
   SmallVector<Value> columnSums(ArrayRef<Value> partials, ExchangeRegion region);
-  /// `count` consecutive elements at `offset`, widened to f32; one vector
-  /// load when more than one.
-  SmallVector<Value> loadRun(Value mem, Value offset, unsigned count);
-  void storeRun(Value mem, Value offset, ArrayRef<Value> values);
+  /// `count` consecutive elements at `offset`, widened to f32: one vector
+  /// load (`align` bytes, what the offsets guarantee) when more than one;
+  /// when `valid` (an index: the leading elements in range) is given, one
+  /// guarded load per element, the masked ones reading 0.
+  SmallVector<Value> loadRun(Value mem, Value offset, unsigned count,
+                             unsigned align, Value valid = {});
+  /// The store twin: only the `valid` leading elements are written (a
+  /// masked vector store).
+  void storeRun(Value mem, Value offset, ArrayRef<Value> values,
+                unsigned align, Value valid = {});
+  /// The lane's k-run of a row of K (q, k, g, dt_bias), masked past head_k.
+  SmallVector<Value> loadKRun(Value mem, Value offset);
+  /// Alignment (bytes) of a lane's k-run of a K-long row, or of a vk
+  /// column; of a kv row piece of the lane's adjacent columns.
+  unsigned kRunAlign(Type elem) const;
+  unsigned kvPieceAlign() const;
+  /// Leading elements in range of a vk column run of column c / of the kv
+  /// row piece of k-row j; null when nothing is masked.
+  Value vkColumnValid(unsigned c);
+  Value kvRowValid(Value k0, unsigned j);
+  /// max(0, min(n, most)).
+  Value clampCount(Value n, unsigned most);
+  /// i1: element i of a run is in range (i < valid).
+  Value inRun(unsigned i, Value valid);
 
   /// Flat offset of S[k][v] of head h in slot `slot`.
   Value stateOffset(Value slot, Value h, Value k, Value v);
@@ -327,6 +330,12 @@ private:
   // The lane's place: its column in the workgroup's grid, its k-lane within
   // the wave, and its wave's k-group.
   Value gridCol, ktInWave, waveK;
+  // Masks of head dims that are not covered exactly: the k of the lane's run
+  // in range (null when every lane's run is), each column's `col < V` (empty
+  // when every block is full) and the lane's first column.
+  Value validK;
+  SmallVector<Value> colValid;
+  Value firstCol;
   // Flat views of the kernel arguments, bound by their names in kda.abi.
   Value q, k, v, g, beta, aLog, dtBias, cu, slots, hasInit, state, out;
   Value numAccepted; // speculative rows only
@@ -348,42 +357,129 @@ private:
 };
 } // namespace
 
+static unsigned bytesOf(Type elem) { return elem.getIntOrFloatBitWidth() / 8; }
+
+// A masked load is element by element, each load behind its own `i <
+// valid`: what LLVM makes of a masked vector load on the GPUs, which have no
+// masked load instruction; a masked vector load's pass-through select on
+// bf16 elements would need a bf16 rounding routine on the emulator's x86
+// host that Debian's libgcc lacks.
+Value RecurrentKernelEmitter::inRun(unsigned i, Value valid) {
+  return arith::CmpIOp::create(b, arith::CmpIPredicate::slt, idx(i), valid);
+}
+
 SmallVector<Value> RecurrentKernelEmitter::loadRun(Value mem, Value offset,
-                                                   unsigned count) {
-  auto type = cast<MemRefType>(mem.getType());
-  Type elem = type.getElementType();
+                                                   unsigned count,
+                                                   unsigned align,
+                                                   Value valid) {
+  Type elem = cast<MemRefType>(mem.getType()).getElementType();
   SmallVector<Value> vals;
+  if (valid) {
+    for (unsigned i = 0; i < count; ++i) {
+      auto ifIn = scf::IfOp::create(b, f32, inRun(i, valid), /*withElse=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(ifIn.thenBlock());
+      scf::YieldOp::create(
+          b, widen(memref::LoadOp::create(b, mem, add(offset, idx(i)))));
+      b.setInsertionPointToStart(ifIn.elseBlock());
+      scf::YieldOp::create(b, f(0.0));
+      vals.push_back(ifIn.getResult(0));
+    }
+    return vals;
+  }
   if (count == 1) {
     vals.push_back(widen(memref::LoadOp::create(b, mem, offset)));
     return vals;
   }
-  unsigned bytes = count * elem.getIntOrFloatBitWidth() / 8;
   auto vt = VectorType::get({count}, elem);
   Value vec = vector::LoadOp::create(b, vt, mem, ValueRange{offset},
                                      /*nontemporal=*/false,
-                                     llvm::MaybeAlign(std::min(bytes, 16u)));
+                                     llvm::MaybeAlign(align));
   for (unsigned i = 0; i < count; ++i)
     vals.push_back(widen(vector::ExtractOp::create(b, vec, int64_t(i))));
   return vals;
 }
 
 void RecurrentKernelEmitter::storeRun(Value mem, Value offset,
-                                      ArrayRef<Value> values) {
-  auto type = cast<MemRefType>(mem.getType());
-  Type elem = type.getElementType();
+                                      ArrayRef<Value> values, unsigned align,
+                                      Value valid) {
+  Type elem = cast<MemRefType>(mem.getType()).getElementType();
   SmallVector<Value> narrowed;
   for (Value x : values)
     narrowed.push_back(narrow(x, elem));
-  if (values.size() == 1) {
+  if (values.size() == 1 && !valid) {
     memref::StoreOp::create(b, narrowed[0], mem, offset);
     return;
   }
-  unsigned bytes = values.size() * elem.getIntOrFloatBitWidth() / 8;
   auto vt = VectorType::get({int64_t(values.size())}, elem);
   Value vec = vector::FromElementsOp::create(b, vt, narrowed);
+  if (valid) {
+    // A masked vector store: scalarised by LLVM into guarded element stores
+    // on every target, from a vector as the unmasked store (element-wise
+    // scalar stores of narrowed values let LLVM form bf16 selects, which the
+    // emulator's x86 host cannot lower without a libgcc routine).
+    // The mask element by element (vector.create_mask has no lowering in
+    // the GPU targets' conversions).
+    SmallVector<Value> bits;
+    for (unsigned i = 0; i < values.size(); ++i)
+      bits.push_back(inRun(i, valid));
+    Value mask = vector::FromElementsOp::create(
+        b, VectorType::get({int64_t(values.size())}, b.getI1Type()), bits);
+    vector::MaskedStoreOp::create(b, mem, ValueRange{offset}, mask, vec,
+                                  llvm::MaybeAlign(align));
+    return;
+  }
   vector::StoreOp::create(b, vec, mem, ValueRange{offset},
-                          /*nontemporal=*/false,
-                          llvm::MaybeAlign(std::min(bytes, 16u)));
+                          /*nontemporal=*/false, llvm::MaybeAlign(align));
+}
+
+unsigned RecurrentKernelEmitter::kRunAlign(Type elem) const {
+  // Rows and vk columns start at multiples of K, a lane's run at k0 = kt *
+  // E: both offsets are multiples of gcd(K, E).
+  return rules::accessAlignment(
+      bytesOf(elem), std::gcd<uint64_t>(layer.getHeadK(), s.elemsK));
+}
+
+unsigned RecurrentKernelEmitter::kvPieceAlign() const {
+  // kv rows start at multiples of V, a lane's first column at colBlock *
+  // block_v + vl * colsPerThread.
+  return rules::accessAlignment(
+      stateBytes(layer),
+      std::gcd<uint64_t>(std::gcd<uint64_t>(layer.getHeadV(), s.blockV),
+                         s.colsPerThread));
+}
+
+SmallVector<Value> RecurrentKernelEmitter::loadKRun(Value mem, Value offset) {
+  Type elem = cast<MemRefType>(mem.getType()).getElementType();
+  return loadRun(mem, offset, s.elemsK, kRunAlign(elem), validK);
+}
+
+Value RecurrentKernelEmitter::vkColumnValid(unsigned c) {
+  if (!s.maskV())
+    return validK;
+  Value run = validK ? validK : idx(s.elemsK);
+  return arith::SelectOp::create(b, colValid[c], run, idx(0));
+}
+
+Value RecurrentKernelEmitter::kvRowValid(Value k0, unsigned j) {
+  if (!s.maskK() && !s.maskV())
+    return {};
+  // The row piece's columns in range: all, or those before head_v.
+  Value cols = idx(s.colsPerThread);
+  if (s.maskV())
+    cols = clampCount(arith::SubIOp::create(b, idx(layer.getHeadV()),
+                                            firstCol),
+                      s.colsPerThread);
+  if (!s.maskK())
+    return cols;
+  Value rowInK = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
+                                       add(k0, idx(j)), idx(layer.getHeadK()));
+  return arith::SelectOp::create(b, rowInK, cols, idx(0));
+}
+
+Value RecurrentKernelEmitter::clampCount(Value n, unsigned most) {
+  return arith::MaxSIOp::create(
+      b, idx(0), arith::MinSIOp::create(b, n, idx(most)));
 }
 
 Value RecurrentKernelEmitter::stateOffset(Value slot, Value h, Value kk,
@@ -400,11 +496,13 @@ SmallVector<Value> RecurrentKernelEmitter::loadState(Value slot, Value h,
                                                      Value k0,
                                                      ArrayRef<Value> cols) {
   const unsigned E = s.elemsK, C = cols.size();
+  Type elem = cast<MemRefType>(state.getType()).getElementType();
   SmallVector<Value> vals(E * C);
   if (layer.getStateLayout() == StateLayout::VK) { // a column's k-run is contiguous
     for (unsigned c = 0; c < C; ++c) {
       SmallVector<Value> run =
-          loadRun(state, stateOffset(slot, h, k0, cols[c]), E);
+          loadRun(state, stateOffset(slot, h, k0, cols[c]), E,
+                  kRunAlign(elem), vkColumnValid(c));
       std::copy(run.begin(), run.end(), vals.begin() + c * E);
     }
     return vals;
@@ -412,7 +510,8 @@ SmallVector<Value> RecurrentKernelEmitter::loadState(Value slot, Value h,
   // kv: the lane's columns are adjacent, so each k-row is one vector.
   for (unsigned j = 0; j < E; ++j) {
     SmallVector<Value> row =
-        loadRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[0]), C);
+        loadRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[0]), C,
+                kvPieceAlign(), kvRowValid(k0, j));
     for (unsigned c = 0; c < C; ++c)
       vals[c * E + j] = row[c];
   }
@@ -423,17 +522,19 @@ void RecurrentKernelEmitter::storeState(Value slot, Value h, Value k0,
                                         ArrayRef<Value> cols,
                                         ArrayRef<Value> values) {
   const unsigned E = s.elemsK, C = cols.size();
+  Type elem = cast<MemRefType>(state.getType()).getElementType();
   if (layer.getStateLayout() == StateLayout::VK) {
     for (unsigned c = 0; c < C; ++c)
       storeRun(state, stateOffset(slot, h, k0, cols[c]),
-               values.slice(c * E, E));
+               values.slice(c * E, E), kRunAlign(elem), vkColumnValid(c));
     return;
   }
   for (unsigned j = 0; j < E; ++j) {
     SmallVector<Value> row;
     for (unsigned c = 0; c < C; ++c)
       row.push_back(values[c * E + j]);
-    storeRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[0]), row);
+    storeRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[0]), row,
+             kvPieceAlign(), kvRowValid(k0, j));
   }
 }
 
@@ -481,17 +582,25 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
                 V = layer.getHeadV();
   const unsigned E = s.elemsK, C = s.colsPerThread;
   Value th = add(mul(t, idx(HV)), h);
-  SmallVector<Value> qv = loadRun(rows.q, rows.qOff, E);
-  SmallVector<Value> kv = loadRun(rows.k, rows.kOff, E);
-  SmallVector<Value> graw = loadRun(rows.g, rows.gOff, E);
+  SmallVector<Value> qv = loadKRun(rows.q, rows.qOff);
+  SmallVector<Value> kv = loadKRun(rows.k, rows.kOff);
+  SmallVector<Value> graw = loadKRun(rows.g, rows.gOff);
   SmallVector<Value> bias;
   if (dtBias)
-    bias = loadRun(dtBias, add(mul(h, idx(K)), k0), E);
+    bias = loadKRun(dtBias, add(mul(h, idx(K)), k0));
   // Per-column loads early: their latency hides behind the norms and gates.
+  // A column past head_v reads 0 (and its output is not stored).
   SmallVector<Value> vvals;
-  for (Value col : cols)
-    vvals.push_back(
-        widen(memref::LoadOp::create(b, v, add(mul(th, idx(V)), col))));
+  for (auto [c, col] : llvm::enumerate(cols)) {
+    Value at = add(mul(th, idx(V)), col);
+    if (!s.maskV()) {
+      vvals.push_back(widen(memref::LoadOp::create(b, v, at)));
+      continue;
+    }
+    Value one = arith::SelectOp::create(b, colValid[c], idx(1), idx(0));
+    Type vElem = cast<MemRefType>(v.getType()).getElementType();
+    vvals.push_back(loadRun(v, at, 1, bytesOf(vElem), one)[0]);
+  }
   Value braw = widen(memref::LoadOp::create(b, beta, th));
 
   Value scale = f(layer.getEffectiveScale());
@@ -780,6 +889,14 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   for (unsigned c = 0; c < s.colsPerThread; ++c)
     cols.push_back(add(colBase, idx(vkLayout ? c * s.gridCols() : c)));
   Value k0 = mul(kt, idx(s.elemsK));
+  firstCol = cols.front();
+  if (s.maskK()) // k in range of the lane's run: clamp(K - k0, 0, E)
+    validK = clampCount(arith::SubIOp::create(b, idx(layer.getHeadK()), k0),
+                        s.elemsK);
+  if (s.maskV())
+    for (Value col : cols)
+      colValid.push_back(arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
+                                               col, idx(V)));
   Value hq = arith::DivUIOp::create(b, h, idx(G));
   Value bos = toIndex(memref::LoadOp::create(b, cu, n));
   Value eos = toIndex(memref::LoadOp::create(b, cu, add(n, idx(1))));
@@ -792,8 +909,14 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     b.setInsertionPoint(ifLeader.thenBlock()->getTerminator());
     Value row = mul(add(mul(t, idx(HV)), h), idx(V));
     Type elem = cast<MemRefType>(out.getType()).getElementType();
-    for (auto [col, o] : llvm::zip_equal(cols, outs))
+    for (auto [c, col, o] : llvm::enumerate(cols, outs)) {
+      OpBuilder::InsertionGuard inColumn(b);
+      if (s.maskV()) { // no output past head_v
+        auto ifValid = scf::IfOp::create(b, colValid[c], /*withElse=*/false);
+        b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
+      }
       memref::StoreOp::create(b, narrow(o, elem), out, add(row, col));
+    }
   };
 
   // Padding (slot <= 0, or slot < 0 by the variant): zero output rows, no
@@ -876,14 +999,9 @@ static llvm::cl::opt<bool> clTestReverseAbi(
 static SmallVector<KernelArg> recurrentKernelAbi(RecurrentOp op,
                                                  const RowVariant &rows) {
   MLIRContext *ctx = op.getContext();
-  auto elem = [&](Value operand) -> Type {
-    if (!operand)
-      return Float32Type::get(ctx);
-    Type t = cast<MemRefType>(operand.getType()).getElementType();
-    return t.isInteger(1) ? IntegerType::get(ctx, 8) : t;
-  };
+  auto elem = [&](Value operand) { return kernelArgElementType(ctx, operand); };
   auto in = [&](const char *name, Value operand) {
-    return KernelArg{name, elem(operand), ArgRole::Input};
+    return inputArg(ctx, name, operand);
   };
   SmallVector<KernelArg> abi{in("q", op.getQ()),
                              in("k", op.getK()),
@@ -982,9 +1100,9 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   func->setAttr("kda.spec_tokens", b.getI64IntegerAttr(rows->specTokens));
   func->setAttr("kda.padding_below", b.getI64IntegerAttr(rows->paddingBelow));
   func->setAttr("kda.slot_stride", b.getI64IntegerAttr(rows->slotStride));
-  // Grid: (head_v / block_v, value_heads, num_seqs).
+  // Grid: (ceil(head_v / block_v), value_heads, num_seqs).
   func->setAttr("kda.grid",
-                b.getDenseI64ArrayAttr({op.getLayer().getHeadV() / s.blockV,
+                b.getDenseI64ArrayAttr({int64_t(s.gridX()),
                                         op.getLayer().getValueHeads(), -1}));
   if (failed(RecurrentKernelEmitter(b, op, s, target, tokenRing, layout, *rows)
                  .emit(func)))

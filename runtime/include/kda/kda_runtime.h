@@ -147,6 +147,18 @@ const char *kda_bundle_target(const kda_bundle *bundle);
 kda_status kda_bundle_find(kda_bundle *bundle, const char *name,
                            const kda_kernel **out);
 
+/* Config table variants. A bundle compiled with kda-tune's config table
+ * (kda-compile --config-table) holds, beside a recurrent kernel, variants
+ * for ranges of sequences per launch; kda_launch_recurrent (and plans) run
+ * the variant whose range holds the batch's num_seqs, else the kernel
+ * itself - chosen from the host descriptor, with no device read. Their
+ * configs are checked when the bundle is opened (KDA_ERROR_BAD_BUNDLE, the
+ * message naming the kernel and the rule). This says which kernel (its
+ * name; `kernel`'s own when no variant covers num_seqs) a launch of
+ * `num_seqs` sequences runs. */
+kda_status kda_kernel_variant_for(const kda_kernel *kernel, int64_t num_seqs,
+                                  const char **name);
+
 /* Validates `batch` against `kernel`, then launches the recurrent kernel on
  * `stream` (hipStream_t / CUstream; ignored by the emulator, which runs
  * synchronously). */

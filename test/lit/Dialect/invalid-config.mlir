@@ -1,4 +1,5 @@
-// #kda.config: power-of-two blocks, warps 1..32, stages 1..8, blocks within the head.
+// #kda.config: block_k/block_v in [1, 256] (any size), block_t a power of two,
+// warps 1..32, stages 1..8, blocks within the head.
 // RUN: kda-opt %s -split-input-file -verify-diagnostics
 
 #l = #kda.layer<heads = 2, value_heads = 4, head_k = 8, head_v = 4, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
@@ -11,8 +12,8 @@ func.func @f(%q: memref<?x2x8xbf16>, %k: memref<?x2x8xbf16>, %v: memref<?x4x4xbf
 
 // -----
 
-// expected-error @+1 {{block_v must be a power of two in [1, 256], got 24}}
-#c = #kda.config<block_k = 16, block_v = 24, block_t = 16, warps = 4, stages = 2>
+// expected-error @+1 {{block_v must be in [1, 256], got 300}}
+#c = #kda.config<block_k = 16, block_v = 300, block_t = 16, warps = 4, stages = 2>
 
 // -----
 

@@ -1,10 +1,14 @@
 // kda-bench on the emulator backend: the numerics batches against the float64
 // oracle (decodes, padding and no-initial-state rows, 200-token rows, g near
 // -1000) pass the issue #3 bars, timing runs for one-token rows and for rows of
-// several tokens, and bad options are refused with the usage line.
+// several tokens (JSON with the layer and the kernel that ran), every kernel
+// of a bundle timed for kda-tune (--all-kernels), and bad options are
+// refused with the usage line.
 // RUN: rm -rf %t && kda-compile %s --targets=emu -o %t -q
 // RUN: kda-bench --backend emu --bundle %t --kernel bench_small --numerics --decode 2 --tokens-per-row 3 --reps 1 --json %t/bench.json | FileCheck %s
 // RUN: FileCheck %s --check-prefix=JSON --input-file=%t/bench.json
+// RUN: kda-bench --backend emu --bundle %t --all-kernels --decode 1,2 --reps 1 --json %t/all.json
+// RUN: FileCheck %s --check-prefix=ALL --input-file=%t/all.json
 // RUN: not kda-bench --backend emu --bundle %t --kernel bench_small --decode 2 --tokens-per-row 0 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not kda-bench --backend emu --bundle %t --kernel no_such_kernel --numerics 2>&1 | FileCheck %s --check-prefix=MISSING
 // The emu950 target (gfx950's atoms, wave 64) runs like emu; --target picks it.
@@ -18,10 +22,15 @@
 // CHECK: long_rows {{.*}} ok
 // CHECK: extreme_gate {{.*}} ok
 // CHECK: rows of 3 tokens each
-// CHECK-NEXT: N time us TB/s MB moved
-// CHECK-NEXT: 2 {{[0-9]+\.[0-9]+}} {{[0-9]+\.[0-9]+}} {{[0-9]+\.[0-9]+}}
+// CHECK-NEXT: N time us graph us TB/s MB moved
+// CHECK-NEXT: 2 {{[0-9]+\.[0-9]+}} -1.00 {{[0-9]+\.[0-9]+}} {{[0-9]+\.[0-9]+}} {{.*}} bench_small
+// JSON: "impl": "kda"
+// JSON: "layer": {"heads": 2, "value_heads": 2, "head_k": 32, "head_v": 32, "state_layout": "vk"}
 // JSON: "numerics_decode_n64": {"out_err": {{.*}}, "pass": true}
-// JSON: "decode_N2_L3": {"us":
+// JSON: "decode_N2_L3": {"us": {{[0-9.]+}}, "us_graph": -1{{.*}}, "kernel": "bench_small"}
+// ALL: "machine": "host emulator"
+// ALL: "kernels": {
+// ALL-NEXT: "bench_small": {"config": {{.*}}"lanes_k": {{[0-9]+}}{{.*}}, "us": {"1": {{[0-9.]+}}, "2": {{[0-9.]+}}}}
 // BAD: kda-bench: --tokens-per-row must be at least 1
 // BAD: usage: kda-bench --bundle DIR --kernel NAME
 // MISSING: kda-bench: {{.*}}no_such_kernel

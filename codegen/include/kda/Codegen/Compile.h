@@ -3,9 +3,9 @@
 #define KDA_CODEGEN_COMPILE_H
 
 #include "kda/Dialect/KDA/KDAAttrs.h"
-#include "kda/Dialect/KDA/KDAAttrs.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
 #include <string>
 #include <vector>
 
@@ -61,8 +61,26 @@ struct CompiledKernel {
   int64_t workspaceFixed = 0, workspacePerToken = 0, workspacePerSeq = 0;
   std::vector<std::string> uses;
   KernelFigures figures;
+  /// A variant of a recurrent kernel compiled from a config table entry:
+  /// the kernel it stands in for at N in [variantNMin, variantNMax], and
+  /// the entry's provenance (JSON text).
+  std::string variantOf;
+  int64_t variantNMin = 0, variantNMax = 0;
+  std::string variantProvenance;
+  /// The target's limits the config rules use (recurrent kernels): the
+  /// runtime re-checks the config with them when it opens the bundle.
+  int64_t maxWorkgroupSize = 0, staticLdsBytes = 0;
   llvm::json::Object toJson() const;
 };
+
+/// Registers what kda's compiling tools need: every upstream dialect,
+/// extension, LLVM IR translation and pass, kda's passes and dialect.
+void registerCompilerTools(DialectRegistry &registry);
+
+/// Reads and verifies the spec at `path`, diagnostics through `sourceMgr`
+/// (which must outlive the module); null after saying why ("<tool>: ...").
+OwningOpRef<ModuleOp> readSpec(MLIRContext &ctx, llvm::SourceMgr &sourceMgr,
+                               llvm::StringRef path, llvm::StringRef tool);
 
 /// Lowers every computation of `spec` for `target` and writes the code
 /// objects under `outDir/<target>/`. Diagnostics go to the spec's context.

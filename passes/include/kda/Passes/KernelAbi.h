@@ -22,6 +22,14 @@ struct KernelArg {
   ArgRole role;
 };
 
+/// The element type a kernel argument has for operand `operand` of a kda
+/// op: its memref's element type, i1 flags as i8 bytes, and f32 for an
+/// absent optional operand (a_log, dt_bias: still an argument, passed null).
+Type kernelArgElementType(MLIRContext *ctx, Value operand);
+
+/// An input argument named `name` for `operand`.
+KernelArg inputArg(MLIRContext *ctx, StringRef name, Value operand);
+
 /// The bare-pointer argument types of `args` (statically shaped rank-1
 /// memrefs of the element type), for building the gpu.func.
 SmallVector<Type> kernelArgTypes(MLIRContext *ctx, ArrayRef<KernelArg> args);

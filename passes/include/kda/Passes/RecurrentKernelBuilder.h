@@ -7,10 +7,10 @@
 // Work decomposition (memory-bound: each head's K x V state is read and
 // written once per row): a workgroup owns (sequence n, value head h, a block
 // of `block_v` state columns). Each column is spread over `lanesK` lanes of
-// one wave, each lane holding `K / lanesK` consecutive k of that column in
+// one wave, each lane holding `ceil(K / lanesK)` consecutive k of that column in
 // registers, so every reduction over k stays inside a wave. With `wavesK` > 1
 // the column's k is further split over that many waves (each lane then holds
-// K / (lanesK * wavesK) k); the waves' partial sums meet in a small LDS
+// ceil(K / (lanesK * wavesK)) k); the waves' partial sums meet in a small LDS
 // exchange, one region per reduction of a token so a token needs one barrier
 // per reduction and no more. A lane may own
 // several columns (`colsPerThread`, block_v / lane-grid columns apart): the
@@ -21,6 +21,9 @@
 //      each lane loads its k-run as one vector;
 //   kv ([K, V], V contiguous): columns are adjacent (lane = kt * cols + vl),
 //      lanes of one k-row read consecutive v.
+// Head dims need not be powers of two: the k of a lane past head_k and the
+// columns of the last workgroup past head_v are masked (masked loads read
+// zeros, masked stores write nothing), so a zero contributes to no sum.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KDA_PASSES_RECURRENTKERNELBUILDER_H
@@ -28,37 +31,26 @@
 
 #include "kda/Dialect/KDA/KDAAttrs.h"
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Target/RecurrentRules.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include <algorithm>
 
 namespace mlir::kda {
 
-/// The decode kernel's schedule, derived from a #kda.config and the target.
-struct RecurrentSchedule {
-  unsigned waveSize;
-  unsigned warps;       // waves per workgroup
-  unsigned blockV;      // state columns per workgroup
-  unsigned lanesK;      // lanes of one wave sharing one column
-  unsigned wavesK = 1;  // waves sharing one column (k split across them)
-  unsigned elemsK;      // k per lane = K / (lanesK * wavesK)
-  unsigned colsPerThread; // columns each lane owns
-  unsigned ldsStages = 0; // depth of the LDS token pipeline (0: none)
-  unsigned threads() const { return warps * waveSize; }
-  unsigned colsPerWave() const { return waveSize / lanesK; }
-  /// Distinct columns the lane grid covers at once (block_v / colsPerThread).
-  unsigned gridCols() const { return threads() / (lanesK * wavesK); }
-  /// f32 values one lane contributes to a cross-wave reduction (the q and k
-  /// norms, or one per column).
-  unsigned exchangeValues() const { return std::max(2u, colsPerThread); }
-  /// Bytes of the cross-wave exchange: three regions (norms, S^T k, S^T q)
-  /// of wavesK x gridCols x exchangeValues floats; none when wavesK == 1.
-  unsigned exchangeBytes() const {
-    return wavesK == 1 ? 0 : 3 * wavesK * gridCols() * exchangeValues() * 4;
-  }
-};
+/// The decode kernel's schedule, derived from a #kda.config and the target
+/// by the rules of RecurrentRules.h (shared with kda-tune and the runtime).
+using RecurrentSchedule = rules::RecurrentPlan;
+
+/// The rules' view of a layer, a config and a target.
+rules::LayerFacts recurrentLayerFacts(LayerAttr layer);
+rules::ConfigValues configValues(ConfigAttr config);
+rules::TargetFacts targetFacts(const TargetInfo &target);
+ConfigAttr configAttr(MLIRContext *ctx, const rules::ConfigValues &c);
 
 /// The default config of the recurrent kernel for a layer on a target.
+/// Few sequences per launch are served by the config table's variants
+/// (kda-tune), which split a head's columns over more workgroups.
 ConfigAttr defaultRecurrentConfig(LayerAttr layer, const TargetInfo &target);
 
 /// Checks `config` against the layer and target; on success fills `schedule`.

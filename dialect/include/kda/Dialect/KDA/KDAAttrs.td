@@ -31,7 +31,7 @@ def KDA_LayerAttr : KDA_Attr<"Layer", "layer"> {
       `sigmoid_x2` (2 * sigmoid, allow_neg_eigval).
     - `qk_l2norm`: normalise q and k per token and head (eps 1e-6 inside the sqrt).
     - `scale` (optional): output scale; K^-1/2 when absent.
-    - `act`: activation dtype (bf16 or f16); `state`: state dtype (f32 or bf16).
+    - `act`: activation dtype (bf16, f16 or f32); `state`: state dtype (f32 or bf16).
     - `state_layout`: `kv` (pool [slots, HV, K, V], fla) or `vk`
       (pool [slots, HV, V, K], K contiguous, vLLM).
   }];
@@ -111,7 +111,9 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     #kda.config<block_k = 128, block_v = 32, block_t = 64, warps = 4, stages = 2>
     #kda.config<block_k = 128, block_v = 32, block_t = 1, warps = 4, stages = 1, lanes_k = 16>
     ```
-    Block sizes are powers of two; `warps` is per workgroup (1..32); `stages`
+    `block_k` and `block_v` are in [1, 256] (any size: a head of 60 or 100
+    takes a block of its size, or a larger block whose tail is masked);
+    `block_t` is a power of two; `warps` is per workgroup (1..32); `stages`
     is the requested software-pipeline depth (1..8), which the pipeline
     verifier may still reject for a given kernel and target. `lanes_k`
     (optional, a power of two up to 64) is how many lanes share one state

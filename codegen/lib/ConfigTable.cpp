@@ -1,0 +1,260 @@
+//===- ConfigTable.cpp - the tuned config table of a bundle ---------------===//
+#include "kda/Codegen/ConfigTable.h"
+#include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Passes/RecurrentKernelBuilder.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::kda;
+namespace json = llvm::json;
+
+static std::string typeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream(s) << t;
+  return s;
+}
+
+TableLayerKey TableLayerKey::of(LayerAttr l) {
+  return {l.getHeads(),
+          l.getValueHeads(),
+          l.getHeadK(),
+          l.getHeadV(),
+          stringifyStateLayout(l.getStateLayout()).str(),
+          typeName(l.getStateType()),
+          typeName(l.getActType())};
+}
+
+bool TableLayerKey::operator==(const TableLayerKey &o) const {
+  return heads == o.heads && valueHeads == o.valueHeads && headK == o.headK &&
+         headV == o.headV && stateLayout == o.stateLayout && state == o.state &&
+         act == o.act;
+}
+
+json::Object TableLayerKey::toJson() const {
+  return json::Object{{"heads", heads},         {"value_heads", valueHeads},
+          {"head_k", headK},        {"head_v", headV},
+          {"state_layout", stateLayout}, {"state", state},
+          {"act", act}};
+}
+
+std::string TableLayerKey::describe() const {
+  return llvm::formatv("H {0}, HV {1}, K {2}, V {3}, {4}, state {5}, act {6}",
+                       heads, valueHeads, headK, headV, stateLayout, state,
+                       act);
+}
+
+static json::Object configJson(const rules::ConfigValues &c) {
+  return json::Object{{"block_k", c.blockK}, {"block_v", c.blockV}, {"warps", c.warps},
+          {"lanes_k", c.lanesK}, {"waves_k", c.wavesK},
+          {"lds_stages", c.ldsStages}};
+}
+
+json::Object ConfigTableEntry::toJson() const {
+  return json::Object{{"target", target},
+          {"layer", layer.toJson()},
+          {"n_min", nMin},
+          {"n_max", nMax},
+          {"config", configJson(config)},
+          {"provenance", json::Object(provenance)}};
+}
+
+namespace {
+/// Field readers that name the entry and field in their message.
+struct Reader {
+  std::string where; // "<file>: entries[i]"
+  std::string error;
+  const json::Object *object(const json::Object &o, llvm::StringRef key) {
+    const json::Object *v = o.getObject(key);
+    if (!v && error.empty())
+      error = where + "." + key.str() + ": missing or not an object";
+    return v;
+  }
+  int64_t integer(const json::Object &o, llvm::StringRef key,
+                  llvm::StringRef parent, int64_t lo, int64_t hi) {
+    std::optional<int64_t> v = o.getInteger(key);
+    std::string field = parent.empty() ? key.str() : (parent + "." + key).str();
+    if (!v || *v < lo || *v > hi) {
+      if (error.empty())
+        error = llvm::formatv("{0}.{1}: {2}, expected an integer in [{3}, {4}]",
+                              where, field, v ? std::to_string(*v) : "missing",
+                              lo, hi);
+      return lo;
+    }
+    return *v;
+  }
+  std::string string(const json::Object &o, llvm::StringRef key,
+                     llvm::StringRef parent) {
+    std::optional<llvm::StringRef> v = o.getString(key);
+    if (!v && error.empty())
+      error = where + "." + (parent + "." + key).str() + ": missing string";
+    return v ? v->str() : "";
+  }
+};
+} // namespace
+
+bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
+                       std::string &error) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = (path + ": " + buffer.getError().message()).str();
+    return false;
+  }
+  llvm::Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+  if (!parsed) {
+    error = (path + ": not JSON: " + llvm::toString(parsed.takeError())).str();
+    return false;
+  }
+  const json::Object *top = parsed->getAsObject();
+  if (!top || top->getInteger("format") != 1 || !top->getArray("entries")) {
+    error = (path + ": expected {\"format\": 1, \"entries\": [...]}").str();
+    return false;
+  }
+  out.entries.clear();
+  for (auto [i, v] : llvm::enumerate(*top->getArray("entries"))) {
+    Reader r{llvm::formatv("{0}: entries[{1}]", path, i).str(), ""};
+    const json::Object *e = v.getAsObject();
+    if (!e) {
+      error = r.where + ": expected an object";
+      return false;
+    }
+    ConfigTableEntry entry;
+    entry.target = r.string(*e, "target", "");
+    if (r.error.empty() && !lookupTarget(entry.target))
+      r.error = r.where + ".target: unknown target '" + entry.target +
+                "' (known: " + knownTargetNames() + ")";
+    if (const json::Object *l = r.object(*e, "layer")) {
+      TableLayerKey &k = entry.layer;
+      k.heads = r.integer(*l, "heads", "layer", 1, 1 << 20);
+      k.valueHeads = r.integer(*l, "value_heads", "layer", 1, 1 << 20);
+      k.headK = r.integer(*l, "head_k", "layer", 1, 256);
+      k.headV = r.integer(*l, "head_v", "layer", 1, 256);
+      k.stateLayout = r.string(*l, "state_layout", "layer");
+      k.state = r.string(*l, "state", "layer");
+      k.act = r.string(*l, "act", "layer");
+    }
+    entry.nMin = r.integer(*e, "n_min", "", 1, kMaxSequences);
+    entry.nMax = r.integer(*e, "n_max", "", entry.nMin, kMaxSequences);
+    if (const json::Object *c = r.object(*e, "config")) {
+      rules::ConfigValues &cv = entry.config;
+      cv.blockK = r.integer(*c, "block_k", "config", 0, 1 << 20);
+      cv.blockV = r.integer(*c, "block_v", "config", 0, 1 << 20);
+      cv.warps = r.integer(*c, "warps", "config", 0, 1 << 20);
+      cv.lanesK = r.integer(*c, "lanes_k", "config", 0, 1 << 20);
+      cv.wavesK = r.integer(*c, "waves_k", "config", 0, 1 << 20);
+      cv.ldsStages = r.integer(*c, "lds_stages", "config", 0, 1 << 20);
+    }
+    if (const json::Object *p = e->getObject("provenance"))
+      entry.provenance = *p;
+    else if (r.error.empty())
+      r.error = r.where + ".provenance: missing (say how the entry was chosen)";
+    if (!r.error.empty()) {
+      error = r.error;
+      return false;
+    }
+    out.entries.push_back(std::move(entry));
+  }
+  if (std::string o = out.overlaps(); !o.empty()) {
+    error = (path + ": " + o).str();
+    return false;
+  }
+  return true;
+}
+
+bool ConfigTable::write(llvm::StringRef path, std::string &error) const {
+  json::Array list;
+  for (const ConfigTableEntry &e : entries)
+    list.push_back(e.toJson());
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    error = (path + ": " + ec.message()).str();
+    return false;
+  }
+  os << llvm::formatv("{0:2}",
+                      json::Value(json::Object{{"format", 1},
+                                               {"entries", std::move(list)}}))
+     << "\n";
+  return true;
+}
+
+std::string ConfigTable::overlaps() const {
+  for (size_t i = 0; i < entries.size(); ++i)
+    for (size_t j = i + 1; j < entries.size(); ++j) {
+      const ConfigTableEntry &a = entries[i], &b = entries[j];
+      if (a.target == b.target && a.layer == b.layer && a.nMin <= b.nMax &&
+          b.nMin <= a.nMax)
+        return llvm::formatv("entries[{0}] (N {1}..{2}) and entries[{3}] (N "
+                             "{4}..{5}) overlap for {6}, {7}",
+                             i, a.nMin, a.nMax, j, b.nMin, b.nMax, a.target,
+                             a.layer.describe());
+    }
+  return "";
+}
+
+/// The function of `op` with its config replaced by `config`, named `name`.
+static func::FuncOp cloneWithConfig(func::FuncOp fn, StringRef name,
+                                    ConfigAttr config, Location loc) {
+  auto copy = cast<func::FuncOp>(fn->clone());
+  copy.setName(name);
+  copy.walk([&](RecurrentOp op) {
+    op.setConfigAttr(config);
+    op->setLoc(loc);
+  });
+  return copy;
+}
+
+LogicalResult mlir::kda::addTableVariants(ModuleOp spec,
+                                          const ConfigTable &table,
+                                          StringRef tablePath,
+                                          const TargetInfo &target) {
+  // An emulator compiles the entries of the chip whose atoms it executes.
+  StringRef chip =
+      target.isEmulator() ? StringRef(target.chip) : StringRef(target.name);
+  SmallVector<std::pair<func::FuncOp, RecurrentOp>> ops;
+  for (auto fn : spec.getOps<func::FuncOp>())
+    fn.walk([&](RecurrentOp op) { ops.push_back({fn, op}); });
+  MLIRContext *ctx = spec.getContext();
+  for (auto [fn, op] : ops) {
+    TableLayerKey key = TableLayerKey::of(op.getLayer());
+    for (auto [i, e] : llvm::enumerate(table.entries)) {
+      if (e.target != chip || !(e.layer == key))
+        continue;
+      std::string entryName =
+          llvm::formatv("{0} entries[{1}] ({2}, N {3}..{4})", tablePath, i,
+                        e.target, e.nMin, e.nMax);
+      // The rules first: the message names the entry and the rule.
+      RecurrentSchedule plan;
+      std::string rule = rules::deriveRecurrentPlan(
+          recurrentLayerFacts(op.getLayer()), e.config, targetFacts(target),
+          plan);
+      if (!rule.empty())
+        return op.emitOpError() << "config table " << entryName
+                                << ": config refused on " << target.name
+                                << ": " << rule;
+      std::string name =
+          llvm::formatv("{0}__n{1}_{2}", fn.getName(), e.nMin, e.nMax);
+      Location loc = NameLoc::get(StringAttr::get(ctx, entryName), op.getLoc());
+      func::FuncOp copy =
+          cloneWithConfig(fn, name, configAttr(ctx, e.config), loc);
+      std::string provenance;
+      llvm::raw_string_ostream(provenance)
+          << json::Value(json::Object(e.provenance));
+      OpBuilder b(ctx);
+      copy->setAttr("kda.variant",
+                    b.getDictionaryAttr(
+                        {b.getNamedAttr("of", b.getStringAttr(fn.getName())),
+                         b.getNamedAttr("n_min", b.getI64IntegerAttr(e.nMin)),
+                         b.getNamedAttr("n_max", b.getI64IntegerAttr(e.nMax)),
+                         b.getNamedAttr("provenance",
+                                        b.getStringAttr(provenance))}));
+      spec.getBody()->push_back(copy);
+    }
+  }
+  return success();
+}

@@ -1,0 +1,103 @@
+//===- RecurrentRules.h - the recurrent kernel's config rules ----*- C++ -*-===//
+//
+// The rules a #kda.config must satisfy for the recurrent (decode) kernel, in
+// plain C++17 with no LLVM: the compiler's kernel builder derives its
+// schedule here, kda-tune enumerates candidates through it, and the runtime
+// checks every config table entry of a bundle with the same code when it
+// opens it. A rule that fails returns its message naming the rule and the
+// values; the pipeline hazard rules of lds_stages (R0-R6) stay with the
+// verifier (kda-verify-pipeline), which kda-compile and kda-tune run.
+//
+// Head dims need not be powers of two: a column's k is spread over
+// lanes_k x waves_k lanes of ceil(K / (lanes_k x waves_k)) k each, the k past
+// head_k masked; the grid covers ceil(V / block_v) blocks of columns, the
+// columns past head_v masked.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_TARGET_RECURRENTRULES_H
+#define KDA_TARGET_RECURRENTRULES_H
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace mlir::kda::rules {
+
+/// What the rules need of a layer.
+struct LayerFacts {
+  unsigned headK = 0, headV = 0;
+  unsigned stateBytes = 4; // 4 (f32) or 2 (bf16)
+  bool vk = true;          // state layout vk ([V, K]) or kv ([K, V])
+};
+
+/// What the rules need of a target (a row of the target table).
+struct TargetFacts {
+  std::string name;
+  unsigned waveSize = 0, maxWorkgroupSize = 0, staticLdsBytes = 0;
+};
+
+/// The integer fields of a #kda.config.
+struct ConfigValues {
+  unsigned blockK = 0, blockV = 0, blockT = 1, warps = 1, stages = 1;
+  unsigned lanesK = 0, ldsStages = 0, wavesK = 1;
+  bool operator==(const ConfigValues &o) const {
+    return blockK == o.blockK && blockV == o.blockV && blockT == o.blockT &&
+           warps == o.warps && stages == o.stages && lanesK == o.lanesK &&
+           ldsStages == o.ldsStages && wavesK == o.wavesK;
+  }
+};
+
+/// The decode kernel's schedule, derived from a config, layer and target.
+struct RecurrentPlan {
+  unsigned waveSize = 0;
+  unsigned warps = 0;         // waves per workgroup
+  unsigned blockV = 0;        // state columns per workgroup
+  unsigned lanesK = 0;        // lanes of one wave sharing one column
+  unsigned wavesK = 1;        // waves sharing one column (k split across them)
+  unsigned elemsK = 0;        // k per lane = ceil(K / (lanesK * wavesK))
+  unsigned colsPerThread = 0; // columns each lane owns
+  unsigned ldsStages = 0;     // depth of the LDS token pipeline (0: none)
+  unsigned headK = 0, headV = 0;
+  unsigned threads() const { return warps * waveSize; }
+  unsigned colsPerWave() const { return waveSize / lanesK; }
+  /// Distinct columns the lane grid covers at once (block_v / colsPerThread).
+  unsigned gridCols() const { return threads() / (lanesK * wavesK); }
+  /// k the lanes of a column cover; past head_k they are masked.
+  unsigned coveredK() const { return lanesK * wavesK * elemsK; }
+  bool maskK() const { return coveredK() != headK; }
+  /// Workgroups along the columns: the last block's columns past head_v
+  /// are masked.
+  unsigned gridX() const { return (headV + blockV - 1) / blockV; }
+  bool maskV() const { return headV % blockV != 0; }
+  /// f32 values one lane contributes to a cross-wave reduction (the q and k
+  /// norms, or one per column).
+  unsigned exchangeValues() const { return std::max(2u, colsPerThread); }
+  /// Bytes of the cross-wave exchange: three regions (norms, S^T k, S^T q)
+  /// of wavesK x gridCols x exchangeValues floats; none when wavesK == 1.
+  unsigned exchangeBytes() const {
+    return wavesK == 1 ? 0 : 3 * wavesK * gridCols() * exchangeValues() * 4;
+  }
+};
+
+/// The ranges of a #kda.config's fields on their own (what the attribute's
+/// verifier checks). Empty on success, else the rule.
+std::string checkConfigRanges(const ConfigValues &c);
+
+/// Checks `c` for the recurrent kernel of `layer` on `target` and derives
+/// `plan`. Empty on success, else the rule that fails with its values.
+std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
+                                const TargetFacts &target, RecurrentPlan &plan);
+
+/// The largest power of two dividing `x` (x > 0).
+inline unsigned pow2Part(uint64_t x) { return unsigned(x & (~x + 1)); }
+
+/// Bytes of alignment of an access to elements `elemBytes` wide at an
+/// element offset that is a multiple of `multiple`, from a 16-byte aligned
+/// base; capped at 16 (the widest access the kernels make).
+inline unsigned accessAlignment(unsigned elemBytes, uint64_t multiple) {
+  return unsigned(std::min<uint64_t>(16, uint64_t(elemBytes) * pow2Part(multiple)));
+}
+
+} // namespace mlir::kda::rules
+
+#endif // KDA_TARGET_RECURRENTRULES_H

@@ -1,0 +1,99 @@
+//===- RecurrentRules.cpp - the recurrent kernel's config rules -----------===//
+//
+// Plain C++17 (no LLVM): compiled into the target table library for the
+// compiler and into the runtime, which checks a bundle's config table with
+// exactly these rules.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Target/RecurrentRules.h"
+
+#include <sstream>
+
+namespace mlir::kda::rules {
+
+static bool isPow2(unsigned x) { return x != 0 && (x & (x - 1)) == 0; }
+
+std::string checkConfigRanges(const ConfigValues &c) {
+  std::ostringstream os;
+  // Block sizes along a head dim may be any size up to the largest head: a
+  // kernel covering a head of 60 or 100 uses a block of that size, or masks
+  // the tail of a larger one.
+  for (auto [name, v] : {std::pair<const char *, unsigned>{"block_k", c.blockK},
+                         {"block_v", c.blockV}})
+    if (v == 0 || v > 256) {
+      os << name << " must be in [1, 256], got " << v;
+      return os.str();
+    }
+  if (!isPow2(c.blockT) || c.blockT > 256)
+    os << "block_t must be a power of two in [1, 256], got " << c.blockT;
+  else if (c.warps == 0 || c.warps > 32)
+    os << "warps must be in [1, 32], got " << c.warps;
+  else if (c.stages == 0 || c.stages > 8)
+    os << "stages must be in [1, 8], got " << c.stages;
+  else if (c.lanesK != 0 && (!isPow2(c.lanesK) || c.lanesK > 64))
+    os << "lanes_k must be a power of two up to 64, got " << c.lanesK;
+  else if (c.ldsStages > 4)
+    os << "lds_stages must be in [0, 4], got " << c.ldsStages;
+  else if (!isPow2(c.wavesK) || c.warps % c.wavesK != 0)
+    os << "waves_k must be a power of two dividing warps (" << c.warps
+       << "), got " << c.wavesK;
+  return os.str();
+}
+
+std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
+                                const TargetFacts &t, RecurrentPlan &s) {
+  std::ostringstream os;
+  if (std::string ranges = checkConfigRanges(c); !ranges.empty())
+    return ranges;
+  const unsigned K = layer.headK, V = layer.headV;
+  s = RecurrentPlan{};
+  s.waveSize = t.waveSize;
+  s.warps = c.warps;
+  s.blockV = c.blockV;
+  s.headK = K;
+  s.headV = V;
+  s.wavesK = c.wavesK;
+  if (c.blockK != K)
+    os << "the recurrent kernel keeps whole columns: block_k must be head_k ("
+       << K << "), got " << c.blockK;
+  else if (c.blockT != 1 || c.stages != 1)
+    os << "the recurrent kernel takes block_t = 1 and stages = 1";
+  else if (c.blockV > V)
+    os << "block_v (" << c.blockV << ") exceeds head_v (" << V << ")";
+  else if (s.threads() > t.maxWorkgroupSize)
+    os << s.warps << " waves of " << t.waveSize << " exceed the "
+       << t.maxWorkgroupSize << "-thread workgroup limit of " << t.name;
+  else if (s.wavesK > 1 && c.lanesK == 0)
+    os << "waves_k = " << s.wavesK
+       << " needs lanes_k (the lanes of one wave sharing a column)";
+  else if (c.lanesK == 0 && s.threads() % s.blockV != 0)
+    os << "block_v (" << s.blockV << ") must divide the " << s.threads()
+       << " threads of a workgroup";
+  if (!os.str().empty())
+    return os.str();
+  s.lanesK = c.lanesK ? c.lanesK : s.threads() / s.blockV;
+  if (!isPow2(s.lanesK) || s.lanesK > t.waveSize)
+    os << "each column needs a power-of-two number of lanes within one wave "
+          "of "
+       << t.waveSize << ", got " << s.lanesK;
+  else if (s.lanesK * s.wavesK > K)
+    os << s.lanesK << " lanes x " << s.wavesK
+       << " waves per column exceed head_k (" << K
+       << "): every lane needs a k";
+  else if (s.gridCols() == 0 || s.blockV % s.gridCols() != 0)
+    os << "block_v (" << s.blockV << ") must be a multiple of the "
+       << s.gridCols() << " columns " << s.threads() << " threads of "
+       << s.lanesK << " lanes cover";
+  if (!os.str().empty())
+    return os.str();
+  s.colsPerThread = s.blockV / s.gridCols();
+  s.ldsStages = c.ldsStages;
+  s.elemsK = (K + s.lanesK * s.wavesK - 1) / (s.lanesK * s.wavesK);
+  if (s.exchangeBytes() > t.staticLdsBytes)
+    os << "the cross-wave exchange needs " << s.exchangeBytes()
+       << " bytes of LDS, more than the " << t.staticLdsBytes
+       << " a kernel may declare statically on " << t.name;
+  return os.str();
+}
+
+} // namespace mlir::kda::rules

@@ -1,0 +1,132 @@
+//===- Variants.cpp - a bundle's config table variants --------------------===//
+#include "Variants.h"
+
+#include "kda/Target/RecurrentRules.h"
+
+#include <sstream>
+
+namespace kda::rt {
+namespace mf = kda::manifest;
+namespace rules = mlir::kda::rules;
+
+namespace {
+
+std::string describe(const mf::Kernel &k) {
+  return "kernel '" + k.name + "' (" + k.target + ")";
+}
+
+unsigned configField(const mf::Kernel &k, const char *key, unsigned dflt) {
+  auto it = k.config.find(key);
+  return it == k.config.end() ? dflt : unsigned(it->second);
+}
+
+/// The manifest's config as the rules read it.
+rules::ConfigValues configOf(const mf::Kernel &k) {
+  rules::ConfigValues c;
+  c.blockK = configField(k, "block_k", 0);
+  c.blockV = configField(k, "block_v", 0);
+  c.blockT = configField(k, "block_t", 1);
+  c.warps = configField(k, "warps", 0);
+  c.stages = configField(k, "stages", 1);
+  c.lanesK = configField(k, "lanes_k", 0);
+  c.ldsStages = configField(k, "lds_stages", 0);
+  c.wavesK = configField(k, "waves_k", 1);
+  return c;
+}
+
+bool sameLayer(const mf::Kernel &a, const mf::Kernel &b) {
+  const mf::Layer &x = a.layer, &y = b.layer;
+  return x.heads == y.heads && x.valueHeads == y.valueHeads &&
+         x.headK == y.headK && x.headV == y.headV && x.gate == y.gate &&
+         x.beta == y.beta && x.qkL2norm == y.qkL2norm &&
+         x.stateLayout == y.stateLayout && a.act == b.act && a.g == b.g &&
+         a.beta == b.beta && a.state == b.state && a.uses == b.uses;
+}
+
+} // namespace
+
+std::string checkRecurrentConfig(const mf::Kernel &k) {
+  if (k.kind != "recurrent" || k.maxWorkgroupSize == 0)
+    return "";
+  rules::LayerFacts layer{unsigned(k.layer.headK), unsigned(k.layer.headV),
+                          k.state == "f32" ? 4u : 2u,
+                          k.layer.stateLayout == "vk"};
+  rules::TargetFacts target{k.target, k.waveSize, k.maxWorkgroupSize,
+                            k.staticLdsBytes};
+  rules::RecurrentPlan plan;
+  std::string rule = rules::deriveRecurrentPlan(layer, configOf(k), target,
+                                                plan);
+  if (!rule.empty())
+    return describe(k) + ": config refused: " + rule;
+  // The code object must be the kernel of that config: a manifest whose
+  // config was edited after compiling is refused, not launched.
+  std::ostringstream why;
+  if (plan.threads() != k.block[0])
+    why << "block of " << k.block[0] << " threads, the config gives "
+        << plan.threads();
+  else if (k.grid[0] != int64_t(plan.gridX()))
+    why << "grid x " << k.grid[0] << ", the config gives " << plan.gridX();
+  else if (configField(k, "lanes_k", 0) != plan.lanesK ||
+           configField(k, "cols_per_thread", 0) != plan.colsPerThread)
+    why << "lanes_k " << configField(k, "lanes_k", 0) << " and cols_per_thread "
+        << configField(k, "cols_per_thread", 0) << ", the config gives "
+        << plan.lanesK << " and " << plan.colsPerThread;
+  if (!why.str().empty())
+    return describe(k) + ": the compiled kernel does not match its config (" +
+           why.str() + ")";
+  return "";
+}
+
+std::string checkVariants(const mf::Manifest &m) {
+  for (const mf::Kernel &k : m.kernels)
+    if (std::string why = checkRecurrentConfig(k); !why.empty())
+      return why;
+  for (size_t i = 0; i < m.kernels.size(); ++i) {
+    const mf::Kernel &v = m.kernels[i];
+    if (!v.isVariant)
+      continue;
+    const mf::Kernel *base = m.find(v.variant.of, v.target);
+    if (v.kind != "recurrent" || !base || base->kind != "recurrent" ||
+        base->isVariant)
+      return describe(v) + ": a variant of '" + v.variant.of +
+             "', which is no recurrent kernel of " + v.target + " here";
+    if (!sameLayer(v, *base))
+      return describe(v) + ": computes another layer or dtypes than '" +
+             base->name + "', which it stands in for";
+    if (v.maxWorkgroupSize == 0)
+      return describe(v) + ": a variant without \"limits\" (its config "
+                           "cannot be checked)";
+    for (size_t j = 0; j < i; ++j) {
+      const mf::Kernel &w = m.kernels[j];
+      if (w.isVariant && w.target == v.target && w.variant.of == v.variant.of &&
+          w.variant.nMin <= v.variant.nMax && v.variant.nMin <= w.variant.nMax)
+        return describe(v) + ": its N range " + std::to_string(v.variant.nMin) +
+               ".." + std::to_string(v.variant.nMax) + " overlaps '" + w.name +
+               "' (" + std::to_string(w.variant.nMin) + ".." +
+               std::to_string(w.variant.nMax) + ")";
+    }
+  }
+  return "";
+}
+
+void VariantChooser::build(const std::vector<const mf::Kernel *> &kernels) {
+  byBase.assign(kernels.size(), {});
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (!kernels[i]->isVariant)
+      continue;
+    for (size_t b = 0; b < kernels.size(); ++b)
+      if (!kernels[b]->isVariant && kernels[b]->name == kernels[i]->variant.of)
+        byBase[b].push_back(
+            {kernels[i]->variant.nMin, kernels[i]->variant.nMax, i});
+  }
+}
+
+size_t VariantChooser::choose(size_t base, int64_t numSeqs) const {
+  if (base < byBase.size())
+    for (const Range &r : byBase[base])
+      if (r.nMin <= numSeqs && numSeqs <= r.nMax)
+        return r.index;
+  return base;
+}
+
+} // namespace kda::rt

@@ -1,0 +1,50 @@
+// kda-tune's config table through kda-compile: one variant per entry of the
+// target (an emulator takes the entries of the chip it stands for), written
+// to the manifest with its N range and provenance; a variant runs through
+// kda-bench against the oracle. An entry that breaks a rule, and buckets
+// that overlap, are refused with the entry named and nothing written.
+// kda-tune lists the configs it rejects with the rule and chooses by static
+// figures where there is no hardware, saying so.
+// RUN: rm -rf %t && kda-compile %s --targets=gfx942,emu,emu32 --config-table=%S/Inputs/table-good.json -o %t -q
+// RUN: FileCheck %s --input-file=%t/manifest.json
+// RUN: kda-bench --backend emu --target emu --bundle %t --kernel tiny__n5_65535 --numerics | FileCheck %s --check-prefix=BENCH
+// RUN: not kda-compile %s --targets=gfx942 --config-table=%S/Inputs/table-unsafe.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=UNSAFE
+// RUN: not ls %t.bad
+// RUN: not kda-compile %s --targets=gfx942 --config-table=%S/Inputs/table-overlap.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=OVERLAP
+// RUN: kda-tune %s --target=sm_90 --list --lanes=16 --warps=1,2 --cols=1,8 --waves-k=1,2 --lds-stages=0 | FileCheck %s --check-prefix=LIST
+// RUN: rm -f %t.table.json && kda-tune %s --target=gfx942 --static --table=%t.table.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --lds-stages=0 --buckets=1-4,5-65535
+// RUN: FileCheck %s --check-prefix=STATIC --input-file=%t.table.json
+
+// CHECK: "name": "tiny__n1_4"
+// CHECK: "target": "gfx942"
+// CHECK: "variant": {
+// CHECK-NEXT: "n_max": 4,
+// CHECK-NEXT: "n_min": 1,
+// CHECK-NEXT: "of": "tiny",
+// CHECK-NEXT: "provenance": {
+// CHECK: "name": "tiny__n5_65535"
+// CHECK: "lds_stages": 2
+// CHECK: "target": "emu"
+// CHECK: "name": "tiny__n1_65535"
+// CHECK: "target": "emu32"
+
+// BENCH: decode_n64 {{.*}} ok
+// BENCH: mixed_padding {{.*}} ok
+
+// UNSAFE: table-unsafe.json entries[0] (gfx942, N 1..8): config refused on gfx942: 32 waves of 64 exceed the 1024-thread workgroup limit of gfx942
+
+// OVERLAP: entries[0] (N 1..4) and entries[1] (N 3..9) overlap for gfx942
+
+// LIST: tiny on sm_90: 6 configs accepted, 2 rejected
+// LIST: accepted: lanes_k 16, warps 1, waves_k 1, block_v 2, lds_stages 0 (16 workgroups per head, 32 threads)
+// LIST: accepted: lanes_k 16, warps 2, waves_k 2, block_v 16, lds_stages 0 (2 workgroups per head, 64 threads)
+// LIST: rejected: lanes_k 16, warps 1, waves_k 2, block_v 1, lds_stages 0: waves_k must be a power of two dividing warps (1), got 2
+
+// STATIC: "method": "static"
+// STATIC: "why": "no gfx942 hardware here: chosen by static figures
+
+#l = #kda.layer<heads = 2, value_heads = 2, head_k = 64, head_v = 32, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
+func.func @tiny(%q: memref<?x2x64xbf16>, %v: memref<?x2x32xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt_bias: memref<128xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x2x32x64xf32>) {
+  kda.recurrent #l q(%q : memref<?x2x64xbf16>) k(%q : memref<?x2x64xbf16>) v(%v : memref<?x2x32xbf16>) g(%q : memref<?x2x64xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt_bias : memref<128xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x2x32x64xf32>) out(%v : memref<?x2x32xbf16>)
+  return
+}

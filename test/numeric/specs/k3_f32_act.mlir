@@ -1,0 +1,6 @@
+// Numeric test layer: f32 activations (q, k, v, g, beta and the output), vk pool, lower_bound gate, default config.
+#l = #kda.layer<heads = 2, value_heads = 2, head_k = 64, head_v = 32, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = f32, state = f32, state_layout = vk>
+func.func @k3_f32_act(%q: memref<?x2x64xf32>, %k: memref<?x2x64xf32>, %v: memref<?x2x32xf32>, %g: memref<?x2x64xf32>, %beta: memref<?x2xf32>, %a_log: memref<2xf32>, %dt_bias: memref<128xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x2x32x64xf32>, %o: memref<?x2x32xf32>) {
+  kda.recurrent #l q(%q : memref<?x2x64xf32>) k(%k : memref<?x2x64xf32>) v(%v : memref<?x2x32xf32>) g(%g : memref<?x2x64xf32>) beta(%beta : memref<?x2xf32>) a_log(%a_log : memref<2xf32>) dt_bias(%dt_bias : memref<128xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x2x32x64xf32>) out(%o : memref<?x2x32xf32>)
+  return
+}

@@ -1,0 +1,6 @@
+// Numeric test layer: head_k = head_v = 96, vk pool (the default config picks 16-byte runs that divide 96).
+#l = #kda.layer<heads = 2, value_heads = 2, head_k = 96, head_v = 96, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
+func.func @k3_head96(%q: memref<?x2x96xbf16>, %k: memref<?x2x96xbf16>, %v: memref<?x2x96xbf16>, %g: memref<?x2x96xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt_bias: memref<192xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x2x96x96xf32>, %o: memref<?x2x96xbf16>) {
+  kda.recurrent #l q(%q : memref<?x2x96xbf16>) k(%k : memref<?x2x96xbf16>) v(%v : memref<?x2x96xbf16>) g(%g : memref<?x2x96xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt_bias : memref<192xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x2x96x96xf32>) out(%o : memref<?x2x96xbf16>)
+  return
+}

@@ -1,0 +1,527 @@
+//===- kda-tune.cpp - a config table of safe decode configs ---------------===//
+//
+//   kda-tune SPEC --target=T --list
+//   kda-tune SPEC --target=T --candidates=DIR
+//   kda-tune SPEC --target=T --times=BENCH.json --table=TABLE.json
+//   kda-tune SPEC --target=T --static --table=TABLE.json
+//
+// Enumerates configs of each recurrent kernel of SPEC on target T (lanes_k,
+// warps, waves_k, columns per lane - hence block_v and the split of a
+// head's columns over ceil(head_v / block_v) workgroups - and lds_stages).
+// Only configs the rules (RecurrentRules.h) and, for the LDS token
+// pipeline, the pipeline verifier accept enter the search; the rejected ones
+// are listed with the rule. Then, per N bucket (--buckets, sequences per
+// launch):
+//   --candidates=DIR  compiles every accepted config into one bundle (kernel
+//                     <fn>__c<i>) for kda-bench --all-kernels on the device;
+//   --times=FILE      picks the fastest candidate per bucket from kda-bench's
+//                     JSON (its machine, driver, date and times become the
+//                     entries' provenance);
+//   --static          picks by static figures of the compiled candidates
+//                     (how much of the machine a launch of the bucket's
+//                     smallest N fills, state access width, occupancy,
+//                     registers): what the AMD targets get, having no
+//                     hardware here - the provenance says so.
+// --table merges the chosen entries into TABLE (entries of the same target
+// and layer are replaced), which kda-compile --config-table compiles.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Codegen/Compile.h"
+#include "kda/Codegen/ConfigTable.h"
+#include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Passes/RecurrentKernelBuilder.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <map>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::kda;
+namespace cl = llvm::cl;
+namespace json = llvm::json;
+
+static cl::opt<std::string> specFile(cl::Positional, cl::desc("<spec.mlir>"),
+                                     cl::Required);
+static cl::opt<std::string> targetName("target", cl::desc("target to tune"),
+                                       cl::Required);
+static cl::opt<bool> listOnly("list",
+                              cl::desc("list accepted and rejected configs"));
+static cl::opt<std::string> candidatesDir(
+    "candidates", cl::desc("compile the accepted configs into this bundle"),
+    cl::init(""));
+static cl::opt<std::string> timesFile(
+    "times", cl::desc("kda-bench --all-kernels JSON of the candidates bundle"),
+    cl::init(""));
+static cl::opt<bool> staticChoice(
+    "static", cl::desc("choose by static figures (no hardware at hand)"));
+static cl::opt<std::string> tableFile(
+    "table", cl::desc("config table to write (merged)"), cl::init(""));
+static cl::opt<std::string> bucketList(
+    "buckets", cl::desc("N buckets, e.g. 1-8,9-64,65-65535"),
+    cl::init("1-8,9-64,65-65535"));
+static cl::list<unsigned> lanesList("lanes", cl::CommaSeparated,
+                                    cl::desc("lanes_k values (default "
+                                             "4,8,16,32,64 up to the wave)"));
+static cl::list<unsigned> warpsList("warps", cl::CommaSeparated,
+                                    cl::desc("warps values (default 1,2,4)"));
+static cl::list<unsigned> colsList(
+    "cols", cl::CommaSeparated,
+    cl::desc("columns per lane (default 1,2,4,8)"));
+static cl::list<unsigned> wavesKList("waves-k", cl::CommaSeparated,
+                                     cl::desc("waves_k values (default 1,2)"));
+static cl::list<unsigned> ldsList("lds-stages", cl::CommaSeparated,
+                                  cl::desc("lds_stages values (default 0,2)"));
+
+namespace {
+
+struct Bucket {
+  int64_t nMin, nMax;
+};
+
+struct Candidate {
+  rules::ConfigValues config;
+  RecurrentSchedule plan;
+  std::string name; // <fn>__c<i> in the candidates bundle
+  KernelFigures figures;
+};
+
+/// One recurrent computation of the spec and what is known about it.
+struct Tuned {
+  func::FuncOp fn;
+  RecurrentOp op;
+  std::vector<Candidate> accepted;
+  std::vector<std::pair<rules::ConfigValues, std::string>> rejected;
+};
+
+std::vector<unsigned> orDefault(const cl::list<unsigned> &given,
+                                std::vector<unsigned> dflt) {
+  return given.empty() ? dflt : std::vector<unsigned>(given.begin(), given.end());
+}
+
+std::string describe(const rules::ConfigValues &c) {
+  return llvm::formatv("lanes_k {0}, warps {1}, waves_k {2}, block_v {3}, "
+                       "lds_stages {4}",
+                       c.lanesK, c.warps, c.wavesK, c.blockV, c.ldsStages);
+}
+
+bool parseBuckets(std::vector<Bucket> &out) {
+  SmallVector<StringRef> parts;
+  StringRef(bucketList).split(parts, ',', -1, false);
+  for (StringRef p : parts) {
+    auto [lo, hi] = p.split('-');
+    Bucket b{0, 0};
+    if (lo.getAsInteger(10, b.nMin) || hi.getAsInteger(10, b.nMax) ||
+        b.nMin < 1 || b.nMax < b.nMin || b.nMax > kMaxSequences ||
+        (!out.empty() && b.nMin <= out.back().nMax)) {
+      llvm::errs() << "kda-tune: --buckets: '" << p
+                   << "' is not an increasing range lo-hi within 1-"
+                   << kMaxSequences << "\n";
+      return false;
+    }
+    out.push_back(b);
+  }
+  return !out.empty();
+}
+
+/// The pipeline verifier's verdict on a config with an LDS token ring:
+/// build the kernel in a scratch module (the builder expands and verifies
+/// the ring); empty when accepted.
+std::string verifyPipeline(RecurrentOp op, const rules::ConfigValues &c,
+                           const TargetInfo &t) {
+  if (c.ldsStages == 0)
+    return "";
+  MLIRContext *ctx = op.getContext();
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(op.getLoc());
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(scratch->getBody());
+  auto gm = gpu::GPUModuleOp::create(b, op.getLoc(), "scratch");
+  std::string message;
+  ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+    message = d.str();
+    return success();
+  });
+  if (failed(buildRecurrentKernel(b, gm, "candidate", op, configAttr(ctx, c),
+                                  t)))
+    return message.empty() ? "the kernel builder failed" : message;
+  return "";
+}
+
+/// Every config of the search space, checked.
+void enumerate(Tuned &tu, const TargetInfo &t) {
+  LayerAttr layer = tu.op.getLayer();
+  const rules::LayerFacts facts = recurrentLayerFacts(layer);
+  std::vector<unsigned> lanesDefault;
+  for (unsigned l = 4; l <= t.waveSize; l *= 2)
+    lanesDefault.push_back(l);
+  for (unsigned lanes : orDefault(lanesList, lanesDefault))
+    for (unsigned warps : orDefault(warpsList, {1, 2, 4}))
+      for (unsigned wavesK : orDefault(wavesKList, {1, 2}))
+        for (unsigned cols : orDefault(colsList, {1, 2, 4, 8}))
+          for (unsigned lds : orDefault(ldsList, {0, 2})) {
+            rules::ConfigValues c;
+            c.blockK = facts.headK;
+            c.lanesK = lanes;
+            c.warps = warps;
+            c.wavesK = wavesK;
+            c.ldsStages = lds;
+            const unsigned gridCols = warps * t.waveSize / (lanes * wavesK);
+            c.blockV = std::max(1u, gridCols * cols);
+            Candidate cand{c, {}, "", {}};
+            std::string why = rules::deriveRecurrentPlan(facts, c, targetFacts(t),
+                                                         cand.plan);
+            if (why.empty())
+              why = verifyPipeline(tu.op, c, t);
+            if (!why.empty())
+              tu.rejected.push_back({c, why});
+            else
+              tu.accepted.push_back(cand);
+          }
+}
+
+/// A module holding one copy of `tu.fn` per accepted config.
+OwningOpRef<ModuleOp> candidateModule(ModuleOp spec, std::vector<Tuned> &all) {
+  OwningOpRef<ModuleOp> m = ModuleOp::create(spec.getLoc());
+  for (Tuned &tu : all)
+    for (auto [i, cand] : llvm::enumerate(tu.accepted)) {
+      cand.name = llvm::formatv("{0}__c{1}", tu.fn.getName(), i);
+      auto copy = cast<func::FuncOp>(tu.fn->clone());
+      copy.setName(cand.name);
+      ConfigAttr config = configAttr(spec.getContext(), cand.config);
+      copy.walk([&](RecurrentOp op) { op.setConfigAttr(config); });
+      m->getBody()->push_back(copy);
+    }
+  return m;
+}
+
+LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
+                                const TargetInfo &t, StringRef dir,
+                                std::vector<CompiledKernel> &kernels) {
+  OwningOpRef<ModuleOp> m = candidateModule(spec, all);
+  Toolchain tools = Toolchain::fromEnvironment();
+  llvm::sys::fs::create_directories(dir);
+  if (failed(compileForTarget(*m, t, tools, dir, kernels)) ||
+      failed(writeManifest(dir, llvm::sys::path::filename(specFile), kernels,
+                         /*planner=*/std::nullopt)))
+    return failure();
+  for (Tuned &tu : all)
+    for (Candidate &c : tu.accepted)
+      for (const CompiledKernel &k : kernels)
+        if (k.name == c.name)
+          c.figures = k.figures;
+  if (!tools.scratchDir.empty())
+    llvm::sys::fs::remove_directories(tools.scratchDir);
+  return success();
+}
+
+/// Compute units (SMs) per device of a target: the static model's one
+/// assumption beyond the target table.
+unsigned computeUnits(const TargetInfo &t) {
+  StringRef chip = t.chip;
+  return chip == "gfx942" ? 304 : chip == "gfx950" ? 256 : 132;
+}
+
+/// Waves a compute unit keeps resident for this candidate.
+double residentWavesPerUnit(const Candidate &c, const TargetInfo &t) {
+  const KernelFigures &f = c.figures;
+  if (f.occupancy > 0) // AMDGPU: waves per SIMD, 4 SIMDs
+    return 4.0 * f.occupancy;
+  if (f.registers > 0) // sm_90: 64K registers, at most 64 warps
+    return std::min(64.0, 65536.0 / (f.registers * 32.0));
+  return 8.0;
+}
+
+/// Bytes one lane moves per state access (16 at best).
+unsigned stateAccessBytes(const Candidate &c, LayerAttr layer) {
+  const rules::LayerFacts f = recurrentLayerFacts(layer);
+  const RecurrentSchedule &p = c.plan;
+  if (f.vk)
+    return std::min(p.elemsK * f.stateBytes,
+                    rules::accessAlignment(f.stateBytes,
+                                           std::gcd(f.headK, p.elemsK)));
+  unsigned g = std::gcd(std::gcd(f.headV, p.blockV), p.colsPerThread);
+  return std::min(p.colsPerThread * f.stateBytes,
+                  rules::accessAlignment(f.stateBytes, g));
+}
+
+/// The static figure of merit at N sequences, compared in this order: the
+/// state access width (the kernel is memory-bound), no cross-wave exchange
+/// (waves_k > 1 was slower in every config measured on the H200), how much
+/// of the machine the launch fills (capped at 1), the state bytes a lane
+/// keeps in flight (capped at 64: on the H200, 4 columns of 4 f32 per lane
+/// beat one column by 2x, the norms and gates shared), then occupancy and
+/// registers.
+std::tuple<unsigned, bool, double, unsigned, double, int64_t>
+staticScore(const Candidate &c, LayerAttr layer, const TargetInfo &t,
+            int64_t n) {
+  double launched = double(c.plan.gridX()) * layer.getValueHeads() * n *
+                    c.plan.warps;
+  double resident = residentWavesPerUnit(c, t) * computeUnits(t);
+  double fill = std::min(1.0, launched / resident);
+  int64_t regs = c.figures.vgprs >= 0 ? c.figures.vgprs : c.figures.registers;
+  unsigned inFlight = std::min(64u, c.plan.elemsK * c.plan.colsPerThread *
+                                        recurrentLayerFacts(layer).stateBytes);
+  return {stateAccessBytes(c, layer), c.plan.wavesK == 1,
+          std::round(fill * 20) / 20, inFlight, residentWavesPerUnit(c, t),
+          -regs};
+}
+
+json::Object configJson(const rules::ConfigValues &c) {
+  return json::Object{{"block_k", c.blockK}, {"block_v", c.blockV},
+                      {"warps", c.warps},    {"lanes_k", c.lanesK},
+                      {"waves_k", c.wavesK}, {"lds_stages", c.ldsStages}};
+}
+
+std::string today() {
+  std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+/// Entries chosen by static figures.
+void chooseStatic(std::vector<Tuned> &all, const TargetInfo &t,
+                  const std::vector<Bucket> &buckets,
+                  std::vector<ConfigTableEntry> &out) {
+  for (Tuned &tu : all) {
+    LayerAttr layer = tu.op.getLayer();
+    for (const Bucket &bk : buckets) {
+      const Candidate *best = nullptr;
+      for (const Candidate &c : tu.accepted)
+        if (c.figures.spills <= 0 &&
+            (!best || staticScore(c, layer, t, bk.nMin) >
+                          staticScore(*best, layer, t, bk.nMin)))
+          best = &c;
+      if (!best)
+        continue;
+      auto [bytes, noExchange, fill, inFlight, resident, negRegs] =
+          staticScore(*best, layer, t, bk.nMin);
+      (void)noExchange;
+      ConfigTableEntry e;
+      e.target = t.name.str();
+      e.layer = TableLayerKey::of(layer);
+      e.nMin = bk.nMin;
+      e.nMax = bk.nMax;
+      e.config = best->config;
+      e.provenance = json::Object{
+          {"method", "static"},
+          {"why", llvm::formatv("no {0} hardware here: chosen by static "
+                                "figures of the code object (state access "
+                                "{3} bytes, fill of the machine at N = {1}: "
+                                "{2}, {4} state bytes in flight per lane, "
+                                "{5} resident waves per compute unit, {6} "
+                                "registers), not measured",
+                                t.name, bk.nMin, fill, bytes, inFlight,
+                                resident, -negRegs)
+                      .str()},
+          {"date", today()},
+          {"candidates", int64_t(tu.accepted.size())},
+          {"rejected", int64_t(tu.rejected.size())}};
+      out.push_back(std::move(e));
+    }
+  }
+}
+
+/// Entries chosen by kda-bench's times: per bucket, the candidate with the
+/// least summed time over the measured N in the bucket.
+bool chooseMeasured(std::vector<Tuned> &all, const TargetInfo &t,
+                    const std::vector<Bucket> &buckets,
+                    std::vector<ConfigTableEntry> &out) {
+  auto buffer = llvm::MemoryBuffer::getFile(timesFile);
+  if (!buffer) {
+    llvm::errs() << "kda-tune: " << timesFile << ": "
+                 << buffer.getError().message() << "\n";
+    return false;
+  }
+  llvm::Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+  const json::Object *top = parsed ? parsed->getAsObject() : nullptr;
+  const json::Object *kernels = top ? top->getObject("kernels") : nullptr;
+  if (!kernels) {
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
+    llvm::errs() << "kda-tune: " << timesFile
+                 << ": expected kda-bench --all-kernels JSON with \"kernels\"\n";
+    return false;
+  }
+  for (Tuned &tu : all)
+    for (const Bucket &bk : buckets) {
+      const Candidate *best = nullptr;
+      double bestUs = 0;
+      json::Object bestTimes;
+      for (const Candidate &c : tu.accepted) {
+        // Graph replay times where the bench took them (no launch
+        // overhead), else the event times.
+        const json::Object *k = kernels->getObject(c.name);
+        const json::Object *us =
+            !k ? nullptr
+               : k->getObject("us_graph") ? k->getObject("us_graph")
+                                          : k->getObject("us");
+        if (!us)
+          continue;
+        // The candidates bundle must be this enumeration's: same config
+        // under the same name.
+        if (const json::Object *cfg = k->getObject("config"))
+          if (cfg->getInteger("lanes_k") != int64_t(c.config.lanesK) ||
+              cfg->getInteger("block_v") != int64_t(c.config.blockV) ||
+              cfg->getInteger("warps") != int64_t(c.config.warps) ||
+              cfg->getInteger("waves_k") != int64_t(c.config.wavesK) ||
+              cfg->getInteger("lds_stages") != int64_t(c.config.ldsStages)) {
+            llvm::errs() << "kda-tune: " << timesFile << ": " << c.name
+                         << " was measured with another config than this "
+                            "enumeration's ("
+                         << describe(c.config)
+                         << "); use the same search options as --candidates\n";
+            return false;
+          }
+        double sum = 0;
+        int count = 0;
+        json::Object times;
+        for (const auto &[n, v] : *us) {
+          int64_t nv = 0;
+          if (StringRef(n).getAsInteger(10, nv) || nv < bk.nMin ||
+              nv > bk.nMax || !v.getAsNumber())
+            continue;
+          sum += *v.getAsNumber();
+          ++count;
+          times[n] = *v.getAsNumber();
+        }
+        if (count && (!best || sum < bestUs)) {
+          best = &c, bestUs = sum, bestTimes = std::move(times);
+        }
+      }
+      if (!best)
+        continue;
+      ConfigTableEntry e;
+      e.target = t.name.str();
+      e.layer = TableLayerKey::of(tu.op.getLayer());
+      e.nMin = bk.nMin;
+      e.nMax = bk.nMax;
+      e.config = best->config;
+      e.provenance = json::Object{{"method", "measured"},
+                                  {"candidates", int64_t(tu.accepted.size())},
+                                  {"rejected", int64_t(tu.rejected.size())},
+                                  {"times_us", std::move(bestTimes)}};
+      for (StringRef key : {"machine", "driver", "date", "timing"})
+        if (std::optional<StringRef> v = top->getString(key))
+          e.provenance[key] = v->str();
+      out.push_back(std::move(e));
+    }
+  return true;
+}
+
+bool mergeTable(const std::vector<ConfigTableEntry> &chosen) {
+  ConfigTable table;
+  std::string error;
+  if (llvm::sys::fs::exists(tableFile) &&
+      !ConfigTable::read(tableFile, table, error)) {
+    llvm::errs() << "kda-tune: " << error << "\n";
+    return false;
+  }
+  auto replaced = [&](const ConfigTableEntry &old) {
+    return llvm::any_of(chosen, [&](const ConfigTableEntry &e) {
+      return e.target == old.target && e.layer == old.layer;
+    });
+  };
+  llvm::erase_if(table.entries, replaced);
+  llvm::append_range(table.entries, chosen);
+  if (std::string o = table.overlaps(); !o.empty()) {
+    llvm::errs() << "kda-tune: " << tableFile << ": " << o << "\n";
+    return false;
+  }
+  if (!table.write(tableFile, error)) {
+    llvm::errs() << "kda-tune: " << error << "\n";
+    return false;
+  }
+  llvm::outs() << "kda-tune: wrote " << chosen.size() << " entries to "
+               << tableFile << "\n";
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  DialectRegistry registry;
+  registerCompilerTools(registry);
+  cl::ParseCommandLineOptions(argc, argv, "kda-tune: decode config table\n");
+
+  const TargetInfo *target = lookupTarget(targetName);
+  if (!target) {
+    llvm::errs() << "kda-tune: unknown target '" << targetName
+                 << "' (known: " << knownTargetNames() << ")\n";
+    return 2;
+  }
+  const int modes = int(listOnly) + int(!candidatesDir.empty()) +
+                    int(!timesFile.empty()) + int(staticChoice);
+  const bool choosing = staticChoice || !timesFile.empty();
+  if (modes != 1 || (choosing && tableFile.empty())) {
+    llvm::errs() << "kda-tune: give one of --list, --candidates=DIR, "
+                    "--times=FILE --table=T, --static --table=T\n";
+    return 2;
+  }
+  std::vector<Bucket> buckets;
+  if (!parseBuckets(buckets))
+    return 2;
+
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> spec = readSpec(ctx, sourceMgr, specFile, "kda-tune");
+  if (!spec)
+    return 1;
+
+  std::vector<Tuned> all;
+  for (auto fn : spec->getOps<func::FuncOp>())
+    fn.walk([&](RecurrentOp op) { all.push_back({fn, op, {}, {}}); });
+  for (Tuned &tu : all) {
+    enumerate(tu, *target);
+    llvm::outs() << tu.fn.getName() << " on " << target->name << ": "
+                 << tu.accepted.size() << " configs accepted, "
+                 << tu.rejected.size() << " rejected\n";
+    if (listOnly)
+      for (const Candidate &c : tu.accepted)
+        llvm::outs() << "  accepted: " << describe(c.config) << " ("
+                     << c.plan.gridX() << " workgroups per head, "
+                     << c.plan.threads() << " threads)\n";
+    for (auto &[c, why] : tu.rejected)
+      llvm::outs() << "  rejected: " << describe(c) << ": " << why << "\n";
+  }
+  if (listOnly)
+    return 0;
+
+  std::vector<CompiledKernel> kernels;
+  if (!candidatesDir.empty() || staticChoice) {
+    SmallString<128> dir(candidatesDir);
+    if (dir.empty() && llvm::sys::fs::createUniqueDirectory("kda-tune", dir)) {
+      llvm::errs() << "kda-tune: cannot create a scratch folder\n";
+      return 1;
+    }
+    if (failed(compileCandidates(*spec, all, *target, dir, kernels)))
+      return 1;
+    if (!candidatesDir.empty()) {
+      llvm::outs() << "kda-tune: " << kernels.size() << " candidate kernels in "
+                   << dir << "\n";
+      return 0;
+    }
+    llvm::sys::fs::remove_directories(dir);
+  }
+  std::vector<ConfigTableEntry> chosen;
+  if (staticChoice)
+    chooseStatic(all, *target, buckets, chosen);
+  else if (!chooseMeasured(all, *target, buckets, chosen))
+    return 1;
+  for (const ConfigTableEntry &e : chosen)
+    llvm::outs() << "  N " << e.nMin << ".." << e.nMax << ": "
+                 << describe(e.config) << "\n";
+  return mergeTable(chosen) ? 0 : 1;
+}
