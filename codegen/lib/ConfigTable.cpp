@@ -213,9 +213,12 @@ LogicalResult mlir::kda::addTableVariants(ModuleOp spec,
                                           const ConfigTable &table,
                                           StringRef tablePath,
                                           const TargetInfo &target) {
-  // An emulator compiles the entries of the chip whose atoms it executes.
-  StringRef chip =
-      target.isEmulator() ? StringRef(target.chip) : StringRef(target.name);
+  // An emulator compiles its own entries and those of the chip whose atoms
+  // it executes.
+  auto forTarget = [&](StringRef entryTarget) {
+    return entryTarget == target.name ||
+           (target.isEmulator() && entryTarget == target.chip);
+  };
   SmallVector<std::pair<func::FuncOp, RecurrentOp>> ops;
   for (auto fn : spec.getOps<func::FuncOp>())
     fn.walk([&](RecurrentOp op) { ops.push_back({fn, op}); });
@@ -223,7 +226,7 @@ LogicalResult mlir::kda::addTableVariants(ModuleOp spec,
   for (auto [fn, op] : ops) {
     TableLayerKey key = TableLayerKey::of(op.getLayer());
     for (auto [i, e] : llvm::enumerate(table.entries)) {
-      if (e.target != chip || !(e.layer == key))
+      if (!forTarget(e.target) || !(e.layer == key))
         continue;
       std::string entryName =
           llvm::formatv("{0} entries[{1}] ({2}, N {3}..{4})", tablePath, i,

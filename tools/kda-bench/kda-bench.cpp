@@ -304,8 +304,35 @@ std::string machineName(kda_backend backend) {
   return "host emulator";
 }
 
+/// One recurrent kernel of a bundle timed by --all-kernels.
+struct TimedKernel {
+  std::string name, config, us, usGraph; // JSON fragments
+  const kda_kernel *kernel = nullptr;
+  test::KernelLayer layer;
+};
+
+/// A key that is equal for kernels of one layer and dtypes: they can share
+/// one prepared batch.
+std::string layerKey(const test::KernelLayer &kl) {
+  const ref::Layer &l = kl.layer;
+  std::ostringstream os;
+  os << l.H << ' ' << l.HV << ' ' << l.K << ' ' << l.V << ' '
+     << int(l.layout) << ' ' << int(l.gate) << ' ' << int(l.beta) << ' '
+     << l.qkL2norm << ' ' << l.scale << ' ' << l.lowerBound << ' '
+     << int(kl.act) << ' ' << int(kl.g) << ' ' << int(kl.beta) << ' '
+     << int(kl.state) << ' ' << kl.usesALog << ' ' << kl.usesDtBias;
+  return os.str();
+}
+
+void appendTime(std::string &list, int n, double us) {
+  list += (list.empty() ? "" : ", ") + ("\"" + std::to_string(n) + "\": ") +
+          std::to_string(us);
+}
+
 /// Times every recurrent kernel of the open bundle's target at each N of
-/// `o.decode` and writes kda-tune's --times JSON.
+/// `o.decode` and writes kda-tune's --times JSON. Kernels of one layer share
+/// each N's batch (a kda-tune candidates bundle holds hundreds of kernels of
+/// a few layers; preparing a 256-sequence pool takes longer than timing).
 int timeAllKernels(const Options &o, kda_bundle *bundle, kda_backend backend,
                    test::Memory &mem) {
   const std::string target = kda_bundle_target(bundle);
@@ -315,45 +342,56 @@ int timeAllKernels(const Options &o, kda_bundle *bundle, kda_backend backend,
     std::fprintf(stderr, "kda-bench: %s\n", error.c_str());
     return 1;
   }
+  std::vector<TimedKernel> timed;
+  for (const manifest::Kernel &k : m.kernels) {
+    TimedKernel t;
+    if (k.target != target || k.kind != "recurrent" ||
+        kda_bundle_find(bundle, k.name.c_str(), &t.kernel) != KDA_OK)
+      continue;
+    t.name = k.name;
+    t.layer = test::readKernelLayer(o.bundle, k.name, target);
+    for (const auto &[key, value] : k.config)
+      t.config += (t.config.empty() ? "" : ", ") + ("\"" + key + "\": ") +
+                  std::to_string(value);
+    timed.push_back(std::move(t));
+  }
+  std::vector<bool> done(timed.size(), false);
+  for (size_t first = 0; first < timed.size(); ++first) {
+    if (done[first])
+      continue;
+    const std::string key = layerKey(timed[first].layer);
+    for (int n : o.decode) {
+      test::Harness h(timed[first].layer, mem);
+      h.prepare(decodeShape(n, o.tokensPerRow), n + 1, 1234 + n);
+      for (size_t i = first; i < timed.size(); ++i) {
+        TimedKernel &t = timed[i];
+        if (done[i] || layerKey(t.layer) != key)
+          continue;
+        Timing r = timeLaunch(t.kernel, h.batch(), backend, o.reps);
+        appendTime(t.us, n, r.us);
+        if (r.usGraph >= 0)
+          appendTime(t.usGraph, n, r.usGraph);
+        std::printf("%-40s N %6d %10.2f us, graph %10.2f us\n", t.name.c_str(),
+                    n, r.us, r.usGraph);
+      }
+    }
+    for (size_t i = first; i < timed.size(); ++i)
+      if (layerKey(timed[i].layer) == key)
+        done[i] = true;
+  }
   std::ofstream f(o.json);
   f << "{\n  \"machine\": \"" << machineName(backend) << "\",\n  \"driver\": \""
     << o.driver << "\",\n  \"date\": \"" << today()
     << "\",\n  \"timing\": \"median of " << o.reps
     << " runs: CUDA events after an L2 flush (us); CUDA-graph replay of "
        "[flush, launch] minus [flush] (us_graph)\",\n  \"kernels\": {";
-  bool first = true;
-  for (const manifest::Kernel &k : m.kernels) {
-    if (k.target != target || k.kind != "recurrent")
-      continue;
-    const kda_kernel *kernel = nullptr;
-    if (kda_bundle_find(bundle, k.name.c_str(), &kernel) != KDA_OK)
-      continue;
-    test::KernelLayer layer = test::readKernelLayer(o.bundle, k.name, target);
-    std::string us, usGraph, config;
-    for (const auto &[key, value] : k.config)
-      config += (config.empty() ? "" : ", ") + ("\"" + key + "\": ") +
-                std::to_string(value);
-    for (int n : o.decode) {
-      test::Harness h(layer, mem);
-      h.prepare(decodeShape(n, o.tokensPerRow), n + 1, 1234 + n);
-      Timing t = timeLaunch(kernel, h.batch(), backend, o.reps);
-      us += (us.empty() ? "" : ", ") + ("\"" + std::to_string(n) + "\": ") +
-            std::to_string(t.us);
-      if (t.usGraph >= 0)
-        usGraph += (usGraph.empty() ? "" : ", ") +
-                   ("\"" + std::to_string(n) + "\": ") +
-                   std::to_string(t.usGraph);
-      std::printf("%-40s N %6d %10.2f us%s\n", k.name.c_str(), n, t.us,
-                  t.usGraph >= 0
-                      ? (" (graph " + std::to_string(t.usGraph) + " us)").c_str()
-                      : "");
-    }
-    f << (first ? "" : ",") << "\n    \"" << k.name << "\": {\"config\": {"
-      << config << "}, \"us\": {" << us << "}";
-    if (!usGraph.empty())
-      f << ", \"us_graph\": {" << usGraph << "}";
+  for (size_t i = 0; i < timed.size(); ++i) {
+    const TimedKernel &t = timed[i];
+    f << (i ? "," : "") << "\n    \"" << t.name << "\": {\"config\": {"
+      << t.config << "}, \"us\": {" << t.us << "}";
+    if (!t.usGraph.empty())
+      f << ", \"us_graph\": {" << t.usGraph << "}";
     f << "}";
-    first = false;
   }
   f << "\n  }\n}\n";
   return 0;

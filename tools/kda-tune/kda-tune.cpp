@@ -181,10 +181,15 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
                                                          cand.plan);
             if (why.empty())
               why = verifyPipeline(tu.op, c, t);
-            if (!why.empty())
+            if (!why.empty()) {
               tu.rejected.push_back({c, why});
-            else
-              tu.accepted.push_back(cand);
+              continue;
+            }
+            // The candidate's kernel name in a --candidates bundle and in
+            // kda-bench's times: the same enumeration gives the same names.
+            cand.name = llvm::formatv("{0}__c{1}", tu.fn.getName(),
+                                      tu.accepted.size());
+            tu.accepted.push_back(cand);
           }
 }
 
@@ -192,8 +197,7 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
 OwningOpRef<ModuleOp> candidateModule(ModuleOp spec, std::vector<Tuned> &all) {
   OwningOpRef<ModuleOp> m = ModuleOp::create(spec.getLoc());
   for (Tuned &tu : all)
-    for (auto [i, cand] : llvm::enumerate(tu.accepted)) {
-      cand.name = llvm::formatv("{0}__c{1}", tu.fn.getName(), i);
+    for (const Candidate &cand : tu.accepted) {
       auto copy = cast<func::FuncOp>(tu.fn->clone());
       copy.setName(cand.name);
       ConfigAttr config = configAttr(spec.getContext(), cand.config);

@@ -3,8 +3,8 @@
 // to the manifest with its N range and provenance; a variant runs through
 // kda-bench against the oracle. An entry that breaks a rule, and buckets
 // that overlap, are refused with the entry named and nothing written.
-// kda-tune lists the configs it rejects with the rule and chooses by static
-// figures where there is no hardware, saying so.
+// kda-tune lists the configs it rejects with the rule, chooses by static
+// figures where there is no hardware, saying so, and by kda-bench's times.
 // RUN: rm -rf %t && kda-compile %s --targets=gfx942,emu,emu32 --config-table=%S/Inputs/table-good.json -o %t -q
 // RUN: FileCheck %s --input-file=%t/manifest.json
 // RUN: kda-bench --backend emu --target emu --bundle %t --kernel tiny__n5_65535 --numerics | FileCheck %s --check-prefix=BENCH
@@ -14,6 +14,14 @@
 // RUN: kda-tune %s --target=sm_90 --list --lanes=16 --warps=1,2 --cols=1,8 --waves-k=1,2 --lds-stages=0 | FileCheck %s --check-prefix=LIST
 // RUN: rm -f %t.table.json && kda-tune %s --target=gfx942 --static --table=%t.table.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --lds-stages=0 --buckets=1-4,5-65535
 // RUN: FileCheck %s --check-prefix=STATIC --input-file=%t.table.json
+// The measured path on the emulator: candidates, kda-bench --all-kernels,
+// the fastest per bucket into a table, compiled and run.
+// RUN: rm -rf %t.cand && kda-tune %s --target=emu32 --candidates=%t.cand --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --lds-stages=0
+// RUN: kda-bench --backend emu --bundle %t.cand --all-kernels --decode 1,2,5 --reps 1 --json %t.times.json
+// RUN: rm -f %t.measured.json && kda-tune %s --target=emu32 --times=%t.times.json --table=%t.measured.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --lds-stages=0 --buckets=1-2,3-65535
+// RUN: FileCheck %s --check-prefix=MEASURED --input-file=%t.measured.json
+// RUN: rm -rf %t.m && kda-compile %s --targets=emu32 --config-table=%t.measured.json -o %t.m -q
+// RUN: kda-bench --backend emu --bundle %t.m --kernel tiny__n3_65535 --numerics | FileCheck %s --check-prefix=BENCH
 
 // CHECK: "name": "tiny__n1_4"
 // CHECK: "target": "gfx942"
@@ -39,6 +47,13 @@
 // LIST: accepted: lanes_k 16, warps 1, waves_k 1, block_v 2, lds_stages 0 (16 workgroups per head, 32 threads)
 // LIST: accepted: lanes_k 16, warps 2, waves_k 2, block_v 16, lds_stages 0 (2 workgroups per head, 64 threads)
 // LIST: rejected: lanes_k 16, warps 1, waves_k 2, block_v 1, lds_stages 0: waves_k must be a power of two dividing warps (1), got 2
+
+// MEASURED: "machine": "host emulator"
+// MEASURED: "method": "measured"
+// MEASURED: "times_us": {
+// MEASURED-NEXT: "1":
+// MEASURED: "n_max": 65535,
+// MEASURED-NEXT: "n_min": 3,
 
 // STATIC: "method": "static"
 // STATIC: "why": "no gfx942 hardware here: chosen by static figures

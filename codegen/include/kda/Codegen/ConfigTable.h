@@ -16,8 +16,9 @@
 //                 "waves_k": 1, "lds_stages": 0},
 //      "provenance": {"method": "measured", "machine": "...", ...}}]}
 //
-// An emulator target uses the entries of the chip it stands for (emu32:
-// sm_90), so every tuned variant runs in CI's emulated numeric cases.
+// An emulator target uses its own entries and those of the chip it stands
+// for (emu32: sm_90), so every tuned variant runs in CI's emulated numeric
+// cases.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KDA_CODEGEN_CONFIGTABLE_H
@@ -66,7 +67,7 @@ struct ConfigTable {
 inline constexpr int64_t kMaxSequences = 65535;
 
 /// For each kda.recurrent of `spec` and each entry of `table` for `target`
-/// (for an emulator, the chip it stands for) with the op's layer, adds a
+/// (for an emulator, also the chip it stands for) with the op's layer, adds a
 /// copy of its function `<fn>__n<min>_<max>` whose kda.recurrent carries
 /// the entry's config, tagged `kda.variant` (of, n_min, n_max, provenance).
 /// An entry whose config breaks a rule is refused here, naming the entry
