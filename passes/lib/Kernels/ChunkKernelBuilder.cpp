@@ -881,17 +881,11 @@ SmallVector<KernelArg> chunkStageAbi(ChunkStageOp op) {
     return inputArg(ctx, name, operand);
   };
   KernelArg workspace{"workspace", Float32Type::get(ctx), ArgRole::Workspace};
-  if (op.getStage() == ChunkStage::Prep)
-    return {in("q", op.getQ()),
-            in("k", op.getK()),
-            in("v", op.getV()),
-            in("g", op.getG()),
-            in("beta", op.getBeta()),
-            in("a_log", op.getALog()),
-            in("dt_bias", op.getDtBias()),
-            in("cu_seqlens", op.getCuSeqlens()),
-            in("slots", op.getSlots()),
-            workspace};
+  if (op.getStage() == ChunkStage::Prep) {
+    SmallVector<KernelArg> abi = layerInputArgs(op);
+    abi.push_back(workspace);
+    return abi;
+  }
   return {in("cu_seqlens", op.getCuSeqlens()),
           in("slots", op.getSlots()),
           in("has_initial_state", op.getHasInitialState()),

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Passes/RecurrentKernelBuilder.h"
+#include "kda/Passes/KdaMath.h"
 #include "kda/Passes/KernelAbi.h"
 #include "kda/Passes/PipelineExpansion.h"
 #include "kda/Passes/PipelineHazards.h"
@@ -252,10 +253,6 @@ private:
   Value narrow(Value v, Type to) {
     return to == f32 ? v : arith::TruncFOp::create(b, to, v);
   }
-  Value sigmoid(Value x) {
-    Value e = math::ExpOp::create(b, arith::NegFOp::create(b, x));
-    return arith::DivFOp::create(b, f(1.0), fadd(f(1.0), e));
-  }
   /// The regions of the cross-wave exchange, one per reduction of a token.
   enum ExchangeRegion : unsigned { NormRegion, ResidualRegion, OutputRegion };
   /// Sums over every lane sharing this lane's column: inside the wave with a
@@ -294,7 +291,6 @@ private:
                                ArrayRef<Value> cols);
   void storeState(Value slot, Value h, Value k0, ArrayRef<Value> cols,
                   ArrayRef<Value> values);
-  Value gate(Value raw, Value h, Value k, Value expALog);
   /// One token: the new state (column-major: column c's run at c * E) and
   /// then one output per column.
   SmallVector<Value> tokenStep(Value t, Value h, Value hq, Value k0,
@@ -538,31 +534,6 @@ void RecurrentKernelEmitter::storeState(Value slot, Value h, Value k0,
   }
 }
 
-// KDA-MATH.md section 1, gate kinds. `raw` already has dt_bias added.
-Value RecurrentKernelEmitter::gate(Value raw, Value h, Value kk,
-                                   Value expALog) {
-  switch (layer.getGate()) {
-  case GateKind::None:
-    return raw;
-  case GateKind::Softplus: {
-    // softplus(x) = x for x > 20, else log1p(exp(x)); exp's input is clamped
-    // so the unused branch never makes inf.
-    Value x20 = arith::MinimumFOp::create(b, raw, f(20.0));
-    Value sp = math::Log1pOp::create(b, math::ExpOp::create(b, x20));
-    Value big = arith::CmpFOp::create(b, arith::CmpFPredicate::OGT, raw,
-                                      f(20.0));
-    Value softplus = arith::SelectOp::create(b, big, raw, sp);
-    return arith::NegFOp::create(b, fmul(expALog, softplus));
-  }
-  case GateKind::LowerBound: {
-    Value x = expALog ? fmul(expALog, raw) : raw;
-    double lb = layer.getLowerBound().convertToDouble();
-    return fmul(f(lb), sigmoid(x));
-  }
-  }
-  llvm_unreachable("gate kind");
-}
-
 RecurrentKernelEmitter::TokenRows
 RecurrentKernelEmitter::globalRows(Value t, Value h, Value hq, Value k0) {
   const int64_t H = layer.getHeads(), HV = layer.getValueHeads(),
@@ -628,13 +599,9 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
   for (unsigned j = 0; j < E; ++j) {
     Value raw = dtBias ? fadd(graw[j], bias[j]) : graw[j];
     decay.push_back(
-        math::ExpOp::create(b, gate(raw, h, add(k0, idx(j)), expALog)));
+        math::ExpOp::create(b, emitGate(b, b.getLoc(), layer, raw, expALog)));
   }
-  Value bval = braw;
-  if (layer.getBeta() == BetaMode::Sigmoid)
-    bval = sigmoid(braw);
-  else if (layer.getBeta() == BetaMode::SigmoidX2)
-    bval = fmul(f(2.0), sigmoid(braw));
+  Value bval = emitBeta(b, b.getLoc(), layer, braw);
 
   // Per column: decay, the delta-rule residual r = beta (v - S^T k), update,
   // output. Columns are independent: their reductions overlap.
@@ -1003,18 +970,10 @@ static SmallVector<KernelArg> recurrentKernelAbi(RecurrentOp op,
   auto in = [&](const char *name, Value operand) {
     return inputArg(ctx, name, operand);
   };
-  SmallVector<KernelArg> abi{in("q", op.getQ()),
-                             in("k", op.getK()),
-                             in("v", op.getV()),
-                             in("g", op.getG()),
-                             in("beta", op.getBeta()),
-                             in("a_log", op.getALog()),
-                             in("dt_bias", op.getDtBias()),
-                             in("cu_seqlens", op.getCuSeqlens()),
-                             in("slots", op.getSlots()),
-                             in("has_initial_state", op.getHasInitialState()),
-                             {"state", elem(op.getState()), ArgRole::InOut},
-                             {"out", elem(op.getO()), ArgRole::Output}};
+  SmallVector<KernelArg> abi = layerInputArgs(op);
+  abi.append({in("has_initial_state", op.getHasInitialState()),
+              {"state", elem(op.getState()), ArgRole::InOut},
+              {"out", elem(op.getO()), ArgRole::Output}});
   if (rows.speculative()) // the same type as the slots
     abi.push_back(in("num_accepted_tokens", op.getSlots()));
   return abi;

@@ -30,6 +30,23 @@ Type kernelArgElementType(MLIRContext *ctx, Value operand);
 /// An input argument named `name` for `operand`.
 KernelArg inputArg(MLIRContext *ctx, StringRef name, Value operand);
 
+/// The inputs every kernel of a layer that reads activations takes, in the
+/// order the builders state them: q, k, v, g, beta, a_log, dt_bias,
+/// cu_seqlens, slots (kda.recurrent and kda.chunk_stage share the getters).
+template <typename OpT>
+SmallVector<KernelArg> layerInputArgs(OpT op) {
+  MLIRContext *ctx = op.getContext();
+  return {inputArg(ctx, "q", op.getQ()),
+          inputArg(ctx, "k", op.getK()),
+          inputArg(ctx, "v", op.getV()),
+          inputArg(ctx, "g", op.getG()),
+          inputArg(ctx, "beta", op.getBeta()),
+          inputArg(ctx, "a_log", op.getALog()),
+          inputArg(ctx, "dt_bias", op.getDtBias()),
+          inputArg(ctx, "cu_seqlens", op.getCuSeqlens()),
+          inputArg(ctx, "slots", op.getSlots())};
+}
+
 /// The bare-pointer argument types of `args` (statically shaped rank-1
 /// memrefs of the element type), for building the gpu.func.
 SmallVector<Type> kernelArgTypes(MLIRContext *ctx, ArrayRef<KernelArg> args);
