@@ -318,4 +318,41 @@ TEST_P(ForwardWithChunk, MixedBatchSplitByThePlanner) {
 INSTANTIATE_TEST_SUITE_P(Targets, ForwardWithChunk,
                          ::testing::Values("emu", "emu32"));
 
+/// Issue 9's seed scenario at its real shapes: the Kimi-K3 TP8 example
+/// (12 heads of 128, lower_bound -5, vk f32 pool) compiled for emu32, 64
+/// decodes and 4 prefills of about 4096 tokens (one without initial state
+/// over a NaN slot) through kda_forward with both of its kernels: the
+/// decodes on the recurrent kernel, the prefills on the chunk plan. The
+/// seed's bug was NaN in this mix; the bars are the chunk path's.
+TEST(ForwardSeedKimiK3, BothKernelsAtTheRealShapes) {
+  const std::string dir = std::string(KDA_NUMERIC_BUNDLES_DIR) + "/kimi-k3-tp8";
+  Opened chunk;
+  ASSERT_NO_FATAL_FAILURE(open(dir, "emu32", "kimi_k3_tp8_chunk", chunk));
+  const kda_kernel *recKernel = nullptr;
+  ASSERT_EQ(kda_bundle_find(chunk.bundle, "kimi_k3_tp8_recurrent", &recKernel),
+            KDA_OK)
+      << kda_last_error();
+  test::HostMemory mem;
+  const test::KernelLayer layer =
+      test::readKernelLayer(dir, "kimi_k3_tp8_chunk", "emu32");
+  ASSERT_EQ(layer.layer.HV, 12);
+  test::Harness h(layer, mem);
+  h.prepare(test::seedScenarioShape(1.0, 9), /*numSlots=*/96, 4096);
+  kda_forward_args a = test::forwardArgs(h.batch(), test::kSeedDecodes);
+  int64_t bytes = 0;
+  ASSERT_EQ(kda_forward_workspace_bytes(recKernel, chunk.kernel, &a, &bytes),
+            KDA_OK)
+      << kda_last_error();
+  h.allocateWorkspace(bytes);
+  a.workspace = h.batch().workspace;
+  a.workspace_bytes = h.batch().workspace_bytes;
+  ASSERT_EQ(kda_forward(recKernel, chunk.kernel, &a, nullptr), KDA_OK)
+      << kda_last_error();
+  test::CaseResult r = h.check();
+  expectWithinBars(r, layer.state);
+  std::printf("    seed scenario, 12 heads, planner split: out rel L2 %.3g "
+              "(%.2fx rounding), state rel L2 %.3g\n",
+              r.outErr, r.outErr / r.outRoundErr, r.stateErr);
+}
+
 } // namespace
