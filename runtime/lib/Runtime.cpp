@@ -496,6 +496,19 @@ kda_status kda::rt::runPlan(const kda_bundle *bundle, const LaunchPlan &plan,
   return KDA_OK;
 }
 
+/// One launch of a layer's kernel on `b`: its grid for the batch, its
+/// arguments from the batch fields its ABI names.
+static kda_status packBatchLaunch(const kda_kernel *k, const kda_batch &b,
+                                  int64_t maxChunks, PlannedLaunch &l) {
+  l.kernel = k->m.stage < 0 ? k->m.name : k->m.name + " (" + k->m.kind + ")";
+  l.handle = k->handle;
+  if (kda_status s = launchDims(*k, b.num_seqs, l.dims, maxChunks))
+    return s;
+  for (BatchField f : k->binding)
+    l.values.push_back(const_cast<void *>(batchValue(b, f)));
+  return KDA_OK;
+}
+
 kda_status kda::rt::packRecurrentUnchecked(const kda_kernel *k,
                                            const kda_batch &b,
                                            LaunchPlan &plan) {
@@ -504,12 +517,8 @@ kda_status kda::rt::packRecurrentUnchecked(const kda_kernel *k,
   // The config table's variant for this N, if any (host data only).
   k = &k->bundle->kernels[k->bundle->variants.choose(k->index, b.num_seqs)];
   PlannedLaunch l;
-  l.kernel = k->m.name;
-  l.handle = k->handle;
-  if (kda_status s = launchDims(*k, b.num_seqs, l.dims))
+  if (kda_status s = packBatchLaunch(k, b, /*maxChunks=*/0, l))
     return s;
-  for (BatchField f : k->binding)
-    l.values.push_back(const_cast<void *>(batchValue(b, f)));
   plan.add(std::move(l));
   return KDA_OK;
 }
@@ -819,6 +828,9 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
     int64_t len = b->cu_seqlens_host[i + 1] - b->cu_seqlens_host[i];
     maxChunks = std::max(maxChunks, (len + size - 1) / size);
   }
+  // Every stage packed before any joins the plan: a refusal leaves the
+  // plan as it was.
+  std::vector<PlannedLaunch> launches;
   for (const kda_kernel *stage : k->stages) {
     const bool perChunk = std::find(std::begin(stage->m.grid),
                                     std::end(stage->m.grid),
@@ -826,15 +838,12 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
                           std::end(stage->m.grid);
     if (perChunk && maxChunks == 0)
       continue;
-    PlannedLaunch l;
-    l.kernel = stage->m.name + " (" + stage->m.kind + ")";
-    l.handle = stage->handle;
-    if (kda_status s = launchDims(*stage, b->num_seqs, l.dims, maxChunks))
+    launches.emplace_back();
+    if (kda_status s = packBatchLaunch(stage, *b, maxChunks, launches.back()))
       return s;
-    for (BatchField f : stage->binding)
-      l.values.push_back(const_cast<void *>(batchValue(*b, f)));
-    plan.add(std::move(l));
   }
+  for (PlannedLaunch &l : launches)
+    plan.add(std::move(l));
   return KDA_OK;
 }
 

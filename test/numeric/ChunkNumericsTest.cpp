@@ -243,6 +243,18 @@ TEST(ChunkLaunch, RefusesTheOtherPath) {
   EXPECT_EQ(h.snapshot(), before) << "a refused launch wrote something";
 }
 
+/// Gives the prepared batch the workspace kda_forward asks for this call
+/// (the chunk plan's, indexed by absolute token) and puts it into `a`.
+void allocateForwardWorkspace(test::Harness &h, const kda_kernel *rec,
+                              const kda_kernel *chunk, kda_forward_args &a) {
+  int64_t bytes = 0;
+  ASSERT_EQ(kda_forward_workspace_bytes(rec, chunk, &a, &bytes), KDA_OK)
+      << kda_last_error();
+  h.allocateWorkspace(bytes);
+  a.workspace = h.batch().workspace;
+  a.workspace_bytes = h.batch().workspace_bytes;
+}
+
 /// kda_forward with the layer's recurrent and chunk kernels: decodes and
 /// short rows on the recurrent kernel, rows over the planner's threshold
 /// (64 tokens by default) through the chunk plan; against the oracle and
@@ -269,13 +281,8 @@ TEST_P(ForwardWithChunk, MixedBatchSplitByThePlanner) {
   shape.staleNaN = true;
   h.prepare(shape, /*numSlots=*/13, 4242);
   kda_forward_args a = test::forwardArgs(h.batch(), /*numDecodes=*/3);
-  int64_t bytes = 0;
-  ASSERT_EQ(kda_forward_workspace_bytes(recKernel, chunk.kernel, &a, &bytes),
-            KDA_OK)
-      << kda_last_error();
-  h.allocateWorkspace(bytes);
-  a.workspace = h.batch().workspace;
-  a.workspace_bytes = h.batch().workspace_bytes;
+  ASSERT_NO_FATAL_FAILURE(
+      allocateForwardWorkspace(h, recKernel, chunk.kernel, a));
 
   // The plan: recurrent launches for the decode front and the short rows,
   // prep + scan for each run of long rows.
@@ -339,13 +346,8 @@ TEST(ForwardSeedKimiK3, BothKernelsAtTheRealShapes) {
   test::Harness h(layer, mem);
   h.prepare(test::seedScenarioShape(1.0, 9), /*numSlots=*/96, 4096);
   kda_forward_args a = test::forwardArgs(h.batch(), test::kSeedDecodes);
-  int64_t bytes = 0;
-  ASSERT_EQ(kda_forward_workspace_bytes(recKernel, chunk.kernel, &a, &bytes),
-            KDA_OK)
-      << kda_last_error();
-  h.allocateWorkspace(bytes);
-  a.workspace = h.batch().workspace;
-  a.workspace_bytes = h.batch().workspace_bytes;
+  ASSERT_NO_FATAL_FAILURE(
+      allocateForwardWorkspace(h, recKernel, chunk.kernel, a));
   ASSERT_EQ(kda_forward(recKernel, chunk.kernel, &a, nullptr), KDA_OK)
       << kda_last_error();
   test::CaseResult r = h.check();
