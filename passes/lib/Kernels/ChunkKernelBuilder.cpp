@@ -38,7 +38,9 @@ struct ChunkPlan {
   int64_t blockV; // scan: state columns per workgroup
   unsigned waveSize;
   unsigned threads() const { return kWaves * waveSize; }
-  // Workspace record, in floats from the record's start.
+  // Workspace record of one token and value head, in floats from its
+  // start: q o exp(G) scaled (K), k o exp(G_last - G) (K), W (K), U (V),
+  // the A_qk row (C), exp(G_last) (K, written by a chunk's first row only).
   int64_t recQG() const { return 0; }
   int64_t recKD() const { return K; }
   int64_t recW() const { return 2 * K; }
@@ -895,10 +897,6 @@ SmallVector<KernelArg> chunkStageAbi(ChunkStageOp op) {
 }
 
 } // namespace
-
-int64_t mlir::kda::chunkWorkspaceFloats(LayerAttr layer, int64_t chunkSize) {
-  return 4 * layer.getHeadK() + layer.getHeadV() + chunkSize;
-}
 
 FailureOr<gpu::GPUFuncOp>
 mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,

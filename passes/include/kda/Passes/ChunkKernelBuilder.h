@@ -33,11 +33,6 @@
 
 namespace mlir::kda {
 
-/// Floats of one token's workspace record per value head: q o exp(G) scaled
-/// (K), k o exp(G_last - G) (K), W (K), U (V), the A_qk row (C), and
-/// exp(G_last) (K, written by a chunk's first row only).
-int64_t chunkWorkspaceFloats(LayerAttr layer, int64_t chunkSize);
-
 /// Builds the kernel of `op`'s stage as `gpu.func @name` in `module`, with
 /// `kda.abi` (the operands the stage reads or writes, by their kda.chunk
 /// names, and `workspace`), `kda.kind` ("chunk_prep" / "chunk_scan"),
