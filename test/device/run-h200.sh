@@ -144,7 +144,7 @@ if want sweepn && [ -d "$bundles/decode-tuned" ]; then
     "$bench" --bundle "$bundles/decode-tuned" --kernel "$k" --numerics --copy \
       --decode 1,8,32,128,256 --driver "$driver" --json "$out/sweepn/$k.json" || status=1
   done
-  python3 test/device/fla-bench.py --n 1,8,32,128,256 --heads 12,32 --out "$out/sweepn" || status=1
+  PYTHONPATH="${KDA_FLA_PATH:-}${PYTHONPATH:+:$PYTHONPATH}" python3 test/device/fla-bench.py --n 1,8,32,128,256 --heads 12,32 --out "$out/sweepn" || status=1
   if python3 -c "import matplotlib" 2> /dev/null; then
     python3 scripts/plot-decode.py "$out/sweepn" -o "$out/sweepn/decode.png" || status=1
   else
