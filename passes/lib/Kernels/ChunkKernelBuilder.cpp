@@ -52,7 +52,7 @@ struct ChunkPlan {
   // Measured on the H200 (T 8192, H 32): staging the chunk's q, k and v
   // in LDS too (148 KiB) cut the prep to one workgroup per SM and made it
   // slower (7.7 ms against 4.4 ms); it reads them from global memory.
-  int64_t prepLdsFloats() const { return C * K + C * C + 3 * C; }
+  int64_t prepLdsFloats() const { return C * K + C * C + kSub * C + 3 * C; }
   /// The scan stages each chunk's rows in LDS when they fit (one coalesced
   /// pass, then every atom operand from LDS) and reads them from the
   /// workspace where they do not (gfx942's 64 KiB at chunk 64).
@@ -104,6 +104,9 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   if (!p.atom)
     return op.emitOpError() << "cannot build the chunk kernels on "
                             << target.name << ": " << why;
+  // 32 state columns per workgroup. 16 would give B1 T8192 H32 twice the
+  // workgroups (the scan is latency-bound at one per SM), but ptxas then
+  // spills the scan (4 spill stores, sm_90).
   p.blockV = std::min<int64_t>(p.V, 32);
   p.stageScan = 4 * (p.K * p.blockV + p.C * p.blockV + p.scanStagedFloats()) <=
                 int64_t(target.ldsBytes);
@@ -244,20 +247,33 @@ private:
   /// B(kk, j) give operand elements by tile coordinates.
   Value gemm(Value acc, Value row0, Value col0, int64_t kDim, const At &a,
              const At &bAt) {
+    return gemmTo(acc, row0, col0, idx(kDim), kDim % p.atom->k != 0, a, bAt);
+  }
+  /// The same over k < kEnd (a value; `ragged` when it may not be a
+  /// multiple of the atom's k: the last step is then padded with zeros and
+  /// its indices clamped, as the inverse's 16-row blocks on a k = 32 atom
+  /// need).
+  Value gemmTo(Value acc, Value row0, Value col0, Value kEnd, bool ragged,
+               const At &aAt, const At &bAt) {
     const MmaAtom &atom = *p.atom;
-    auto loop = scf::ForOp::create(b, loc, idx(0), idx(kDim), idx(atom.k),
-                                   ValueRange{acc});
+    auto inK = [&](const At &at, bool kFirst) -> At {
+      if (!ragged)
+        return at;
+      return [this, at, kFirst, kEnd](Value x, Value y) {
+        Value kk = kFirst ? x : y;
+        Value in = lt(kk, kEnd);
+        Value safe = select(in, kk, sub(kEnd, idx(1)));
+        return select(in, kFirst ? at(safe, y) : at(x, safe), f(0));
+      };
+    };
+    const At aK = inK(aAt, /*kFirst=*/false), bK = inK(bAt, /*kFirst=*/true);
+    auto loop = scf::ForOp::create(b, loc, idx(0), kEnd, idx(atom.k),
+                                   ValueRange{acc}); // ceil(kEnd / k) steps
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value k0 = loop.getInductionVar();
-    Value fa = buildFragment(b, loc, atom, MmaOperand::A, lane,
-                             [&](OpBuilder &, Location, Value r, Value c) {
-                               return a(add(row0, r), add(k0, c));
-                             });
-    Value fb = buildFragment(b, loc, atom, MmaOperand::B, lane,
-                             [&](OpBuilder &, Location, Value r, Value c) {
-                               return bAt(add(k0, r), add(col0, c));
-                             });
+    Value fa = fragment(MmaOperand::A, row0, k0, aK);
+    Value fb = fragment(MmaOperand::B, k0, col0, bK);
     scf::YieldOp::create(
         b, loc,
         emitMmaSplitF32(b, loc, atom, fa, fb, loop.getRegionIterArgs()[0]));
@@ -324,6 +340,7 @@ private:
   void prepRows();
   void prepGateCumsum();
   void prepIntraChunk();
+  void prepDiagonal();
   void prepInverse();
   void prepWU();
   void prepDecayedRows();
@@ -369,7 +386,7 @@ private:
   Value tid, lane, wave, h, hq, n, bos, eos, slot;
   Value chunkStart, rows; // the chunk's first token and its rows (<= C)
   // LDS views (prep: G, A, row factors; scan: state block, V_new).
-  Value ldsG, ldsA, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsVn;
+  Value ldsG, ldsA, ldsT, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsVn;
   Value ldsX, ldsU, ldsAq; // scan: staged chunk rows
   Value col0; // scan: the workgroup's first state column
   Value dynLds;          // the dynamic shared memory (beginLds)
@@ -509,7 +526,7 @@ void ChunkEmitter::prepGateCumsum() {
 
 // A_kk (LDS, strictly lower, beta_i folded in) and A_qk (workspace rows,
 // lower with the diagonal). Off-diagonal 16-row blocks I > J by atoms with
-// the anchor m = 16 I; diagonal blocks pairwise.
+// the anchor m = 16 I; diagonal blocks pairwise (prepDiagonal).
 void ChunkEmitter::prepIntraChunk() {
   // Zeros first: the upper triangles are read by the inverse and the scan.
   forThreads(idx(p.C * p.C), [&](Value i) {
@@ -522,10 +539,10 @@ void ChunkEmitter::prepIntraChunk() {
   const int64_t blocks = p.C / kSub;
   const int64_t pairs = blocks * (blocks - 1) / 2; // blocks I > J
   const int64_t tilesPerBlock = (kSub / p.atom->m) * (kSub / p.atom->n);
-  // Pieces: (which of A_kk / A_qk, block pair, atom tile).
-  forPieces(2 * pairs * tilesPerBlock, [&](Value piece, Value live) {
-    Value which = rem(piece, 2), rest = div(piece, 2);
-    Value tile = rem(rest, tilesPerBlock), pair = div(rest, tilesPerBlock);
+  // Pieces: (block pair, atom tile); each computes the tile of both A_kk and
+  // A_qk (same B operand k_j exp(G_m - G_j), same anchor).
+  forPieces(pairs * tilesPerBlock, [&](Value piece, Value live) {
+    Value tile = rem(piece, tilesPerBlock), pair = div(piece, tilesPerBlock);
     // Pair p -> (I, J), row-major over I > J: I = 1 + #{k >= 2 : k(k-1)/2 <= p}.
     Value bi = idx(1);
     for (int64_t kk = 2; kk < blocks; ++kk)
@@ -534,128 +551,241 @@ void ChunkEmitter::prepIntraChunk() {
                                                 idx(kk * (kk - 1) / 2)),
                           idx(1), idx(0)));
     Value bj = sub(pair, div(mul(bi, sub(bi, idx(1))), 2));
-    {
-      Value anchor = mul(bi, idx(kSub));
-      auto [tr, tc] = tileOrigin(tile, kSub);
-      Value row0 = add(anchor, tr), colBase = add(mul(bj, idx(kSub)), tc);
-      At bOp = [&](Value d, Value j) {
-        return fmul(kn(j, d), exp(fsub(gam(anchor, d), gam(j, d))));
+    Value anchor = mul(bi, idx(kSub));
+    auto [tr, tc] = tileOrigin(tile, kSub);
+    Value row0 = add(anchor, tr), colBase = add(mul(bj, idx(kSub)), tc);
+    At bOp = [&](Value d, Value j) {
+      return fmul(kn(j, d), exp(fsub(gam(anchor, d), gam(j, d))));
+    };
+    auto decayedRow = [&](bool isKK) -> At {
+      return [&, isKK](Value i, Value d) {
+        Value x = isKK ? kn(i, d) : qs(i, d);
+        return fmul(x, exp(fsub(gam(i, d), gam(anchor, d))));
       };
-      auto product = [&](bool isKK) {
-        At aOp = [&, isKK](Value i, Value d) {
-          Value x = isKK ? kn(i, d) : qs(i, d);
-          return fmul(x, exp(fsub(gam(i, d), gam(anchor, d))));
-        };
-        Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, colBase, p.K,
-                         aOp, bOp);
-        ifThen(live, [&] {
-          eachResult(acc, row0, colBase, [&](Value i, Value j, Value x) {
-            if (isKK)
-              store(fmul(load(ldsRowB, i), x), ldsA,
-                    add(mul(i, idx(p.C)), j));
-            else
-              ifThen(rowValid(i),
-                     [&] { store(x, ws, recAt(rowToken(i), p.recA(), j)); });
-          });
-        });
-      };
-      Value isKK = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                         which, idx(0));
-      ifThenElse(isKK, [&] { product(true); }, [&] { product(false); });
-    }
-  });
-
-  // Diagonal blocks: each (i, j <= i) pair sums over k with exp(G_i - G_j).
-  forThreads(idx(blocks * kSub * kSub), [&](Value pr) {
-    Value blk = div(pr, kSub * kSub), in = rem(pr, kSub * kSub);
-    Value i = add(mul(blk, idx(kSub)), div(in, kSub));
-    Value j = add(mul(blk, idx(kSub)), rem(in, kSub));
-    Value lower = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, j, i);
-    ifThen(lower, [&] {
-      auto loop = scf::ForOp::create(b, loc, idx(0), idx(p.K), idx(1),
-                                     ValueRange{f(0), f(0)});
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(loop.getBody());
-        Value d = loop.getInductionVar();
-        Value decayed = fmul(kn(j, d), exp(fsub(gam(i, d), gam(j, d))));
-        auto acc = loop.getRegionIterArgs();
-        scf::YieldOp::create(
-            b, loc,
-            ValueRange{fadd(acc[0], fmul(kn(i, d), decayed)),
-                       fadd(acc[1], fmul(qs(i, d), decayed))});
-      }
-      ifThen(lt(j, i), [&] {
-        store(fmul(load(ldsRowB, i), loop.getResult(0)), ldsA,
-              add(mul(i, idx(p.C)), j));
+    };
+    SmallVector<Value> accs = {
+        gemm(zeroAccumulator(b, loc, *p.atom), row0, colBase, p.K,
+             decayedRow(true), bOp),
+        gemm(zeroAccumulator(b, loc, *p.atom), row0, colBase, p.K,
+             decayedRow(false), bOp)};
+    ifThen(live, [&] {
+      eachResult(accs[0], row0, colBase, [&](Value i, Value j, Value x) {
+        store(fmul(load(ldsRowB, i), x), ldsA, add(mul(i, idx(p.C)), j));
       });
-      ifThen(rowValid(i), [&] {
-        store(loop.getResult(1), ws, recAt(rowToken(i), p.recA(), j));
+      eachResult(accs[1], row0, colBase, [&](Value i, Value j, Value x) {
+        ifThen(rowValid(i),
+               [&] { store(x, ws, recAt(rowToken(i), p.recA(), j)); });
       });
     });
   });
+  prepDiagonal();
   barrier();
 }
 
-// T = (I + A_kk)^-1, strictly lower part in place of A_kk, row by row:
-// T[i][j] = -A[i][j] - sum_{j < m < i} A[i][m] T[m][j]. Row i is computed
-// from row i of A_kk and the finished rows above it, then stored.
-void ChunkEmitter::prepInverse() {
-  forRange(idx(1), idx(p.C), idx(1), [&](Value i) {
-    Value x = f(0);
-    Value j = tid;
-    Value mine = lt(j, i);
-    x = ifValue(
-        mine,
-        [&] {
-          Value s = forReduce(add(j, idx(1)), i, load(ldsA, add(mul(i, idx(p.C)), j)),
-                              [&](Value m, Value acc) {
-                                Value aim = load(ldsA, add(mul(i, idx(p.C)), m));
-                                Value tmj = load(ldsA, add(mul(m, idx(p.C)), j));
-                                return fadd(acc, fmul(aim, tmj));
-                              });
-          return arith::NegFOp::create(b, loc, s).getResult();
-        },
-        [&] { return f(0); });
-    barrier();
-    ifThen(mine, [&] { store(x, ldsA, add(mul(i, idx(p.C)), j)); });
-    barrier();
+// Diagonal blocks, pairwise (no anchor keeps both factors below 1 inside a
+// block): a wave takes two rows of a block, r and 15 - r, and its lanes the
+// head_k columns (coalesced row loads). For each j <= i of the row's block
+// the two sums over d of k_j exp(G_i - G_j) times k_i and q_i are reduced
+// across the wave; the row factors (normalisation, beta, scale) multiply
+// the sums. The two rows have r + 1 and 16 - r such j, so every wave runs
+// the same 17 reductions per piece (the waves of a workgroup issue the same
+// collectives, as forPieces requires).
+void ChunkEmitter::prepDiagonal() {
+  const int64_t per = (p.K + p.waveSize - 1) / p.waveSize;
+  const bool ragged = p.K % p.waveSize != 0;
+  const int64_t half = kSub / 2;
+  SmallVector<Value> cols;
+  SmallVector<Value> inRange;
+  for (int64_t e = 0; e < per; ++e) {
+    Value d = add(lane, idx(e * p.waveSize));
+    Value in = ragged ? lt(d, idx(p.K)) : Value();
+    cols.push_back(in ? select(in, d, idx(0)) : d);
+    inRange.push_back(in);
+  }
+  struct Row {
+    Value i;
+    SmallVector<Value> k, q, g;
+  };
+  auto loadRow = [&](Value i) {
+    Row row{i, {}, {}, {}};
+    for (int64_t e = 0; e < per; ++e) {
+      auto masked = [&](Value x) {
+        return inRange[e] ? select(inRange[e], x, f(0)) : x;
+      };
+      row.k.push_back(masked(qkElem(k, i, cols[e])));
+      row.q.push_back(masked(qkElem(q, i, cols[e])));
+      row.g.push_back(gam(i, cols[e]));
+    }
+    return row;
+  };
+  forPieces(p.C / 2, [&](Value piece, Value) {
+    Value base = mul(div(piece, half), idx(kSub)), r = rem(piece, half);
+    Row lo = loadRow(add(base, r));
+    Row hi = loadRow(add(base, sub(idx(kSub - 1), r)));
+    forRange(idx(0), idx(kSub + 1), idx(1), [&](Value t) {
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                          t, r);
+      auto pick = [&](Value x, Value y) { return select(first, x, y); };
+      Value i = pick(lo.i, hi.i);
+      Value j = add(base, pick(t, sub(t, add(r, idx(1)))));
+      Value skk = f(0), sqk = f(0);
+      for (int64_t e = 0; e < per; ++e) {
+        Value x = fmul(qkElem(k, j, cols[e]),
+                       exp(fsub(pick(lo.g[e], hi.g[e]), gam(j, cols[e]))));
+        skk = fadd(skk, fmul(x, pick(lo.k[e], hi.k[e])));
+        sqk = fadd(sqk, fmul(x, pick(lo.q[e], hi.q[e])));
+      }
+      auto sum = [&](Value x) {
+        return gpu::SubgroupReduceOp::create(
+                   b, loc, x, gpu::AllReduceOperation::ADD, /*uniform=*/true)
+            .getResult();
+      };
+      skk = fmul(sum(skk), load(ldsRowK, j));
+      sqk = fmul(sum(sqk), load(ldsRowK, j));
+      Value writer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           lane, idx(0));
+      ifThen(writer, [&] {
+        ifThen(lt(j, i), [&] {
+          store(fmul(fmul(load(ldsRowB, i), load(ldsRowK, i)), skk), ldsA,
+                add(mul(i, idx(p.C)), j));
+        });
+        ifThen(rowValid(i), [&] {
+          store(fmul(load(ldsRowQ, i), sqk), ws,
+                recAt(rowToken(i), p.recA(), j));
+        });
+      });
+    });
   });
 }
 
+// T = (I + A_kk)^-1, strictly lower part in place of A_kk, by 16-row blocks
+// (two barriers per block row instead of two per row):
+//  - each diagonal block by forward substitution, one thread per column j:
+//    x_i = delta_ij - sum_{m < i} A[i][m] x_m needs only the column's own
+//    values (kept in LDS: unrolled in registers they made gfx950 spill),
+//    so rows follow each other without a barrier;
+//  - then block row I from the rows above it, by atoms:
+//    T_IJ = -T_II X_IJ with X_IJ = sum_{J <= M < I} A_IM T_MJ (T_JJ with its
+//    unit diagonal; T's zero upper triangle masks the blocks M < J).
+void ChunkEmitter::prepInverse() {
+  const int64_t blocks = p.C / kSub;
+  auto aAt = [&](Value i, Value m) {
+    return load(ldsA, add(mul(i, idx(p.C)), m));
+  };
+  // T' = T with its unit diagonal.
+  At tUnit = [&](Value i, Value m) {
+    Value diag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i, m);
+    return select(diag, f(1.0), aAt(i, m));
+  };
+  {
+    // Thread `col` owns column col % 16 of diagonal block col / 16; its x
+    // lives in column col of ldsT (only the owner touches it, so no barrier
+    // between rows). Every thread reaches the barriers; only owners work.
+    const int64_t columns = blocks * kSub;
+    Value owner = lt(tid, idx(columns));
+    Value task = rem(tid, columns);
+    Value base = mul(div(task, kSub), idx(kSub)), j = rem(task, kSub);
+    auto xAt = [&](Value i) { return add(mul(i, idx(p.C)), task); };
+    ifThen(owner, [&] {
+      forRange(idx(0), idx(kSub), idx(1), [&](Value i) {
+        Value s = forReduce(idx(0), i, f(0), [&](Value m, Value acc) {
+          return fadd(acc, fmul(aAt(add(base, i), add(base, m)),
+                                load(ldsT, xAt(m))));
+        });
+        auto cmp = [&](arith::CmpIPredicate pred) {
+          return arith::CmpIOp::create(b, loc, pred, i, j);
+        };
+        store(select(cmp(arith::CmpIPredicate::ugt),
+                     arith::NegFOp::create(b, loc, s).getResult(),
+                     select(cmp(arith::CmpIPredicate::eq), f(1.0), f(0))),
+              ldsT, xAt(i));
+      });
+    });
+    barrier(); // every read of the diagonal blocks' A is done
+    ifThen(owner, [&] {
+      forRange(add(j, idx(1)), idx(kSub), idx(1), [&](Value i) {
+        store(load(ldsT, xAt(i)), ldsA,
+              add(mul(add(base, i), idx(p.C)), add(base, j)));
+      });
+    });
+    barrier();
+  }
+  const int64_t tilesPerBlock = (kSub / p.atom->m) * (kSub / p.atom->n);
+  for (int64_t bi = 1; bi < blocks; ++bi) {
+    const int64_t rowI = bi * kSub;
+    auto tileOf = [&](Value piece) {
+      auto [tr, tc] = tileOrigin(rem(piece, tilesPerBlock), kSub);
+      return std::make_pair(add(idx(rowI), tr),
+                            add(mul(div(piece, tilesPerBlock), idx(kSub)), tc));
+    };
+    // X_IJ for every J < I, into ldsT (row i - 16 I, column of T).
+    forPieces(bi * tilesPerBlock, [&](Value piece, Value live) {
+      auto [row0, col0] = tileOf(piece);
+      Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, col0, rowI,
+                       aAt, tUnit);
+      ifThen(live, [&] {
+        eachResult(acc, row0, col0, [&](Value i, Value n, Value x) {
+          store(x, ldsT, add(mul(sub(i, idx(rowI)), idx(p.C)), n));
+        });
+      });
+    });
+    barrier(); // X complete; block row I's A is read for the last time
+    forPieces(bi * tilesPerBlock, [&](Value piece, Value live) {
+      auto [row0, col0] = tileOf(piece);
+      Value acc = gemm(
+          zeroAccumulator(b, loc, *p.atom), row0, col0, kSub,
+          [&](Value i, Value kk) { return tUnit(i, add(idx(rowI), kk)); },
+          [&](Value kk, Value n) {
+            return load(ldsT, add(mul(kk, idx(p.C)), n));
+          });
+      ifThen(live, [&] {
+        eachResult(acc, row0, col0, [&](Value i, Value n, Value x) {
+          store(arith::NegFOp::create(b, loc, x).getResult(), ldsA,
+                add(mul(i, idx(p.C)), n));
+        });
+      });
+    });
+    barrier(); // block row I of T is complete before the next reads it
+  }
+}
+
 // W = T diag(b) (K o exp G) and U = T diag(b) V, rows of the chunk only.
+// A piece is one atom tile of W or U. T is lower triangular, so row tile r's
+// product stops at its last row (k < m (r + 1)): 10 of the 16 (row tile,
+// k step) products at chunk 64. The row tiles run one after another (a
+// loop, not unrolled: unrolled copies took gfx950's prep past its SGPRs),
+// so every wave of a pass issues the same atoms.
 void ChunkEmitter::prepWU() {
   At tOp = [&](Value i, Value m) {
     Value diag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i, m);
     return select(diag, f(1.0), load(ldsA, add(mul(i, idx(p.C)), m)));
   };
-  const int64_t tilesW = (p.C / p.atom->m) * (p.K / p.atom->n);
-  const int64_t tilesU = (p.C / p.atom->m) * (p.V / p.atom->n);
-  forPieces(tilesW + tilesU, [&](Value piece, Value live) {
-    Value isW = lt(piece, idx(tilesW));
-    ifThenElse(
-        isW,
-        [&] {
-          auto [row0, c0] = tileOrigin(piece, p.K);
-          At bOp = [&](Value m, Value d) {
-            return fmul(fmul(load(ldsRowB, m), kn(m, d)), exp(gam(m, d)));
-          };
-          Value acc =
-              gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.C, tOp, bOp);
-          storeRows(acc, row0, c0, live, p.recW());
-        },
-        [&] {
-          auto [row0, c0] = tileOrigin(sub(piece, idx(tilesW)), p.V);
-          At bOp = [&](Value m, Value col) {
-            Value off = add(mul(add(mul(safeToken(m), idx(p.HV)), h), idx(p.V)),
-                            col);
-            return select(rowValid(m), fmul(load(ldsRowB, m), loadF(v, off)),
-                          f(0));
-          };
-          Value acc =
-              gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.C, tOp, bOp);
-          storeRows(acc, row0, c0, live, p.recU());
-        });
+  At bW = [&](Value m, Value d) {
+    return fmul(fmul(load(ldsRowB, m), kn(m, d)), exp(gam(m, d)));
+  };
+  At bU = [&](Value m, Value col) {
+    Value off =
+        add(mul(add(mul(safeToken(m), idx(p.HV)), h), idx(p.V)), col);
+    return select(rowValid(m), fmul(load(ldsRowB, m), loadF(v, off)), f(0));
+  };
+  const int64_t colsW = p.K / p.atom->n, colsU = p.V / p.atom->n;
+  const bool ragged = p.atom->m % p.atom->k != 0;
+  forRange(idx(0), idx(p.C), idx(p.atom->m), [&](Value row0) {
+    Value kEnd = add(row0, idx(p.atom->m));
+    auto tile = [&](Value c0, Value live, const At &bOp, int64_t field) {
+      Value acc = gemmTo(zeroAccumulator(b, loc, *p.atom), row0, c0, kEnd,
+                         ragged, tOp, bOp);
+      storeRows(acc, row0, c0, live, field);
+    };
+    forPieces(colsW + colsU, [&](Value piece, Value live) {
+      ifThenElse(
+          lt(piece, idx(colsW)),
+          [&] { tile(mul(piece, idx(p.atom->n)), live, bW, p.recW()); },
+          [&] {
+            tile(mul(sub(piece, idx(colsW)), idx(p.atom->n)), live, bU,
+                 p.recU());
+          });
+    });
   });
 }
 
@@ -693,6 +823,7 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
     beginLds();
     ldsG = carve(p.C * p.K);
     ldsA = carve(p.C * p.C);
+    ldsT = carve(kSub * p.C);
     ldsRowQ = carve(p.C);
     ldsRowK = carve(p.C);
     ldsRowB = carve(p.C);
