@@ -29,14 +29,21 @@ done
 # (direct loads: the LDS token ring measured slower for one-token rows), one
 # kernel each; `run-h200.sh sweepn`: the decode layers with the config
 # table's variants (the runtime picks one by N).
-rm -rf "$out/tune-candidates"
-"$bin/kda-tune" "$root/test/device/decode-bench.mlir" --target=sm_90 \
-  --lds-stages=0 --candidates="$out/tune-candidates" > "$out/tune-candidates.txt"
-# The runtime loads the cubin; the candidates' PTX (~0.1 MB a kernel) would
-# only weigh on the 64 MiB the device call carries.
-rm -f "$out/tune-candidates/sm_90/kda_kernels.ptx"
+# The f32-state layers (tune-candidates) and the bf16-state pools
+# (tune-candidates-bf16), each tuned into the same table.
+for pair in "decode-bench:tune-candidates" "decode-bf16-state:tune-candidates-bf16"; do
+  spec=${pair%%:*} dir=${pair##*:}
+  rm -rf "$out/$dir"
+  "$bin/kda-tune" "$root/test/device/$spec.mlir" --target=sm_90 \
+    --lds-stages=0 --candidates="$out/$dir" > "$out/$dir.txt"
+  # The runtime loads the cubin; the candidates' PTX (~0.1 MB a kernel)
+  # would only weigh on the 64 MiB the device call carries.
+  rm -f "$out/$dir/sm_90/kda_kernels.ptx"
+done
 "$bin/kda-compile" "$root/test/device/decode-bench.mlir" --targets=sm_90 \
   --config-table="$root/examples/config-table.json" -o "$out/decode-tuned"
+"$bin/kda-compile" "$root/test/device/decode-bf16-state.mlir" --targets=sm_90 \
+  --config-table="$root/examples/config-table.json" -o "$out/bf16-tuned"
 # `run-h200.sh compare`: with KDA_COMPARE_COMPILE=<an earlier commit's
 # kda-compile>, decode-bench-old holds that commit's sm_90 cubin of the same
 # layers under this tree's manifest (same symbols and arguments; older

@@ -83,9 +83,13 @@ if want compare && [ -d "$bundles/decode-bench-old" ]; then
 fi
 
 if want bf16 && [ -d "$bundles/decode-bf16-state" ]; then
-  echo "== bf16 state pools (numerics; decode, H = 32)"
+  # With the config table's variants when device-bundles.sh compiled them
+  # (bf16-tuned), else the default configs.
+  bf16=decode-bf16-state
+  [ -d "$bundles/bf16-tuned" ] && bf16=bf16-tuned
+  echo "== bf16 state pools (numerics; decode, H = 32; $bf16)"
   for k in bf16_state_h32_vk bf16_state_h32_kv; do
-    "$bench" --bundle "$bundles/decode-bf16-state" --kernel "$k" --numerics --copy \
+    "$bench" --bundle "$bundles/$bf16" --kernel "$k" --numerics --copy \
       --decode 32,128,256 --json "$out/$k.json" || status=1
   done
 fi
@@ -130,6 +134,13 @@ if want tune && [ -d "$bundles/tune-candidates" ]; then
   "$bench" --bundle "$bundles/tune-candidates" --all-kernels \
     --decode 1,4,8,16,32,64,128,256 --reps 30 --driver "$driver" \
     --json "$out/tune.json" > "$out/tune.log" || status=1
+  # The bf16-state pools likewise (kda-tune test/device/decode-bf16-state.mlir
+  # ... --times=<out>/tune-bf16.json).
+  if [ -d "$bundles/tune-candidates-bf16" ]; then
+    "$bench" --bundle "$bundles/tune-candidates-bf16" --all-kernels \
+      --decode 1,4,8,16,32,64,128,256 --reps 30 --driver "$driver" \
+      --json "$out/tune-bf16.json" > "$out/tune-bf16.log" || status=1
+  fi
   tail -3 "$out/tune.log"
 fi
 
