@@ -52,7 +52,16 @@ struct ChunkPlan {
   // Measured on the H200 (T 8192, H 32): staging the chunk's q, k and v
   // in LDS too (148 KiB) cut the prep to one workgroup per SM and made it
   // slower (7.7 ms against 4.4 ms); it reads them from global memory.
-  int64_t prepLdsFloats() const { return C * K + C * C + kSub * C + 3 * C; }
+  // The prep's A (C x C) rows are padded by 4 floats: atom operands read 8
+  // rows at a time, and unpadded rows of 64 floats put all 8 on the same
+  // bank (an 8-way conflict; 2-way when padded). G's rows are not: padding
+  // them (132 or 136 floats) took gfx942/gfx950's prep past their SGPRs
+  // (9 spills at head_k 128 with GVA).
+  int64_t gStride() const { return K; }
+  int64_t aStride() const { return C + 4; }
+  int64_t prepLdsFloats() const {
+    return C * gStride() + C * aStride() + kSub * C + 3 * C;
+  }
   /// The scan stages each chunk's rows in LDS when they fit (one coalesced
   /// pass, then every atom operand from LDS) and reads them from the
   /// workspace where they do not (gfx942's 64 KiB at chunk 64).
@@ -353,7 +362,9 @@ private:
   Value safeToken(Value r) {
     return add(chunkStart, select(rowValid(r), r, idx(0)));
   }
-  Value gam(Value r, Value d) { return load(ldsG, add(mul(r, idx(p.K)), d)); }
+  Value gIdx(Value r, Value d) { return add(mul(r, idx(p.gStride())), d); }
+  Value aIdx(Value i, Value j) { return add(mul(i, idx(p.aStride())), j); }
+  Value gam(Value r, Value d) { return load(ldsG, gIdx(r, d)); }
   Value qkElem(Value mem, Value r, Value d) {
     Value off = add(mul(add(mul(safeToken(r), idx(p.H)), hq), idx(p.K)), d);
     return loadF(mem, off);
@@ -510,12 +521,12 @@ void ChunkEmitter::prepGateCumsum() {
     if (dtBias)
       raw = fadd(raw, loadF(dtBias, add(mul(h, idx(p.K)), d)));
     store(select(rowValid(r), emitGate(b, loc, layer, raw, expALog), f(0)),
-          ldsG, i);
+          ldsG, gIdx(r, d));
   });
   barrier();
   forThreads(idx(p.K), [&](Value d) {
     forReduce(idx(0), idx(p.C), f(0), [&](Value r, Value acc) {
-      Value i = add(mul(r, idx(p.K)), d);
+      Value i = gIdx(r, d);
       Value next = fadd(acc, load(ldsG, i));
       store(next, ldsG, i);
       return next;
@@ -531,7 +542,7 @@ void ChunkEmitter::prepIntraChunk() {
   // Zeros first: the upper triangles are read by the inverse and the scan.
   forThreads(idx(p.C * p.C), [&](Value i) {
     Value r = div(i, p.C), j = rem(i, p.C);
-    store(f(0), ldsA, i);
+    store(f(0), ldsA, aIdx(r, j));
     ifThen(rowValid(r), [&] { store(f(0), ws, recAt(rowToken(r), p.recA(), j)); });
   });
   barrier();
@@ -570,7 +581,7 @@ void ChunkEmitter::prepIntraChunk() {
              decayedRow(false), bOp)};
     ifThen(live, [&] {
       eachResult(accs[0], row0, colBase, [&](Value i, Value j, Value x) {
-        store(fmul(load(ldsRowB, i), x), ldsA, add(mul(i, idx(p.C)), j));
+        store(fmul(load(ldsRowB, i), x), ldsA, aIdx(i, j));
       });
       eachResult(accs[1], row0, colBase, [&](Value i, Value j, Value x) {
         ifThen(rowValid(i),
@@ -647,7 +658,7 @@ void ChunkEmitter::prepDiagonal() {
       ifThen(writer, [&] {
         ifThen(lt(j, i), [&] {
           store(fmul(fmul(load(ldsRowB, i), load(ldsRowK, i)), skk), ldsA,
-                add(mul(i, idx(p.C)), j));
+                aIdx(i, j));
         });
         ifThen(rowValid(i), [&] {
           store(fmul(load(ldsRowQ, i), sqk), ws,
@@ -670,7 +681,7 @@ void ChunkEmitter::prepDiagonal() {
 void ChunkEmitter::prepInverse() {
   const int64_t blocks = p.C / kSub;
   auto aAt = [&](Value i, Value m) {
-    return load(ldsA, add(mul(i, idx(p.C)), m));
+    return load(ldsA, aIdx(i, m));
   };
   // T' = T with its unit diagonal.
   At tUnit = [&](Value i, Value m) {
@@ -704,8 +715,7 @@ void ChunkEmitter::prepInverse() {
     barrier(); // every read of the diagonal blocks' A is done
     ifThen(owner, [&] {
       forRange(add(j, idx(1)), idx(kSub), idx(1), [&](Value i) {
-        store(load(ldsT, xAt(i)), ldsA,
-              add(mul(add(base, i), idx(p.C)), add(base, j)));
+        store(load(ldsT, xAt(i)), ldsA, aIdx(add(base, i), add(base, j)));
       });
     });
     barrier();
@@ -741,7 +751,7 @@ void ChunkEmitter::prepInverse() {
       ifThen(live, [&] {
         eachResult(acc, row0, col0, [&](Value i, Value n, Value x) {
           store(arith::NegFOp::create(b, loc, x).getResult(), ldsA,
-                add(mul(i, idx(p.C)), n));
+                aIdx(i, n));
         });
       });
     });
@@ -758,7 +768,7 @@ void ChunkEmitter::prepInverse() {
 void ChunkEmitter::prepWU() {
   At tOp = [&](Value i, Value m) {
     Value diag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i, m);
-    return select(diag, f(1.0), load(ldsA, add(mul(i, idx(p.C)), m)));
+    return select(diag, f(1.0), load(ldsA, aIdx(i, m)));
   };
   At bW = [&](Value m, Value d) {
     return fmul(fmul(load(ldsRowB, m), kn(m, d)), exp(gam(m, d)));
@@ -821,8 +831,8 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
   ifThen(live, [&] {
     rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
     beginLds();
-    ldsG = carve(p.C * p.K);
-    ldsA = carve(p.C * p.C);
+    ldsG = carve(p.C * p.gStride());
+    ldsA = carve(p.C * p.aStride());
     ldsT = carve(kSub * p.C);
     ldsRowQ = carve(p.C);
     ldsRowK = carve(p.C);
