@@ -159,6 +159,12 @@ std::vector<ChunkCase> chunkCases() {
     cases.push_back({spec, "emu950", "short"});
   for (const char *target : {"emu", "emu32"})
     cases.push_back({"chunk_heads128", target, "short"});
+  // The scan's row pipeline at depth 2 (not the default): the varlen batch
+  // (every length class, sequences of 1 to many chunks) and the short one,
+  // register-staged on emu, cp.async on emu32.
+  for (const char *target : {"emu", "emu32"})
+    for (const char *batch : {"varlen", "short"})
+      cases.push_back({"chunk_k3_s2", target, batch});
   return cases;
 }
 

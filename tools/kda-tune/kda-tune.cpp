@@ -228,14 +228,12 @@ void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
   llvm::outs() << fn.getName() << " chunk scan on " << t.name << ": "
                << accepted << " depths accepted, "
                << verdicts.size() - accepted << " rejected (4 waves of "
-               << t.waveSize << " threads, fixed)
-";
+               << t.waveSize << " threads, fixed)\n";
   for (auto &[d, v] : verdicts) {
     const char *mark = dflt.accepted && dflt.stages == d ? " (default)" : "";
     if (!v.accepted) {
       llvm::outs() << "  rejected: scan_stages " << d << mark << ": "
-                   << v.message << "
-";
+                   << v.message << "\n";
       continue;
     }
     llvm::outs() << "  accepted: scan_stages " << d << mark << ": " << v.lds
@@ -243,8 +241,7 @@ void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
                  << (v.pipeline.empty() ? std::string("rows staged in the "
                                                       "chunk loop")
                                         : v.pipeline)
-                 << "
-";
+                 << "\n";
   }
 }
 

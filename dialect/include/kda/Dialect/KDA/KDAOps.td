@@ -76,11 +76,11 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
     `scan_stages` (1..4) is the depth of the scan's row pipeline: the scan
     copies each chunk's W rows and its U columns into an LDS ring of that
     many slots, the copy of chunk c + depth - 1 issued while chunk c is
-    computed (depth 1: copied and read in the same iteration). Absent, the
-    kernel builder picks it per target (ChunkKernelBuilder.cpp,
-    defaultScanStages). Every depth is expanded and verified against the
-    hazard model (PIPELINE-SAFETY.md); one the target cannot hold is rejected
-    with the rule (R6 when the ring exceeds the LDS).
+    computed. Depth 1, the default on every target (ChunkKernelBuilder.cpp,
+    kDefaultScanStages, says why), stages the rows in the chunk loop itself.
+    Every deeper one is expanded and verified against the hazard model
+    (PIPELINE-SAFETY.md) when the kernel is built; one the target cannot
+    hold is rejected with the rule (R6 when the ring exceeds the LDS).
   }];
 }
 
