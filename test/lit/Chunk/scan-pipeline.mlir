@@ -22,6 +22,12 @@
 // The schedule lowered with the target's atoms, nothing of it left.
 // RUN: kda-opt %s --pass-pipeline='builtin.module(kda-lower-to-gpu{target=sm_90},kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=SM90-LOW
 // RUN: kda-opt %s --pass-pipeline='builtin.module(kda-lower-to-gpu{target=gfx942},kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=GFX942-LOW
+// Compiled: gfx942's code object (no spills, LDS within the chip), emu's
+// shared object, the manifest's dynamic LDS per depth.
+// RUN: rm -rf %t && kda-compile %s --targets=gfx942,emu -o %t -q
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json gfx942 65536 | FileCheck %s --check-prefix=FIG942
+// RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
+// RUN: test -f %t/emu/kda_kernels.so
 
 // CHECK-LABEL: gpu.func @kda_d1_scan(
 // CHECK-SAME: kda.dynamic_lds_bytes = 45056 : i64
@@ -67,6 +73,12 @@
 // SM90-LOW: nvvm.cp.async.commit.group
 // SM90-LOW: nvvm.cp.async.wait.group 0
 // SM90-LOW-NOT: {{^ *kda\.}}
+
+// FIG942-DAG: gfx942 kda_d1_scan: {{.*}}scratch_bytes 0, {{.*}}spills 0
+// FIG942-DAG: gfx942 kda_d2_scan: {{.*}}scratch_bytes 0, {{.*}}spills 0
+// MANIFEST-DAG: "dynamic_lds_bytes": 45056
+// MANIFEST-DAG: "dynamic_lds_bytes": 49152
+// MANIFEST-DAG: "scan_stages": 2
 
 // gfx942: the rows through registers, drained barriers as amdgpu.lds_barrier.
 // GFX942-LOW-NOT: kda.lds_buffer
