@@ -188,14 +188,28 @@ static LogicalResult verifyChunkSize(Operation *op, int64_t c) {
   return success();
 }
 
+/// The scan's row pipeline depths the tuner enumerates and the hazard model
+/// proves (PIPELINE-SAFETY.md): 1..4, like every pipeline of the project.
+static LogicalResult verifyScanStages(Operation *op,
+                                      std::optional<int64_t> stages) {
+  if (stages && (*stages < 1 || *stages > 4))
+    return op->emitOpError()
+           << "scan_stages must be 1..4 (the depths of the scan's row "
+              "pipeline the verifier proves and the tuner enumerates), got "
+           << *stages;
+  return success();
+}
+
 LogicalResult ChunkOp::verify() {
-  if (failed(verifyChunkSize(*this, getChunkSize())))
+  if (failed(verifyChunkSize(*this, getChunkSize())) ||
+      failed(verifyScanStages(*this, getScanStages())))
     return failure();
   return verifyAttentionOp(*this);
 }
 
 LogicalResult ChunkStageOp::verify() {
-  if (failed(verifyChunkSize(*this, getChunkSize())))
+  if (failed(verifyChunkSize(*this, getChunkSize())) ||
+      failed(verifyScanStages(*this, getScanStages())))
     return failure();
   return verifyAttentionOp(*this);
 }

@@ -159,6 +159,14 @@ std::vector<ChunkCase> chunkCases() {
     cases.push_back({spec, "emu950", "short"});
   for (const char *target : {"emu", "emu32"})
     cases.push_back({"chunk_heads128", target, "short"});
+  // The scan's row pipeline at depth 2 (not the default), register-staged
+  // on emu, cp.async on emu32: sequences of 2, 1 and 3 chunks (the ring
+  // wraps; a one-chunk sequence predicates its prologue copy off), and on
+  // emu32 the varlen mix too. Few cases: the race detector checks each
+  // thread's read of a ring slot word by word (emu's varlen took 107 s).
+  for (const char *target : {"emu", "emu32"})
+    cases.push_back({"chunk_k3_s2", target, "extreme"});
+  cases.push_back({"chunk_k3_s2", "emu32", "varlen"});
   return cases;
 }
 

@@ -25,10 +25,17 @@
 // --table merges the chosen entries into TABLE (entries of the same target
 // and layer are replaced), which kda-compile --config-table compiles.
 //
+// With --list, each kda.chunk of SPEC is enumerated too: its scan kernel's
+// row pipeline at every depth (--scan-stages, default 1..4; the kernel has
+// a fixed 4 waves), each built and verified as kda-compile would build it,
+// listed accepted (with its LDS and copy kind; the target's default depth
+// marked) or rejected with the verifier's rule. No device is needed.
+//
 //===----------------------------------------------------------------------===//
 #include "kda/Codegen/Compile.h"
 #include "kda/Codegen/ConfigTable.h"
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Passes/ChunkKernelBuilder.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -81,6 +88,9 @@ static cl::list<unsigned> wavesKList("waves-k", cl::CommaSeparated,
                                      cl::desc("waves_k values (default 1,2)"));
 static cl::list<unsigned> ldsList("lds-stages", cl::CommaSeparated,
                                   cl::desc("lds_stages values (default 0,2)"));
+static cl::list<unsigned> scanStagesList(
+    "scan-stages", cl::CommaSeparated,
+    cl::desc("chunk scan row pipeline depths to list (default 1,2,3,4)"));
 
 namespace {
 
@@ -154,6 +164,85 @@ std::string verifyPipeline(RecurrentOp op, const rules::ConfigValues &c,
                                   t)))
     return message.empty() ? "the kernel builder failed" : message;
   return "";
+}
+
+/// The chunk scan kernel of `op` built for `t` in a scratch module, with
+/// row pipeline depth `stages` (none: the builder's default). On success,
+/// `tile` and `lds` are the kernel's kda.tile and dynamic LDS bytes and
+/// `pipeline` its kda.verified_pipeline (empty at depth 1); on failure the
+/// builder's diagnostic (the verifier's rule for a rejected depth).
+struct ScanVerdict {
+  bool accepted = false;
+  std::string message;
+  int64_t stages = 0, lds = 0;
+  std::string pipeline;
+};
+
+ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
+                           const TargetInfo &t) {
+  MLIRContext *ctx = op.getContext();
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(op.getLoc());
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(scratch->getBody());
+  auto gm = gpu::GPUModuleOp::create(b, op.getLoc(), "scratch");
+  // The scan stage kda-decompose would make of `op`, beside it while built.
+  OpBuilder at(op);
+  auto scan = ChunkStageOp::create(
+      at, op.getLoc(), op.getLayer(), op.getConfigAttr(), op.getQ(), op.getK(),
+      op.getV(), op.getG(), op.getBeta(), op.getALog(), op.getDtBias(),
+      op.getCuSeqlens(), op.getSlots(), op.getHasInitialState(),
+      op.getState(), op.getO(), op.getChunkSize(), ChunkStage::Scan,
+      stages ? at.getI64IntegerAttr(*stages) : IntegerAttr());
+  ScanVerdict v;
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
+      v.message = d.str();
+      return success();
+    });
+    FailureOr<gpu::GPUFuncOp> fn =
+        buildChunkStageKernel(b, gm, "candidate", scan, t);
+    if (succeeded(fn)) {
+      v.accepted = true;
+      auto tile = (*fn)->getAttrOfType<DictionaryAttr>("kda.tile");
+      v.stages = cast<IntegerAttr>(tile.get("scan_stages")).getInt();
+      v.lds = (*fn)->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes").getInt();
+      if (auto p = (*fn)->getAttrOfType<StringAttr>("kda.verified_pipeline"))
+        v.pipeline = p.str();
+    } else if (v.message.empty()) {
+      v.message = "the kernel builder failed";
+    }
+  }
+  scan.erase();
+  return v;
+}
+
+/// Lists the chunk scan's row pipeline depths of `op` on `t`.
+void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
+  const ScanVerdict dflt = buildChunkScan(op, std::nullopt, t);
+  std::vector<std::pair<int64_t, ScanVerdict>> verdicts;
+  unsigned accepted = 0;
+  for (unsigned d : orDefault(scanStagesList, {1, 2, 3, 4})) {
+    verdicts.push_back({d, buildChunkScan(op, d, t)});
+    accepted += verdicts.back().second.accepted;
+  }
+  llvm::outs() << fn.getName() << " chunk scan on " << t.name << ": "
+               << accepted << " depths accepted, "
+               << verdicts.size() - accepted << " rejected (4 waves of "
+               << t.waveSize << " threads, fixed)\n";
+  for (auto &[d, v] : verdicts) {
+    const char *mark = dflt.accepted && dflt.stages == d ? " (default)" : "";
+    if (!v.accepted) {
+      llvm::outs() << "  rejected: scan_stages " << d << mark << ": "
+                   << v.message << "\n";
+      continue;
+    }
+    llvm::outs() << "  accepted: scan_stages " << d << mark << ": " << v.lds
+                 << " bytes of dynamic LDS, "
+                 << (v.pipeline.empty() ? std::string("rows staged in the "
+                                                      "chunk loop")
+                                        : v.pipeline)
+                 << "\n";
+  }
 }
 
 /// Every config of the search space, checked.
@@ -484,6 +573,13 @@ int main(int argc, char **argv) {
   if (!spec)
     return 1;
 
+  if (listOnly) {
+    std::vector<std::pair<func::FuncOp, ChunkOp>> chunks;
+    for (auto fn : spec->getOps<func::FuncOp>())
+      fn.walk([&](ChunkOp op) { chunks.push_back({fn, op}); });
+    for (auto [fn, op] : chunks)
+      listChunkScan(fn, op, *target);
+  }
   std::vector<Tuned> all;
   for (auto fn : spec->getOps<func::FuncOp>())
     fn.walk([&](RecurrentOp op) { all.push_back({fn, op, {}, {}}); });

@@ -1202,6 +1202,45 @@ std::optional<int64_t> staticBytes(MemRefType t) {
   return t.getNumElements() * int64_t((bits + 7) / 8);
 }
 
+/// The [shift, shift + bytes) of the one view of a gpu.dynamic_shared_memory,
+/// at a constant byte offset and of static size, that every copy row of
+/// `ring`'s copies in `kernel` writes into; nullopt when there is no such
+/// view (a copy without rows, rows into other memory, or several views).
+std::optional<std::pair<int64_t, int64_t>>
+dynamicLdsBacking(Operation *kernel, LdsBufferOp ring) {
+  std::optional<std::pair<int64_t, int64_t>> backing;
+  bool ok = true, anyCopy = false;
+  kernel->walk([&](Operation *op) {
+    if (!isa<AsyncCopyOp, StagedCopyOp>(op) ||
+        op->getAttrOfType<FlatSymbolRefAttr>("buffer").getValue() !=
+            ring.getSymName())
+      return;
+    anyCopy = true;
+    bool rows = false;
+    op->walk([&](CopyRowOp row) {
+      rows = true;
+      auto view = row.getLds().getDefiningOp<memref::ViewOp>();
+      std::optional<int64_t> bytes =
+          view ? staticBytes(view.getType()) : std::nullopt;
+      auto shift =
+          view ? getConstantIntValue(view.getByteShift()) : std::nullopt;
+      if (!bytes || !shift ||
+          !view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>()) {
+        ok = false;
+        return;
+      }
+      std::pair<int64_t, int64_t> range{*shift, *shift + *bytes};
+      if (backing && *backing != range)
+        ok = false;
+      backing = range;
+    });
+    ok &= rows;
+  });
+  if (!ok || !anyCopy)
+    return std::nullopt;
+  return backing;
+}
+
 std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
   const TargetInfo *t = lookupTarget(schedule.getTarget());
   auto r0 = [&](const std::string &why) {
@@ -1242,12 +1281,24 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
     if (auto sym = op->getAttrOfType<FlatSymbolRefAttr>("buffer")) {
       auto b = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym);
       if (b && seen.insert(b)) {
+        const int64_t end = b.getOffset() + b.getSlots() * b.getSlotBytes();
+        // A ring whose copies write into a view of the dynamic shared
+        // memory that holds all its slots at its offset is counted once,
+        // as that view (below); a ring reaching past its view, or of any
+        // other placement, is counted on its own (never less than it
+        // takes).
+        std::optional<std::pair<int64_t, int64_t>> backing =
+            dynamicLdsBacking(kernel, b);
+        const bool inView = backing && b.getOffset() == backing->first &&
+                            end <= backing->second;
         // Rings may share bytes (their live ranges are checked apart): the
         // extent of their placement is what they take.
-        ringEnd = std::max<int64_t>(ringEnd, b.getOffset() +
-                                                 b.getSlots() * b.getSlotBytes());
-        rings += llvm::formatv("{0}@{1} {2} x {3}", rings.empty() ? "" : ", ",
-                               b.getSymName(), b.getSlots(), b.getSlotBytes())
+        if (!inView)
+          ringEnd = std::max<int64_t>(ringEnd, end);
+        rings += llvm::formatv("{0}@{1} {2} x {3}{4}",
+                               rings.empty() ? "" : ", ", b.getSymName(),
+                               b.getSlots(), b.getSlotBytes(),
+                               inView ? " in the dynamic shared memory" : "")
                      .str();
       }
     }

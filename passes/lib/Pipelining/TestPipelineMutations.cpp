@@ -155,8 +155,16 @@ ScheduleOp mutateMore(ScheduleOp s, Mutation kind, unsigned which,
     return s;
   }
   if (kind == Mutation::WrapLoop) {
-    scf::ForOp loop = nth<scf::ForOp>(s, which, [](scf::ForOp) { return true; });
-    if (!loop || loop.getNumResults() > 0)
+    // Loops of the schedule's control flow only: a loop in a copy's or a
+    // read's body (a kernel's row copies, its computation on the tile) is
+    // data the verifier never enters, so wrapping it changes nothing it
+    // checks.
+    scf::ForOp loop = nth<scf::ForOp>(s, which, [](scf::ForOp f) {
+      return f.getNumResults() == 0 && !f->getParentOfType<AsyncCopyOp>() &&
+             !f->getParentOfType<StagedCopyOp>() &&
+             !f->getParentOfType<LdsReadOp>();
+    });
+    if (!loop)
       return nullptr;
     b.setInsertionPoint(loop);
     auto wrap = scf::ExecuteRegionOp::create(b, loop.getLoc(), TypeRange{});

@@ -1,8 +1,8 @@
 //===- Decompose.cpp - kda.chunk -> its stage kernels ---------------------===//
 //
 // kda.chunk becomes `kda.chunk_stage ... stage = prep` followed by
-// `kda.chunk_stage ... stage = scan`: the same operands, layer, config and
-// chunk size. Why two stages is argued on the pass (Passes.td).
+// `kda.chunk_stage ... stage = scan`: the same operands, layer, config,
+// chunk size and scan_stages. Why two stages is argued on the pass (Passes.td).
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Dialect/KDA/KDAOps.h"
@@ -31,7 +31,7 @@ struct DecomposeChunk : OpRewritePattern<ChunkOp> {
           op.getK(), op.getV(), op.getG(), op.getBeta(), op.getALog(),
           op.getDtBias(), op.getCuSeqlens(), op.getSlots(),
           op.getHasInitialState(), op.getState(), op.getO(),
-          op.getChunkSize(), stage);
+          op.getChunkSize(), stage, op.getScanStagesAttr());
     rewriter.eraseOp(op);
     return success();
   }

@@ -1,5 +1,5 @@
 // kda-decompose: kda.chunk becomes its two stage kernels, prep then scan,
-// with the chunk's operands, layer and chunk size.
+// with the chunk's operands, layer, chunk size and scan_stages.
 // RUN: kda-opt %s --kda-decompose | FileCheck %s
 
 #l = #kda.layer<heads = 2, value_heads = 4, head_k = 64, head_v = 32, gate = softplus, beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
@@ -21,5 +21,14 @@ func.func @gva(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x
 // CHECK: {chunk_size = 64 : i64, stage = #kda<chunk_stage scan>}
 func.func @default_size(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x32xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %a_log: memref<4xf32>, %dt_bias: memref<256xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x4x64x32xf32>, %o: memref<?x4x32xbf16>) {
   kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x32xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) a_log(%a_log : memref<4xf32>) dt_bias(%dt_bias : memref<256xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x4x64x32xf32>) out(%o : memref<?x4x32xbf16>)
+  return
+}
+
+// The scan's row pipeline depth is carried over to both stages.
+// CHECK-LABEL: func.func @scan_stages
+// CHECK: {chunk_size = 64 : i64, scan_stages = 3 : i64, stage = #kda<chunk_stage prep>}
+// CHECK: {chunk_size = 64 : i64, scan_stages = 3 : i64, stage = #kda<chunk_stage scan>}
+func.func @scan_stages(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x32xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %a_log: memref<4xf32>, %dt_bias: memref<256xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x4x64x32xf32>, %o: memref<?x4x32xbf16>) {
+  kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x32xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) a_log(%a_log : memref<4xf32>) dt_bias(%dt_bias : memref<256xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x4x64x32xf32>) out(%o : memref<?x4x32xbf16>) {chunk_size = 64 : i64, scan_stages = 3 : i64}
   return
 }

@@ -2,6 +2,8 @@
 // around the schedule - gpu.func workgroup attributions, memref.alloc and
 // memref.global in workgroup memory, views of gpu.dynamic_shared_memory -
 // plus every kda.lds_buffer the kernel uses, against the target's LDS.
+// A ring placed inside a view of the dynamic shared memory (its copies write
+// there, all its slots within the view) is counted once, as the view.
 // RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-verify-pipeline
 
 // 2 x 16 KiB of ring and a 40 KiB exchange attribution on gfx942 (64 KiB).
@@ -98,6 +100,91 @@ module attributes {gpu.container_module} {
         kda.staged_copy @k[%c0] iter(%c0)
         kda.lds_barrier
         kda.lds_read @k[%c0] iter(%c0)
+        kda.lds_barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A ring whose copies write into a view of the dynamic shared memory that
+// holds all its slots at its offset (how the chunk scan places its row ring)
+// is counted once, as that view: 16 KiB of other arrays and 3 x 16 KiB of
+// ring fill gfx942's 64 KiB exactly (counting the ring twice would claim
+// 112 KiB).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    kda.lds_buffer @rows slots(3) slot_bytes(16384) offset(16384)
+    gpu.func @ring_in_dynamic_lds(%src: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c16384 = arith.constant 16384 : index
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %state = memref.view %dyn[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4096xf32, #gpu.address_space<workgroup>>
+      %ring = memref.view %dyn[%c16384][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<49152xi8, #gpu.address_space<workgroup>>
+      kda.schedule "rows" trip_count(1) depth(3) target("gfx942") {
+        %z = arith.constant 0 : index
+        kda.staged_copy @rows[%z] iter(%z) do {
+          kda.copy_row %src[%z] to %ring[%z] elems(4096) atom(staged) : memref<?xf32>, memref<49152xi8, #gpu.address_space<workgroup>>
+        }
+        kda.lds_barrier
+        kda.lds_read @rows[%z] iter(%z)
+        kda.lds_barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// The same ring declared with a fourth slot that its view does not hold:
+// its bytes reach past the view, so it is counted on its own (never less
+// than it takes).
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    kda.lds_buffer @rows slots(4) slot_bytes(16384) offset(16384)
+    gpu.func @ring_past_its_view(%src: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c16384 = arith.constant 16384 : index
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %state = memref.view %dyn[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4096xf32, #gpu.address_space<workgroup>>
+      %ring = memref.view %dyn[%c16384][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<49152xi8, #gpu.address_space<workgroup>>
+      // expected-error @+1 {{R6: the kernel needs 147456 bytes of LDS (@rows 4 x 16384, gpu.dynamic_shared_memory of 65536 bytes) but gfx942 has 65536 (pipeline 'rows' at depth 4)}}
+      kda.schedule "rows" trip_count(1) depth(4) target("gfx942") {
+        %z = arith.constant 0 : index
+        kda.staged_copy @rows[%z] iter(%z) do {
+          kda.copy_row %src[%z] to %ring[%z] elems(4096) atom(staged) : memref<?xf32>, memref<49152xi8, #gpu.address_space<workgroup>>
+        }
+        kda.lds_barrier
+        kda.lds_read @rows[%z] iter(%z)
+        kda.lds_barrier
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A ring whose copies carry no rows says nothing of where its bytes are:
+// counted on its own beside the dynamic shared memory.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    kda.lds_buffer @rows slots(3) slot_bytes(16384) offset(16384)
+    gpu.func @ring_without_rows() kernel {
+      %c0 = arith.constant 0 : index
+      %c16384 = arith.constant 16384 : index
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %state = memref.view %dyn[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4096xf32, #gpu.address_space<workgroup>>
+      %ring = memref.view %dyn[%c16384][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<49152xi8, #gpu.address_space<workgroup>>
+      // expected-error @+1 {{R6: the kernel needs 131072 bytes of LDS (@rows 3 x 16384, gpu.dynamic_shared_memory of 65536 bytes) but gfx942 has 65536 (pipeline 'rows' at depth 3)}}
+      kda.schedule "rows" trip_count(1) depth(3) target("gfx942") {
+        %z = arith.constant 0 : index
+        kda.staged_copy @rows[%z] iter(%z)
+        kda.lds_barrier
+        kda.lds_read @rows[%z] iter(%z)
         kda.lds_barrier
       }
       gpu.return

@@ -37,8 +37,14 @@ namespace mlir::kda {
 /// `kda.abi` (the operands the stage reads or writes, by their kda.chunk
 /// names, and `workspace`), `kda.kind` ("chunk_prep" / "chunk_scan"),
 /// `kda.grid` (-1: sequences, -2: the most chunks of any sequence),
-/// `kda.workspace` and `kda.dynamic_lds_bytes`. Errors name what the layer
-/// or target lacks (head dims, an atom, LDS).
+/// `kda.workspace`, `kda.dynamic_lds_bytes` and `kda.tile` (the scan's with
+/// its `scan_stages`). A scan at scan_stages >= 2 walks its chunks as a
+/// kda.pipeline over an LDS ring (`kda.lds_buffer @<name>_scan_rows` beside
+/// the kernel, inside its dynamic LDS), expanded and verified here: the
+/// kernel keeps the verified kda.schedule and `kda.verified_pipeline`, and a
+/// depth the verifier rejects is an op error naming the rule, pipeline,
+/// depth and target. Errors name what the layer or target lacks (head dims,
+/// an atom, LDS).
 FailureOr<gpu::GPUFuncOp> buildChunkStageKernel(OpBuilder &builder,
                                                 gpu::GPUModuleOp module,
                                                 StringRef name,

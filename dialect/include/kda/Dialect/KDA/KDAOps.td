@@ -64,18 +64,29 @@ def KDA_RecurrentOp : KDA_AttentionOp<"recurrent"> {
 }
 
 def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
-    DefaultValuedAttr<I64Attr, "64">:$chunk_size)> {
+    DefaultValuedAttr<I64Attr, "64">:$chunk_size,
+    OptionalAttr<I64Attr>:$scan_stages)> {
   let summary = "Chunked KDA over a packed varlen batch (prefill)";
   let description = [{
     Computes exactly what `kda.recurrent` computes, by the chunked form of
     KDA-MATH.md section 2 with chunks of `chunk_size` rows (16, 32 or 64).
     Every row length, 1 included, is legal. `kda-decompose` splits it into its
     stage kernels.
+
+    `scan_stages` (1..4) is the depth of the scan's row pipeline: the scan
+    copies each chunk's W rows and its U columns into an LDS ring of that
+    many slots, the copy of chunk c + depth - 1 issued while chunk c is
+    computed. Depth 1, the default on every target (ChunkKernelBuilder.cpp,
+    kDefaultScanStages, says why), stages the rows in the chunk loop itself.
+    Every deeper one is expanded and verified against the hazard model
+    (PIPELINE-SAFETY.md) when the kernel is built; one the target cannot
+    hold is rejected with the rule (R6 when the ring exceeds the LDS).
   }];
 }
 
 def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
-    I64Attr:$chunk_size, KDA_ChunkStageAttr:$stage)> {
+    I64Attr:$chunk_size, KDA_ChunkStageAttr:$stage,
+    OptionalAttr<I64Attr>:$scan_stages)> {
   let summary = "One kernel of the chunked form (what kda-decompose makes of kda.chunk)";
   let description = [{
     `kda-decompose` replaces a `kda.chunk` by two stages, in this order, which
@@ -89,6 +100,9 @@ def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
     - `scan` (parallel over value heads and state column blocks; sequential
       over the chunks of a sequence): V_new = U - W S, the output, and the
       state update, reading the workspace and the state pool in place.
+
+    `scan_stages` is the `kda.chunk`'s (the scan's row pipeline depth; the
+    prep ignores it).
 
     Both read the operands of the `kda.chunk` they come from; the workspace
     between them is an argument of their kernels (role workspace), sized per

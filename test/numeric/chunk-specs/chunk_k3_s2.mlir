@@ -1,0 +1,10 @@
+// chunk_k3's layer with the scan's row pipeline at depth 2 (scan_stages = 2,
+// not the default): chunk c + 1's W rows and U columns are copied into the
+// ring's other slot while chunk c is computed - register-staged on emu and
+// emu950, cp.async on emu32 - with the schedule the kernel builder verified.
+// The race detector checks every ring read names its chunk's tile.
+#l = #kda.layer<heads = 2, value_heads = 2, head_k = 64, head_v = 32, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
+func.func @chunk_k3_s2(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x2x32xbf16>, %g: memref<?x2x64xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt_bias: memref<128xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x2x32x64xf32>, %o: memref<?x2x32xbf16>) {
+  kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x2x32xbf16>) g(%g : memref<?x2x64xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt_bias : memref<128xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x2x32x64xf32>) out(%o : memref<?x2x32xbf16>) {chunk_size = 64 : i64, scan_stages = 2 : i64}
+  return
+}
