@@ -198,6 +198,9 @@ if want chunk && [ -d "$bundles/chunk-bench" ]; then
     --prefill 1x8192,4x4096,varlen16 --reps 20 --json "$out/chunk-h32.json" || status=1
   "$bench" --bundle "$bundles/chunk-bench" --kernel chunk_h8 \
     --prefill 1x32768 --reps 20 --json "$out/chunk-h8.json" || status=1
+  echo "== the same with the scan's rows pipelined at depth 2 (scan_stages = 2)"
+  "$bench" --bundle "$bundles/chunk-bench" --kernel chunk_h32_s2 --numerics \
+    --prefill 1x8192,4x4096 --reps 20 --json "$out/chunk-h32-s2.json" || status=1
   echo "== the same rows through the recurrent kernel (the planner's threshold)"
   "$bench" --bundle "$bundles/chunk-bench" --kernel recurrent_h32 \
     --prefill 1x8192,4x4096 --reps 5 --json "$out/rec-h32.json" || status=1

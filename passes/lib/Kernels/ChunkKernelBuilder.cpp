@@ -83,12 +83,24 @@ struct ChunkPlan {
   int64_t ringW() const { return 0; }
   int64_t ringU() const { return C * K; }
   int64_t ringSlotFloats() const { return C * K + C * blockV; }
+  /// Row stride in LDS of the scan's arrays of `width` columns: with
+  /// `padRows`, 4 floats of padding put the 8 rows an atom operand reads at
+  /// once on different banks (unpadded rows of 32, 64 or 128 floats are 4-
+  /// to 8-way conflicts). Rows are padded where the padded layout fits
+  /// (makePlan); the ring's rows never are (one copy atom per row).
+  bool padRows = false;
+  int64_t padded(int64_t width) const { return padRows ? width + 4 : width; }
   int64_t scanStagedFloats() const {
-    return C * K + (pipelined() ? 0 : C * blockV) + C * C;
+    return C * padded(K) + (pipelined() ? 0 : C * padded(blockV)) +
+           C * padded(C);
+  }
+  /// The scan's state block and V_new.
+  int64_t scanOwnFloats() const {
+    return K * padded(blockV) + C * padded(blockV);
   }
   /// The scan's LDS before the ring: the state block, V_new, staged rows.
   int64_t scanFixedFloats() const {
-    return K * blockV + C * blockV + (stageScan ? scanStagedFloats() : 0);
+    return scanOwnFloats() + (stageScan ? scanStagedFloats() : 0);
   }
   int64_t scanLdsFloats() const {
     return scanFixedFloats() + (pipelined() ? scanStages * ringSlotFloats() : 0);
@@ -168,10 +180,18 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
     p.scanStages = op.getScanStages().value_or(kDefaultScanStages);
   }
   // Staged beside the ring when everything fits; otherwise those rows come
-  // from the workspace and the ring alone must fit (R6 decides).
-  p.stageScan = 4 * (p.K * p.blockV + p.C * p.blockV + p.scanStagedFloats() +
-                     (p.pipelined() ? p.scanStages * p.ringSlotFloats() : 0)) <=
-                int64_t(target.ldsBytes);
+  // from the workspace and the ring alone must fit (R6 decides). Rows are
+  // padded where the padded layout fits, staged or not.
+  const int64_t ring = p.pipelined() ? p.scanStages * p.ringSlotFloats() : 0;
+  auto fits = [&](bool staged) {
+    return 4 * (p.scanOwnFloats() + (staged ? p.scanStagedFloats() : 0) +
+                ring) <=
+           int64_t(target.ldsBytes);
+  };
+  p.padRows = true;
+  p.stageScan = fits(/*staged=*/true);
+  if (!p.stageScan)
+    p.padRows = fits(/*staged=*/false);
   if (p.threads() > target.maxWorkgroupSize)
     return op.emitOpError() << kWaves << " waves of " << p.waveSize
                             << " exceed " << target.name
@@ -933,7 +953,8 @@ void ChunkEmitter::stageRows(Value buf, int64_t field, Value from,
         b, loc, vec, ws, ValueRange{recAt(safeToken(r), field, add(from, x))},
         /*nontemporal=*/false, llvm::MaybeAlign(16));
     vector::StoreOp::create(b, loc, select(rowValid(r), v, zeros), buf,
-                            ValueRange{add(mul(r, idx(width)), x)},
+                            ValueRange{add(mul(r, idx(p.padded(width))),
+                                           x)},
                             /*nontemporal=*/false, llvm::MaybeAlign(16));
   });
 }
@@ -947,7 +968,7 @@ ChunkEmitter::At ChunkEmitter::chunkRows(Value buf, int64_t field, Value from,
     };
   stageRows(buf, field, from, width);
   return [this, buf, width](Value i, Value x) {
-    return load(buf, add(mul(i, idx(width)), x));
+    return load(buf, add(mul(i, idx(p.padded(width))), x));
   };
 }
 
@@ -956,10 +977,10 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
   const int64_t BV = p.blockV;
   At sOp = [&](Value d, Value col) {
-    return load(ldsS, add(mul(d, idx(BV)), col));
+    return load(ldsS, add(mul(d, idx(p.padded(BV))), col));
   };
   At vnOp = [&](Value j, Value col) {
-    return load(ldsVn, add(mul(j, idx(BV)), col));
+    return load(ldsVn, add(mul(j, idx(p.padded(BV))), col));
   };
   auto staged = [&] {
     if (p.stageScan)
@@ -987,7 +1008,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
                sOp);
     ifThen(live, [&] {
       eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {
-        store(x, ldsVn, add(mul(i, idx(BV)), col));
+        store(x, ldsVn, add(mul(i, idx(p.padded(BV))), col));
       });
     });
   });
@@ -1033,7 +1054,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
                vnOp);
     ifThen(live, [&] {
       eachResult(acc, row0, c0, [&](Value d, Value col, Value x) {
-        store(x, ldsS, add(mul(d, idx(BV)), col));
+        store(x, ldsS, add(mul(d, idx(p.padded(BV))), col));
       });
     });
   });
@@ -1138,13 +1159,13 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
       },
       [&] {
         beginLds();
-        ldsS = carve(p.K * BV);
-        ldsVn = carve(p.C * BV);
+        ldsS = carve(p.K * p.padded(BV));
+        ldsVn = carve(p.C * p.padded(BV));
         if (p.stageScan) {
-          ldsX = carve(p.C * p.K);
+          ldsX = carve(p.C * p.padded(p.K));
           if (!p.pipelined())
-            ldsU = carve(p.C * BV);
-          ldsAq = carve(p.C * p.C);
+            ldsU = carve(p.C * p.padded(BV));
+          ldsAq = carve(p.C * p.padded(p.C));
         }
         if (p.pipelined()) {
           // The ring's slots, last: the kda.lds_buffer's offset is this
@@ -1167,7 +1188,7 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
           Value s0 = ifValue(
               init, [&] { return loadF(state, stateOffset(slot, d, col)); },
               [&] { return f(0); });
-          store(s0, ldsS, i);
+          store(s0, ldsS, add(mul(d, idx(p.padded(BV))), rem(i, BV)));
         });
         barrier();
         Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
@@ -1177,7 +1198,8 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
           forRange(idx(0), chunks, idx(1), [&](Value c) { scanChunk(c); });
         forThreads(idx(p.K * BV), [&](Value i) {
           Value d = div(i, BV), col = add(col0, rem(i, BV));
-          store(load(ldsS, i), state, stateOffset(slot, d, col));
+          store(load(ldsS, add(mul(d, idx(p.padded(BV))), rem(i, BV))),
+                state, stateOffset(slot, d, col));
         });
       });
   b.setInsertionPointToEnd(&entry);
