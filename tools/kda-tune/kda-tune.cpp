@@ -27,7 +27,7 @@
 //
 // With --list, each kda.chunk of SPEC is enumerated too: its scan kernel's
 // row pipeline at every depth (--scan-stages, default 1..4; the kernel has
-// a fixed 4 waves), each built and verified as kda-compile would build it,
+// a fixed wave count), each built and verified as kda-compile would build it,
 // listed accepted (with its LDS and copy kind; the target's default depth
 // marked) or rejected with the verifier's rule. No device is needed.
 //
@@ -174,7 +174,7 @@ std::string verifyPipeline(RecurrentOp op, const rules::ConfigValues &c,
 struct ScanVerdict {
   bool accepted = false;
   std::string message;
-  int64_t stages = 0, lds = 0;
+  int64_t stages = 0, lds = 0, waves = 0;
   std::string pipeline;
 };
 
@@ -205,6 +205,7 @@ ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
       v.accepted = true;
       auto tile = (*fn)->getAttrOfType<DictionaryAttr>("kda.tile");
       v.stages = cast<IntegerAttr>(tile.get("scan_stages")).getInt();
+      v.waves = cast<IntegerAttr>(tile.get("waves")).getInt();
       v.lds = (*fn)->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes").getInt();
       if (auto p = (*fn)->getAttrOfType<StringAttr>("kda.verified_pipeline"))
         v.pipeline = p.str();
@@ -227,8 +228,12 @@ void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
   }
   llvm::outs() << fn.getName() << " chunk scan on " << t.name << ": "
                << accepted << " depths accepted, "
-               << verdicts.size() - accepted << " rejected (4 waves of "
-               << t.waveSize << " threads, fixed)\n";
+               << verdicts.size() - accepted << " rejected";
+  // The builder's wave count (not a tuning parameter).
+  if (dflt.accepted)
+    llvm::outs() << " (" << dflt.waves << " waves of " << t.waveSize
+                 << " threads, fixed)";
+  llvm::outs() << "\n";
   for (auto &[d, v] : verdicts) {
     const char *mark = dflt.accepted && dflt.stages == d ? " (default)" : "";
     if (!v.accepted) {

@@ -32,7 +32,12 @@ namespace {
 /// taken relative to the first row of a 16-row block, so neither factor of
 /// an off-diagonal product exceeds 1 (KDA-MATH.md section 3).
 constexpr int64_t kSub = 16;
+/// Waves of a prep workgroup. The scan takes twice as many: it runs one
+/// workgroup per SM (one per state column block, head and row) and is
+/// bound by instruction latency (ncu: 6.6 cycles a warp between issues with
+/// one warp per scheduler), so a second warp per scheduler hides it.
 constexpr unsigned kWaves = 4;
+constexpr unsigned kScanWaves = 8;
 
 /// The static sizes of both kernels of one layer on one target.
 struct ChunkPlan {
@@ -40,7 +45,8 @@ struct ChunkPlan {
   int64_t C, H, HV, K, V, G;
   int64_t blockV; // scan: state columns per workgroup
   unsigned waveSize;
-  unsigned threads() const { return kWaves * waveSize; }
+  unsigned waves = kWaves;
+  unsigned threads() const { return waves * waveSize; }
   // Workspace record of one token and value head, in floats from its
   // start: q o exp(G) scaled (K), k o exp(G_last - G) (K), W (K), U (V),
   // the A_qk row (C), exp(G_last) (K, written by a chunk's first row only).
@@ -160,6 +166,8 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   p.K = layer.getHeadK(), p.V = layer.getHeadV();
   p.G = layer.getGroupSize();
   p.waveSize = target.waveSize;
+  if (op.getStage() == ChunkStage::Scan)
+    p.waves = kScanWaves;
   if (p.K % kSub || p.V % kSub)
     return op.emitOpError() << "the chunk kernels tile head_k and head_v by "
                             << kSub << "; head_k = " << p.K
@@ -193,7 +201,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   if (!p.stageScan)
     p.padRows = fits(/*staged=*/false);
   if (p.threads() > target.maxWorkgroupSize)
-    return op.emitOpError() << kWaves << " waves of " << p.waveSize
+    return op.emitOpError() << p.waves << " waves of " << p.waveSize
                             << " exceed " << target.name
                             << "'s workgroup size";
   int64_t lds = 4 * (op.getStage() == ChunkStage::Prep ? p.prepLdsFloats()
@@ -324,9 +332,9 @@ private:
   /// never depend on how the pieces divide (and the emulator, which runs a
   /// workgroup's waves in lockstep, executes exactly this).
   void forPieces(int64_t count, llvm::function_ref<void(Value, Value)> body) {
-    const int64_t trips = (count + kWaves - 1) / kWaves;
+    const int64_t trips = (count + p.waves - 1) / p.waves;
     forRange(idx(0), idx(trips), idx(1), [&](Value i) {
-      Value piece = add(wave, mul(i, idx(kWaves)));
+      Value piece = add(wave, mul(i, idx(p.waves)));
       Value live = lt(piece, idx(count));
       body(select(live, piece, idx(0)), live);
     });
@@ -1287,7 +1295,7 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
       builder.getDictionaryAttr(
           {builder.getNamedAttr("chunk_size", builder.getI64IntegerAttr(p.C)),
            builder.getNamedAttr("block_v", builder.getI64IntegerAttr(p.blockV)),
-           builder.getNamedAttr("waves", builder.getI64IntegerAttr(kWaves)),
+           builder.getNamedAttr("waves", builder.getI64IntegerAttr(p.waves)),
            builder.getNamedAttr("atom", builder.getStringAttr(stringifyMmaKind(
                                             p.atom->kind)))}));
   if (!prep) {
