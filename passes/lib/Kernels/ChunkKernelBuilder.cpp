@@ -61,15 +61,11 @@ struct ChunkPlan {
   // Measured on the H200 (T 8192, H 32): staging the chunk's q, k and v
   // in LDS too (148 KiB) cut the prep to one workgroup per SM and made it
   // slower (7.7 ms against 4.4 ms); it reads them from global memory.
-  // The prep's A (C x C) rows are padded by 4 floats: atom operands read 8
-  // rows at a time, and unpadded rows of 64 floats put all 8 on the same
-  // bank (an 8-way conflict; 2-way when padded). G's rows are not: padding
-  // them (132 or 136 floats) took gfx942/gfx950's prep past their SGPRs
-  // (9 spills at head_k 128 with GVA).
-  int64_t gStride() const { return K; }
-  int64_t aStride() const { return C + 4; }
+  // The prep's A (C x C) rows are padded (`padded`); G's rows are not:
+  // padding them (132 or 136 floats) took gfx942/gfx950's prep past their
+  // SGPRs (9 spills at head_k 128 with GVA).
   int64_t prepLdsFloats() const {
-    return C * gStride() + C * aStride() + kSub * C + 3 * C;
+    return C * K + C * padded(C) + kSub * C + 3 * C;
   }
   /// The scan stages each chunk's rows in LDS when they fit (one coalesced
   /// pass, then every atom operand from LDS) and reads them from the
@@ -89,11 +85,12 @@ struct ChunkPlan {
   int64_t ringW() const { return 0; }
   int64_t ringU() const { return C * K; }
   int64_t ringSlotFloats() const { return C * K + C * blockV; }
-  /// Row stride in LDS of the scan's arrays of `width` columns: with
-  /// `padRows`, 4 floats of padding put the 8 rows an atom operand reads at
-  /// once on different banks (unpadded rows of 32, 64 or 128 floats are 4-
-  /// to 8-way conflicts). Rows are padded where the padded layout fits
-  /// (makePlan); the ring's rows never are (one copy atom per row).
+  /// Row stride in LDS of an array of `width` columns that atoms read:
+  /// with `padRows`, 4 floats of padding put the 8 rows an atom operand
+  /// reads at once on different banks (unpadded rows of 32, 64 or 128
+  /// floats are 4- to 8-way conflicts). The prep always pads; the scan
+  /// where the padded layout fits (makePlan); the scan's ring rows never
+  /// are (one copy atom per row).
   bool padRows = false;
   int64_t padded(int64_t width) const { return padRows ? width + 4 : width; }
   int64_t scanStagedFloats() const {
@@ -183,23 +180,24 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   // workgroups (the scan is latency-bound at one per SM), but ptxas then
   // spills the scan (4 spill stores, sm_90).
   p.blockV = std::min<int64_t>(p.V, 32);
+  p.padRows = true;
   if (op.getStage() == ChunkStage::Scan) {
     p.ringAsync = scanRingAsync(p, target);
     p.scanStages = op.getScanStages().value_or(kDefaultScanStages);
+    // Staged beside the ring when everything fits; otherwise those rows
+    // come from the workspace and the ring alone must fit (R6 decides).
+    // Rows are padded where the padded layout fits, staged or not.
+    const int64_t ring =
+        p.pipelined() ? p.scanStages * p.ringSlotFloats() : 0;
+    auto fits = [&](bool staged) {
+      return 4 * (p.scanOwnFloats() + (staged ? p.scanStagedFloats() : 0) +
+                  ring) <=
+             int64_t(target.ldsBytes);
+    };
+    p.stageScan = fits(/*staged=*/true);
+    if (!p.stageScan)
+      p.padRows = fits(/*staged=*/false);
   }
-  // Staged beside the ring when everything fits; otherwise those rows come
-  // from the workspace and the ring alone must fit (R6 decides). Rows are
-  // padded where the padded layout fits, staged or not.
-  const int64_t ring = p.pipelined() ? p.scanStages * p.ringSlotFloats() : 0;
-  auto fits = [&](bool staged) {
-    return 4 * (p.scanOwnFloats() + (staged ? p.scanStagedFloats() : 0) +
-                ring) <=
-           int64_t(target.ldsBytes);
-  };
-  p.padRows = true;
-  p.stageScan = fits(/*staged=*/true);
-  if (!p.stageScan)
-    p.padRows = fits(/*staged=*/false);
   if (p.threads() > target.maxWorkgroupSize)
     return op.emitOpError() << p.waves << " waves of " << p.waveSize
                             << " exceed " << target.name
@@ -449,8 +447,8 @@ private:
   Value safeToken(Value r) {
     return add(chunkStart, select(rowValid(r), r, idx(0)));
   }
-  Value gIdx(Value r, Value d) { return add(mul(r, idx(p.gStride())), d); }
-  Value aIdx(Value i, Value j) { return add(mul(i, idx(p.aStride())), j); }
+  Value gIdx(Value r, Value d) { return add(mul(r, idx(p.K)), d); }
+  Value aIdx(Value i, Value j) { return add(mul(i, idx(p.padded(p.C))), j); }
   Value gam(Value r, Value d) { return load(ldsG, gIdx(r, d)); }
   Value qkElem(Value mem, Value r, Value d) {
     Value off = add(mul(add(mul(safeToken(r), idx(p.H)), hq), idx(p.K)), d);
@@ -929,8 +927,8 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
   ifThen(live, [&] {
     rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
     beginLds();
-    ldsG = carve(p.C * p.gStride());
-    ldsA = carve(p.C * p.aStride());
+    ldsG = carve(p.C * p.K);
+    ldsA = carve(p.C * p.padded(p.C));
     ldsT = carve(kSub * p.C);
     ldsRowQ = carve(p.C);
     ldsRowK = carve(p.C);
