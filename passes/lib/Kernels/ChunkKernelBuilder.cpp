@@ -97,9 +97,12 @@ struct ChunkPlan {
     return C * padded(K) + (pipelined() ? 0 : C * padded(blockV)) +
            C * padded(C);
   }
-  /// The scan's state block and V_new.
+  /// The scan's state block (f32, and its split words where they fit: the
+  /// f32 block starts each update, the words feed the atoms) and V_new
+  /// (split words only: it is only ever an atom operand).
+  bool stateWords = true;
   int64_t scanOwnFloats() const {
-    return K * padded(blockV) + C * padded(blockV);
+    return (stateWords ? 2 : 1) * K * padded(blockV) + C * padded(blockV);
   }
   /// The scan's LDS before the ring: the state block, V_new, staged rows.
   int64_t scanFixedFloats() const {
@@ -194,9 +197,16 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
                   ring) <=
              int64_t(target.ldsBytes);
     };
+    // What gives way first when LDS is short: staging, then padding, then
+    // the state's split words (the atoms then split S at every fragment).
     p.stageScan = fits(/*staged=*/true);
     if (!p.stageScan)
       p.padRows = fits(/*staged=*/false);
+    if (!p.stageScan && !p.padRows && !fits(/*staged=*/false)) {
+      p.stateWords = false;
+      p.padRows = true;
+      p.padRows = fits(/*staged=*/false);
+    }
   }
   if (p.threads() > target.maxWorkgroupSize)
     return op.emitOpError() << p.waves << " waves of " << p.waveSize
@@ -220,6 +230,18 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
 class ChunkEmitter {
 public:
   using At = std::function<Value(Value, Value)>;
+  /// An atom operand by element: f32 values, split into hi and lo at every
+  /// fragment that reads them, or split words (packSplitWord), split once by
+  /// whoever wrote them - what the scan's operands are, each read by many
+  /// fragments (the prep writes W, q o exp G, k o exp(G_last - G) and A_qk
+  /// as words; the scan its state block's and V_new's copies).
+  struct Operand {
+    template <typename F>
+    Operand(F fn, bool words = false) : at(std::move(fn)), words(words) {}
+    At at;
+    bool words;
+  };
+  static Operand words(At at) { return Operand(std::move(at), true); }
 
   ChunkEmitter(OpBuilder &b, Location loc, const ChunkPlan &p, ChunkStageOp op,
                const TargetInfo &target)
@@ -339,8 +361,8 @@ private:
   }
   /// acc + A B over kDim for the atom tile at (row0, col0): A(i, kk) and
   /// B(kk, j) give operand elements by tile coordinates.
-  Value gemm(Value acc, Value row0, Value col0, int64_t kDim, const At &a,
-             const At &bAt) {
+  Value gemm(Value acc, Value row0, Value col0, int64_t kDim, const Operand &a,
+             const Operand &bAt) {
     return gemmTo(acc, row0, col0, idx(kDim), kDim % p.atom->k != 0, a, bAt);
   }
   /// The same over k < kEnd (a value; `ragged` when it may not be a
@@ -348,31 +370,47 @@ private:
   /// its indices clamped, as the inverse's 16-row blocks on a k = 32 atom
   /// need).
   Value gemmTo(Value acc, Value row0, Value col0, Value kEnd, bool ragged,
-               const At &aAt, const At &bAt) {
+               const Operand &aAt, const Operand &bAt) {
     const MmaAtom &atom = *p.atom;
-    auto inK = [&](const At &at, bool kFirst) -> At {
+    // Padding is 0, whose split word is 0 too.
+    auto inK = [&](const Operand &op, bool kFirst) -> Operand {
       if (!ragged)
-        return at;
-      return [this, at, kFirst, kEnd](Value x, Value y) {
-        Value kk = kFirst ? x : y;
-        Value in = lt(kk, kEnd);
-        Value safe = select(in, kk, sub(kEnd, idx(1)));
-        return select(in, kFirst ? at(safe, y) : at(x, safe), f(0));
-      };
+        return op;
+      At at = op.at;
+      return Operand(
+          [this, at, kFirst, kEnd](Value x, Value y) {
+            Value kk = kFirst ? x : y;
+            Value in = lt(kk, kEnd);
+            Value safe = select(in, kk, sub(kEnd, idx(1)));
+            return select(in, kFirst ? at(safe, y) : at(x, safe), f(0));
+          },
+          op.words);
     };
-    const At aK = inK(aAt, /*kFirst=*/false), bK = inK(bAt, /*kFirst=*/true);
+    const Operand aK = inK(aAt, /*kFirst=*/false),
+                  bK = inK(bAt, /*kFirst=*/true);
     auto loop = scf::ForOp::create(b, loc, idx(0), kEnd, idx(atom.k),
                                    ValueRange{acc}); // ceil(kEnd / k) steps
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     Value k0 = loop.getInductionVar();
-    Value fa = fragment(MmaOperand::A, row0, k0, aK);
-    Value fb = fragment(MmaOperand::B, k0, col0, bK);
+    SplitFragment fa = splitOperand(MmaOperand::A, row0, k0, aK);
+    SplitFragment fb = splitOperand(MmaOperand::B, k0, col0, bK);
     scf::YieldOp::create(
-        b, loc,
-        emitMmaSplitF32(b, loc, atom, fa, fb, loop.getRegionIterArgs()[0]));
+        b, loc, emitMmaSplit(b, loc, atom, fa, fb, loop.getRegionIterArgs()[0]));
     return loop.getResult(0);
   }
+  SplitFragment splitOperand(MmaOperand operand, Value row0, Value col0,
+                             const Operand &op) {
+    auto at = [&](OpBuilder &, Location, Value r, Value c) {
+      return op.at(add(row0, r), add(col0, c));
+    };
+    if (op.words)
+      return buildSplitFragment(b, loc, *p.atom, operand, lane, at);
+    return splitFragment(b, loc, *p.atom,
+                         buildFragment(b, loc, *p.atom, operand, lane, at));
+  }
+  /// The split word of `x` (see Operand).
+  Value word(Value x) { return packSplitWord(b, loc, *p.atom, x); }
   Value fragment(MmaOperand operand, Value row0, Value col0, const At &at) {
     return buildFragment(b, loc, *p.atom, operand, lane,
                          [&](OpBuilder &, Location, Value r, Value c) {
@@ -390,13 +428,14 @@ private:
         });
   }
   /// Stores a live piece's results to workspace field `field` of the
-  /// chunk's rows (masked rows are not stored).
+  /// chunk's rows (masked rows are not stored), as split words if `asWords`.
   void storeRows(Value acc, Value row0, Value col0, Value live,
-                 int64_t field) {
+                 int64_t field, bool asWords) {
     ifThen(live, [&] {
       eachResult(acc, row0, col0, [&](Value i, Value col, Value x) {
-        ifThen(rowValid(i),
-               [&] { store(x, ws, recAt(rowToken(i), field, col)); });
+        ifThen(rowValid(i), [&] {
+          store(asWords ? word(x) : x, ws, recAt(rowToken(i), field, col));
+        });
       });
     });
   }
@@ -491,7 +530,7 @@ private:
   Value tid, lane, wave, h, hq, n, bos, eos, slot;
   Value chunkStart, rows; // the chunk's first token and its rows (<= C)
   // LDS views (prep: G, A, row factors; scan: state block, V_new).
-  Value ldsG, ldsA, ldsT, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsVn;
+  Value ldsG, ldsA, ldsT, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsSw, ldsVn;
   Value ldsX, ldsU, ldsAq; // scan: staged chunk rows
   FlatSymbolRefAttr ring;  // scan: the row pipeline's kda.lds_buffer
   Value ringMem;           // scan: its bytes (a view of the dynamic LDS)
@@ -681,7 +720,7 @@ void ChunkEmitter::prepIntraChunk() {
       });
       eachResult(accs[1], row0, colBase, [&](Value i, Value j, Value x) {
         ifThen(rowValid(i),
-               [&] { store(x, ws, recAt(rowToken(i), p.recA(), j)); });
+               [&] { store(word(x), ws, recAt(rowToken(i), p.recA(), j)); });
       });
     });
   });
@@ -757,7 +796,7 @@ void ChunkEmitter::prepDiagonal() {
                 aIdx(i, j));
         });
         ifThen(rowValid(i), [&] {
-          store(fmul(load(ldsRowQ, i), sqk), ws,
+          store(word(fmul(load(ldsRowQ, i), sqk)), ws,
                 recAt(rowToken(i), p.recA(), j));
         });
       });
@@ -878,18 +917,22 @@ void ChunkEmitter::prepWU() {
   const bool ragged = p.atom->m % p.atom->k != 0;
   forRange(idx(0), idx(p.C), idx(p.atom->m), [&](Value row0) {
     Value kEnd = add(row0, idx(p.atom->m));
-    auto tile = [&](Value c0, Value live, const At &bOp, int64_t field) {
+    auto tile = [&](Value c0, Value live, const At &bOp, int64_t field,
+                    bool asWords) {
       Value acc = gemmTo(zeroAccumulator(b, loc, *p.atom), row0, c0, kEnd,
                          ragged, tOp, bOp);
-      storeRows(acc, row0, c0, live, field);
+      storeRows(acc, row0, c0, live, field, asWords);
     };
+    // W only feeds the scan's atoms (split words); U also starts V_new (f32).
     forPieces(colsW + colsU, [&](Value piece, Value live) {
       ifThenElse(
           lt(piece, idx(colsW)),
-          [&] { tile(mul(piece, idx(p.atom->n)), live, bW, p.recW()); },
+          [&] {
+            tile(mul(piece, idx(p.atom->n)), live, bW, p.recW(), true);
+          },
           [&] {
             tile(mul(sub(piece, idx(colsW)), idx(p.atom->n)), live, bU,
-                 p.recU());
+                 p.recU(), false);
           });
     });
   });
@@ -904,8 +947,9 @@ void ChunkEmitter::prepDecayedRows() {
     ifThen(rowValid(r), [&] {
       Value t = rowToken(r);
       Value gl = gam(last, d), gr = gam(r, d);
-      store(fmul(qs(r, d), exp(gr)), ws, recAt(t, p.recQG(), d));
-      store(fmul(kn(r, d), exp(fsub(gl, gr))), ws, recAt(t, p.recKD(), d));
+      store(word(fmul(qs(r, d), exp(gr))), ws, recAt(t, p.recQG(), d));
+      store(word(fmul(kn(r, d), exp(fsub(gl, gr)))), ws,
+            recAt(t, p.recKD(), d));
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r,
                                           idx(0));
       ifThen(first, [&] { store(exp(gl), ws, recAt(t, p.recGL(), d)); });
@@ -982,12 +1026,19 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   chunkStart = add(bos, mul(c, idx(p.C)));
   rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
   const int64_t BV = p.blockV;
-  At sOp = [&](Value d, Value col) {
-    return load(ldsS, add(mul(d, idx(p.padded(BV))), col));
+  auto blockAt = [&](Value r, Value col) {
+    return add(mul(r, idx(p.padded(BV))), col);
   };
-  At vnOp = [&](Value j, Value col) {
-    return load(ldsVn, add(mul(j, idx(p.padded(BV))), col));
-  };
+  // Every operand is a split word: S and V_new from their copies here, the
+  // chunk's rows as the prep wrote them.
+  Operand sOp(
+      [&](Value d, Value col) {
+        return load(p.stateWords ? ldsSw : ldsS, blockAt(d, col));
+      },
+      p.stateWords);
+  Operand vnOp = words([&](Value j, Value col) {
+    return load(ldsVn, blockAt(j, col));
+  });
   auto staged = [&] {
     if (p.stageScan)
       barrier();
@@ -1006,15 +1057,11 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   }
   forPieces(tilesRows, [&](Value piece, Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
-    Value acc = fragment(MmaOperand::C, row0, c0, u);
-    acc = gemm(acc, row0, c0, p.K,
-               [&](Value i, Value d) {
-                 return arith::NegFOp::create(b, loc, w(i, d)).getResult();
-               },
-               sOp);
+    Value acc =
+        gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K, words(w), sOp);
     ifThen(live, [&] {
       eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {
-        store(x, ldsVn, add(mul(i, idx(p.padded(BV))), col));
+        store(word(fsub(u(i, col), x)), ldsVn, blockAt(i, col));
       });
     });
   });
@@ -1026,9 +1073,9 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   staged();
   forPieces(tilesRows, [&](Value piece, Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
-    Value acc =
-        gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K, qg, sOp);
-    acc = gemm(acc, row0, c0, p.C, aqk, vnOp);
+    Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K,
+                     words(qg), sOp);
+    acc = gemm(acc, row0, c0, p.C, words(aqk), vnOp);
     ifThen(live, [&] {
       eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {
         ifThen(rowValid(i), [&] {
@@ -1042,7 +1089,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   barrier(); // every read of S (and of q o exp G) is done before the update
 
   // S = diag(exp G_last) S + (k o exp(G_last - G))^T V_new: each piece
-  // reads and writes only its own elements of S.
+  // reads and writes only its own elements of S (and of their words).
   At kd = chunkRows(ldsX, p.recKD(), idx(0), p.K);
   // exp(G_last) straight from the workspace: a copy in LDS made ptxas
   // spill (sm_90, 8 bytes) for no measurable gain.
@@ -1054,13 +1101,15 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
                                                       Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
     Value acc = fragment(MmaOperand::C, row0, c0, [&](Value d, Value col) {
-      return fmul(decay(d), sOp(d, col));
+      return fmul(decay(d), load(ldsS, blockAt(d, col)));
     });
-    acc = gemm(acc, row0, c0, p.C, [&](Value d, Value j) { return kd(j, d); },
-               vnOp);
+    acc = gemm(acc, row0, c0, p.C,
+               words([&](Value d, Value j) { return kd(j, d); }), vnOp);
     ifThen(live, [&] {
       eachResult(acc, row0, c0, [&](Value d, Value col, Value x) {
-        store(x, ldsS, add(mul(d, idx(p.padded(BV))), col));
+        store(x, ldsS, blockAt(d, col));
+        if (p.stateWords)
+          store(word(x), ldsSw, blockAt(d, col));
       });
     });
   });
@@ -1166,6 +1215,8 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
       [&] {
         beginLds();
         ldsS = carve(p.K * p.padded(BV));
+        if (p.stateWords)
+          ldsSw = carve(p.K * p.padded(BV));
         ldsVn = carve(p.C * p.padded(BV));
         if (p.stageScan) {
           ldsX = carve(p.C * p.padded(p.K));
@@ -1194,7 +1245,10 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
           Value s0 = ifValue(
               init, [&] { return loadF(state, stateOffset(slot, d, col)); },
               [&] { return f(0); });
-          store(s0, ldsS, add(mul(d, idx(p.padded(BV))), rem(i, BV)));
+          Value at = add(mul(d, idx(p.padded(BV))), rem(i, BV));
+          store(s0, ldsS, at);
+          if (p.stateWords)
+            store(word(s0), ldsSw, at);
         });
         barrier();
         Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);

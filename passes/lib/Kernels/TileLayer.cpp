@@ -171,25 +171,49 @@ void mlir::kda::forEachFragmentElement(OpBuilder &b, Location loc,
   }
 }
 
-/// hi = round(x), lo = round(x - hi) in `half` (vectors of f32 in).
-static std::pair<Value, Value> splitF32(OpBuilder &b, Location loc, Value x,
-                                        Type half) {
-  auto f32Type = cast<VectorType>(x.getType());
-  auto halfType = VectorType::get(f32Type.getShape(), half);
-  Value hi = arith::TruncFOp::create(b, loc, halfType, x);
+SplitFragment mlir::kda::splitFragment(OpBuilder &b, Location loc,
+                                       const MmaAtom &atom, Value frag) {
+  auto f32Type = cast<VectorType>(frag.getType());
+  auto halfType = VectorType::get(f32Type.getShape(),
+                                  scalarType(b.getContext(), atom.ab));
+  Value hi = arith::TruncFOp::create(b, loc, halfType, frag);
   Value rest = arith::SubFOp::create(
-      b, loc, x, arith::ExtFOp::create(b, loc, f32Type, hi));
+      b, loc, frag, arith::ExtFOp::create(b, loc, f32Type, hi));
   return {hi, arith::TruncFOp::create(b, loc, halfType, rest)};
 }
 
-Value mlir::kda::emitMmaSplitF32(OpBuilder &b, Location loc,
-                                 const MmaAtom &atom, Value a, Value bFrag,
-                                 Value c) {
-  Type half = scalarType(b.getContext(), atom.ab);
-  auto [aHi, aLo] = splitF32(b, loc, a, half);
-  auto [bHi, bLo] = splitF32(b, loc, bFrag, half);
-  // Small terms first, so they are not lost against the large one.
-  Value acc = emitMma(b, loc, atom, aLo, bHi, c);
-  acc = emitMma(b, loc, atom, aHi, bLo, acc);
-  return emitMma(b, loc, atom, aHi, bHi, acc);
+Value mlir::kda::packSplitWord(OpBuilder &b, Location loc, const MmaAtom &atom,
+                               Value x) {
+  auto one = VectorType::get({1}, b.getF32Type());
+  Value v = vector::FromElementsOp::create(b, loc, one, ValueRange{x});
+  SplitFragment s = splitFragment(b, loc, atom, v);
+  Value pair = vector::ShuffleOp::create(b, loc, s.hi, s.lo,
+                                         ArrayRef<int64_t>{0, 1});
+  Value word = vector::BitCastOp::create(b, loc, one, pair);
+  return vector::ExtractOp::create(b, loc, word, int64_t(0));
+}
+
+SplitFragment mlir::kda::buildSplitFragment(OpBuilder &b, Location loc,
+                                            const MmaAtom &atom,
+                                            MmaOperand operand, Value lane,
+                                            ElementFn fn) {
+  Value words = buildFragment(b, loc, atom, operand, lane, fn);
+  const int64_t n = cast<VectorType>(words.getType()).getNumElements();
+  auto halves = VectorType::get({2 * n}, scalarType(b.getContext(), atom.ab));
+  Value pairs = vector::BitCastOp::create(b, loc, halves, words);
+  SmallVector<int64_t> even, odd;
+  for (int64_t e = 0; e < n; ++e) {
+    even.push_back(2 * e);
+    odd.push_back(2 * e + 1);
+  }
+  return {vector::ShuffleOp::create(b, loc, pairs, pairs, even),
+          vector::ShuffleOp::create(b, loc, pairs, pairs, odd)};
+}
+
+Value mlir::kda::emitMmaSplit(OpBuilder &b, Location loc, const MmaAtom &atom,
+                              const SplitFragment &a,
+                              const SplitFragment &bFrag, Value c) {
+  Value acc = emitMma(b, loc, atom, a.lo, bFrag.hi, c);
+  acc = emitMma(b, loc, atom, a.hi, bFrag.lo, acc);
+  return emitMma(b, loc, atom, a.hi, bFrag.hi, acc);
 }

@@ -15,9 +15,9 @@
 // RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 | FileCheck %s --check-prefix=FIG90
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 
-// CHECK: kda.lds_buffer @kda_d3_scan_scan_rows slots(3) slot_bytes(20480) offset(45056)
+// CHECK: kda.lds_buffer @kda_d3_scan_scan_rows slots(3) slot_bytes(20480) offset(50176)
 // CHECK-LABEL: gpu.func @kda_d3_scan(
-// CHECK-SAME: kda.dynamic_lds_bytes = 106496 : i64
+// CHECK-SAME: kda.dynamic_lds_bytes = 111616 : i64
 // CHECK-SAME: scan_stages = 3 : i64
 // CHECK: kda.schedule "scan_rows" dynamic_trip_count(%[[T:.*]]) depth(3) target(
 // CHECK: arith.cmpi slt, %c0{{.*}}, %[[T]]
@@ -34,9 +34,9 @@
 // CHECK: kda.lds_barrier
 // CHECK-NEXT: }
 
-// CHECK: kda.lds_buffer @kda_d4_scan_scan_rows slots(4) slot_bytes(20480) offset(45056)
+// CHECK: kda.lds_buffer @kda_d4_scan_scan_rows slots(4) slot_bytes(20480) offset(50176)
 // CHECK-LABEL: gpu.func @kda_d4_scan(
-// CHECK-SAME: kda.dynamic_lds_bytes = 126976 : i64
+// CHECK-SAME: kda.dynamic_lds_bytes = 132096 : i64
 // CHECK-SAME: scan_stages = 4 : i64
 // CHECK: kda.schedule "scan_rows" dynamic_trip_count(%[[T:.*]]) depth(4) target(
 // CHECK: %[[P2:.*]] = arith.cmpi slt, %c2{{.*}}, %[[T]]
@@ -61,8 +61,8 @@
 // FIG90-DAG: sm_90 kda_d3_scan: {{.*}}scratch_bytes 0, spills 0
 // FIG90-DAG: sm_90 kda_d4_scan: {{.*}}scratch_bytes 0, spills 0
 // The runtime launches with the ring's bytes.
-// MANIFEST-DAG: "dynamic_lds_bytes": 106496
-// MANIFEST-DAG: "dynamic_lds_bytes": 126976
+// MANIFEST-DAG: "dynamic_lds_bytes": 111616
+// MANIFEST-DAG: "dynamic_lds_bytes": 132096
 
 #l64 = #kda.layer<heads = 1, value_heads = 1, head_k = 64, head_v = 16, gate = none, beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
 

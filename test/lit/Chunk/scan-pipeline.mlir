@@ -10,8 +10,8 @@
 // register-staged elsewhere (gfx950's global_load_lds would pad each 64-byte
 // U row to 1 KiB: scanRingAsync). Depth 1 stays the synchronous staging
 // (no ring, no schedule). gfx942 and emu (64 KiB) fit the depth-2 ring only
-// without staging the other rows (the ring sits at byte 10240); the others
-// stage them too (byte 45056). Depths 3 and 4: scan-pipeline-deep.mlir;
+// without staging the other rows (the ring sits at byte 15360); the others
+// stage them too (byte 50176). Depths 3 and 4: scan-pipeline-deep.mlir;
 // rejected depths: scan-pipeline-invalid.mlir.
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx942 | FileCheck %s --check-prefixes=CHECK,SMALL,STAGED
 // RUN: kda-opt %s --kda-lower-to-gpu=target=emu | FileCheck %s --check-prefixes=CHECK,SMALL,STAGED
@@ -30,18 +30,18 @@
 // RUN: test -f %t/emu/kda_kernels.so
 
 // CHECK-LABEL: gpu.func @kda_d1_scan(
-// CHECK-SAME: kda.dynamic_lds_bytes = 50176 : i64
+// CHECK-SAME: kda.dynamic_lds_bytes = 55296 : i64
 // CHECK-SAME: scan_stages = 1 : i64
 // CHECK-NOT: kda.schedule
 // CHECK-NOT: kda.verified_pipeline
-// SMALL: kda.lds_buffer @kda_d2_scan_scan_rows slots(2) slot_bytes(20480) offset(10240)
-// LARGE: kda.lds_buffer @kda_d2_scan_scan_rows slots(2) slot_bytes(20480) offset(45056)
+// SMALL: kda.lds_buffer @kda_d2_scan_scan_rows slots(2) slot_bytes(20480) offset(15360)
+// LARGE: kda.lds_buffer @kda_d2_scan_scan_rows slots(2) slot_bytes(20480) offset(50176)
 // CHECK-LABEL: gpu.func @kda_d2_scan(
-// SMALL-SAME: kda.dynamic_lds_bytes = 51200 : i64
-// LARGE-SAME: kda.dynamic_lds_bytes = 86016 : i64
+// SMALL-SAME: kda.dynamic_lds_bytes = 56320 : i64
+// LARGE-SAME: kda.dynamic_lds_bytes = 91136 : i64
 // CHECK-SAME: scan_stages = 2 : i64
-// STAGED-SAME: kda.verified_pipeline = "scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte {{10240|45056}}, staged copies, verified for
-// ASYNC-SAME: kda.verified_pipeline = "scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte 45056, async copies, verified for
+// STAGED-SAME: kda.verified_pipeline = "scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte {{15360|50176}}, staged copies, verified for
+// ASYNC-SAME: kda.verified_pipeline = "scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte 50176, async copies, verified for
 // CHECK: %[[DYN:.*]] = gpu.dynamic_shared_memory
 // SMALL: %[[RING:.*]] = memref.view %[[DYN]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<40960xi8, #gpu.address_space<workgroup>>
 // LARGE: %[[RING:.*]] = memref.view %[[DYN]][%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<40960xi8, #gpu.address_space<workgroup>>
@@ -76,8 +76,8 @@
 
 // FIG942-DAG: gfx942 kda_d1_scan: {{.*}}scratch_bytes 0, {{.*}}spills 0
 // FIG942-DAG: gfx942 kda_d2_scan: {{.*}}scratch_bytes 0, {{.*}}spills 0
-// MANIFEST-DAG: "dynamic_lds_bytes": 50176
-// MANIFEST-DAG: "dynamic_lds_bytes": 51200
+// MANIFEST-DAG: "dynamic_lds_bytes": 55296
+// MANIFEST-DAG: "dynamic_lds_bytes": 56320
 // MANIFEST-DAG: "scan_stages": 2
 
 // gfx942: the rows through registers, drained barriers as amdgpu.lds_barrier.

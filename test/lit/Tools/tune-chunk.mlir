@@ -10,18 +10,18 @@
 // RUN: kda-tune %s --target=emu32 --list --scan-stages=2,4 | FileCheck %s --check-prefix=EMU32
 
 // GFX942: prefill64 chunk scan on gfx942: 2 depths accepted, 2 rejected (8 waves of 64 threads, fixed)
-// GFX942-NEXT: accepted: scan_stages 1 (default): 50176 bytes of dynamic LDS, rows staged in the chunk loop
-// GFX942-NEXT: accepted: scan_stages 2: 51200 bytes of dynamic LDS, scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte 10240, staged copies, verified for gfx942
+// GFX942-NEXT: accepted: scan_stages 1 (default): 55296 bytes of dynamic LDS, rows staged in the chunk loop
+// GFX942-NEXT: accepted: scan_stages 2: 56320 bytes of dynamic LDS, scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte 15360, staged copies, verified for gfx942
 // GFX942-NEXT: rejected: scan_stages 3: 'kda.chunk_stage' op scan pipeline rejected on gfx942: R6: the kernel needs 69632 bytes of LDS (@candidate_scan_rows 3 x 20480 in the dynamic shared memory, gpu.dynamic_shared_memory of 69632 bytes) but gfx942 has 65536 (pipeline 'scan_rows' at depth 3)
 // GFX942-NEXT: rejected: scan_stages 4: {{.*}} R6: the kernel needs 90112 bytes {{.*}} (pipeline 'scan_rows' at depth 4)
 // GFX942-NEXT: prefill256 chunk scan on gfx942: 1 depths accepted, 3 rejected
-// GFX942-NEXT: accepted: scan_stages 1 (default): 25600 bytes of dynamic LDS, rows staged in the chunk loop
+// GFX942-NEXT: accepted: scan_stages 1 (default): 46080 bytes of dynamic LDS, rows staged in the chunk loop
 // GFX942-NEXT: rejected: scan_stages 2: {{.*}} R6: the kernel needs 159744 bytes {{.*}} but gfx942 has 65536 (pipeline 'scan_rows' at depth 2)
 // GFX942-NEXT: rejected: scan_stages 3: {{.*}} R6: {{.*}} (pipeline 'scan_rows' at depth 3)
 // GFX942-NEXT: rejected: scan_stages 4: {{.*}} R6: {{.*}} (pipeline 'scan_rows' at depth 4)
 
 // GFX950: prefill64 chunk scan on gfx950: 4 depths accepted, 0 rejected (8 waves of 64 threads, fixed)
-// GFX950: accepted: scan_stages 4: 126976 bytes of dynamic LDS, scan_rows: depth 4, 4 slots of 20480 bytes at dynamic LDS byte 45056, staged copies, verified for gfx950
+// GFX950: accepted: scan_stages 4: 132096 bytes of dynamic LDS, scan_rows: depth 4, 4 slots of 20480 bytes at dynamic LDS byte 50176, staged copies, verified for gfx950
 // GFX950-NEXT: prefill256 chunk scan on gfx950: 2 depths accepted, 2 rejected
 // GFX950-NEXT: accepted: scan_stages 1 (default)
 // GFX950-NEXT: accepted: scan_stages 2: 159744 bytes of dynamic LDS, scan_rows: depth 2, 2 slots of 69632 bytes at dynamic LDS byte 20480, staged copies, verified for gfx950
@@ -29,7 +29,7 @@
 // GFX950-NEXT: rejected: scan_stages 4: {{.*}} R6: {{.*}} (pipeline 'scan_rows' at depth 4)
 
 // SM90: prefill64 chunk scan on sm_90: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed)
-// SM90: accepted: scan_stages 2: 86016 bytes of dynamic LDS, scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte 45056, async copies, verified for sm_90
+// SM90: accepted: scan_stages 2: 91136 bytes of dynamic LDS, scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte 50176, async copies, verified for sm_90
 // SM90: prefill256 chunk scan on sm_90: 3 depths accepted, 1 rejected
 // SM90: accepted: scan_stages 3: 229376 bytes of dynamic LDS, scan_rows: depth 3, 3 slots of 69632 bytes at dynamic LDS byte 20480, async copies, verified for sm_90
 // SM90-NEXT: rejected: scan_stages 4: {{.*}} R6: the kernel needs 299008 bytes {{.*}} but sm_90 has 232448 (pipeline 'scan_rows' at depth 4)

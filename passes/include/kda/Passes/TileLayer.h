@@ -79,14 +79,38 @@ void forEachFragmentElement(OpBuilder &b, Location loc, const MmaAtom &atom,
                             MmaOperand operand, Value frag, Value lane,
                             ElementSink fn);
 
-/// D = A B + C for f32 fragments `a` and `b` (as buildFragment makes them)
-/// on an atom with 16-bit operands, to about f32 accuracy: each operand is
-/// split into hi = round(x) and lo = round(x - hi) in the atom's operand
-/// type and three atoms accumulate lo*hi + hi*lo + hi*hi (lo*lo is below
-/// f32 rounding). Costs three atoms for one; what the chunk kernels use so
-/// their error stays at the recurrent kernel's (KDA-MATH.md section 3).
-Value emitMmaSplitF32(OpBuilder &b, Location loc, const MmaAtom &atom,
-                      Value a, Value bFrag, Value c);
+/// An f32 fragment split for an atom with 16-bit operands: hi = round(x)
+/// and lo = round(x - hi) in the atom's operand type, elementwise (lo * lo
+/// is below f32 rounding, so three atoms reach about f32 accuracy).
+struct SplitFragment {
+  Value hi, lo;
+};
+
+/// Splits the f32 fragment `frag` (as buildFragment makes it) at its use.
+SplitFragment splitFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                            Value frag);
+
+/// The split word of the f32 scalar `x`: hi and lo (as above) packed into
+/// 32 bits, hi in the low half, carried as the bits of an f32 so it lives
+/// in the same f32 buffers (workspace, LDS) as the value would. Only loads,
+/// stores and selects (a zero word is the split of 0) may touch it. A
+/// producer that writes an operand once and whose consumers read it many
+/// times splits it once here instead of at every fragment.
+Value packSplitWord(OpBuilder &b, Location loc, const MmaAtom &atom, Value x);
+
+/// The calling lane's split fragment of `operand` from split words: `fn`
+/// gives each element's word (packSplitWord), by tile coordinates.
+SplitFragment buildSplitFragment(OpBuilder &b, Location loc,
+                                 const MmaAtom &atom, MmaOperand operand,
+                                 Value lane, ElementFn fn);
+
+/// D = A B + C to about f32 accuracy from split fragments: three atoms
+/// accumulate lo*hi + hi*lo + hi*hi, the small terms first (so they are not
+/// lost against the large one). What the chunk kernels use so their error
+/// stays at the recurrent kernel's (KDA-MATH.md section 3).
+Value emitMmaSplit(OpBuilder &b, Location loc, const MmaAtom &atom,
+                   const SplitFragment &a, const SplitFragment &bFrag,
+                   Value c);
 
 /// An accumulator fragment of zeros.
 Value zeroAccumulator(OpBuilder &b, Location loc, const MmaAtom &atom);
