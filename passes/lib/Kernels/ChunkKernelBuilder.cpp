@@ -42,7 +42,7 @@ constexpr unsigned kScanWaves = 8;
 /// (forThreadsBatched): 8 x 4 registers.
 constexpr int64_t kStageGroup = 8;
 /// Trips of the prep's elementwise loops whose loads go out together.
-constexpr int64_t kPrepGroup = 4;
+constexpr int64_t kPrepGroup = 1;
 
 /// The static sizes of both kernels of one layer on one target.
 struct ChunkPlan {
@@ -711,9 +711,26 @@ void ChunkEmitter::prepGateCumsum() {
   barrier();
 }
 
+// Whether the diagonal 16-row blocks of A_kk / A_qk go by atoms too,
+// anchored at their middle row m = 16 I + 8: then one factor of a product
+// is exp(G_i - G_m) or exp(G_m - G_j) >= 1, at most exp(8 |g|max). Only a
+// gate bounded per token keeps that finite and far from f32's range:
+// lower_bound(lb) with 8 |lb| <= kMaxAnchorExponent (Kimi's -5: e^40).
+// Elements above the diagonal may be huge or inf in the accumulator (their
+// own sums only: an atom's outputs do not mix) and are never stored.
+// Softplus and ungated layers keep the pairwise path (prepDiagonal).
+constexpr double kMaxAnchorExponent = 64;
+bool diagonalByAtoms(LayerAttr layer) {
+  return layer.getGate() == GateKind::LowerBound &&
+         std::abs(layer.getLowerBound().convertToDouble()) * (kSub / 2) <=
+             kMaxAnchorExponent;
+}
+
 // A_kk (LDS, strictly lower, beta_i folded in) and A_qk (workspace rows,
 // lower with the diagonal). Off-diagonal 16-row blocks I > J by atoms with
-// the anchor m = 16 I; diagonal blocks pairwise (prepDiagonal).
+// the anchor m = 16 I; diagonal blocks by atoms anchored at their middle
+// row where the gate allows (diagonalByAtoms), else pairwise
+// (prepDiagonal).
 void ChunkEmitter::prepIntraChunk() {
   // Zeros first: the upper triangles are read by the inverse and the scan.
   forThreads(idx(p.C * p.C), [&](Value i) {
@@ -726,9 +743,12 @@ void ChunkEmitter::prepIntraChunk() {
   const int64_t blocks = p.C / kSub;
   const int64_t pairs = blocks * (blocks - 1) / 2; // blocks I > J
   const int64_t tilesPerBlock = (kSub / p.atom->m) * (kSub / p.atom->n);
-  // Pieces: (block pair, atom tile); each computes the tile of both A_kk and
-  // A_qk (same B operand k_j exp(G_m - G_j), same anchor).
-  forPieces(pairs * tilesPerBlock, [&](Value piece, Value live) {
+  const bool diagonal = diagonalByAtoms(layer);
+  // Pieces: (block pair, atom tile), then (diagonal block, atom tile); each
+  // computes the tile of both A_kk and A_qk (same B operand
+  // k_j exp(G_m - G_j), same anchor).
+  const int64_t blockPieces = pairs + (diagonal ? blocks : 0);
+  forPieces(blockPieces * tilesPerBlock, [&](Value piece, Value live) {
     Value tile = rem(piece, tilesPerBlock), pair = div(piece, tilesPerBlock);
     // Pair p -> (I, J), row-major over I > J: I = 1 + #{k >= 2 : k(k-1)/2 <= p}.
     Value bi = idx(1);
@@ -739,8 +759,19 @@ void ChunkEmitter::prepIntraChunk() {
                           idx(1), idx(0)));
     Value bj = sub(pair, div(mul(bi, sub(bi, idx(1))), 2));
     Value anchor = mul(bi, idx(kSub));
+    if (diagonal) {
+      Value isDiag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                           pair, idx(pairs));
+      Value block = select(isDiag, sub(pair, idx(pairs)), idx(0));
+      bi = select(isDiag, block, bi);
+      bj = select(isDiag, block, bj);
+      anchor = add(mul(bi, idx(kSub)), select(isDiag, idx(kSub / 2), idx(0)));
+    }
+    // Inside a diagonal block only j < i (A_kk) and j <= i (A_qk) are
+    // stored; off-diagonal tiles have j < i everywhere.
     auto [tr, tc] = tileOrigin(tile, kSub);
-    Value row0 = add(anchor, tr), colBase = add(mul(bj, idx(kSub)), tc);
+    Value row0 = add(mul(bi, idx(kSub)), tr),
+          colBase = add(mul(bj, idx(kSub)), tc);
     At bOp = [&](Value d, Value j) {
       return fmul(kn(j, d), exp(fsub(gam(anchor, d), gam(j, d))));
     };
@@ -755,17 +786,35 @@ void ChunkEmitter::prepIntraChunk() {
              decayedRow(true), bOp),
         gemm(zeroAccumulator(b, loc, *p.atom), row0, colBase, p.K,
              decayedRow(false), bOp)};
+    // (The masks only where diagonal tiles exist: without them gfx942's
+    // pairwise prep keeps within its SGPRs.)
+    auto below = [&](arith::CmpIPredicate pred, Value i, Value j) -> Value {
+      return diagonal ? arith::CmpIOp::create(b, loc, pred, j, i).getResult()
+                      : Value();
+    };
+    auto storeIf = [&](Value cond, llvm::function_ref<void()> body) {
+      if (cond)
+        ifThen(cond, body);
+      else
+        body();
+    };
     ifThen(live, [&] {
       eachResult(accs[0], row0, colBase, [&](Value i, Value j, Value x) {
-        store(fmul(load(ldsRowB, i), x), ldsA, aIdx(i, j));
+        storeIf(below(arith::CmpIPredicate::ult, i, j), [&] {
+          store(fmul(load(ldsRowB, i), x), ldsA, aIdx(i, j));
+        });
       });
       eachResult(accs[1], row0, colBase, [&](Value i, Value j, Value x) {
-        ifThen(rowValid(i),
+        Value valid = rowValid(i);
+        if (Value lower = below(arith::CmpIPredicate::ule, i, j))
+          valid = arith::AndIOp::create(b, loc, lower, valid);
+        ifThen(valid,
                [&] { store(word(x), ws, recAt(rowToken(i), p.recA(), j)); });
       });
     });
   });
-  prepDiagonal();
+  if (!diagonal)
+    prepDiagonal();
   barrier();
 }
 
