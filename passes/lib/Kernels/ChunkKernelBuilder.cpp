@@ -36,7 +36,7 @@ constexpr int64_t kSub = 16;
 /// workgroup per SM (one per state column block, head and row) and is
 /// bound by instruction latency (ncu: 6.6 cycles a warp between issues with
 /// one warp per scheduler), so a second warp per scheduler hides it.
-constexpr unsigned kWaves = 4;
+constexpr unsigned kWaves = 8;
 constexpr unsigned kScanWaves = 8;
 /// 16-byte loads a scan thread keeps in flight while staging rows
 /// (forThreadsBatched): 8 x 4 registers.
