@@ -32,16 +32,20 @@ namespace {
 /// taken relative to the first row of a 16-row block, so neither factor of
 /// an off-diagonal product exceeds 1 (KDA-MATH.md section 3).
 constexpr int64_t kSub = 16;
-/// Waves of a prep workgroup. The scan takes twice as many: it runs one
-/// workgroup per SM (one per state column block, head and row) and is
-/// bound by instruction latency (ncu: 6.6 cycles a warp between issues with
-/// one warp per scheduler), so a second warp per scheduler hides it.
+/// Waves of a prep workgroup (measured on the H200, 1 x 8192 H32: 8 waves
+/// 1.89 ms against 4 waves 2.14 - LDS allows 4 workgroups an SM either
+/// way, so 8 doubles the warps that hide the element loads' latency) and of
+/// a scan workgroup: the scan runs one workgroup per SM (one per state
+/// column block, head and row) and is bound by instruction latency (ncu:
+/// 6.6 cycles a warp between issues with one warp per scheduler at 4).
 constexpr unsigned kWaves = 8;
 constexpr unsigned kScanWaves = 8;
 /// 16-byte loads a scan thread keeps in flight while staging rows
 /// (forThreadsBatched): 8 x 4 registers.
 constexpr int64_t kStageGroup = 8;
-/// Trips of the prep's elementwise loops whose loads go out together.
+/// Trips of the prep's elementwise loops whose loads go out together: 1.
+/// Batched by 2 or 4, the prep's unrolled address arithmetic took gfx942 /
+/// gfx950 past their SGPRs (softplus and bf16-state test layers).
 constexpr int64_t kPrepGroup = 1;
 
 /// The static sizes of both kernels of one layer on one target.
@@ -356,10 +360,10 @@ private:
   /// `group` loads in flight instead of waiting for each before the next
   /// (measured on the H200: the scan's row staging was a chain of one
   /// global load latency per trip). Trips past `count` are skipped.
-  void forThreadsBatched(
-      int64_t count, int64_t group,
-      llvm::function_ref<SmallVector<Value>(Value)> load,
-      llvm::function_ref<void(Value, ArrayRef<Value>)> store) {
+  void
+  forThreadsBatched(int64_t count, int64_t group,
+                    llvm::function_ref<SmallVector<Value>(Value)> load,
+                    llvm::function_ref<void(Value, ArrayRef<Value>)> store) {
     const int64_t threads = p.threads();
     group = std::min(group, (count + threads - 1) / threads);
     const int64_t span = group * threads;
@@ -437,7 +441,8 @@ private:
     SplitFragment fa = splitOperand(MmaOperand::A, row0, k0, aK);
     SplitFragment fb = splitOperand(MmaOperand::B, k0, col0, bK);
     scf::YieldOp::create(
-        b, loc, emitMmaSplit(b, loc, atom, fa, fb, loop.getRegionIterArgs()[0]));
+        b, loc,
+        emitMmaSplit(b, loc, atom, fa, fb, loop.getRegionIterArgs()[0]));
     return loop.getResult(0);
   }
   SplitFragment splitOperand(MmaOperand operand, Value row0, Value col0,
@@ -470,8 +475,8 @@ private:
   }
   /// Stores a live piece's results to workspace field `field` of the
   /// chunk's rows (masked rows are not stored), as split words if `asWords`.
-  void storeRows(Value acc, Value row0, Value col0, Value live,
-                 int64_t field, bool asWords) {
+  void storeRows(Value acc, Value row0, Value col0, Value live, int64_t field,
+                 bool asWords) {
     ifThen(live, [&] {
       eachResult(acc, row0, col0, [&](Value i, Value col, Value x) {
         ifThen(rowValid(i), [&] {
@@ -800,9 +805,8 @@ void ChunkEmitter::prepIntraChunk() {
     };
     ifThen(live, [&] {
       eachResult(accs[0], row0, colBase, [&](Value i, Value j, Value x) {
-        storeIf(below(arith::CmpIPredicate::ult, i, j), [&] {
-          store(fmul(load(ldsRowB, i), x), ldsA, aIdx(i, j));
-        });
+        storeIf(below(arith::CmpIPredicate::ult, i, j),
+                [&] { store(fmul(load(ldsRowB, i), x), ldsA, aIdx(i, j)); });
       });
       eachResult(accs[1], row0, colBase, [&](Value i, Value j, Value x) {
         Value valid = rowValid(i);
@@ -1017,9 +1021,7 @@ void ChunkEmitter::prepWU() {
     forPieces(colsW + colsU, [&](Value piece, Value live) {
       ifThenElse(
           lt(piece, idx(colsW)),
-          [&] {
-            tile(mul(piece, idx(p.atom->n)), live, bW, p.recW(), true);
-          },
+          [&] { tile(mul(piece, idx(p.atom->n)), live, bW, p.recW(), true); },
           [&] {
             tile(mul(sub(piece, idx(colsW)), idx(p.atom->n)), live, bU,
                  p.recU(), false);
@@ -1047,9 +1049,8 @@ void ChunkEmitter::prepDecayedRows() {
           store(word(fmul(qk[0], exp(gr))), ws, recAt(t, p.recQG(), d));
           store(word(fmul(qk[1], exp(fsub(gl, gr)))), ws,
                 recAt(t, p.recKD(), d));
-          Value first = arith::CmpIOp::create(b, loc,
-                                              arith::CmpIPredicate::eq, r,
-                                              idx(0));
+          Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              r, idx(0));
           ifThen(first, [&] { store(exp(gl), ws, recAt(t, p.recGL(), d)); });
         });
       });
@@ -1106,10 +1107,10 @@ void ChunkEmitter::stageRows(Value buf, int64_t field, Value from,
       },
       [&](Value i, ArrayRef<Value> v) {
         Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
-        vector::StoreOp::create(b, loc, select(rowValid(r), v[0], zeros), buf,
-                                ValueRange{add(mul(r, idx(p.padded(width))),
-                                               x)},
-                                /*nontemporal=*/false, llvm::MaybeAlign(16));
+        vector::StoreOp::create(
+            b, loc, select(rowValid(r), v[0], zeros), buf,
+            ValueRange{add(mul(r, idx(p.padded(width))), x)},
+            /*nontemporal=*/false, llvm::MaybeAlign(16));
       });
 }
 
@@ -1140,9 +1141,8 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
         return load(p.stateWords ? ldsSw : ldsS, blockAt(d, col));
       },
       p.stateWords);
-  Operand vnOp = words([&](Value j, Value col) {
-    return load(ldsVn, blockAt(j, col));
-  });
+  Operand vnOp =
+      words([&](Value j, Value col) { return load(ldsVn, blockAt(j, col)); });
   auto staged = [&] {
     if (p.stageScan)
       barrier();
@@ -1177,8 +1177,8 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   staged();
   forPieces(tilesRows, [&](Value piece, Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
-    Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K,
-                     words(qg), sOp);
+    Value acc =
+        gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K, words(qg), sOp);
     acc = gemm(acc, row0, c0, p.C, words(aqk), vnOp);
     ifThen(live, [&] {
       eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {

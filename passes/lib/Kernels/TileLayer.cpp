@@ -174,8 +174,8 @@ void mlir::kda::forEachFragmentElement(OpBuilder &b, Location loc,
 SplitFragment mlir::kda::splitFragment(OpBuilder &b, Location loc,
                                        const MmaAtom &atom, Value frag) {
   auto f32Type = cast<VectorType>(frag.getType());
-  auto halfType = VectorType::get(f32Type.getShape(),
-                                  scalarType(b.getContext(), atom.ab));
+  auto halfType =
+      VectorType::get(f32Type.getShape(), scalarType(b.getContext(), atom.ab));
   Value hi = arith::TruncFOp::create(b, loc, halfType, frag);
   Value rest = arith::SubFOp::create(
       b, loc, frag, arith::ExtFOp::create(b, loc, f32Type, hi));
@@ -187,8 +187,8 @@ Value mlir::kda::packSplitWord(OpBuilder &b, Location loc, const MmaAtom &atom,
   auto one = VectorType::get({1}, b.getF32Type());
   Value v = vector::FromElementsOp::create(b, loc, one, ValueRange{x});
   SplitFragment s = splitFragment(b, loc, atom, v);
-  Value pair = vector::ShuffleOp::create(b, loc, s.hi, s.lo,
-                                         ArrayRef<int64_t>{0, 1});
+  Value pair =
+      vector::ShuffleOp::create(b, loc, s.hi, s.lo, ArrayRef<int64_t>{0, 1});
   Value word = vector::BitCastOp::create(b, loc, one, pair);
   return vector::ExtractOp::create(b, loc, word, int64_t(0));
 }

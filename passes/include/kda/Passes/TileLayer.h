@@ -109,8 +109,7 @@ SplitFragment buildSplitFragment(OpBuilder &b, Location loc,
 /// lost against the large one). What the chunk kernels use so their error
 /// stays at the recurrent kernel's (KDA-MATH.md section 3).
 Value emitMmaSplit(OpBuilder &b, Location loc, const MmaAtom &atom,
-                   const SplitFragment &a, const SplitFragment &bFrag,
-                   Value c);
+                   const SplitFragment &a, const SplitFragment &bFrag, Value c);
 
 /// An accumulator fragment of zeros.
 Value zeroAccumulator(OpBuilder &b, Location loc, const MmaAtom &atom);
