@@ -43,6 +43,9 @@ constexpr unsigned kScanWaves = 8;
 /// 16-byte loads a scan thread keeps in flight while staging rows
 /// (forThreadsBatched): 8 x 4 registers.
 constexpr int64_t kStageGroup = 8;
+/// The most 16-byte pieces a scan thread holds for one field loaded ahead
+/// of its staging (issueRows): 8 x 4 registers (K = 128 rows at 8 waves).
+constexpr int64_t kAheadTrips = 8;
 /// Trips of the prep's elementwise loops whose loads go out together: 1.
 /// Batched by 2 or 4, the prep's unrolled address arithmetic took gfx942 /
 /// gfx950 past their SGPRs (softplus and bf16-state test layers).
@@ -565,6 +568,25 @@ private:
   /// plan stages (the caller then needs a barrier), else straight from the
   /// workspace.
   At chunkRows(Value buf, int64_t field, Value from, int64_t width);
+  /// A chunk's rows of one workspace field loaded into registers ahead of
+  /// their staging (this thread's 16-byte pieces), so their memory latency
+  /// passes behind the products that still read the LDS buffer they go to;
+  /// `stagePending` stores them once those reads are done. Deferred (a
+  /// plain chunkRows later) where the plan does not stage or a thread's
+  /// share exceeds kAheadTrips pieces.
+  struct PendingRows {
+    int64_t field, width;
+    Value from;
+    bool deferred = true;
+    SmallVector<Value> index, in, value;
+  };
+  PendingRows issueRows(int64_t field, Value from, int64_t width);
+  /// Stores `rows` into `buf` (or stages them now if deferred) and gives
+  /// their elements as chunkRows does; the caller then needs a barrier.
+  At stagePending(Value buf, PendingRows &rows);
+  /// One 16-byte piece `i` of a field's chunk rows: its load, its store.
+  Value loadPiece(int64_t field, Value from, int64_t width, Value i);
+  void storePiece(Value buf, int64_t width, Value i, Value v);
 
   OpBuilder &b;
   Location loc;
@@ -1091,27 +1113,68 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
 // scan
 //===----------------------------------------------------------------------===//
 
+Value ChunkEmitter::loadPiece(int64_t field, Value from, int64_t width,
+                              Value i) {
+  const int64_t quads = width / 4;
+  Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
+  return vector::LoadOp::create(
+      b, loc, VectorType::get({4}, f32), ws,
+      ValueRange{recAt(safeToken(r), field, add(from, x))},
+      /*nontemporal=*/false, llvm::MaybeAlign(16));
+}
+
+void ChunkEmitter::storePiece(Value buf, int64_t width, Value i, Value v) {
+  const int64_t quads = width / 4;
+  Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
+  Value zeros = arith::ConstantOp::create(b, loc, v.getType(),
+                                          b.getZeroAttr(v.getType()));
+  vector::StoreOp::create(b, loc, select(rowValid(r), v, zeros), buf,
+                          ValueRange{add(mul(r, idx(p.padded(width))), x)},
+                          /*nontemporal=*/false, llvm::MaybeAlign(16));
+}
+
 void ChunkEmitter::stageRows(Value buf, int64_t field, Value from,
                              int64_t width) {
-  auto vec = VectorType::get({4}, f32);
-  Value zeros = arith::ConstantOp::create(b, loc, vec, b.getZeroAttr(vec));
-  const int64_t quads = width / 4;
   forThreadsBatched(
-      p.C * quads, kStageGroup,
+      p.C * (width / 4), kStageGroup,
       [&](Value i) -> SmallVector<Value> {
-        Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
-        return {vector::LoadOp::create(
-            b, loc, vec, ws,
-            ValueRange{recAt(safeToken(r), field, add(from, x))},
-            /*nontemporal=*/false, llvm::MaybeAlign(16))};
+        return {loadPiece(field, from, width, i)};
       },
-      [&](Value i, ArrayRef<Value> v) {
-        Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
-        vector::StoreOp::create(
-            b, loc, select(rowValid(r), v[0], zeros), buf,
-            ValueRange{add(mul(r, idx(p.padded(width))), x)},
-            /*nontemporal=*/false, llvm::MaybeAlign(16));
-      });
+      [&](Value i, ArrayRef<Value> v) { storePiece(buf, width, i, v[0]); });
+}
+
+ChunkEmitter::PendingRows ChunkEmitter::issueRows(int64_t field, Value from,
+                                                  int64_t width) {
+  PendingRows rows{field, width, from};
+  const int64_t count = p.C * (width / 4), threads = p.threads();
+  const int64_t trips = (count + threads - 1) / threads;
+  if (!p.stageScan || trips > kAheadTrips)
+    return rows;
+  rows.deferred = false;
+  for (int64_t j = 0; j < trips; ++j) {
+    Value i = add(tid, idx(j * threads));
+    Value in = (j + 1) * threads > count ? lt(i, idx(count)) : Value();
+    Value safe = in ? select(in, i, idx(0)) : i;
+    rows.index.push_back(safe);
+    rows.in.push_back(in);
+    rows.value.push_back(loadPiece(field, from, width, safe));
+  }
+  return rows;
+}
+
+ChunkEmitter::At ChunkEmitter::stagePending(Value buf, PendingRows &rows) {
+  if (rows.deferred)
+    return chunkRows(buf, rows.field, rows.from, rows.width);
+  for (auto [i, in, v] : llvm::zip(rows.index, rows.in, rows.value)) {
+    if (in)
+      ifThen(in, [&] { storePiece(buf, rows.width, i, v); });
+    else
+      storePiece(buf, rows.width, i, v);
+  }
+  const int64_t width = rows.width;
+  return [this, buf, width](Value i, Value x) {
+    return load(buf, add(mul(i, idx(p.padded(width))), x));
+  };
 }
 
 ChunkEmitter::At ChunkEmitter::chunkRows(Value buf, int64_t field, Value from,
@@ -1159,6 +1222,9 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
     u = chunkRows(ldsU, p.recU(), col0, BV);
     staged();
   }
+  // The output's rows load while V_new is computed (their buffer holds W).
+  PendingRows qgRows = issueRows(p.recQG(), idx(0), p.K);
+  PendingRows aqkRows = issueRows(p.recA(), idx(0), p.C);
   forPieces(tilesRows, [&](Value piece, Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
     Value acc =
@@ -1172,9 +1238,11 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   barrier(); // V_new is complete; W's buffer may be restaged
 
   // O = (q o exp G) S + A_qk V_new, rows of the chunk only.
-  At qg = chunkRows(ldsX, p.recQG(), idx(0), p.K);
-  At aqk = chunkRows(ldsAq, p.recA(), idx(0), p.C);
+  At qg = stagePending(ldsX, qgRows);
+  At aqk = stagePending(ldsAq, aqkRows);
   staged();
+  // The update's rows load while the output is computed.
+  PendingRows kdRows = issueRows(p.recKD(), idx(0), p.K);
   forPieces(tilesRows, [&](Value piece, Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
     Value acc =
@@ -1194,7 +1262,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
 
   // S = diag(exp G_last) S + (k o exp(G_last - G))^T V_new: each piece
   // reads and writes only its own elements of S (and of their words).
-  At kd = chunkRows(ldsX, p.recKD(), idx(0), p.K);
+  At kd = stagePending(ldsX, kdRows);
   // exp(G_last) straight from the workspace: a copy in LDS made ptxas
   // spill (sm_90, 8 bytes) for no measurable gain.
   auto decay = [&](Value d) {
