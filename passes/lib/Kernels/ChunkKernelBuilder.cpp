@@ -191,10 +191,13 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   if (!p.atom)
     return op.emitOpError() << "cannot build the chunk kernels on "
                             << target.name << ": " << why;
-  // 32 state columns per workgroup. 16 would give B1 T8192 H32 twice the
-  // workgroups (the scan is latency-bound at one per SM), but ptxas then
-  // spills the scan (4 spill stores, sm_90).
-  p.blockV = std::min<int64_t>(p.V, 32);
+  // 16 state columns per workgroup. Measured on the H200 in one call
+  // (2026-11-30, K = V = 128, against 32 columns): 1 x 8192 H32 3.18 against
+  // 3.20 ms, 4 x 4096 6.17 against 6.27, varlen 16 5.88 against 6.14,
+  // 1 x 32768 H8 5.83 against 6.90 - twice the workgroups, and two fit an
+  // SM (82 KiB of LDS, 126 registers) where 32 columns' 172 registers
+  // allow one; the rows are staged once per workgroup, so more cost more.
+  p.blockV = std::min<int64_t>(p.V, 16);
   p.padRows = true;
   if (op.getStage() == ChunkStage::Scan) {
     p.ringAsync = scanRingAsync(p, target);

@@ -36,7 +36,7 @@
 // MANIFEST: "name": "chunk_heads128",
 // MANIFEST: "stage": 0,
 // MANIFEST: "grid": [
-// MANIFEST-NEXT: 4,
+// MANIFEST-NEXT: 8,
 // MANIFEST-NEXT: 2,
 // MANIFEST-NEXT: "num_seqs"
 // MANIFEST: "kind": "chunk_scan",
