@@ -159,6 +159,13 @@ std::vector<ChunkCase> chunkCases() {
     cases.push_back({spec, "emu950", "short"});
   for (const char *target : {"emu", "emu32"})
     cases.push_back({"chunk_heads128", target, "short"});
+  // Head dims that are multiples of 16 but not powers of two (48 x 80):
+  // staged row pieces that do not divide the workgroup, five scan column
+  // blocks, gfx950 on its k = 16 atom.
+  for (const char *target : {"emu", "emu32"})
+    for (const char *batch : {"varlen", "extreme"})
+      cases.push_back({"chunk_odd_heads", target, batch});
+  cases.push_back({"chunk_odd_heads", "emu950", "short"});
   // The scan's row pipeline at depth 2 (not the default), register-staged
   // on emu, cp.async on emu32: sequences of 2, 1 and 3 chunks (the ring
   // wraps; a one-chunk sequence predicates its prologue copy off), and on
