@@ -32,24 +32,17 @@ namespace {
 /// taken relative to the first row of a 16-row block, so neither factor of
 /// an off-diagonal product exceeds 1 (KDA-MATH.md section 3).
 constexpr int64_t kSub = 16;
-/// Waves of a prep workgroup (measured on the H200, 1 x 8192 H32: 8 waves
-/// 1.89 ms against 4 waves 2.14 - LDS allows 4 workgroups an SM either
-/// way, so 8 doubles the warps that hide the element loads' latency) and of
-/// a scan workgroup: the scan runs one workgroup per SM (one per state
-/// column block, head and row) and is bound by instruction latency (ncu:
-/// 6.6 cycles a warp between issues with one warp per scheduler at 4).
+/// Waves of a workgroup, in both kernels. prep: measured on the H200
+/// (1 x 8192 H32) 1.89 ms at 8 against 2.14 at 4 - LDS allows 4 workgroups
+/// an SM either way, so 8 doubles the warps that hide the element loads'
+/// latency. scan: it runs one or two workgroups an SM (one per state column
+/// block, head and row) and was bound by instruction latency at 4 (ncu: 6.6
+/// cycles a warp between issues with one warp per scheduler).
 constexpr unsigned kWaves = 8;
-constexpr unsigned kScanWaves = 8;
-/// 16-byte loads a scan thread keeps in flight while staging rows
-/// (forThreadsBatched): 8 x 4 registers.
-constexpr int64_t kStageGroup = 8;
-/// The most 16-byte pieces a scan thread holds for one field loaded ahead
-/// of its staging (issueRows): 8 x 4 registers (K = 128 rows at 8 waves).
-constexpr int64_t kAheadTrips = 8;
-/// Trips of the prep's elementwise loops whose loads go out together: 1.
-/// Batched by 2 or 4, the prep's unrolled address arithmetic took gfx942 /
-/// gfx950 past their SGPRs (softplus and bf16-state test layers).
-constexpr int64_t kPrepGroup = 1;
+/// 16-byte pieces of a field's chunk rows a scan thread keeps in flight:
+/// a batch of the row staging, or the rows loaded ahead of their staging
+/// (issueRows; K = 128 rows at 8 waves are one batch): 8 x 4 registers.
+constexpr int64_t kPiecesInFlight = 8;
 
 /// The static sizes of both kernels of one layer on one target.
 struct ChunkPlan {
@@ -178,8 +171,6 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   p.K = layer.getHeadK(), p.V = layer.getHeadV();
   p.G = layer.getGroupSize();
   p.waveSize = target.waveSize;
-  if (op.getStage() == ChunkStage::Scan)
-    p.waves = kScanWaves;
   if (p.K % kSub || p.V % kSub)
     return op.emitOpError() << "the chunk kernels tile head_k and head_v by "
                             << kSub << "; head_k = " << p.K
@@ -212,15 +203,22 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
                   ring) <=
              int64_t(target.ldsBytes);
     };
-    // What gives way first when LDS is short: staging, then padding, then
-    // the state's split words (the atoms then split S at every fragment).
-    p.stageScan = fits(/*staged=*/true);
-    if (!p.stageScan)
-      p.padRows = fits(/*staged=*/false);
-    if (!p.stageScan && !p.padRows && !fits(/*staged=*/false)) {
-      p.stateWords = false;
-      p.padRows = true;
-      p.padRows = fits(/*staged=*/false);
+    // The first layout that fits, from the most LDS to the least: what
+    // gives way first is staging, then padding, then the state's split
+    // words (the atoms then split S at every fragment). None fitting, the
+    // last stands (the LDS check below or R6 rejects it).
+    struct Layout {
+      bool staged, padded, words;
+    };
+    const Layout layouts[] = {{true, true, true},
+                              {false, true, true},
+                              {false, false, true},
+                              {false, true, false},
+                              {false, false, false}};
+    for (const Layout &l : layouts) {
+      p.stageScan = l.staged, p.padRows = l.padded, p.stateWords = l.words;
+      if (fits(l.staged))
+        break;
     }
   }
   if (p.threads() > target.maxWorkgroupSize)
@@ -359,42 +357,6 @@ private:
   /// for (i = tid; i < count; i += threads)
   void forThreads(Value count, llvm::function_ref<void(Value)> body) {
     forRange(tid, count, idx(p.threads()), body);
-  }
-  /// forThreads over a static `count`, `group` trips at a time (a loop
-  /// over groups, each unrolled): `load(i)` of every trip of a group is
-  /// issued before the group's first `store(i, values)`, so a thread keeps
-  /// `group` loads in flight instead of waiting for each before the next
-  /// (measured on the H200: the scan's row staging was a chain of one
-  /// global load latency per trip). Trips past `count` are skipped.
-  void
-  forThreadsBatched(int64_t count, int64_t group,
-                    llvm::function_ref<SmallVector<Value>(Value)> load,
-                    llvm::function_ref<void(Value, ArrayRef<Value>)> store) {
-    const int64_t threads = p.threads();
-    group = std::min(group, (count + threads - 1) / threads);
-    const int64_t span = group * threads;
-    const bool exact = count % span == 0;
-    const int64_t end = (count + span - 1) / span * span;
-    forRange(idx(0), idx(end), idx(span), [&](Value base) {
-      struct Trip {
-        Value i, in;
-        SmallVector<Value> values;
-      };
-      SmallVector<Trip> batch;
-      for (int64_t j = 0; j < group; ++j) {
-        Value i = add(base, add(tid, idx(j * threads)));
-        // A trip past `count` reads a clamped element and stores nothing.
-        Value in = exact ? Value() : lt(i, idx(count));
-        Value safe = in ? select(in, i, idx(0)) : i;
-        batch.push_back({safe, in, load(safe)});
-      }
-      for (Trip &t : batch) {
-        if (t.in)
-          ifThen(t.in, [&] { store(t.i, t.values); });
-        else
-          store(t.i, t.values);
-      }
-    });
   }
   /// Piece = wave, wave + waves, ... below `count`: every wave runs the
   /// same number of trips (ceil(count / waves)), so every wave issues the
@@ -539,6 +501,11 @@ private:
     return add(chunkStart, select(rowValid(r), r, idx(0)));
   }
   Value gIdx(Value r, Value d) { return add(mul(r, idx(p.K)), d); }
+  /// Index of (row, column of the block) in the scan's state block, V_new
+  /// and their word copies (rows of blockV, padded).
+  Value blockAt(Value r, Value col) {
+    return add(mul(r, idx(p.padded(p.blockV))), col);
+  }
   Value aIdx(Value i, Value j) { return add(mul(i, idx(p.padded(p.C))), j); }
   Value gam(Value r, Value d) { return load(ldsG, gIdx(r, d)); }
   Value qkElem(Value mem, Value r, Value d) {
@@ -563,33 +530,40 @@ private:
   void copyChunkRows(Value iter, Value slot);
   /// W and U of the current chunk from ring slot `slot`.
   std::pair<At, At> ringRows(Value slot);
-  /// Copies `width` floats from column `from` of workspace field `field` of
-  /// every chunk row into `buf` (C x width, LDS): one coalesced pass of
-  /// 16-byte loads, masked rows zero.
+  /// This thread's 16-byte pieces of the chunk rows of `width` floats from
+  /// column `from` of workspace field `field` (piece i = base + tid +
+  /// j x threads, row i / (width / 4)), loaded and not yet stored.
+  struct PendingRows {
+    int64_t field, width;
+    Value from;
+    bool deferred = true; // nothing loaded: stagePending stages them itself
+    SmallVector<Value> index, in, value;
+  };
+  /// Loads `n` pieces after `base` into `rows`; a trip j that `mayPass`
+  /// past the rows' end loads a clamped piece and is never stored.
+  void loadPieces(PendingRows &rows, Value base, int64_t n,
+                  llvm::function_ref<bool(int64_t)> mayPass);
+  /// Stores the loaded pieces into `buf` (C x width, LDS), masked rows zero.
+  void storePieces(Value buf, const PendingRows &rows);
+  /// Copies a field's chunk rows into `buf`: one coalesced pass, loaded in
+  /// batches of kPiecesInFlight before they are stored (measured on the
+  /// H200: one load at a time made the staging a chain of memory latencies).
   void stageRows(Value buf, int64_t field, Value from, int64_t width);
+  /// Element (row, x) of the rows in `buf`.
+  At stagedAt(Value buf, int64_t width);
   /// Element (row, x) of those rows: from `buf` after staging them when the
   /// plan stages (the caller then needs a barrier), else straight from the
   /// workspace.
   At chunkRows(Value buf, int64_t field, Value from, int64_t width);
-  /// A chunk's rows of one workspace field loaded into registers ahead of
-  /// their staging (this thread's 16-byte pieces), so their memory latency
-  /// passes behind the products that still read the LDS buffer they go to;
-  /// `stagePending` stores them once those reads are done. Deferred (a
-  /// plain chunkRows later) where the plan does not stage or a thread's
-  /// share exceeds kAheadTrips pieces.
-  struct PendingRows {
-    int64_t field, width;
-    Value from;
-    bool deferred = true;
-    SmallVector<Value> index, in, value;
-  };
+  /// A field's chunk rows loaded into registers ahead of their staging, so
+  /// their memory latency passes behind the products that still read the
+  /// LDS buffer they go to; `stagePending` stores them once those reads are
+  /// done. Deferred (a plain chunkRows then) where the plan does not stage
+  /// or a thread's share exceeds one batch.
   PendingRows issueRows(int64_t field, Value from, int64_t width);
   /// Stores `rows` into `buf` (or stages them now if deferred) and gives
   /// their elements as chunkRows does; the caller then needs a barrier.
   At stagePending(Value buf, PendingRows &rows);
-  /// One 16-byte piece `i` of a field's chunk rows: its load, its store.
-  Value loadPiece(int64_t field, Value from, int64_t width, Value i);
-  void storePiece(Value buf, int64_t width, Value i, Value v);
 
   OpBuilder &b;
   Location loc;
@@ -1059,26 +1033,22 @@ void ChunkEmitter::prepWU() {
 // k o exp(G_last - G), and exp(G_last) on the chunk's first row.
 void ChunkEmitter::prepDecayedRows() {
   Value last = sub(rows, idx(1));
-  // Batched: each trip's q and k loads are in flight together.
-  forThreadsBatched(
-      p.C * p.K, kPrepGroup,
-      [&](Value i) -> SmallVector<Value> {
-        Value r = div(i, p.K), d = rem(i, p.K);
-        return {qs(r, d), kn(r, d)};
-      },
-      [&](Value i, ArrayRef<Value> qk) {
-        Value r = div(i, p.K), d = rem(i, p.K);
-        ifThen(rowValid(r), [&] {
-          Value t = rowToken(r);
-          Value gl = gam(last, d), gr = gam(r, d);
-          store(word(fmul(qk[0], exp(gr))), ws, recAt(t, p.recQG(), d));
-          store(word(fmul(qk[1], exp(fsub(gl, gr)))), ws,
-                recAt(t, p.recKD(), d));
-          Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                              r, idx(0));
-          ifThen(first, [&] { store(exp(gl), ws, recAt(t, p.recGL(), d)); });
-        });
-      });
+  // One element a trip: batching the trips' loads (as the scan's staging
+  // does) took gfx942 / gfx950's prep past their SGPRs (softplus and
+  // bf16-state test layers).
+  forThreads(idx(p.C * p.K), [&](Value i) {
+    Value r = div(i, p.K), d = rem(i, p.K);
+    ifThen(rowValid(r), [&] {
+      Value t = rowToken(r);
+      Value gl = gam(last, d), gr = gam(r, d);
+      store(word(fmul(qs(r, d), exp(gr))), ws, recAt(t, p.recQG(), d));
+      store(word(fmul(kn(r, d), exp(fsub(gl, gr)))), ws,
+            recAt(t, p.recKD(), d));
+      Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r,
+                                          idx(0));
+      ifThen(first, [&] { store(exp(gl), ws, recAt(t, p.recGL(), d)); });
+    });
+  });
 }
 
 void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
@@ -1116,65 +1086,59 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
 // scan
 //===----------------------------------------------------------------------===//
 
-Value ChunkEmitter::loadPiece(int64_t field, Value from, int64_t width,
-                              Value i) {
-  const int64_t quads = width / 4;
-  Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
-  return vector::LoadOp::create(
-      b, loc, VectorType::get({4}, f32), ws,
-      ValueRange{recAt(safeToken(r), field, add(from, x))},
-      /*nontemporal=*/false, llvm::MaybeAlign(16));
+void ChunkEmitter::loadPieces(PendingRows &rows, Value base, int64_t n,
+                              llvm::function_ref<bool(int64_t)> mayPass) {
+  const int64_t quads = rows.width / 4, count = p.C * quads;
+  const int64_t threads = p.threads();
+  for (int64_t j = 0; j < n; ++j) {
+    Value i = add(base, add(tid, idx(j * threads)));
+    Value in = mayPass(j) ? lt(i, idx(count)) : Value();
+    Value safe = in ? select(in, i, idx(0)) : i;
+    Value r = div(safe, quads), x = mul(rem(safe, quads), idx(4));
+    rows.index.push_back(safe);
+    rows.in.push_back(in);
+    rows.value.push_back(vector::LoadOp::create(
+        b, loc, VectorType::get({4}, f32), ws,
+        ValueRange{recAt(safeToken(r), rows.field, add(rows.from, x))},
+        /*nontemporal=*/false, llvm::MaybeAlign(16)));
+  }
 }
 
-void ChunkEmitter::storePiece(Value buf, int64_t width, Value i, Value v) {
-  const int64_t quads = width / 4;
-  Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
-  Value zeros = arith::ConstantOp::create(b, loc, v.getType(),
-                                          b.getZeroAttr(v.getType()));
-  vector::StoreOp::create(b, loc, select(rowValid(r), v, zeros), buf,
-                          ValueRange{add(mul(r, idx(p.padded(width))), x)},
-                          /*nontemporal=*/false, llvm::MaybeAlign(16));
+void ChunkEmitter::storePieces(Value buf, const PendingRows &rows) {
+  const int64_t quads = rows.width / 4;
+  for (auto [i, in, v] : llvm::zip(rows.index, rows.in, rows.value)) {
+    auto put = [&, i = i, v = v] {
+      Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
+      Value zeros = arith::ConstantOp::create(b, loc, v.getType(),
+                                              b.getZeroAttr(v.getType()));
+      vector::StoreOp::create(
+          b, loc, select(rowValid(r), v, zeros), buf,
+          ValueRange{add(mul(r, idx(p.padded(rows.width))), x)},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+    };
+    if (in)
+      ifThen(in, put);
+    else
+      put();
+  }
 }
 
 void ChunkEmitter::stageRows(Value buf, int64_t field, Value from,
                              int64_t width) {
-  forThreadsBatched(
-      p.C * (width / 4), kStageGroup,
-      [&](Value i) -> SmallVector<Value> {
-        return {loadPiece(field, from, width, i)};
-      },
-      [&](Value i, ArrayRef<Value> v) { storePiece(buf, width, i, v[0]); });
-}
-
-ChunkEmitter::PendingRows ChunkEmitter::issueRows(int64_t field, Value from,
-                                                  int64_t width) {
-  PendingRows rows{field, width, from};
   const int64_t count = p.C * (width / 4), threads = p.threads();
-  const int64_t trips = (count + threads - 1) / threads;
-  if (!p.stageScan || trips > kAheadTrips)
-    return rows;
-  rows.deferred = false;
-  for (int64_t j = 0; j < trips; ++j) {
-    Value i = add(tid, idx(j * threads));
-    Value in = (j + 1) * threads > count ? lt(i, idx(count)) : Value();
-    Value safe = in ? select(in, i, idx(0)) : i;
-    rows.index.push_back(safe);
-    rows.in.push_back(in);
-    rows.value.push_back(loadPiece(field, from, width, safe));
-  }
-  return rows;
+  const int64_t group =
+      std::min(kPiecesInFlight, (count + threads - 1) / threads);
+  const int64_t span = group * threads;
+  const bool exact = count % span == 0;
+  forRange(idx(0), idx((count + span - 1) / span * span), idx(span),
+           [&](Value base) {
+             PendingRows batch{field, width, from};
+             loadPieces(batch, base, group, [&](int64_t) { return !exact; });
+             storePieces(buf, batch);
+           });
 }
 
-ChunkEmitter::At ChunkEmitter::stagePending(Value buf, PendingRows &rows) {
-  if (rows.deferred)
-    return chunkRows(buf, rows.field, rows.from, rows.width);
-  for (auto [i, in, v] : llvm::zip(rows.index, rows.in, rows.value)) {
-    if (in)
-      ifThen(in, [&] { storePiece(buf, rows.width, i, v); });
-    else
-      storePiece(buf, rows.width, i, v);
-  }
-  const int64_t width = rows.width;
+ChunkEmitter::At ChunkEmitter::stagedAt(Value buf, int64_t width) {
   return [this, buf, width](Value i, Value x) {
     return load(buf, add(mul(i, idx(p.padded(width))), x));
   };
@@ -1188,18 +1152,33 @@ ChunkEmitter::At ChunkEmitter::chunkRows(Value buf, int64_t field, Value from,
                     loadF(ws, recAt(safeToken(i), field, add(from, x))), f(0));
     };
   stageRows(buf, field, from, width);
-  return [this, buf, width](Value i, Value x) {
-    return load(buf, add(mul(i, idx(p.padded(width))), x));
-  };
+  return stagedAt(buf, width);
+}
+
+ChunkEmitter::PendingRows ChunkEmitter::issueRows(int64_t field, Value from,
+                                                  int64_t width) {
+  PendingRows rows{field, width, from};
+  const int64_t count = p.C * (width / 4), threads = p.threads();
+  const int64_t trips = (count + threads - 1) / threads;
+  if (!p.stageScan || trips > kPiecesInFlight)
+    return rows;
+  rows.deferred = false;
+  loadPieces(rows, idx(0), trips,
+             [&](int64_t j) { return (j + 1) * threads > count; });
+  return rows;
+}
+
+ChunkEmitter::At ChunkEmitter::stagePending(Value buf, PendingRows &rows) {
+  if (rows.deferred)
+    return chunkRows(buf, rows.field, rows.from, rows.width);
+  storePieces(buf, rows);
+  return stagedAt(buf, rows.width);
 }
 
 void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   chunkStart = add(bos, mul(c, idx(p.C)));
   rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
   const int64_t BV = p.blockV;
-  auto blockAt = [&](Value r, Value col) {
-    return add(mul(r, idx(p.padded(BV))), col);
-  };
   // Every operand is a split word: S and V_new from their copies here, the
   // chunk's rows as the prep wrote them.
   Operand sOp(
@@ -1420,7 +1399,7 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
           Value s0 = ifValue(
               init, [&] { return loadF(state, stateOffset(slot, d, col)); },
               [&] { return f(0); });
-          Value at = add(mul(d, idx(p.padded(BV))), rem(i, BV));
+          Value at = blockAt(d, rem(i, BV));
           store(s0, ldsS, at);
           if (p.stateWords)
             store(word(s0), ldsSw, at);
@@ -1433,7 +1412,7 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
           forRange(idx(0), chunks, idx(1), [&](Value c) { scanChunk(c); });
         forThreads(idx(p.K * BV), [&](Value i) {
           Value d = div(i, BV), col = add(col0, rem(i, BV));
-          store(load(ldsS, add(mul(d, idx(p.padded(BV))), rem(i, BV))),
+          store(load(ldsS, blockAt(d, rem(i, BV))),
                 state, stateOffset(slot, d, col));
         });
       });
