@@ -507,6 +507,12 @@ private:
     return add(mul(r, idx(p.padded(p.blockV))), col);
   }
   Value aIdx(Value i, Value j) { return add(mul(i, idx(p.padded(p.C))), j); }
+  /// Element (i, m) of A's LDS block with a unit diagonal: T' = T + I once
+  /// the inverse holds T's strictly lower part there.
+  Value unitLower(Value i, Value m) {
+    Value diag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i, m);
+    return select(diag, f(1.0), load(ldsA, aIdx(i, m)));
+  }
   Value gam(Value r, Value d) { return load(ldsG, gIdx(r, d)); }
   Value qkElem(Value mem, Value r, Value d) {
     Value off = add(mul(add(mul(safeToken(r), idx(p.H)), hq), idx(p.K)), d);
@@ -911,11 +917,7 @@ void ChunkEmitter::prepInverse() {
   auto aAt = [&](Value i, Value m) {
     return load(ldsA, aIdx(i, m));
   };
-  // T' = T with its unit diagonal.
-  At tUnit = [&](Value i, Value m) {
-    Value diag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i, m);
-    return select(diag, f(1.0), aAt(i, m));
-  };
+  At tUnit = [&](Value i, Value m) { return unitLower(i, m); };
   {
     // Thread `col` owns column col % 16 of diagonal block col / 16; its x
     // lives in column col of ldsT (only the owner touches it, so no barrier
@@ -994,10 +996,7 @@ void ChunkEmitter::prepInverse() {
 // loop, not unrolled: unrolled copies took gfx950's prep past its SGPRs),
 // so every wave of a pass issues the same atoms.
 void ChunkEmitter::prepWU() {
-  At tOp = [&](Value i, Value m) {
-    Value diag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i, m);
-    return select(diag, f(1.0), load(ldsA, aIdx(i, m)));
-  };
+  At tOp = [&](Value i, Value m) { return unitLower(i, m); };
   At bW = [&](Value m, Value d) {
     return fmul(fmul(load(ldsRowB, m), kn(m, d)), exp(gam(m, d)));
   };
