@@ -259,6 +259,23 @@ private:
   /// cluster reduction, then, with wavesK > 1, across waves through `region`
   /// of the LDS exchange (one barrier for all of `partials`).
   SmallVector<Value> columnSums(ArrayRef<Value> partials, ExchangeRegion region);
+  /// Sums over the lanesK lanes of the wave sharing each column, every lane
+  /// getting every sum: DPP cluster reductions where the chip has them for
+  /// this stride, else a transposed butterfly (see its definition).
+  SmallVector<Value> laneSums(ArrayRef<Value> partials, bool gather = true);
+  /// Whether a token's outputs stay scattered: each lane ends the transposed
+  /// exchange holding one column's output, which it stores itself, so the
+  /// all-gather is skipped (one wave per column, and no more columns per
+  /// lane than lanes per column).
+  bool scatteredOutputs() const;
+  /// Which of the lane's columns a scattered output is: the exchange's
+  /// levels kept the lower half of the columns on the lower lane.
+  Value heldColumn();
+  /// Lanes between two k-lanes of a column: adjacent (vk) or colsPerWave
+  /// apart (kv).
+  unsigned laneStride() const;
+  /// x from the lane `kLanes` k-lanes away (xor) within the wave.
+  Value xorLane(Value x, unsigned kLanes);
   /// `count` consecutive elements at `offset`, widened to f32: one vector
   /// load (`align` bytes, what the offsets guarantee) when more than one;
   /// when `valid` (an index: the leading elements in range) is given, one
@@ -624,22 +641,15 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
     }
     outs.push_back(po);
   }
-  llvm::append_range(next, columnSums(outs, OutputRegion));
+  llvm::append_range(next, scatteredOutputs() ? laneSums(outs, /*gather=*/false)
+                                              : columnSums(outs, OutputRegion));
   return next;
 }
 
 SmallVector<Value>
 RecurrentKernelEmitter::columnSums(ArrayRef<Value> partials,
                                    ExchangeRegion region) {
-  SmallVector<Value> sums;
-  unsigned stride =
-      layer.getStateLayout() == StateLayout::VK ? 1 : s.colsPerWave();
-  for (Value p : partials)
-    sums.push_back(s.lanesK == 1
-                       ? p
-                       : gpu::SubgroupReduceOp::create(
-                             b, p, gpu::AllReduceOperation::ADD,
-                             /*uniform=*/false, s.lanesK, stride));
+  SmallVector<Value> sums = laneSums(partials);
   if (s.wavesK == 1)
     return sums;
   // exchange[region][waveK][gridCol][i], written by k-lane 0 of each wave.
@@ -667,6 +677,106 @@ RecurrentKernelEmitter::columnSums(ArrayRef<Value> partials,
     sums[i] = total;
   }
   return sums;
+}
+
+unsigned RecurrentKernelEmitter::laneStride() const {
+  return layer.getStateLayout() == StateLayout::VK ? 1 : s.colsPerWave();
+}
+
+Value RecurrentKernelEmitter::xorLane(Value x, unsigned kLanes) {
+  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, v, 32); };
+  return gpu::ShuffleOp::create(b, x, i32(kLanes * laneStride()),
+                                i32(s.waveSize), gpu::ShuffleMode::XOR)
+      .getShuffleResult();
+}
+
+// One cluster reduction per partial costs C * log2(L) exchanges for C
+// columns over L lanes, and on the H200 those exchanges, not memory, bound
+// the decode kernels (ncu, bf16 vk pool at N = 128: 43% of stalls waiting
+// on shuffles, issue 66% busy, DRAM 56%). Transposed, the C partials are
+// halved at each level instead: a lane keeps the half of its columns on
+// its side of the pair and sends the other half, so after log2(C) levels
+// each lane holds one column's partial over 2^levels lanes (reduce-
+// scatter); plain xor steps finish the remaining lanes; the same levels
+// backwards hand every lane every column (all-gather). About 2C + log2(L/C)
+// exchanges. Each sum is formed once and copied, so a column's lanes agree
+// bit for bit, as the cross-wave exchange expects.
+bool RecurrentKernelEmitter::scatteredOutputs() const {
+  const unsigned C = s.colsPerThread;
+  return s.wavesK == 1 && C > 1 && C <= s.lanesK &&
+         !target.dppClusterReduce(laneStride());
+}
+
+Value RecurrentKernelEmitter::heldColumn() {
+  const unsigned width = llvm::PowerOf2Ceil(s.colsPerThread);
+  Value p = idx(0);
+  for (unsigned o = 1, half = width / 2; half > 0; o *= 2, half /= 2) {
+    Value bit = arith::AndIOp::create(b, ktInWave, idx(o));
+    Value upper =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, bit, idx(0));
+    p = add(p, arith::SelectOp::create(b, upper, idx(half), idx(0)));
+  }
+  return p;
+}
+
+SmallVector<Value> RecurrentKernelEmitter::laneSums(ArrayRef<Value> partials,
+                                                    bool gather) {
+  const unsigned L = s.lanesK, C = partials.size();
+  if (L == 1)
+    return SmallVector<Value>(partials);
+  if (target.dppClusterReduce(laneStride())) {
+    SmallVector<Value> sums;
+    for (Value p : partials)
+      sums.push_back(gpu::SubgroupReduceOp::create(
+          b, p, gpu::AllReduceOperation::ADD, /*uniform=*/false, L, 1));
+    return sums;
+  }
+  unsigned width = llvm::PowerOf2Ceil(C);
+  SmallVector<Value> vals(partials);
+  vals.resize(width, f(0.0)); // padding columns sum to 0, unused
+  // side(o): this lane is the upper one of its pair o k-lanes apart.
+  auto side = [&](unsigned o) {
+    Value bit = arith::AndIOp::create(b, ktInWave, idx(o));
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ne, bit, idx(0));
+  };
+  auto select = [&](Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, c, x, y).getResult();
+  };
+  // Reduce-scatter: the lower lane keeps the lower half of the columns.
+  SmallVector<unsigned> levels;
+  unsigned o = 1;
+  for (; o < L && vals.size() > 1; o *= 2) {
+    const unsigned half = vals.size() / 2;
+    Value upper = side(o);
+    SmallVector<Value> kept;
+    for (unsigned i = 0; i < half; ++i) {
+      Value mine = select(upper, vals[half + i], vals[i]);
+      Value theirs = select(upper, vals[i], vals[half + i]);
+      kept.push_back(fadd(mine, xorLane(theirs, o)));
+    }
+    vals = std::move(kept);
+    levels.push_back(o);
+  }
+  // The remaining lanes hold the same columns: plain xor steps.
+  for (; o < L; o *= 2)
+    for (Value &x : vals)
+      x = fadd(x, xorLane(x, o));
+  if (!gather)
+    return vals;
+  // All-gather: undo the levels, the lower lane's block first.
+  for (unsigned o : llvm::reverse(levels)) {
+    Value upper = side(o);
+    SmallVector<Value> lower, higher;
+    for (Value x : vals) {
+      Value other = xorLane(x, o);
+      lower.push_back(select(upper, other, x));
+      higher.push_back(select(upper, x, other));
+    }
+    vals = std::move(lower);
+    llvm::append_range(vals, higher);
+  }
+  vals.resize(C);
+  return vals;
 }
 
 TokenSlotLayout mlir::kda::tokenSlotLayout(RecurrentOp op,
@@ -870,12 +980,35 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   Value slot = slotAt(n, idx(0));
   Value isLeader =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kt, idx(0));
+  // Scattered outputs: lane kt < 2^levels holds column heldColumn() of its
+  // columns (distinct across those lanes) and writes it; padding columns
+  // of the exchange, and columns past head_v, are not written.
+  Value heldWriter, heldCol;
+  if (scatteredOutputs()) {
+    const unsigned width = llvm::PowerOf2Ceil(s.colsPerThread);
+    Value p = heldColumn();
+    heldCol = add(cols.front(), mul(p, idx(vkLayout ? s.gridCols() : 1)));
+    auto ult = [&](Value x, Value y) {
+      return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
+    };
+    heldWriter = arith::AndIOp::create(b, ult(ktInWave, idx(width)),
+                                       ult(p, idx(s.colsPerThread)));
+    if (s.maskV())
+      heldWriter = arith::AndIOp::create(b, heldWriter, ult(heldCol, idx(V)));
+  }
   auto storeOut = [&](Value t, ArrayRef<Value> outs) {
-    auto ifLeader = scf::IfOp::create(b, isLeader, /*withElse=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(ifLeader.thenBlock()->getTerminator());
     Value row = mul(add(mul(t, idx(HV)), h), idx(V));
     Type elem = cast<MemRefType>(out.getType()).getElementType();
+    OpBuilder::InsertionGuard guard(b);
+    if (outs.size() != cols.size()) { // one scattered output per lane
+      auto ifWriter = scf::IfOp::create(b, heldWriter, /*withElse=*/false);
+      b.setInsertionPoint(ifWriter.thenBlock()->getTerminator());
+      memref::StoreOp::create(b, narrow(outs.front(), elem), out,
+                              add(row, heldCol));
+      return;
+    }
+    auto ifLeader = scf::IfOp::create(b, isLeader, /*withElse=*/false);
+    b.setInsertionPoint(ifLeader.thenBlock()->getTerminator());
     for (auto [c, col, o] : llvm::enumerate(cols, outs)) {
       OpBuilder::InsertionGuard inColumn(b);
       if (s.maskV()) { // no output past head_v

@@ -1,7 +1,12 @@
 // kv state (V contiguous): each lane owns 4 adjacent columns (one 16-byte
 // vector per k-row) and adjacent lanes the next ones, so a k-row is read
 // coalesced; a column's 8 k-lanes sit 8 lanes apart (wave 64), so its
-// reductions are clustered with that stride. Softplus gate
+// reductions run over that stride. gfx950 has no DPP for a strided
+// cluster, so every level is a shuffle and the sums are exchanged
+// transposed: the q and k norms take one exchange down (the lower lane of
+// a pair keeps q's partial, the upper k's), two xor steps over the other
+// lanes and one exchange back; the four columns' S^T k two levels down,
+// one xor step, three exchanges back (7 shuffles, not 4 x 3). Softplus gate
 // with A_log and dt_bias: log1p(exp(min(x, 20))) selected against x > 20.
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s
 
@@ -15,7 +20,17 @@
 // CHECK: arith.divui %[[LANE]], %c8
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK: scf.for {{.*}} iter_args
-// CHECK: gpu.subgroup_reduce add %{{.*}} cluster(size = 8, stride = 8) : (f32) -> f32
+// CHECK-NOT: gpu.subgroup_reduce
+// CHECK: %[[UP:.*]] = arith.cmpi ne, %{{.*}}, %c0{{.*}} : index
+// CHECK: %[[Q:.*]] = arith.select %[[UP]], %[[KSS:.*]], %[[QSS:.*]] : f32
+// CHECK: %[[SEND:.*]] = arith.select %[[UP]], %[[QSS]], %[[KSS]] : f32
+// CHECK: %[[GOT:.*]], %{{.*}} = gpu.shuffle {{ *}}xor %[[SEND]], %c8_i32, %c64_i32 : f32
+// CHECK: %[[S1:.*]] = arith.addf %[[Q]], %[[GOT]] : f32
+// CHECK: gpu.shuffle {{ *}}xor %[[S1]], %c16_i32
+// CHECK: gpu.shuffle {{ *}}xor %{{.*}}, %c32_i32
+// CHECK: %[[BACK:.*]], %{{.*}} = gpu.shuffle {{ *}}xor %[[SUM:.*]], %c8_i32
+// CHECK: arith.select %{{.*}}, %[[BACK]], %[[SUM]] : f32
+// CHECK: arith.select %{{.*}}, %[[SUM]], %[[BACK]] : f32
 // CHECK: arith.minimumf %{{.*}}, %{{.*}} : f32
 // CHECK: math.log1p
 // CHECK: arith.cmpf ogt

@@ -2,8 +2,11 @@
 // column's 32 k-lanes side by side and loads each lane's k-run as a vector;
 // each lane owns 4 columns (default config), sharing its q/k norms and gates
 // among them; padding slots branch off before any state access; the token
-// loop carries the state in registers; every reduction over k is a clustered
-// subgroup_reduce inside a wave.
+// loop carries the state in registers. On gfx942 every reduction over k is
+// a clustered subgroup_reduce inside a wave (DPP: one VALU op a level); on
+// sm_90 each level is a shuffle, so the sums are exchanged transposed: the
+// 4 columns of S^T k take two exchange levels down, three xor steps and
+// three exchanges back (8 shuffles where 4 reductions would take 20).
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx942 | FileCheck %s
 // RUN: kda-opt %s --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=SM90
 
@@ -45,6 +48,19 @@
 // SM90: gpu.module @kda_kernels attributes {kda.target = #kda.target<"sm_90">}
 // SM90: kda.grid = array<i64: 4, 2, -1>, kda.lanes_k = 32 : i32
 // SM90-SAME: known_block_size = array<i32: 64, 1, 1>
+// SM90-NOT: gpu.subgroup_reduce
+// SM90: math.exp
+// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c2_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c4_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c8_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c16_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c2_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90-NOT: gpu.shuffle
+// SM90: arith.subf
 func.func @decode(%q: memref<?x1x128xbf16>, %v: memref<?x2x32xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x32x128xf32>, %o: memref<?x2x32xbf16>) {
   kda.recurrent #l q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%v : memref<?x2x32xbf16>) g(%g : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x32x128xf32>) out(%o : memref<?x2x32xbf16>)
   return

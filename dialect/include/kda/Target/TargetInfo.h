@@ -62,6 +62,17 @@ struct TargetInfo {
   const char *stands; // one line: what it is / what it stands for
 
   bool asyncCopy() const { return copyAtom != CopyAtomKind::Staged; }
+  /// Whether the chip sums a cluster of adjacent lanes with DPP: each level
+  /// of the reduction is one VALU op with a lane-permute modifier (gfx9's
+  /// row_shr / row_bcast, lowered in kda-lower-subgroup-reduce), no trip
+  /// through the LDS crossbar. There one cluster reduction per value costs
+  /// about what the recurrent kernel's transposed exchange would, so it keeps
+  /// them; elsewhere (sm_90's shfl, gfx9 clusters with a stride) every level
+  /// is a shuffle and the transposed exchange needs fewer. Keyed on the chip,
+  /// so an emulator builds the kernel of the chip it stands for.
+  bool dppClusterReduce(unsigned laneStride) const {
+    return laneStride == 1 && chip.starts_with("gfx9");
+  }
   bool isEmulator() const { return family == TargetFamily::Emulator; }
   /// LDS bytes one copy instruction writes contiguously from a uniform base:
   /// rows copied by a GlobalLoadLds atom are padded to this region.
