@@ -696,19 +696,18 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
     auto layer = kernel->getAttrOfType<LayerAttr>("kda.layer");
     auto config = kernel->getAttrOfType<ConfigAttr>("kda.config");
     k.layer = describeLayer(layer);
-    k.config = llvm::json::Object{{"block_k", config.getBlockK()},
-                                  {"block_v", config.getBlockV()},
-                                  {"block_t", config.getBlockT()},
-                                  {"warps", config.getWarps()},
-                                  {"stages", config.getStages()},
-                                  {"lanes_k", kernel->getAttrOfType<IntegerAttr>(
-                                                  "kda.lanes_k").getInt()},
-                                  {"cols_per_thread",
-                                   kernel->getAttrOfType<IntegerAttr>(
-                                           "kda.cols_per_thread")
-                                       .getInt()},
-                                  {"waves_k", config.getWavesK()},
-                                  {"lds_stages", config.getLdsStages()}};
+    k.config = llvm::json::Object{
+        {"block_k", config.getBlockK()},
+        {"block_v", config.getBlockV()},
+        {"block_t", config.getBlockT()},
+        {"warps", config.getWarps()},
+        {"stages", config.getStages()},
+        {"lanes_k", kernel->getAttrOfType<IntegerAttr>("kda.lanes_k").getInt()},
+        {"cols_per_thread",
+         kernel->getAttrOfType<IntegerAttr>("kda.cols_per_thread").getInt()},
+        {"waves_k", config.getWavesK()},
+        {"v_passes", config.getVPasses()},
+        {"lds_stages", config.getLdsStages()}};
     // The row variant the kernel was built for (RecurrentKernelBuilder):
     // what kda_forward checks a call against.
     for (const char *key : {"spec_tokens", "padding_below", "slot_stride"})

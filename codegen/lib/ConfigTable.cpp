@@ -50,9 +50,10 @@ std::string TableLayerKey::describe() const {
 }
 
 static json::Object configJson(const rules::ConfigValues &c) {
-  return json::Object{{"block_k", c.blockK}, {"block_v", c.blockV}, {"warps", c.warps},
-          {"lanes_k", c.lanesK}, {"waves_k", c.wavesK},
-          {"lds_stages", c.ldsStages}};
+  return json::Object{{"block_k", c.blockK},  {"block_v", c.blockV},
+                      {"warps", c.warps},     {"lanes_k", c.lanesK},
+                      {"waves_k", c.wavesK},  {"lds_stages", c.ldsStages},
+                      {"v_passes", c.vPasses}};
 }
 
 json::Object ConfigTableEntry::toJson() const {
@@ -148,6 +149,9 @@ bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
       cv.lanesK = r.integer(*c, "lanes_k", "config", 0, 1 << 20);
       cv.wavesK = r.integer(*c, "waves_k", "config", 0, 1 << 20);
       cv.ldsStages = r.integer(*c, "lds_stages", "config", 0, 1 << 20);
+      // Optional (tables written before it existed): one pass.
+      if (c->get("v_passes"))
+        cv.vPasses = r.integer(*c, "v_passes", "config", 0, 1 << 20);
     }
     if (const json::Object *p = e->getObject("provenance"))
       entry.provenance = *p;

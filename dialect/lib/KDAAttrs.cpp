@@ -261,11 +261,13 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned blockK, unsigned blockV,
                                  unsigned blockT, unsigned warps,
                                  unsigned stages, unsigned lanesK,
-                                 unsigned ldsStages, unsigned wavesK) {
+                                 unsigned ldsStages, unsigned wavesK,
+                                 unsigned vPasses) {
   // One statement of the ranges (RecurrentRules.h): the runtime checks a
   // bundle's config table with the same code.
-  std::string rule = rules::checkConfigRanges(
-      {blockK, blockV, blockT, warps, stages, lanesK, ldsStages, wavesK});
+  std::string rule =
+      rules::checkConfigRanges({blockK, blockV, blockT, warps, stages, lanesK,
+                                ldsStages, wavesK, vPasses});
   if (!rule.empty())
     return emitError() << rule;
   return success();

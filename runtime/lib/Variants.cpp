@@ -31,6 +31,7 @@ rules::ConfigValues configOf(const mf::Kernel &k) {
   c.lanesK = configField(k, "lanes_k", 0);
   c.ldsStages = configField(k, "lds_stages", 0);
   c.wavesK = configField(k, "waves_k", 1);
+  c.vPasses = configField(k, "v_passes", 1);
   return c;
 }
 

@@ -109,13 +109,15 @@ TEST_P(EmuNumerics, MatchesFloat64Oracle) {
 std::vector<NumericCase> allCases() {
   std::vector<NumericCase> cases;
   // The *_wavesk specs split each column's k over several waves (partial
-  // sums through LDS). The *_lds specs stage token rows through a verified LDS pipeline of
-  // depth 1..4 (the emulator's race detector watches every slot access).
-  const char *small[] = {"k3_small",    "linear_gva",      "none_f16",
-                         "lb_noalog",   "k3_multicol",     "linear_multicol",
-                         "k3_lds1",     "k3_lds2",         "linear_lds3",
-                         "linear_lds4", "linear_wavesk",   "k3_wavesk_lds2",
-                         "k3_bf16_state", "linear_bf16_state"};
+  // sums through LDS); the *_passes specs walk a workgroup's columns in
+  // passes (v_passes). The *_lds specs stage token rows through a verified LDS
+  // pipeline of depth 1..4 (the emulator's race detector watches every slot
+  // access).
+  const char *small[] = {
+      "k3_small",      "linear_gva",        "none_f16",      "lb_noalog",
+      "k3_multicol",   "linear_multicol",   "k3_lds1",       "k3_lds2",
+      "linear_lds3",   "linear_lds4",       "linear_wavesk", "k3_wavesk_lds2",
+      "k3_bf16_state", "linear_bf16_state", "k3_passes",     "linear_passes"};
   for (const char *spec : small)
     for (const char *target : {"emu", "emu32"})
       for (const char *batch :

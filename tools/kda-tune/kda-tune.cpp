@@ -86,6 +86,10 @@ static cl::list<unsigned> colsList(
     cl::desc("columns per lane (default 1,2,4,8)"));
 static cl::list<unsigned> wavesKList("waves-k", cl::CommaSeparated,
                                      cl::desc("waves_k values (default 1,2)"));
+static cl::list<unsigned> passesList(
+    "v-passes", cl::CommaSeparated,
+    cl::desc("v_passes values: passes of a workgroup over its columns "
+             "(default 1,2,4)"));
 static cl::list<unsigned> ldsList("lds-stages", cl::CommaSeparated,
                                   cl::desc("lds_stages values (default 0,2)"));
 static cl::list<unsigned> scanStagesList(
@@ -120,8 +124,9 @@ std::vector<unsigned> orDefault(const cl::list<unsigned> &given,
 
 std::string describe(const rules::ConfigValues &c) {
   return llvm::formatv("lanes_k {0}, warps {1}, waves_k {2}, block_v {3}, "
-                       "lds_stages {4}",
-                       c.lanesK, c.warps, c.wavesK, c.blockV, c.ldsStages);
+                       "v_passes {4}, lds_stages {5}",
+                       c.lanesK, c.warps, c.wavesK, c.blockV, c.vPasses,
+                       c.ldsStages);
 }
 
 bool parseBuckets(std::vector<Bucket> &out) {
@@ -261,30 +266,32 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
     for (unsigned warps : orDefault(warpsList, {1, 2, 4}))
       for (unsigned wavesK : orDefault(wavesKList, {1, 2}))
         for (unsigned cols : orDefault(colsList, {1, 2, 4, 8}))
-          for (unsigned lds : orDefault(ldsList, {0, 2})) {
-            rules::ConfigValues c;
-            c.blockK = facts.headK;
-            c.lanesK = lanes;
-            c.warps = warps;
-            c.wavesK = wavesK;
-            c.ldsStages = lds;
-            const unsigned gridCols = warps * t.waveSize / (lanes * wavesK);
-            c.blockV = std::max(1u, gridCols * cols);
-            Candidate cand{c, {}, "", {}};
-            std::string why = rules::deriveRecurrentPlan(facts, c, targetFacts(t),
-                                                         cand.plan);
-            if (why.empty())
-              why = verifyPipeline(tu.op, c, t);
-            if (!why.empty()) {
-              tu.rejected.push_back({c, why});
-              continue;
+          for (unsigned passes : orDefault(passesList, {1, 2, 4}))
+            for (unsigned lds : orDefault(ldsList, {0, 2})) {
+              rules::ConfigValues c;
+              c.blockK = facts.headK;
+              c.lanesK = lanes;
+              c.warps = warps;
+              c.wavesK = wavesK;
+              c.ldsStages = lds;
+              c.vPasses = passes;
+              const unsigned gridCols = warps * t.waveSize / (lanes * wavesK);
+              c.blockV = std::max(1u, gridCols * cols * passes);
+              Candidate cand{c, {}, "", {}};
+              std::string why = rules::deriveRecurrentPlan(
+                  facts, c, targetFacts(t), cand.plan);
+              if (why.empty())
+                why = verifyPipeline(tu.op, c, t);
+              if (!why.empty()) {
+                tu.rejected.push_back({c, why});
+                continue;
+              }
+              // The candidate's kernel name in a --candidates bundle and in
+              // kda-bench's times: the same enumeration gives the same names.
+              cand.name = llvm::formatv("{0}__c{1}", tu.fn.getName(),
+                                        tu.accepted.size());
+              tu.accepted.push_back(cand);
             }
-            // The candidate's kernel name in a --candidates bundle and in
-            // kda-bench's times: the same enumeration gives the same names.
-            cand.name = llvm::formatv("{0}__c{1}", tu.fn.getName(),
-                                      tu.accepted.size());
-            tu.accepted.push_back(cand);
-          }
 }
 
 /// A module holding one copy of `tu.fn` per accepted config.
@@ -374,9 +381,10 @@ staticScore(const Candidate &c, LayerAttr layer, const TargetInfo &t,
 }
 
 json::Object configJson(const rules::ConfigValues &c) {
-  return json::Object{{"block_k", c.blockK}, {"block_v", c.blockV},
-                      {"warps", c.warps},    {"lanes_k", c.lanesK},
-                      {"waves_k", c.wavesK}, {"lds_stages", c.ldsStages}};
+  return json::Object{{"block_k", c.blockK},  {"block_v", c.blockV},
+                      {"warps", c.warps},     {"lanes_k", c.lanesK},
+                      {"waves_k", c.wavesK},  {"lds_stages", c.ldsStages},
+                      {"v_passes", c.vPasses}};
 }
 
 std::string today() {
@@ -472,7 +480,9 @@ bool chooseMeasured(std::vector<Tuned> &all, const TargetInfo &t,
               cfg->getInteger("block_v") != int64_t(c.config.blockV) ||
               cfg->getInteger("warps") != int64_t(c.config.warps) ||
               cfg->getInteger("waves_k") != int64_t(c.config.wavesK) ||
-              cfg->getInteger("lds_stages") != int64_t(c.config.ldsStages)) {
+              cfg->getInteger("lds_stages") != int64_t(c.config.ldsStages) ||
+              cfg->getInteger("v_passes").value_or(1) !=
+                  int64_t(c.config.vPasses)) {
             llvm::errs() << "kda-tune: " << timesFile << ": " << c.name
                          << " was measured with another config than this "
                             "enumeration's ("

@@ -37,6 +37,8 @@ std::string checkConfigRanges(const ConfigValues &c) {
   else if (!isPow2(c.wavesK) || c.warps % c.wavesK != 0)
     os << "waves_k must be a power of two dividing warps (" << c.warps
        << "), got " << c.wavesK;
+  else if (c.vPasses == 0 || c.vPasses > 8)
+    os << "v_passes must be in [1, 8], got " << c.vPasses;
   return os.str();
 }
 
@@ -80,13 +82,20 @@ std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
     os << s.lanesK << " lanes x " << s.wavesK
        << " waves per column exceed head_k (" << K
        << "): every lane needs a k";
-  else if (s.gridCols() == 0 || s.blockV % s.gridCols() != 0)
+  else if (s.gridCols() == 0 || s.blockV % (s.gridCols() * c.vPasses) != 0)
     os << "block_v (" << s.blockV << ") must be a multiple of the "
        << s.gridCols() << " columns " << s.threads() << " threads of "
-       << s.lanesK << " lanes cover";
+       << s.lanesK << " lanes cover"
+       << (c.vPasses > 1 ? " times v_passes (" + std::to_string(c.vPasses) + ")"
+                         : std::string());
+  else if (c.vPasses > 1 && c.ldsStages > 0)
+    os << "v_passes (" << c.vPasses
+       << ") needs direct token loads: the LDS token ring (lds_stages = "
+       << c.ldsStages << ") is one pipeline over the tokens of one pass";
   if (!os.str().empty())
     return os.str();
-  s.colsPerThread = s.blockV / s.gridCols();
+  s.vPasses = c.vPasses;
+  s.colsPerThread = s.blockV / (s.gridCols() * s.vPasses);
   s.ldsStages = c.ldsStages;
   s.elemsK = (K + s.lanesK * s.wavesK - 1) / (s.lanesK * s.wavesK);
   if (s.exchangeBytes() > t.staticLdsBytes)

@@ -42,8 +42,9 @@ rules::LayerFacts mlir::kda::recurrentLayerFacts(LayerAttr layer) {
 }
 
 rules::ConfigValues mlir::kda::configValues(ConfigAttr c) {
-  return {c.getBlockK(), c.getBlockV(), c.getBlockT(), c.getWarps(),
-          c.getStages(), c.getLanesK(), c.getLdsStages(), c.getWavesK()};
+  return {c.getBlockK(),    c.getBlockV(), c.getBlockT(),
+          c.getWarps(),     c.getStages(), c.getLanesK(),
+          c.getLdsStages(), c.getWavesK(), c.getVPasses()};
 }
 
 rules::TargetFacts mlir::kda::targetFacts(const TargetInfo &t) {
@@ -53,7 +54,7 @@ rules::TargetFacts mlir::kda::targetFacts(const TargetInfo &t) {
 ConfigAttr mlir::kda::configAttr(MLIRContext *ctx,
                                  const rules::ConfigValues &c) {
   return ConfigAttr::get(ctx, c.blockK, c.blockV, c.blockT, c.warps, c.stages,
-                         c.lanesK, c.ldsStages, c.wavesK);
+                         c.lanesK, c.ldsStages, c.wavesK, c.vPasses);
 }
 
 // State accesses of 16 bytes per lane. vk: a lane's k-run of a column is
@@ -131,7 +132,7 @@ ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
   return ConfigAttr::get(layer.getContext(), /*block_k=*/layer.getHeadK(),
                          /*block_v=*/gridCols * cols, /*block_t=*/1, warps,
                          /*stages=*/1, lanesK, /*lds_stages=*/0,
-                         /*waves_k=*/1);
+                         /*waves_k=*/1, /*v_passes=*/1);
 }
 
 LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
@@ -455,7 +456,8 @@ unsigned RecurrentKernelEmitter::kRunAlign(Type elem) const {
 
 unsigned RecurrentKernelEmitter::kvPieceAlign() const {
   // kv rows start at multiples of V, a lane's first column at colBlock *
-  // block_v + vl * colsPerThread.
+  // block_v + pass * passCols + vl * colsPerThread (passCols is a multiple
+  // of colsPerThread).
   return rules::accessAlignment(
       stateBytes(layer),
       std::gcd<uint64_t>(std::gcd<uint64_t>(layer.getHeadV(), s.blockV),
@@ -957,45 +959,51 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     kt = add(mul(waveK, idx(s.lanesK)), ktInWave);
     gridCol = vl;
   }
-  // The lane's columns. vk: gridCols apart (each column is its own
-  // contiguous run). kv: adjacent, so a k-row of the lane is one vector and a
-  // wave row reads colsPerWave * colsPerThread consecutive floats.
-  SmallVector<Value> cols;
+  // The lane's columns in pass p. vk: gridCols apart (each column is its
+  // own contiguous run). kv: adjacent, so a k-row of the lane is one vector
+  // and a wave row reads colsPerWave * colsPerThread consecutive floats.
+  // Pass p covers the block's columns [p * passCols, (p + 1) * passCols).
   Value colBase = add(mul(colBlock, idx(s.blockV)),
                       vkLayout ? vl : mul(vl, idx(s.colsPerThread)));
-  for (unsigned c = 0; c < s.colsPerThread; ++c)
-    cols.push_back(add(colBase, idx(vkLayout ? c * s.gridCols() : c)));
   Value k0 = mul(kt, idx(s.elemsK));
-  firstCol = cols.front();
   if (s.maskK()) // k in range of the lane's run: clamp(K - k0, 0, E)
     validK = clampCount(arith::SubIOp::create(b, idx(layer.getHeadK()), k0),
                         s.elemsK);
-  if (s.maskV())
-    for (Value col : cols)
-      colValid.push_back(arith::CmpIOp::create(b, arith::CmpIPredicate::ult,
-                                               col, idx(V)));
+  auto ult = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
+  };
+  // Scattered outputs: lane kt < 2^levels holds column heldColumn() of its
+  // columns (distinct across those lanes) and writes it; padding columns
+  // of the exchange, and columns past head_v, are not written.
+  Value heldAt, heldWriter, heldCol;
+  if (scatteredOutputs())
+    heldAt = heldColumn();
+  SmallVector<Value> cols;
+  auto setPass = [&](unsigned pass) {
+    Value base = add(colBase, idx(pass * s.passCols()));
+    cols.clear();
+    for (unsigned c = 0; c < s.colsPerThread; ++c)
+      cols.push_back(add(base, idx(vkLayout ? c * s.gridCols() : c)));
+    firstCol = cols.front();
+    colValid.clear();
+    if (s.maskV())
+      for (Value col : cols)
+        colValid.push_back(ult(col, idx(V)));
+    if (!heldAt)
+      return;
+    const unsigned width = llvm::PowerOf2Ceil(s.colsPerThread);
+    heldCol = add(base, mul(heldAt, idx(vkLayout ? s.gridCols() : 1)));
+    heldWriter = arith::AndIOp::create(b, ult(ktInWave, idx(width)),
+                                       ult(heldAt, idx(s.colsPerThread)));
+    if (s.maskV())
+      heldWriter = arith::AndIOp::create(b, heldWriter, ult(heldCol, idx(V)));
+  };
   Value hq = arith::DivUIOp::create(b, h, idx(G));
   Value bos = toIndex(memref::LoadOp::create(b, cu, n));
   Value eos = toIndex(memref::LoadOp::create(b, cu, add(n, idx(1))));
   Value slot = slotAt(n, idx(0));
   Value isLeader =
       arith::CmpIOp::create(b, arith::CmpIPredicate::eq, kt, idx(0));
-  // Scattered outputs: lane kt < 2^levels holds column heldColumn() of its
-  // columns (distinct across those lanes) and writes it; padding columns
-  // of the exchange, and columns past head_v, are not written.
-  Value heldWriter, heldCol;
-  if (scatteredOutputs()) {
-    const unsigned width = llvm::PowerOf2Ceil(s.colsPerThread);
-    Value p = heldColumn();
-    heldCol = add(cols.front(), mul(p, idx(vkLayout ? s.gridCols() : 1)));
-    auto ult = [&](Value x, Value y) {
-      return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
-    };
-    heldWriter = arith::AndIOp::create(b, ult(ktInWave, idx(width)),
-                                       ult(p, idx(s.colsPerThread)));
-    if (s.maskV())
-      heldWriter = arith::AndIOp::create(b, heldWriter, ult(heldCol, idx(V)));
-  }
   auto storeOut = [&](Value t, ArrayRef<Value> outs) {
     Value row = mul(add(mul(t, idx(HV)), h), idx(V));
     Type elem = cast<MemRefType>(out.getType()).getElementType();
@@ -1029,19 +1037,24 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     b.setInsertionPoint(ifPad.thenBlock()->getTerminator());
     auto loop = scf::ForOp::create(b, bos, eos, idx(1));
     b.setInsertionPoint(loop.getBody()->getTerminator());
-    storeOut(loop.getInductionVar(),
-             SmallVector<Value>(s.colsPerThread, f(0.0)));
+    for (unsigned pass = 0; pass < s.vPasses; ++pass) {
+      setPass(pass);
+      storeOut(loop.getInductionVar(),
+               SmallVector<Value>(s.colsPerThread, f(0.0)));
+    }
   }
   b.setInsertionPoint(ifPad.elseBlock()->getTerminator());
 
-  // The starting state: the slot's, or zeros without reading the slot.
+  // The starting state of a pass: the slot's, or zeros without reading the
+  // slot.
   Value init = arith::CmpIOp::create(
       b, arith::CmpIPredicate::ne, memref::LoadOp::create(b, hasInit, n),
       arith::ConstantIntOp::create(b, 0, 8));
   const unsigned stateRegs = s.elemsK * s.colsPerThread;
-  SmallVector<Type> stateTypes(stateRegs, f32);
-  auto ifInit = scf::IfOp::create(b, stateTypes, init, /*withElse=*/true);
-  {
+  auto startState = [&](unsigned pass) -> SmallVector<Value> {
+    setPass(pass);
+    SmallVector<Type> stateTypes(stateRegs, f32);
+    auto ifInit = scf::IfOp::create(b, stateTypes, init, /*withElse=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifInit.thenBlock());
     scf::YieldOp::create(
@@ -1049,35 +1062,45 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     b.setInsertionPointToStart(ifInit.elseBlock());
     SmallVector<Value> zeros(stateRegs, f(0.0));
     scf::YieldOp::create(b, zeros);
-  }
+    return SmallVector<Value>(ifInit.getResults());
+  };
   Value expALog;
   if (aLog)
     expALog = math::ExpOp::create(b, widen(memref::LoadOp::create(b, aLog, h)));
 
-  SmallVector<Value> finalState;
-  if (s.ldsStages > 0) {
-    if (failed(emitStagedTokenLoop(bos, eos, h, hq, k0, cols, expALog,
-                                   ifInit.getResults(), finalState, storeOut)))
-      return failure();
-  } else {
-    auto loop = scf::ForOp::create(b, bos, eos, idx(1), ifInit.getResults());
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value t = loop.getInductionVar();
-    SmallVector<Value> next = tokenStep(t, h, hq, k0, cols, expALog,
-                                        loop.getRegionIterArgs(),
-                                        globalRows(t, h, hq, k0));
-    ArrayRef<Value> all(next);
-    storeOut(t, all.drop_front(stateRegs));
-    // Speculative rows keep the state after every token, in its own slot.
-    if (rows.speculative())
-      storeState(slotAt(n, arith::SubIOp::create(b, t, bos)), h, k0, cols,
-                 all.take_front(stateRegs));
-    scf::YieldOp::create(b, all.take_front(stateRegs));
-    finalState.assign(loop.getResults().begin(), loop.getResults().end());
+  // Pass p + 1's state is loaded before pass p is computed, so its latency
+  // hides behind that work (registers only: nothing is shared, no barrier).
+  SmallVector<Value> ahead = startState(0);
+  for (unsigned pass = 0; pass < s.vPasses; ++pass) {
+    SmallVector<Value> initial = std::move(ahead);
+    if (pass + 1 < s.vPasses)
+      ahead = startState(pass + 1);
+    setPass(pass);
+    SmallVector<Value> finalState;
+    if (s.ldsStages > 0) { // one pass (a rule of the config)
+      if (failed(emitStagedTokenLoop(bos, eos, h, hq, k0, cols, expALog,
+                                     initial, finalState, storeOut)))
+        return failure();
+    } else {
+      auto loop = scf::ForOp::create(b, bos, eos, idx(1), initial);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value t = loop.getInductionVar();
+      SmallVector<Value> next =
+          tokenStep(t, h, hq, k0, cols, expALog, loop.getRegionIterArgs(),
+                    globalRows(t, h, hq, k0));
+      ArrayRef<Value> all(next);
+      storeOut(t, all.drop_front(stateRegs));
+      // Speculative rows keep the state after every token, in its own slot.
+      if (rows.speculative())
+        storeState(slotAt(n, arith::SubIOp::create(b, t, bos)), h, k0, cols,
+                   all.take_front(stateRegs));
+      scf::YieldOp::create(b, all.take_front(stateRegs));
+      finalState.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    if (!rows.speculative())
+      storeState(slot, h, k0, cols, finalState);
   }
-  if (!rows.speculative())
-    storeState(slot, h, k0, cols, finalState);
 
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b);

@@ -96,6 +96,7 @@
 // MANIFEST-NEXT: "slot_stride": 16384,
 // MANIFEST-NEXT: "spec_tokens": 1,
 // MANIFEST-NEXT: "stages": 1,
+// MANIFEST-NEXT: "v_passes": 1,
 // MANIFEST-NEXT: "warps": 2,
 // MANIFEST-NEXT: "waves_k": 1
 // MANIFEST: "name": "lds4"

@@ -11,14 +11,15 @@
 // RUN: not kda-compile %s --targets=gfx942 --config-table=%S/Inputs/table-unsafe.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=UNSAFE
 // RUN: not ls %t.bad
 // RUN: not kda-compile %s --targets=gfx942 --config-table=%S/Inputs/table-overlap.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=OVERLAP
-// RUN: kda-tune %s --target=sm_90 --list --lanes=16 --warps=1,2 --cols=1,8 --waves-k=1,2 --lds-stages=0 | FileCheck %s --check-prefix=LIST
-// RUN: rm -f %t.table.json && kda-tune %s --target=gfx942 --static --table=%t.table.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --lds-stages=0 --buckets=1-4,5-65535
+// RUN: kda-tune %s --target=sm_90 --list --lanes=16 --warps=1,2 --cols=1,8 --waves-k=1,2 --v-passes=1 --lds-stages=0 | FileCheck %s --check-prefix=LIST
+// RUN: kda-tune %s --target=sm_90 --list --lanes=16 --warps=1 --cols=2 --waves-k=1 --v-passes=2,3 --lds-stages=0,2 | FileCheck %s --check-prefix=PASSES
+// RUN: rm -f %t.table.json && kda-tune %s --target=gfx942 --static --table=%t.table.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-4,5-65535
 // RUN: FileCheck %s --check-prefix=STATIC --input-file=%t.table.json
 // The measured path on the emulator: candidates, kda-bench --all-kernels,
 // the fastest per bucket into a table, compiled and run.
-// RUN: rm -rf %t.cand && kda-tune %s --target=emu32 --candidates=%t.cand --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --lds-stages=0
+// RUN: rm -rf %t.cand && kda-tune %s --target=emu32 --candidates=%t.cand --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0
 // RUN: kda-bench --backend emu --bundle %t.cand --all-kernels --decode 1,2,5 --reps 1 --json %t.times.json
-// RUN: rm -f %t.measured.json && kda-tune %s --target=emu32 --times=%t.times.json --table=%t.measured.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --lds-stages=0 --buckets=1-2,3-65535
+// RUN: rm -f %t.measured.json && kda-tune %s --target=emu32 --times=%t.times.json --table=%t.measured.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-2,3-65535
 // RUN: FileCheck %s --check-prefix=MEASURED --input-file=%t.measured.json
 // RUN: rm -rf %t.m && kda-compile %s --targets=emu32 --config-table=%t.measured.json -o %t.m -q
 // RUN: kda-bench --backend emu --bundle %t.m --kernel tiny__n3_65535 --numerics | FileCheck %s --check-prefix=BENCH
@@ -44,9 +45,18 @@
 // OVERLAP: entries[0] (N 1..4) and entries[1] (N 3..9) overlap for gfx942
 
 // LIST: tiny on sm_90: 6 configs accepted, 2 rejected
-// LIST: accepted: lanes_k 16, warps 1, waves_k 1, block_v 2, lds_stages 0 (16 workgroups per head, 32 threads)
-// LIST: accepted: lanes_k 16, warps 2, waves_k 2, block_v 16, lds_stages 0 (2 workgroups per head, 64 threads)
-// LIST: rejected: lanes_k 16, warps 1, waves_k 2, block_v 1, lds_stages 0: waves_k must be a power of two dividing warps (1), got 2
+// LIST: accepted: lanes_k 16, warps 1, waves_k 1, block_v 2, v_passes 1, lds_stages 0 (16 workgroups per head, 32 threads)
+// LIST: accepted: lanes_k 16, warps 2, waves_k 2, block_v 16, v_passes 1, lds_stages 0 (2 workgroups per head, 64 threads)
+// LIST: rejected: lanes_k 16, warps 1, waves_k 2, block_v 1, v_passes 1, lds_stages 0: waves_k must be a power of two dividing warps (1), got 2
+
+// Passes over a workgroup's columns (v_passes): any count, the last
+// block's columns past head_v masked (3 x 4 columns for head_v = 32); the
+// LDS token ring is one pipeline over one pass's tokens, so with passes it
+// is refused by the rule.
+// PASSES: tiny on sm_90: 2 configs accepted, 2 rejected
+// PASSES: accepted: lanes_k 16, warps 1, waves_k 1, block_v 8, v_passes 2, lds_stages 0 (4 workgroups per head, 32 threads)
+// PASSES: accepted: lanes_k 16, warps 1, waves_k 1, block_v 12, v_passes 3, lds_stages 0 (3 workgroups per head, 32 threads)
+// PASSES: rejected: lanes_k 16, warps 1, waves_k 1, block_v 8, v_passes 2, lds_stages 2: v_passes (2) needs direct token loads: the LDS token ring (lds_stages = 2) is one pipeline over the tokens of one pass
 
 // MEASURED: "machine": "host emulator"
 // MEASURED: "method": "measured"

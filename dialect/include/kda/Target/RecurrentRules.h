@@ -39,11 +39,12 @@ struct TargetFacts {
 /// The integer fields of a #kda.config.
 struct ConfigValues {
   unsigned blockK = 0, blockV = 0, blockT = 1, warps = 1, stages = 1;
-  unsigned lanesK = 0, ldsStages = 0, wavesK = 1;
+  unsigned lanesK = 0, ldsStages = 0, wavesK = 1, vPasses = 1;
   bool operator==(const ConfigValues &o) const {
     return blockK == o.blockK && blockV == o.blockV && blockT == o.blockT &&
            warps == o.warps && stages == o.stages && lanesK == o.lanesK &&
-           ldsStages == o.ldsStages && wavesK == o.wavesK;
+           ldsStages == o.ldsStages && wavesK == o.wavesK &&
+           vPasses == o.vPasses;
   }
 };
 
@@ -55,12 +56,15 @@ struct RecurrentPlan {
   unsigned lanesK = 0;        // lanes of one wave sharing one column
   unsigned wavesK = 1;        // waves sharing one column (k split across them)
   unsigned elemsK = 0;        // k per lane = ceil(K / (lanesK * wavesK))
-  unsigned colsPerThread = 0; // columns each lane owns
+  unsigned colsPerThread = 0; // columns each lane owns in one pass
+  unsigned vPasses = 1;       // passes over the block's columns
   unsigned ldsStages = 0;     // depth of the LDS token pipeline (0: none)
   unsigned headK = 0, headV = 0;
   unsigned threads() const { return warps * waveSize; }
   unsigned colsPerWave() const { return waveSize / lanesK; }
-  /// Distinct columns the lane grid covers at once (block_v / colsPerThread).
+  /// Columns of one pass (block_v / vPasses).
+  unsigned passCols() const { return blockV / vPasses; }
+  /// Distinct columns the lane grid covers at once.
   unsigned gridCols() const { return threads() / (lanesK * wavesK); }
   /// k the lanes of a column cover; past head_k they are masked.
   unsigned coveredK() const { return lanesK * wavesK * elemsK; }

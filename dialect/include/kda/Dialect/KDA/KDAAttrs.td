@@ -125,6 +125,11 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     each state column's k over that many waves of the recurrent kernel; their
     partial sums meet in LDS. It lets one wave read whole state rows of a kv
     pool while each lane still holds a short k-run.
+    `v_passes` (optional, 1..8, default 1) has each workgroup of the
+    recurrent kernel walk its `block_v` columns in that many passes, loading
+    the state of pass p + 1 before it computes pass p: more state bytes in
+    flight per workgroup, and the workgroup's fixed work (launch, the row's
+    slot and flags) shared by every pass.
   }];
   let parameters = (ins
     "unsigned":$block_k,
@@ -134,7 +139,8 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     "unsigned":$stages,
     DefaultValuedParameter<"unsigned", "0">:$lanes_k,
     DefaultValuedParameter<"unsigned", "0">:$lds_stages,
-    DefaultValuedParameter<"unsigned", "1">:$waves_k);
+    DefaultValuedParameter<"unsigned", "1">:$waves_k,
+    DefaultValuedParameter<"unsigned", "1">:$v_passes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
