@@ -200,16 +200,31 @@ static LogicalResult verifyScanStages(Operation *op,
   return success();
 }
 
+/// A #kda.config describes the recurrent kernel (lanes, waves, column
+/// blocks, passes); the chunk kernels are shaped by chunk_size and
+/// scan_stages alone. Accepting one and ignoring it would let a caller
+/// believe it chose something.
+template <typename ChunkLikeOp>
+static LogicalResult verifyNoConfig(ChunkLikeOp op) {
+  if (op.getConfig())
+    return op.emitOpError()
+           << "takes no #kda.config (it describes the recurrent kernel); the "
+              "chunk kernels are shaped by chunk_size and scan_stages";
+  return success();
+}
+
 LogicalResult ChunkOp::verify() {
   if (failed(verifyChunkSize(*this, getChunkSize())) ||
-      failed(verifyScanStages(*this, getScanStages())))
+      failed(verifyScanStages(*this, getScanStages())) ||
+      failed(verifyNoConfig(*this)))
     return failure();
   return verifyAttentionOp(*this);
 }
 
 LogicalResult ChunkStageOp::verify() {
   if (failed(verifyChunkSize(*this, getChunkSize())) ||
-      failed(verifyScanStages(*this, getScanStages())))
+      failed(verifyScanStages(*this, getScanStages())) ||
+      failed(verifyNoConfig(*this)))
     return failure();
   return verifyAttentionOp(*this);
 }

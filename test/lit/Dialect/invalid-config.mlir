@@ -39,3 +39,13 @@ func.func @f(%q: memref<?x2x8xbf16>, %k: memref<?x2x8xbf16>, %v: memref<?x4x4xbf
 
 // expected-error @+1 {{waves_k must be a power of two dividing warps (6), got 3}}
 #c = #kda.config<block_k = 16, block_v = 16, block_t = 1, warps = 6, stages = 1, waves_k = 3>
+
+// -----
+
+// expected-error @+1 {{v_passes must be in [1, 8], got 9}}
+#c = #kda.config<block_k = 16, block_v = 16, block_t = 1, warps = 1, stages = 1, v_passes = 9>
+
+// -----
+
+// expected-error @+1 {{v_passes must be in [1, 8], got 0}}
+#c = #kda.config<block_k = 16, block_v = 16, block_t = 1, warps = 1, stages = 1, v_passes = 0>

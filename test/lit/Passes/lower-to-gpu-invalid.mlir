@@ -65,3 +65,23 @@ func.func @f(%q: memref<?x1x16xbf16>, %v: memref<?x1x128xbf16>, %b: memref<?x1xb
   kda.recurrent #l config #kda.config<block_k = 16, block_v = 128, block_t = 1, warps = 8, stages = 1, lanes_k = 4, waves_k = 8> q(%q : memref<?x1x16xbf16>) k(%q : memref<?x1x16xbf16>) v(%v : memref<?x1x128xbf16>) g(%q : memref<?x1x16xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x16x128xf32>) out(%v : memref<?x1x128xbf16>)
   return
 }
+
+// -----
+
+
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 16, head_v = 128, gate = none, act = bf16, state = f32, state_layout = kv>
+func.func @f(%q: memref<?x1x16xbf16>, %v: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x16x128xf32>) {
+  // expected-error @+1 {{does not fit gfx942: block_v (12) must be a multiple of the 4 columns 64 threads of 16 lanes cover times v_passes (2)}}
+  kda.recurrent #l config #kda.config<block_k = 16, block_v = 12, block_t = 1, warps = 1, stages = 1, lanes_k = 16, v_passes = 2> q(%q : memref<?x1x16xbf16>) k(%q : memref<?x1x16xbf16>) v(%v : memref<?x1x128xbf16>) g(%q : memref<?x1x16xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x16x128xf32>) out(%v : memref<?x1x128xbf16>)
+  return
+}
+
+// -----
+
+
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 16, head_v = 128, gate = none, act = bf16, state = f32, state_layout = kv>
+func.func @f(%q: memref<?x1x16xbf16>, %v: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x16x128xf32>) {
+  // expected-error @+1 {{does not fit gfx942: v_passes (2) needs direct token loads: the LDS token ring (lds_stages = 2) is one pipeline over the tokens of one pass}}
+  kda.recurrent #l config #kda.config<block_k = 16, block_v = 16, block_t = 1, warps = 1, stages = 1, lanes_k = 16, lds_stages = 2, v_passes = 2> q(%q : memref<?x1x16xbf16>) k(%q : memref<?x1x16xbf16>) v(%v : memref<?x1x128xbf16>) g(%q : memref<?x1x16xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x16x128xf32>) out(%v : memref<?x1x128xbf16>)
+  return
+}
