@@ -30,21 +30,26 @@ using namespace mlir::kda;
 namespace cl = llvm::cl;
 namespace fs = llvm::sys::fs;
 
-static cl::opt<std::string> specFile(cl::Positional, cl::desc("<spec.mlir>"),
-                                     cl::Required);
-static cl::opt<std::string> outDir("o", cl::desc("bundle folder to write"),
+// Only this tool's options in --help (not every LLVM library's).
+static cl::OptionCategory compileCategory("kda-compile options");
+
+static cl::opt<std::string> specFile(cl::Positional, cl::cat(compileCategory),
+                                     cl::desc("<spec.mlir>"), cl::Required);
+static cl::opt<std::string> outDir("o", cl::cat(compileCategory),
+                                   cl::desc("bundle folder to write"),
                                    cl::value_desc("dir"), cl::Required);
-static cl::opt<std::string>
-    targetList("targets", cl::desc("comma-separated targets"),
-               cl::init("gfx942,gfx950,sm_90,emu"));
-static cl::opt<bool> quiet("q", cl::desc("no progress output"));
+static cl::opt<std::string> targetList("targets", cl::cat(compileCategory),
+                                       cl::desc("comma-separated targets"),
+                                       cl::init("gfx942,gfx950,sm_90,emu"));
+static cl::opt<bool> quiet("q", cl::cat(compileCategory),
+                           cl::desc("no progress output"));
 static cl::opt<std::string> configTable(
-    "config-table",
+    "config-table", cl::cat(compileCategory),
     cl::desc("kda-tune's config table: compile a variant of each recurrent "
              "kernel per entry of its target and layer"),
     cl::value_desc("table.json"), cl::init(""));
 static cl::opt<bool> printFigures(
-    "print-figures",
+    "print-figures", cl::cat(compileCategory),
     cl::desc("print each kernel's static figures (registers, spills, LDS, "
              "occupancy) read from the code objects"));
 
@@ -72,6 +77,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   DialectRegistry registry;
   registerCompilerTools(registry);
+  cl::HideUnrelatedOptions(compileCategory);
   cl::ParseCommandLineOptions(argc, argv, "kda-compile: model spec -> bundle\n");
 
   // Validate the target list before doing any work.

@@ -57,43 +57,56 @@ using namespace mlir::kda;
 namespace cl = llvm::cl;
 namespace json = llvm::json;
 
-static cl::opt<std::string> specFile(cl::Positional, cl::desc("<spec.mlir>"),
-                                     cl::Required);
-static cl::opt<std::string> targetName("target", cl::desc("target to tune"),
+// Only this tool's options in --help (not every LLVM library's).
+static cl::OptionCategory tuneCategory("kda-tune options");
+
+static cl::opt<std::string> specFile(cl::Positional, cl::cat(tuneCategory),
+                                     cl::desc("<spec.mlir>"), cl::Required);
+static cl::opt<std::string> targetName("target", cl::cat(tuneCategory),
+                                       cl::desc("target to tune"),
                                        cl::Required);
-static cl::opt<bool> listOnly("list",
+static cl::opt<bool> listOnly("list", cl::cat(tuneCategory),
                               cl::desc("list accepted and rejected configs"));
-static cl::opt<std::string> candidatesDir(
-    "candidates", cl::desc("compile the accepted configs into this bundle"),
-    cl::init(""));
-static cl::opt<std::string> timesFile(
-    "times", cl::desc("kda-bench --all-kernels JSON of the candidates bundle"),
-    cl::init(""));
-static cl::opt<bool> staticChoice(
-    "static", cl::desc("choose by static figures (no hardware at hand)"));
-static cl::opt<std::string> tableFile(
-    "table", cl::desc("config table to write (merged)"), cl::init(""));
-static cl::opt<std::string> bucketList(
-    "buckets", cl::desc("N buckets, e.g. 1-8,9-64,65-65535"),
-    cl::init("1-8,9-64,65-65535"));
+static cl::opt<std::string>
+    candidatesDir("candidates", cl::cat(tuneCategory),
+                  cl::desc("compile the accepted configs into this bundle"),
+                  cl::init(""));
+static cl::opt<std::string>
+    timesFile("times", cl::cat(tuneCategory),
+              cl::desc("kda-bench --all-kernels JSON of the candidates bundle"),
+              cl::init(""));
+static cl::opt<bool>
+    staticChoice("static", cl::cat(tuneCategory),
+                 cl::desc("choose by static figures (no hardware at hand)"));
+static cl::opt<std::string>
+    tableFile("table", cl::cat(tuneCategory),
+              cl::desc("config table to write (merged)"), cl::init(""));
+static cl::opt<std::string>
+    bucketList("buckets", cl::cat(tuneCategory),
+               cl::desc("N buckets, e.g. 1-8,9-64,65-65535"),
+               cl::init("1-8,9-64,65-65535"));
 static cl::list<unsigned> lanesList("lanes", cl::CommaSeparated,
+                                    cl::cat(tuneCategory),
                                     cl::desc("lanes_k values (default "
                                              "4,8,16,32,64 up to the wave)"));
 static cl::list<unsigned> warpsList("warps", cl::CommaSeparated,
+                                    cl::cat(tuneCategory),
                                     cl::desc("warps values (default 1,2,4)"));
-static cl::list<unsigned> colsList(
-    "cols", cl::CommaSeparated,
-    cl::desc("columns per lane (default 1,2,4,8)"));
+static cl::list<unsigned>
+    colsList("cols", cl::CommaSeparated, cl::cat(tuneCategory),
+             cl::desc("columns per lane (default 1,2,4,8)"));
 static cl::list<unsigned> wavesKList("waves-k", cl::CommaSeparated,
+                                     cl::cat(tuneCategory),
                                      cl::desc("waves_k values (default 1,2)"));
 static cl::list<unsigned> passesList(
-    "v-passes", cl::CommaSeparated,
+    "v-passes", cl::CommaSeparated, cl::cat(tuneCategory),
     cl::desc("v_passes values: passes of a workgroup over its columns "
              "(default 1,2,4)"));
 static cl::list<unsigned> ldsList("lds-stages", cl::CommaSeparated,
+                                  cl::cat(tuneCategory),
                                   cl::desc("lds_stages values (default 0,2)"));
 static cl::list<unsigned> scanStagesList(
-    "scan-stages", cl::CommaSeparated,
+    "scan-stages", cl::CommaSeparated, cl::cat(tuneCategory),
     cl::desc("chunk scan row pipeline depths to list (default 1,2,3,4)"));
 
 namespace {
@@ -380,13 +393,6 @@ staticScore(const Candidate &c, LayerAttr layer, const TargetInfo &t,
           -regs};
 }
 
-json::Object configJson(const rules::ConfigValues &c) {
-  return json::Object{{"block_k", c.blockK},  {"block_v", c.blockV},
-                      {"warps", c.warps},     {"lanes_k", c.lanesK},
-                      {"waves_k", c.wavesK},  {"lds_stages", c.ldsStages},
-                      {"v_passes", c.vPasses}};
-}
-
 std::string today() {
   std::time_t now = std::time(nullptr);
   char buf[32];
@@ -560,6 +566,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   DialectRegistry registry;
   registerCompilerTools(registry);
+  cl::HideUnrelatedOptions(tuneCategory);
   cl::ParseCommandLineOptions(argc, argv, "kda-tune: decode config table\n");
 
   const TargetInfo *target = lookupTarget(targetName);
