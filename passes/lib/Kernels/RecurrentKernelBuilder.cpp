@@ -300,10 +300,20 @@ private:
   /// column; of a kv row piece of the lane's adjacent columns.
   unsigned kRunAlign(Type elem) const;
   unsigned kvPieceAlign() const;
+  /// kv: a lane's columns come in runs of this many adjacent columns (one
+  /// access of at most 16 bytes each), the wave's lanes taking consecutive
+  /// runs, so each access instruction of a wave covers whole sectors. As
+  /// one piece of 8 f32 columns a lane (two 16-byte accesses 32 bytes
+  /// apart), half the sectors each instruction fetched were the next one's:
+  /// ncu on the H200 counted 49% excess sectors in the kv kernel.
+  unsigned kvRun() const;
+  /// kv: where column c of the lane's columns sits, from its first column.
+  unsigned kvColumnOffset(unsigned c) const;
   /// Leading elements in range of a vk column run of column c / of the kv
-  /// row piece of k-row j; null when nothing is masked.
+  /// row piece of k-row j starting at column `first`; null when nothing is
+  /// masked.
   Value vkColumnValid(unsigned c);
-  Value kvRowValid(Value k0, unsigned j);
+  Value kvRowValid(Value k0, unsigned j, Value first);
   /// max(0, min(n, most)).
   Value clampCount(Value n, unsigned most);
   /// i1: element i of a run is in range (i < valid).
@@ -353,10 +363,9 @@ private:
   Value gridCol, ktInWave, waveK;
   // Masks of head dims that are not covered exactly: the k of the lane's run
   // in range (null when every lane's run is), each column's `col < V` (empty
-  // when every block is full) and the lane's first column.
+  // when every block is full).
   Value validK;
   SmallVector<Value> colValid;
-  Value firstCol;
   // Flat views of the kernel arguments, bound by their names in kda.abi.
   Value q, k, v, g, beta, aLog, dtBias, cu, slots, hasInit, state, out;
   Value numAccepted; // speculative rows only
@@ -462,13 +471,13 @@ unsigned RecurrentKernelEmitter::kRunAlign(Type elem) const {
 }
 
 unsigned RecurrentKernelEmitter::kvPieceAlign() const {
-  // kv rows start at multiples of V, a lane's first column at colBlock *
-  // block_v + pass * passCols + vl * colsPerThread (passCols is a multiple
-  // of colsPerThread).
+  // kv rows start at multiples of V, a run at colBlock * block_v + pass *
+  // passCols + r * gridCols * run + vl * run (block_v and passCols are
+  // multiples of colsPerThread, itself a multiple of the run).
   return rules::accessAlignment(
       stateBytes(layer),
       std::gcd<uint64_t>(std::gcd<uint64_t>(layer.getHeadV(), s.blockV),
-                         s.colsPerThread));
+                         kvRun()));
 }
 
 SmallVector<Value> RecurrentKernelEmitter::loadKRun(Value mem, Value offset) {
@@ -483,15 +492,24 @@ Value RecurrentKernelEmitter::vkColumnValid(unsigned c) {
   return arith::SelectOp::create(b, colValid[c], run, idx(0));
 }
 
-Value RecurrentKernelEmitter::kvRowValid(Value k0, unsigned j) {
+unsigned RecurrentKernelEmitter::kvRun() const {
+  const unsigned widest = 16 / stateBytes(layer);
+  return std::min(rules::pow2Part(s.colsPerThread), widest);
+}
+
+unsigned RecurrentKernelEmitter::kvColumnOffset(unsigned c) const {
+  const unsigned R = kvRun();
+  return c / R * s.gridCols() * R + c % R;
+}
+
+Value RecurrentKernelEmitter::kvRowValid(Value k0, unsigned j, Value first) {
   if (!s.maskK() && !s.maskV())
     return {};
   // The row piece's columns in range: all, or those before head_v.
-  Value cols = idx(s.colsPerThread);
+  Value cols = idx(kvRun());
   if (s.maskV())
-    cols = clampCount(arith::SubIOp::create(b, idx(layer.getHeadV()),
-                                            firstCol),
-                      s.colsPerThread);
+    cols = clampCount(arith::SubIOp::create(b, idx(layer.getHeadV()), first),
+                      kvRun());
   if (!s.maskK())
     return cols;
   Value rowInK = arith::CmpIOp::create(b, arith::CmpIPredicate::slt,
@@ -529,14 +547,16 @@ SmallVector<Value> RecurrentKernelEmitter::loadState(Value slot, Value h,
     }
     return vals;
   }
-  // kv: the lane's columns are adjacent, so each k-row is one vector.
-  for (unsigned j = 0; j < E; ++j) {
-    SmallVector<Value> row =
-        loadRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[0]), C,
-                kvPieceAlign(), kvRowValid(k0, j));
-    for (unsigned c = 0; c < C; ++c)
-      vals[c * E + j] = row[c];
-  }
+  // kv: each run of the lane's adjacent columns is one vector of a k-row.
+  const unsigned R = kvRun();
+  for (unsigned j = 0; j < E; ++j)
+    for (unsigned c0 = 0; c0 < C; c0 += R) {
+      SmallVector<Value> piece =
+          loadRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[c0]), R,
+                  kvPieceAlign(), kvRowValid(k0, j, cols[c0]));
+      for (unsigned i = 0; i < R; ++i)
+        vals[(c0 + i) * E + j] = piece[i];
+    }
   return vals;
 }
 
@@ -551,13 +571,15 @@ void RecurrentKernelEmitter::storeState(Value slot, Value h, Value k0,
                values.slice(c * E, E), kRunAlign(elem), vkColumnValid(c));
     return;
   }
-  for (unsigned j = 0; j < E; ++j) {
-    SmallVector<Value> row;
-    for (unsigned c = 0; c < C; ++c)
-      row.push_back(values[c * E + j]);
-    storeRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[0]), row,
-             kvPieceAlign(), kvRowValid(k0, j));
-  }
+  const unsigned R = kvRun();
+  for (unsigned j = 0; j < E; ++j)
+    for (unsigned c0 = 0; c0 < C; c0 += R) {
+      SmallVector<Value> piece;
+      for (unsigned i = 0; i < R; ++i)
+        piece.push_back(values[(c0 + i) * E + j]);
+      storeRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[c0]), piece,
+               kvPieceAlign(), kvRowValid(k0, j, cols[c0]));
+    }
 }
 
 RecurrentKernelEmitter::TokenRows
@@ -967,11 +989,12 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     gridCol = vl;
   }
   // The lane's columns in pass p. vk: gridCols apart (each column is its
-  // own contiguous run). kv: adjacent, so a k-row of the lane is one vector
-  // and a wave row reads colsPerWave * colsPerThread consecutive floats.
+  // own contiguous run). kv: runs of kvRun() adjacent columns, one vector
+  // of a k-row each; the wave's lanes take consecutive runs, so one access
+  // of a wave reads colsPerWave * kvRun() consecutive elements.
   // Pass p covers the block's columns [p * passCols, (p + 1) * passCols).
   Value colBase = add(mul(colBlock, idx(s.blockV)),
-                      vkLayout ? vl : mul(vl, idx(s.colsPerThread)));
+                      vkLayout ? vl : mul(vl, idx(kvRun())));
   Value k0 = mul(kt, idx(s.elemsK));
   if (s.maskK()) // k in range of the lane's run: clamp(K - k0, 0, E)
     validK = clampCount(arith::SubIOp::create(b, idx(layer.getHeadK()), k0),
@@ -990,8 +1013,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     Value base = add(colBase, idx(pass * s.passCols()));
     cols.clear();
     for (unsigned c = 0; c < s.colsPerThread; ++c)
-      cols.push_back(add(base, idx(vkLayout ? c * s.gridCols() : c)));
-    firstCol = cols.front();
+      cols.push_back(
+          add(base, idx(vkLayout ? c * s.gridCols() : kvColumnOffset(c))));
     colValid.clear();
     if (s.maskV())
       for (Value col : cols)
@@ -999,7 +1022,14 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     if (!heldAt)
       return;
     const unsigned width = llvm::PowerOf2Ceil(s.colsPerThread);
-    heldCol = add(base, mul(heldAt, idx(vkLayout ? s.gridCols() : 1)));
+    if (vkLayout) {
+      heldCol = add(base, mul(heldAt, idx(s.gridCols())));
+    } else { // kvColumnOffset(heldAt)
+      const unsigned R = kvRun();
+      Value run = arith::DivUIOp::create(b, heldAt, idx(R));
+      Value within = arith::RemUIOp::create(b, heldAt, idx(R));
+      heldCol = add(base, add(mul(run, idx(s.gridCols() * R)), within));
+    }
     heldWriter = arith::AndIOp::create(b, ult(ktInWave, idx(width)),
                                        ult(heldAt, idx(s.colsPerThread)));
     if (s.maskV())

@@ -9,6 +9,11 @@
 // one xor step, three exchanges back (7 shuffles, not 4 x 3). Softplus gate
 // with A_log and dt_bias: log1p(exp(min(x, 20))) selected against x > 20.
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s
+// sm_90's default (8 columns a lane, 8 k-lanes, one wave) reads each k-row
+// of a lane's columns as two runs of 4 (16 bytes), 16 columns apart, the
+// wave's lanes taking consecutive runs: no 32-byte piece whose second half
+// the next access re-fetches.
+// RUN: kda-opt %s --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=SM90
 
 #l = #kda.layer<heads = 2, value_heads = 2, head_k = 128, head_v = 128, gate = softplus, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
 // CHECK: #config = #kda.config<block_k = 128, block_v = 64, block_t = 1, warps = 2, stages = 1, lanes_k = 8>
@@ -39,3 +44,14 @@ func.func @decode(%q: memref<?x2x128xbf16>, %v: memref<?x2x128xbf16>, %beta: mem
   kda.recurrent #l q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>) v(%v : memref<?x2x128xbf16>) g(%q : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x128x128xf32>) out(%v : memref<?x2x128xbf16>)
   return
 }
+
+// SM90: kda.cols_per_thread = 8
+// SM90-NOT: vector<8xf32>
+// SM90: = arith.addi %[[BASE:.*]], %c3{{(_[0-9]+)?}} : index
+// SM90-NEXT: arith.constant 16 : index
+// SM90-NEXT: %[[COL4:.*]] = arith.addi %[[BASE]], %c16{{.*}} : index
+// SM90: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// SM90: arith.addi %{{.*}}, %[[COL4]] : index
+// SM90-NEXT: arith.addi
+// SM90-NEXT: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// SM90-NOT: vector<8xf32>
