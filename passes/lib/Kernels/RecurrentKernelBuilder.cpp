@@ -284,6 +284,8 @@ private:
   unsigned laneStride() const;
   /// x from the lane `kLanes` k-lanes away (xor) within the wave.
   Value xorLane(Value x, unsigned kLanes);
+  /// i1: this lane is the upper one of its xor pair `kLanes` k-lanes apart.
+  Value upperOfPair(unsigned kLanes);
   /// `count` consecutive elements at `offset`, widened to f32: one vector
   /// load (`align` bytes, what the offsets guarantee) when more than one;
   /// when `valid` (an index: the leading elements in range) is given, one
@@ -307,8 +309,11 @@ private:
   /// apart), half the sectors each instruction fetched were the next one's:
   /// ncu on the H200 counted 49% excess sectors in the kv kernel.
   unsigned kvRun() const;
-  /// kv: where column c of the lane's columns sits, from its first column.
-  unsigned kvColumnOffset(unsigned c) const;
+  /// Where column c of the lane's columns sits, from its first column: vk
+  /// gridCols apart; kv in runs (kvRun) gridCols runs apart. The Value form
+  /// places a column known only at run time (a scattered output's).
+  unsigned columnOffset(unsigned c) const;
+  Value columnOffset(Value c);
   /// Leading elements in range of a vk column run of column c / of the kv
   /// row piece of k-row j starting at column `first`; null when nothing is
   /// masked.
@@ -497,9 +502,20 @@ unsigned RecurrentKernelEmitter::kvRun() const {
   return std::min(rules::pow2Part(s.colsPerThread), widest);
 }
 
-unsigned RecurrentKernelEmitter::kvColumnOffset(unsigned c) const {
+unsigned RecurrentKernelEmitter::columnOffset(unsigned c) const {
+  if (layer.getStateLayout() == StateLayout::VK)
+    return c * s.gridCols();
   const unsigned R = kvRun();
   return c / R * s.gridCols() * R + c % R;
+}
+
+Value RecurrentKernelEmitter::columnOffset(Value c) {
+  if (layer.getStateLayout() == StateLayout::VK)
+    return mul(c, idx(s.gridCols()));
+  const unsigned R = kvRun();
+  Value run = arith::DivUIOp::create(b, c, idx(R));
+  Value within = arith::RemUIOp::create(b, c, idx(R));
+  return add(mul(run, idx(s.gridCols() * R)), within);
 }
 
 Value RecurrentKernelEmitter::kvRowValid(Value k0, unsigned j, Value first) {
@@ -721,6 +737,25 @@ Value RecurrentKernelEmitter::xorLane(Value x, unsigned kLanes) {
       .getShuffleResult();
 }
 
+bool RecurrentKernelEmitter::scatteredOutputs() const {
+  const unsigned C = s.colsPerThread;
+  return s.wavesK == 1 && C > 1 && C <= s.lanesK &&
+         !target.dppClusterReduce(laneStride());
+}
+
+Value RecurrentKernelEmitter::upperOfPair(unsigned kLanes) {
+  Value bit = arith::AndIOp::create(b, ktInWave, idx(kLanes));
+  return arith::CmpIOp::create(b, arith::CmpIPredicate::ne, bit, idx(0));
+}
+
+Value RecurrentKernelEmitter::heldColumn() {
+  const unsigned width = llvm::PowerOf2Ceil(s.colsPerThread);
+  Value p = idx(0);
+  for (unsigned o = 1, half = width / 2; half > 0; o *= 2, half /= 2)
+    p = add(p, arith::SelectOp::create(b, upperOfPair(o), idx(half), idx(0)));
+  return p;
+}
+
 // One cluster reduction per partial costs C * log2(L) exchanges for C
 // columns over L lanes, and on the H200 those exchanges, not memory, bound
 // the decode kernels (ncu, bf16 vk pool at N = 128: 43% of stalls waiting
@@ -732,24 +767,6 @@ Value RecurrentKernelEmitter::xorLane(Value x, unsigned kLanes) {
 // backwards hand every lane every column (all-gather). About 2C + log2(L/C)
 // exchanges. Each sum is formed once and copied, so a column's lanes agree
 // bit for bit, as the cross-wave exchange expects.
-bool RecurrentKernelEmitter::scatteredOutputs() const {
-  const unsigned C = s.colsPerThread;
-  return s.wavesK == 1 && C > 1 && C <= s.lanesK &&
-         !target.dppClusterReduce(laneStride());
-}
-
-Value RecurrentKernelEmitter::heldColumn() {
-  const unsigned width = llvm::PowerOf2Ceil(s.colsPerThread);
-  Value p = idx(0);
-  for (unsigned o = 1, half = width / 2; half > 0; o *= 2, half /= 2) {
-    Value bit = arith::AndIOp::create(b, ktInWave, idx(o));
-    Value upper =
-        arith::CmpIOp::create(b, arith::CmpIPredicate::ne, bit, idx(0));
-    p = add(p, arith::SelectOp::create(b, upper, idx(half), idx(0)));
-  }
-  return p;
-}
-
 SmallVector<Value> RecurrentKernelEmitter::laneSums(ArrayRef<Value> partials,
                                                     bool gather) {
   const unsigned L = s.lanesK, C = partials.size();
@@ -765,11 +782,6 @@ SmallVector<Value> RecurrentKernelEmitter::laneSums(ArrayRef<Value> partials,
   unsigned width = llvm::PowerOf2Ceil(C);
   SmallVector<Value> vals(partials);
   vals.resize(width, f(0.0)); // padding columns sum to 0, unused
-  // side(o): this lane is the upper one of its pair o k-lanes apart.
-  auto side = [&](unsigned o) {
-    Value bit = arith::AndIOp::create(b, ktInWave, idx(o));
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::ne, bit, idx(0));
-  };
   auto select = [&](Value c, Value x, Value y) {
     return arith::SelectOp::create(b, c, x, y).getResult();
   };
@@ -778,7 +790,7 @@ SmallVector<Value> RecurrentKernelEmitter::laneSums(ArrayRef<Value> partials,
   unsigned o = 1;
   for (; o < L && vals.size() > 1; o *= 2) {
     const unsigned half = vals.size() / 2;
-    Value upper = side(o);
+    Value upper = upperOfPair(o);
     SmallVector<Value> kept;
     for (unsigned i = 0; i < half; ++i) {
       Value mine = select(upper, vals[half + i], vals[i]);
@@ -796,7 +808,7 @@ SmallVector<Value> RecurrentKernelEmitter::laneSums(ArrayRef<Value> partials,
     return vals;
   // All-gather: undo the levels, the lower lane's block first.
   for (unsigned o : llvm::reverse(levels)) {
-    Value upper = side(o);
+    Value upper = upperOfPair(o);
     SmallVector<Value> lower, higher;
     for (Value x : vals) {
       Value other = xorLane(x, o);
@@ -1013,8 +1025,7 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     Value base = add(colBase, idx(pass * s.passCols()));
     cols.clear();
     for (unsigned c = 0; c < s.colsPerThread; ++c)
-      cols.push_back(
-          add(base, idx(vkLayout ? c * s.gridCols() : kvColumnOffset(c))));
+      cols.push_back(add(base, idx(columnOffset(c))));
     colValid.clear();
     if (s.maskV())
       for (Value col : cols)
@@ -1022,14 +1033,7 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     if (!heldAt)
       return;
     const unsigned width = llvm::PowerOf2Ceil(s.colsPerThread);
-    if (vkLayout) {
-      heldCol = add(base, mul(heldAt, idx(s.gridCols())));
-    } else { // kvColumnOffset(heldAt)
-      const unsigned R = kvRun();
-      Value run = arith::DivUIOp::create(b, heldAt, idx(R));
-      Value within = arith::RemUIOp::create(b, heldAt, idx(R));
-      heldCol = add(base, add(mul(run, idx(s.gridCols() * R)), within));
-    }
+    heldCol = add(base, columnOffset(heldAt));
     heldWriter = arith::AndIOp::create(b, ult(ktInWave, idx(width)),
                                        ult(heldAt, idx(s.colsPerThread)));
     if (s.maskV())
