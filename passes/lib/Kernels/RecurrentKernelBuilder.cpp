@@ -263,18 +263,35 @@ private:
   }
   /// The regions of the cross-wave exchange, one per reduction of a token.
   enum ExchangeRegion : unsigned { NormRegion, ResidualRegion, OutputRegion };
-  /// Sums over every lane sharing this lane's column: inside the wave with a
-  /// cluster reduction, then, with wavesK > 1, across waves through `region`
-  /// of the LDS exchange (one barrier for all of `partials`).
+  /// Sums over every lane sharing this lane's column: inside the wave
+  /// (laneSums), then across the wavesK waves (waveSums).
   SmallVector<Value> columnSums(ArrayRef<Value> partials, ExchangeRegion region);
+  /// With wavesK > 1, the waves' lane totals summed through `region` of the
+  /// LDS exchange (one barrier for all of them); else the totals themselves.
+  SmallVector<Value> waveSums(ArrayRef<Value> laneTotals,
+                              ExchangeRegion region);
   /// Sums over the lanesK lanes of the wave sharing each column, every lane
   /// getting every sum: DPP cluster reductions where the chip has them for
   /// this stride, else a transposed butterfly (see its definition).
-  SmallVector<Value> laneSums(ArrayRef<Value> partials, bool gather = true);
+  SmallVector<Value> laneSums(ArrayRef<Value> partials);
+  /// The butterfly's halves: the reduce-scatter (and the xor steps past
+  /// it), after which a lane holds the sums of its share of the columns,
+  /// and the all-gather of C columns from those shares.
+  SmallVector<Value> scatteredSums(ArrayRef<Value> partials);
+  SmallVector<Value> allGather(ArrayRef<Value> held, unsigned C);
+  /// The reduce-scatter's share when it is one column (C <= lanesK), and
+  /// which of `values` (one per column) is that column, chosen as the
+  /// exchange chose (heldColumn).
+  Value reduceScatter(ArrayRef<Value> partials);
+  Value heldOf(ArrayRef<Value> values);
+  /// The lane distances (in k-lanes) at which the exchange of C columns
+  /// halves them.
+  SmallVector<unsigned> exchangeLevels(unsigned C) const;
+  Value select(Value c, Value x, Value y);
   /// Whether a token's outputs stay scattered: each lane ends the transposed
-  /// exchange holding one column's output, which it stores itself, so the
-  /// all-gather is skipped (one wave per column, and no more columns per
-  /// lane than lanes per column).
+  /// exchange holding one column's sums, computes that column's output and
+  /// stores it itself (one wave per column, no DPP, and no more columns per
+  /// lane than lanes per column); only the residuals are all-gathered.
   bool scatteredOutputs() const;
   /// Which of the lane's columns a scattered output is: the exchange's
   /// levels kept the lower half of the columns on the lower lane.
@@ -638,7 +655,12 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
   }
   Value braw = widen(memref::LoadOp::create(b, beta, th));
 
-  Value scale = f(layer.getEffectiveScale());
+  // k.q of the token: the output is S'^T q + (k.q) r, S' the decayed state
+  // (below). Its partial rides with the norms' reduction.
+  Value kqPart = f(0.0);
+  for (unsigned j = 0; j < E; ++j)
+    kqPart = fma(kv[j], qv[j], kqPart);
+  Value scale = f(layer.getEffectiveScale()), kq;
   if (layer.getQkL2norm()) {
     Value qss = f(0.0), kss = f(0.0);
     for (unsigned j = 0; j < E; ++j) {
@@ -646,7 +668,7 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
       kss = fma(kv[j], kv[j], kss);
     }
     // eps inside the sqrt, as the oracle and fla do.
-    SmallVector<Value> norms = columnSums({qss, kss}, NormRegion);
+    SmallVector<Value> norms = columnSums({qss, kss, kqPart}, NormRegion);
     Value qinv = arith::DivFOp::create(
         b, f(1.0), math::SqrtOp::create(b, fadd(norms[0], f(1e-6))));
     Value kinv = arith::DivFOp::create(
@@ -654,49 +676,73 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
     scale = fmul(scale, qinv);
     for (Value &x : kv)
       x = fmul(x, kinv);
+    kq = fmul(fmul(norms[2], kinv), scale);
+  } else {
+    kq = fmul(columnSums({kqPart}, NormRegion)[0], scale);
   }
   for (Value &x : qv)
     x = fmul(x, scale);
 
   // The decay of the k-run, shared by every column of the lane.
-  SmallVector<Value> decay;
+  SmallVector<Value> decay, kd, qd;
   for (unsigned j = 0; j < E; ++j) {
     Value raw = dtBias ? fadd(graw[j], bias[j]) : graw[j];
     decay.push_back(
         math::ExpOp::create(b, emitGate(b, b.getLoc(), layer, raw, expALog)));
+    kd.push_back(fmul(kv[j], decay[j]));
+    qd.push_back(fmul(qv[j], decay[j]));
   }
   Value bval = emitBeta(b, b.getLoc(), layer, braw);
 
-  // Per column: decay, the delta-rule residual r = beta (v - S^T k), update,
-  // output. Columns are independent: their reductions overlap.
-  SmallVector<Value> Sd(E * C), next(E * C), pks, outs;
+  // Per column, with S' = diag(decay) S: the residual r = beta (v - S'^T k),
+  // the new state S' + k r^T and the output S''^T q = S'^T q + (k.q) r.
+  // Both sums read the loaded state, so their reductions overlap, and the
+  // update is off the output's path: one reduction deep per token, not two
+  // (the decode kernels are latency-bound where the state is bf16).
+  SmallVector<Value> pks, pqs;
   for (unsigned c = 0; c < C; ++c) {
-    Value pk = f(0.0);
+    Value pk = f(0.0), pq = f(0.0);
     for (unsigned j = 0; j < E; ++j) {
-      Sd[c * E + j] = fmul(S[c * E + j], decay[j]);
-      pk = fma(Sd[c * E + j], kv[j], pk);
+      pk = fma(S[c * E + j], kd[j], pk);
+      pq = fma(S[c * E + j], qd[j], pq);
     }
     pks.push_back(pk);
+    pqs.push_back(pq);
   }
-  pks = columnSums(pks, ResidualRegion);
-  for (unsigned c = 0; c < C; ++c) {
-    Value r = fmul(bval, fsub(vvals[c], pks[c]));
-    Value po = f(0.0);
-    for (unsigned j = 0; j < E; ++j) {
-      next[c * E + j] = fma(kv[j], r, Sd[c * E + j]);
-      po = fma(next[c * E + j], qv[j], po);
+  auto residual = [&](Value vc, Value pk) { return fmul(bval, fsub(vc, pk)); };
+  SmallVector<Value> rs, outs;
+  if (scatteredOutputs()) {
+    // Each lane ends the exchange holding one column (heldColumn) of both
+    // sums; its residual is all-gathered for the update.
+    Value r = residual(heldOf(vvals), reduceScatter(pks));
+    outs.push_back(fma(kq, r, reduceScatter(pqs)));
+    rs = allGather(r, C);
+  } else {
+    SmallVector<Value> pkSum = laneSums(pks), pqSum = laneSums(pqs);
+    pkSum = waveSums(pkSum, ResidualRegion);
+    pqSum = waveSums(pqSum, OutputRegion);
+    for (unsigned c = 0; c < C; ++c) {
+      rs.push_back(residual(vvals[c], pkSum[c]));
+      outs.push_back(fma(kq, rs[c], pqSum[c]));
     }
-    outs.push_back(po);
   }
-  llvm::append_range(next, scatteredOutputs() ? laneSums(outs, /*gather=*/false)
-                                              : columnSums(outs, OutputRegion));
+  SmallVector<Value> next(E * C);
+  for (unsigned c = 0; c < C; ++c)
+    for (unsigned j = 0; j < E; ++j)
+      next[c * E + j] = fma(kv[j], rs[c], fmul(S[c * E + j], decay[j]));
+  llvm::append_range(next, outs);
   return next;
 }
 
 SmallVector<Value>
 RecurrentKernelEmitter::columnSums(ArrayRef<Value> partials,
                                    ExchangeRegion region) {
-  SmallVector<Value> sums = laneSums(partials);
+  return waveSums(laneSums(partials), region);
+}
+
+SmallVector<Value> RecurrentKernelEmitter::waveSums(ArrayRef<Value> laneTotals,
+                                                    ExchangeRegion region) {
+  SmallVector<Value> sums(laneTotals);
   if (s.wavesK == 1)
     return sums;
   // exchange[region][waveK][gridCol][i], written by k-lane 0 of each wave.
@@ -767,9 +813,8 @@ Value RecurrentKernelEmitter::heldColumn() {
 // backwards hand every lane every column (all-gather). About 2C + log2(L/C)
 // exchanges. Each sum is formed once and copied, so a column's lanes agree
 // bit for bit, as the cross-wave exchange expects.
-SmallVector<Value> RecurrentKernelEmitter::laneSums(ArrayRef<Value> partials,
-                                                    bool gather) {
-  const unsigned L = s.lanesK, C = partials.size();
+SmallVector<Value> RecurrentKernelEmitter::laneSums(ArrayRef<Value> partials) {
+  const unsigned L = s.lanesK;
   if (L == 1)
     return SmallVector<Value>(partials);
   if (target.dppClusterReduce(laneStride())) {
@@ -779,16 +824,27 @@ SmallVector<Value> RecurrentKernelEmitter::laneSums(ArrayRef<Value> partials,
           b, p, gpu::AllReduceOperation::ADD, /*uniform=*/false, L, 1));
     return sums;
   }
-  unsigned width = llvm::PowerOf2Ceil(C);
-  SmallVector<Value> vals(partials);
-  vals.resize(width, f(0.0)); // padding columns sum to 0, unused
-  auto select = [&](Value c, Value x, Value y) {
-    return arith::SelectOp::create(b, c, x, y).getResult();
-  };
-  // Reduce-scatter: the lower lane keeps the lower half of the columns.
+  return allGather(scatteredSums(partials), partials.size());
+}
+
+SmallVector<unsigned> RecurrentKernelEmitter::exchangeLevels(unsigned C) const {
   SmallVector<unsigned> levels;
-  unsigned o = 1;
-  for (; o < L && vals.size() > 1; o *= 2) {
+  for (unsigned o = 1, w = llvm::PowerOf2Ceil(C); o < s.lanesK && w > 1;
+       o *= 2, w /= 2)
+    levels.push_back(o);
+  return levels;
+}
+
+Value RecurrentKernelEmitter::select(Value c, Value x, Value y) {
+  return arith::SelectOp::create(b, c, x, y);
+}
+
+SmallVector<Value>
+RecurrentKernelEmitter::scatteredSums(ArrayRef<Value> partials) {
+  SmallVector<Value> vals(partials);
+  vals.resize(llvm::PowerOf2Ceil(partials.size()), f(0.0)); // padding: 0
+  // Reduce-scatter: the lower lane keeps the lower half of the columns.
+  for (unsigned o : exchangeLevels(partials.size())) {
     const unsigned half = vals.size() / 2;
     Value upper = upperOfPair(o);
     SmallVector<Value> kept;
@@ -798,15 +854,39 @@ SmallVector<Value> RecurrentKernelEmitter::laneSums(ArrayRef<Value> partials,
       kept.push_back(fadd(mine, xorLane(theirs, o)));
     }
     vals = std::move(kept);
-    levels.push_back(o);
   }
   // The remaining lanes hold the same columns: plain xor steps.
-  for (; o < L; o *= 2)
+  for (unsigned o = 1u << exchangeLevels(partials.size()).size(); o < s.lanesK;
+       o *= 2)
     for (Value &x : vals)
       x = fadd(x, xorLane(x, o));
-  if (!gather)
-    return vals;
-  // All-gather: undo the levels, the lower lane's block first.
+  return vals;
+}
+
+Value RecurrentKernelEmitter::reduceScatter(ArrayRef<Value> partials) {
+  SmallVector<Value> held = scatteredSums(partials);
+  assert(held.size() == 1 && "scattered sums need C <= lanesK");
+  return held.front();
+}
+
+Value RecurrentKernelEmitter::heldOf(ArrayRef<Value> values) {
+  SmallVector<Value> vals(values);
+  vals.resize(llvm::PowerOf2Ceil(values.size()), f(0.0));
+  for (unsigned o : exchangeLevels(values.size())) {
+    const unsigned half = vals.size() / 2;
+    Value upper = upperOfPair(o);
+    for (unsigned i = 0; i < half; ++i)
+      vals[i] = select(upper, vals[half + i], vals[i]);
+    vals.resize(half);
+  }
+  return vals.front();
+}
+
+SmallVector<Value> RecurrentKernelEmitter::allGather(ArrayRef<Value> held,
+                                                     unsigned C) {
+  // Undo the levels, the lower lane's block first.
+  SmallVector<Value> vals(held);
+  const SmallVector<unsigned> levels = exchangeLevels(C);
   for (unsigned o : llvm::reverse(levels)) {
     Value upper = upperOfPair(o);
     SmallVector<Value> lower, higher;

@@ -3,11 +3,14 @@
 // coalesced; a column's 8 k-lanes sit 8 lanes apart (wave 64), so its
 // reductions run over that stride. gfx950 has no DPP for a strided
 // cluster, so every level is a shuffle and the sums are exchanged
-// transposed: the q and k norms take one exchange down (the lower lane of
-// a pair keeps q's partial, the upper k's), two xor steps over the other
-// lanes and one exchange back; the four columns' S^T k two levels down,
-// one xor step, three exchanges back (7 shuffles, not 4 x 3). Softplus gate
-// with A_log and dt_bias: log1p(exp(min(x, 20))) selected against x > 20.
+// transposed: the q and k norms and k.q (padded to four) take two
+// exchanges down (the lower lane of the first pair keeps q's and k.q's
+// partials), one xor step over the other lanes and three exchanges back.
+// Each of the four columns' S'^T k and S'^T q: two levels down and one xor
+// step, every lane left holding one column of both; the output is that
+// column's S'^T q + (k.q) r, and only r goes back (three exchanges), for
+// the update. Softplus gate with A_log and dt_bias: log1p(exp(min(x, 20)))
+// selected against x > 20.
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s
 // sm_90's default (8 columns a lane, 8 k-lanes, one wave) reads each k-row
 // of a lane's columns as two runs of 4 (16 bytes), 16 columns apart, the
@@ -27,19 +30,35 @@
 // CHECK: scf.for {{.*}} iter_args
 // CHECK-NOT: gpu.subgroup_reduce
 // CHECK: %[[UP:.*]] = arith.cmpi ne, %{{.*}}, %c0{{.*}} : index
-// CHECK: %[[Q:.*]] = arith.select %[[UP]], %[[KSS:.*]], %[[QSS:.*]] : f32
-// CHECK: %[[SEND:.*]] = arith.select %[[UP]], %[[QSS]], %[[KSS]] : f32
+// CHECK: %[[Q:.*]] = arith.select %[[UP]], %[[KQ:.*]], %[[QSS:.*]] : f32
+// CHECK: %[[SEND:.*]] = arith.select %[[UP]], %[[QSS]], %[[KQ]] : f32
 // CHECK: %[[GOT:.*]], %{{.*}} = gpu.shuffle {{ *}}xor %[[SEND]], %c8_i32, %c64_i32 : f32
-// CHECK: %[[S1:.*]] = arith.addf %[[Q]], %[[GOT]] : f32
-// CHECK: gpu.shuffle {{ *}}xor %[[S1]], %c16_i32
+// CHECK: arith.addf %[[Q]], %[[GOT]] : f32
+// CHECK: arith.select %[[UP]], %cst{{.*}}, %[[KSS:.*]] : f32
+// CHECK: arith.select %[[UP]], %[[KSS]], %cst{{.*}} : f32
+// CHECK: gpu.shuffle {{ *}}xor %{{.*}}, %c8_i32
+// CHECK: gpu.shuffle {{ *}}xor %{{.*}}, %c16_i32
 // CHECK: gpu.shuffle {{ *}}xor %{{.*}}, %c32_i32
-// CHECK: %[[BACK:.*]], %{{.*}} = gpu.shuffle {{ *}}xor %[[SUM:.*]], %c8_i32
-// CHECK: arith.select %{{.*}}, %[[BACK]], %[[SUM]] : f32
-// CHECK: arith.select %{{.*}}, %[[SUM]], %[[BACK]] : f32
+// CHECK: gpu.shuffle {{ *}}xor %{{.*}}, %c16_i32
+// CHECK: gpu.shuffle {{ *}}xor %{{.*}}, %c8_i32
+// CHECK: gpu.shuffle {{ *}}xor %{{.*}}, %c8_i32
+// CHECK-NOT: gpu.shuffle
 // CHECK: arith.minimumf %{{.*}}, %{{.*}} : f32
 // CHECK: math.log1p
 // CHECK: arith.cmpf ogt
 // CHECK: arith.select
+// Both sums of column 0 read the loaded state: S'^T k and S'^T q.
+// CHECK: math.fma %[[S0:arg[0-9]+]], %{{.*}}, %cst
+// CHECK-NEXT: math.fma %[[S0]], %{{.*}}, %cst
+// CHECK-COUNT-4: gpu.shuffle {{ *}}xor
+// CHECK: %[[R:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-COUNT-4: gpu.shuffle {{ *}}xor
+// CHECK-NEXT: %[[PQ:.*]] = arith.addf
+// CHECK-NEXT: %{{.*}} = math.fma %{{.*}}, %[[R]], %[[PQ]] : f32
+// CHECK: gpu.shuffle {{ *}}xor %[[R]], %c16_i32
+// CHECK-COUNT-2: gpu.shuffle {{ *}}xor %{{.*}}, %c8_i32
+// CHECK-NOT: gpu.shuffle
+// CHECK: scf.yield
 func.func @decode(%q: memref<?x2x128xbf16>, %v: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt: memref<256xf32>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x128x128xf32>) {
   kda.recurrent #l q(%q : memref<?x2x128xbf16>) k(%q : memref<?x2x128xbf16>) v(%v : memref<?x2x128xbf16>) g(%q : memref<?x2x128xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt : memref<256xf32>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%state : memref<?x2x128x128xf32>) out(%v : memref<?x2x128xbf16>)
   return

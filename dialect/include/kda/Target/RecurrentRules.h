@@ -74,10 +74,11 @@ struct RecurrentPlan {
   unsigned gridX() const { return (headV + blockV - 1) / blockV; }
   bool maskV() const { return headV % blockV != 0; }
   /// f32 values one lane contributes to a cross-wave reduction (the q and k
-  /// norms, or one per column).
-  unsigned exchangeValues() const { return std::max(2u, colsPerThread); }
-  /// Bytes of the cross-wave exchange: three regions (norms, S^T k, S^T q)
-  /// of wavesK x gridCols x exchangeValues floats; none when wavesK == 1.
+  /// norms with k.q, or one per column).
+  unsigned exchangeValues() const { return std::max(3u, colsPerThread); }
+  /// Bytes of the cross-wave exchange: three regions (norms and k.q,
+  /// S^T (decay k), S^T (decay q)) of wavesK x gridCols x exchangeValues
+  /// floats; none when wavesK == 1.
   unsigned exchangeBytes() const {
     return wavesK == 1 ? 0 : 3 * wavesK * gridCols() * exchangeValues() * 4;
   }
