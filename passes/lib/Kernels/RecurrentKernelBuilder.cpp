@@ -1,11 +1,13 @@
 //===- RecurrentKernelBuilder.cpp - the decode kernel ---------------------===//
 //
-// Per token t of the workgroup's sequence, each lane does, for its k-run:
-//   q, k <- l2norm (cluster sums over the column's lanes), q *= scale
-//   S    <- exp(g) * S
-//   r    =  beta * (v - sum_k S k)          (cluster sum)
-//   S    <- S + k r
-//   o    =  sum_k S q                       (cluster sum; lane kt = 0 stores)
+// Per token t of the workgroup's sequence, each lane does, for its k-run
+// (S' = exp(g) * S, the decayed state):
+//   sums over the column's lanes, all at once from the loaded state:
+//        S'^T k and S'^T q per column, k.q, |q|^2 and |k|^2 (l2norm)
+//   k, q scaled by their norms' factors (q also by `scale`), as the sums
+//   r    =  beta * (v - S'^T k)
+//   o    =  S'^T q + (k.q) r                  (= S_new^T q)
+//   S    <- S' + k r^T
 // All math in f32; activations are widened on load and narrowed on store.
 //
 //===----------------------------------------------------------------------===//
@@ -261,15 +263,10 @@ private:
   Value narrow(Value v, Type to) {
     return to == f32 ? v : arith::TruncFOp::create(b, to, v);
   }
-  /// The regions of the cross-wave exchange, one per reduction of a token.
-  enum ExchangeRegion : unsigned { NormRegion, ResidualRegion, OutputRegion };
-  /// Sums over every lane sharing this lane's column: inside the wave
-  /// (laneSums), then across the wavesK waves (waveSums).
-  SmallVector<Value> columnSums(ArrayRef<Value> partials, ExchangeRegion region);
-  /// With wavesK > 1, the waves' lane totals summed through `region` of the
-  /// LDS exchange (one barrier for all of them); else the totals themselves.
-  SmallVector<Value> waveSums(ArrayRef<Value> laneTotals,
-                              ExchangeRegion region);
+  /// With wavesK > 1, the waves' lane totals summed through token t's
+  /// region of the LDS exchange (one barrier for all of them); else the
+  /// totals themselves.
+  SmallVector<Value> waveSums(ArrayRef<Value> laneTotals, Value t);
   /// Sums over the lanesK lanes of the wave sharing each column, every lane
   /// getting every sum: DPP cluster reductions where the chip has them for
   /// this stride, else a transposed butterfly (see its definition).
@@ -380,6 +377,11 @@ private:
   RowVariant rows;
   Value lds, priv; // workgroup / private attributions of the staged loop
   Value exchange;  // the cross-wave exchange (wavesK > 1)
+  // The exchange's region alternates over the workgroup's tokens, passes
+  // included: token t of pass p is exchange number t + exchangeBase, with
+  // exchangeBase = p * len - bos (a row's first token of pass p + 1 follows
+  // its last of pass p, even with one token).
+  Value exchangeBase;
   // The lane's place: its column in the workgroup's grid, its k-lane within
   // the wave, and its wave's k-group.
   Value gridCol, ktInWave, waveK;
@@ -655,35 +657,12 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
   }
   Value braw = widen(memref::LoadOp::create(b, beta, th));
 
-  // k.q of the token: the output is S'^T q + (k.q) r, S' the decayed state
-  // (below). Its partial rides with the norms' reduction.
-  Value kqPart = f(0.0);
-  for (unsigned j = 0; j < E; ++j)
-    kqPart = fma(kv[j], qv[j], kqPart);
-  Value scale = f(layer.getEffectiveScale()), kq;
-  if (layer.getQkL2norm()) {
-    Value qss = f(0.0), kss = f(0.0);
-    for (unsigned j = 0; j < E; ++j) {
-      qss = fma(qv[j], qv[j], qss);
-      kss = fma(kv[j], kv[j], kss);
-    }
-    // eps inside the sqrt, as the oracle and fla do.
-    SmallVector<Value> norms = columnSums({qss, kss, kqPart}, NormRegion);
-    Value qinv = arith::DivFOp::create(
-        b, f(1.0), math::SqrtOp::create(b, fadd(norms[0], f(1e-6))));
-    Value kinv = arith::DivFOp::create(
-        b, f(1.0), math::SqrtOp::create(b, fadd(norms[1], f(1e-6))));
-    scale = fmul(scale, qinv);
-    for (Value &x : kv)
-      x = fmul(x, kinv);
-    kq = fmul(fmul(norms[2], kinv), scale);
-  } else {
-    kq = fmul(columnSums({kqPart}, NormRegion)[0], scale);
-  }
-  for (Value &x : qv)
-    x = fmul(x, scale);
-
-  // The decay of the k-run, shared by every column of the lane.
+  // Every sum of the token reads only the loaded state and the raw rows, so
+  // all of them are taken at once: the norms, k.q, and per column S'^T k
+  // and S'^T q with S' = diag(decay) S. The norms scale the sums afterwards
+  // (one factor each per token), the output is S''^T q = S'^T q + (k.q) r,
+  // and the update S' + k r^T is off the output's path: a token is one
+  // reduction deep, and with wavesK > 1 one barrier.
   SmallVector<Value> decay, kd, qd;
   for (unsigned j = 0; j < E; ++j) {
     Value raw = dtBias ? fadd(graw[j], bias[j]) : graw[j];
@@ -693,12 +672,6 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
     qd.push_back(fmul(qv[j], decay[j]));
   }
   Value bval = emitBeta(b, b.getLoc(), layer, braw);
-
-  // Per column, with S' = diag(decay) S: the residual r = beta (v - S'^T k),
-  // the new state S' + k r^T and the output S''^T q = S'^T q + (k.q) r.
-  // Both sums read the loaded state, so their reductions overlap, and the
-  // update is off the output's path: one reduction deep per token, not two
-  // (the decode kernels are latency-bound where the state is bf16).
   SmallVector<Value> pks, pqs;
   for (unsigned c = 0; c < C; ++c) {
     Value pk = f(0.0), pq = f(0.0);
@@ -709,46 +682,89 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
     pks.push_back(pk);
     pqs.push_back(pq);
   }
-  auto residual = [&](Value vc, Value pk) { return fmul(bval, fsub(vc, pk)); };
+  const bool l2norm = layer.getQkL2norm();
+  Value kqPart = f(0.0), qss = f(0.0), kss = f(0.0);
+  for (unsigned j = 0; j < E; ++j) {
+    kqPart = fma(kv[j], qv[j], kqPart);
+    if (l2norm) {
+      qss = fma(qv[j], qv[j], qss);
+      kss = fma(kv[j], kv[j], kss);
+    }
+  }
+  SmallVector<Value> rowSums = {kqPart};
+  if (l2norm)
+    rowSums.append({qss, kss});
+
+  // The sums over the column's lanes and waves. Scattered, each lane holds
+  // one column's S'^T k and S'^T q (heldColumn) beside the row sums.
+  SmallVector<Value> pkSum, pqSum;
+  if (scatteredOutputs()) {
+    pkSum = {reduceScatter(pks)};
+    pqSum = {reduceScatter(pqs)};
+    rowSums = laneSums(rowSums);
+  } else {
+    SmallVector<Value> all(pks);
+    llvm::append_range(all, pqs);
+    llvm::append_range(all, rowSums);
+    all = waveSums(laneSums(all), t);
+    ArrayRef<Value> sums(all);
+    pkSum.assign(sums.begin(), sums.begin() + C);
+    pqSum.assign(sums.begin() + C, sums.begin() + 2 * C);
+    rowSums.assign(sums.begin() + 2 * C, sums.end());
+  }
+
+  // The norms' factors: k scaled by kScale, q by qScale (eps inside the
+  // sqrt, as the oracle and fla do).
+  Value qScale = f(layer.getEffectiveScale()), kScale;
+  if (l2norm) {
+    auto inverseNorm = [&](Value ss) -> Value {
+      return arith::DivFOp::create(
+          b, f(1.0), math::SqrtOp::create(b, fadd(ss, f(1e-6))));
+    };
+    qScale = fmul(qScale, inverseNorm(rowSums[1]));
+    kScale = inverseNorm(rowSums[2]);
+  }
+  auto scaled = [&](Value x, Value by) { return by ? fmul(x, by) : x; };
+  Value kq = scaled(fmul(rowSums[0], qScale), kScale);
+  // Per column: r = beta (v - S'^T k), output S'^T q + (k.q) r.
+  auto residual = [&](Value vc, Value pk) {
+    return fmul(bval, fsub(vc, scaled(pk, kScale)));
+  };
   SmallVector<Value> rs, outs;
   if (scatteredOutputs()) {
-    // Each lane ends the exchange holding one column (heldColumn) of both
-    // sums; its residual is all-gathered for the update.
-    Value r = residual(heldOf(vvals), reduceScatter(pks));
-    outs.push_back(fma(kq, r, reduceScatter(pqs)));
-    rs = allGather(r, C);
+    Value r = residual(heldOf(vvals), pkSum[0]);
+    outs.push_back(fma(kq, r, fmul(pqSum[0], qScale)));
+    rs = allGather(r, C); // every column's residual, for the update
   } else {
-    SmallVector<Value> pkSum = laneSums(pks), pqSum = laneSums(pqs);
-    pkSum = waveSums(pkSum, ResidualRegion);
-    pqSum = waveSums(pqSum, OutputRegion);
     for (unsigned c = 0; c < C; ++c) {
       rs.push_back(residual(vvals[c], pkSum[c]));
-      outs.push_back(fma(kq, rs[c], pqSum[c]));
+      outs.push_back(fma(kq, rs[c], fmul(pqSum[c], qScale)));
     }
   }
   SmallVector<Value> next(E * C);
-  for (unsigned c = 0; c < C; ++c)
-    for (unsigned j = 0; j < E; ++j)
-      next[c * E + j] = fma(kv[j], rs[c], fmul(S[c * E + j], decay[j]));
+  for (unsigned j = 0; j < E; ++j) {
+    Value kn = scaled(kv[j], kScale);
+    for (unsigned c = 0; c < C; ++c)
+      next[c * E + j] = fma(kn, rs[c], fmul(S[c * E + j], decay[j]));
+  }
   llvm::append_range(next, outs);
   return next;
 }
 
-SmallVector<Value>
-RecurrentKernelEmitter::columnSums(ArrayRef<Value> partials,
-                                   ExchangeRegion region) {
-  return waveSums(laneSums(partials), region);
-}
-
 SmallVector<Value> RecurrentKernelEmitter::waveSums(ArrayRef<Value> laneTotals,
-                                                    ExchangeRegion region) {
+                                                    Value t) {
   SmallVector<Value> sums(laneTotals);
   if (s.wavesK == 1)
     return sums;
-  // exchange[region][waveK][gridCol][i], written by k-lane 0 of each wave.
+  // exchange[e mod 2][waveK][gridCol][i], e the exchange's number (see
+  // exchangeBase), written by k-lane 0 of each wave. One barrier an
+  // exchange: exchange e + 2 writes the region exchange e read only after
+  // every wave passed exchange e + 1's barrier, which follows its reads.
   const unsigned W = s.wavesK, n = s.exchangeValues();
+  Value region = arith::RemUIOp::create(b, add(t, exchangeBase), idx(2));
   auto at = [&](Value wk, unsigned i) {
-    Value row = add(mul(add(idx(region * W), wk), idx(s.gridCols())), gridCol);
+    Value row = add(mul(add(mul(region, idx(W)), wk), idx(s.gridCols())),
+                    gridCol);
     return add(mul(row, idx(n)), idx(i));
   };
   Value writer =
@@ -1197,6 +1213,9 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     if (pass + 1 < s.vPasses)
       ahead = startState(pass + 1);
     setPass(pass);
+    if (s.wavesK > 1)
+      exchangeBase = arith::SubIOp::create(
+          b, mul(idx(pass), arith::SubIOp::create(b, eos, bos)), bos);
     SmallVector<Value> finalState;
     if (s.ldsStages > 0) { // one pass (a rule of the config)
       if (failed(emitStagedTokenLoop(bos, eos, h, hq, k0, cols, expALog,

@@ -6,9 +6,10 @@
 // a clustered subgroup_reduce inside a wave (DPP: one VALU op a level); on
 // sm_90 each level is a shuffle, so the sums are exchanged transposed: the
 // 4 columns of S'^T k take two exchange levels down and three xor steps,
-// S'^T q the same, each lane then holding one column of both; it stores
-// that column's output S'^T q + (k.q) r, and only the residuals r go back
-// (three exchanges): 15 shuffles where 8 reductions would take 40.
+// S'^T q the same, each lane then holding one column of both, beside k.q
+// and the norms (padded to four: 9 shuffles); it stores that column's
+// output S'^T q + (k.q) r, and only the residuals r go back (three
+// exchanges): 24 shuffles where 11 reductions would take 55.
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx942 | FileCheck %s
 // RUN: kda-opt %s --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=SM90
 
@@ -35,9 +36,10 @@
 // CHECK:   } else {
 // CHECK:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[INIT]]#0,
 // CHECK-COUNT-3: vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
-// CHECK-COUNT-3: gpu.subgroup_reduce add %{{.*}} cluster(size = 32) : (f32) -> f32
+// CHECK-NOT: gpu.subgroup_reduce
 // CHECK:     math.exp
-// CHECK-COUNT-8: gpu.subgroup_reduce add %{{.*}} cluster(size = 32) : (f32) -> f32
+// CHECK-COUNT-11: gpu.subgroup_reduce add %{{.*}} cluster(size = 32) : (f32) -> f32
+// CHECK-NOT: gpu.subgroup_reduce
 // CHECK:     scf.if
 // CHECK-COUNT-4: memref.store
 // CHECK:     scf.yield
@@ -51,24 +53,27 @@
 // SM90: kda.grid = array<i64: 4, 2, -1>, kda.lanes_k = 32 : i32
 // SM90-SAME: known_block_size = array<i32: 64, 1, 1>
 // SM90-NOT: gpu.subgroup_reduce
-// The norms and k.q (padded to four): 1, 1, 2 down, 4, 8, 16, then 2, 1, 1
-// back.
-// SM90-COUNT-9: gpu.shuffle
+// SM90-NOT: gpu.shuffle
 // SM90: math.exp
 // S'^T k, then S'^T q: two levels down, three xor steps each.
-// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
-// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90-COUNT-2: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
 // SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c2_i32{{.*}}, %c32_i32{{.*}} : f32
 // SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c4_i32{{.*}}, %c32_i32{{.*}} : f32
 // SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c8_i32{{.*}}, %c32_i32{{.*}} : f32
 // SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c16_i32{{.*}}, %c32_i32{{.*}} : f32
-// SM90: %[[R:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// SM90: %[[PK:.*]] = arith.addf
 // SM90-COUNT-6: gpu.shuffle
 // SM90: %[[PQ:.*]] = arith.addf
-// SM90-NEXT: math.fma %{{.*}}, %[[R]], %[[PQ]] : f32
+// The row sums: 1, 1, 2 down, 4, 8, 16, then 2, 1, 1 back.
+// SM90-COUNT-9: gpu.shuffle
+// SM90: math.sqrt
+// SM90: %[[PKN:.*]] = arith.mulf %[[PK]], %{{.*}} : f32
+// SM90: %[[RES:.*]] = arith.subf %{{.*}}, %[[PKN]] : f32
+// SM90: %[[R:.*]] = arith.mulf %{{.*}}, %[[RES]] : f32
+// SM90: %[[PQN:.*]] = arith.mulf %[[PQ]], %{{.*}} : f32
+// SM90: math.fma %{{.*}}, %[[R]], %[[PQN]] : f32
 // SM90: gpu.shuffle {{ *}}xor %[[R]], %c2_i32{{.*}}, %c32_i32{{.*}} : f32
-// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
-// SM90: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
+// SM90-COUNT-2: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
 // SM90-NOT: gpu.shuffle
 // SM90: scf.yield
 func.func @decode(%q: memref<?x1x128xbf16>, %v: memref<?x2x32xbf16>, %g: memref<?x2x128xbf16>, %beta: memref<?x2xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %state: memref<?x2x32x128xf32>, %o: memref<?x2x32xbf16>) {

@@ -73,14 +73,13 @@ struct RecurrentPlan {
   /// are masked.
   unsigned gridX() const { return (headV + blockV - 1) / blockV; }
   bool maskV() const { return headV % blockV != 0; }
-  /// f32 values one lane contributes to a cross-wave reduction (the q and k
-  /// norms with k.q, or one per column).
-  unsigned exchangeValues() const { return std::max(3u, colsPerThread); }
-  /// Bytes of the cross-wave exchange: three regions (norms and k.q,
-  /// S^T (decay k), S^T (decay q)) of wavesK x gridCols x exchangeValues
-  /// floats; none when wavesK == 1.
+  /// f32 values one lane contributes to a token's cross-wave reduction:
+  /// S'^T k and S'^T q per column, k.q and the q and k norms.
+  unsigned exchangeValues() const { return 2 * colsPerThread + 3; }
+  /// Bytes of the cross-wave exchange: two regions (tokens alternate) of
+  /// wavesK x gridCols x exchangeValues floats; none when wavesK == 1.
   unsigned exchangeBytes() const {
-    return wavesK == 1 ? 0 : 3 * wavesK * gridCols() * exchangeValues() * 4;
+    return wavesK == 1 ? 0 : 2 * wavesK * gridCols() * exchangeValues() * 4;
   }
 };
 
