@@ -3,14 +3,14 @@
 // coalesced; a column's 8 k-lanes sit 8 lanes apart (wave 64), so its
 // reductions run over that stride. gfx950 has no DPP for a strided
 // cluster, so every level is a shuffle and the sums are exchanged
-// transposed. All of a token's sums read only the loaded state and the raw
-// rows: each of the four columns' S'^T k and S'^T q goes two levels down
-// and one xor step, every lane left holding one column of both; k.q and
-// the q and k norms (padded to four) two levels down (the lower lane of the
-// first pair keeps k.q's partial, the upper |k|^2's), one xor step and
-// three exchanges back. The output is the held column's S'^T q + (k.q) r;
-// only r goes back (three exchanges), for the update. Softplus gate with
-// A_log and dt_bias: log1p(exp(min(x, 20))) selected against x > 20.
+// transposed: k.q and the q and k norms (padded to four) take two
+// exchanges down (the lower lane of the first pair keeps k.q's partial,
+// the upper |k|^2's), one xor step over the other lanes and three exchanges
+// back. Then each of the four columns' S'^T k and S'^T q goes two levels
+// down and one xor step, every lane left holding one column of both; the
+// output is that column's S'^T q + (k.q) r, and only r goes back (three
+// exchanges), for the update. Softplus gate with A_log and dt_bias:
+// log1p(exp(min(x, 20))) selected against x > 20.
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s
 // sm_90's default (8 columns a lane, 8 k-lanes, one wave) reads each k-row
 // of a lane's columns as two runs of 4 (16 bytes), 16 columns apart, the
@@ -29,20 +29,10 @@
 // CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK: scf.for {{.*}} iter_args
 // CHECK-NOT: gpu.subgroup_reduce
-// CHECK: arith.minimumf %{{.*}}, %{{.*}} : f32
-// CHECK: math.log1p
-// CHECK: arith.cmpf ogt
-// CHECK: arith.select
-// CHECK: math.fma %[[S0:arg[0-9]+]], %{{.*}}, %cst
-// CHECK-NEXT: math.fma %[[S0]], %{{.*}}, %cst
-// CHECK-COUNT-4: gpu.shuffle {{ *}}xor
-// CHECK: %[[PK:.*]] = arith.addf
-// CHECK-COUNT-4: gpu.shuffle {{ *}}xor
-// CHECK: %[[PQ:.*]] = arith.addf
 // CHECK: %[[UP:.*]] = arith.cmpi ne, %{{.*}}, %c0{{.*}} : index
 // CHECK: %[[KEEP:.*]] = arith.select %[[UP]], %[[KSS:.*]], %[[KQ:.*]] : f32
 // CHECK: %[[SEND:.*]] = arith.select %[[UP]], %[[KQ]], %[[KSS]] : f32
-// CHECK: %[[GOT:.*]], %{{.*}} = gpu.shuffle {{ *}}xor %[[SEND]], %c8_i32{{.*}}, %c64_i32{{.*}} : f32
+// CHECK: %[[GOT:.*]], %{{.*}} = gpu.shuffle {{ *}}xor %[[SEND]], %c8_i32, %c64_i32 : f32
 // CHECK: arith.addf %[[KEEP]], %[[GOT]] : f32
 // CHECK: arith.select %[[UP]], %cst{{.*}}, %[[QSS:.*]] : f32
 // CHECK: arith.select %[[UP]], %[[QSS]], %cst{{.*}} : f32
@@ -54,11 +44,20 @@
 // CHECK: gpu.shuffle {{ *}}xor %{{.*}}, %c8_i32
 // CHECK: math.sqrt
 // CHECK: math.sqrt
-// CHECK: %[[PKN:.*]] = arith.mulf %[[PK]], %{{.*}} : f32
-// CHECK: %[[RES:.*]] = arith.subf %{{.*}}, %[[PKN]] : f32
+// CHECK-NOT: gpu.shuffle
+// CHECK: arith.minimumf %{{.*}}, %{{.*}} : f32
+// CHECK: math.log1p
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK: math.fma %[[S0:arg[0-9]+]], %{{.*}}, %cst
+// CHECK-NEXT: math.fma %[[S0]], %{{.*}}, %cst
+// CHECK-COUNT-4: gpu.shuffle {{ *}}xor
+// CHECK: %[[PK:.*]] = arith.addf
+// CHECK-COUNT-4: gpu.shuffle {{ *}}xor
+// CHECK: %[[PQ:.*]] = arith.addf
+// CHECK: %[[RES:.*]] = arith.subf %{{.*}}, %[[PK]] : f32
 // CHECK: %[[R:.*]] = arith.mulf %{{.*}}, %[[RES]] : f32
-// CHECK: %[[PQN:.*]] = arith.mulf %[[PQ]], %{{.*}} : f32
-// CHECK: math.fma %{{.*}}, %[[R]], %[[PQN]] : f32
+// CHECK: math.fma %{{.*}}, %[[R]], %[[PQ]] : f32
 // CHECK: gpu.shuffle {{ *}}xor %[[R]], %c16_i32
 // CHECK-COUNT-2: gpu.shuffle {{ *}}xor %{{.*}}, %c8_i32
 // CHECK-NOT: gpu.shuffle

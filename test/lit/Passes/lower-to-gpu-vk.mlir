@@ -6,7 +6,7 @@
 // a clustered subgroup_reduce inside a wave (DPP: one VALU op a level); on
 // sm_90 each level is a shuffle, so the sums are exchanged transposed: the
 // 4 columns of S'^T k take two exchange levels down and three xor steps,
-// S'^T q the same, each lane then holding one column of both, beside k.q
+// S'^T q the same, each lane then holding one column of both, after k.q
 // and the norms (padded to four: 9 shuffles); it stores that column's
 // output S'^T q + (k.q) r, and only the residuals r go back (three
 // exchanges): 24 shuffles where 11 reductions would take 55.
@@ -36,9 +36,9 @@
 // CHECK:   } else {
 // CHECK:   scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[INIT]]#0,
 // CHECK-COUNT-3: vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
-// CHECK-NOT: gpu.subgroup_reduce
+// CHECK-COUNT-3: gpu.subgroup_reduce add %{{.*}} cluster(size = 32) : (f32) -> f32
 // CHECK:     math.exp
-// CHECK-COUNT-11: gpu.subgroup_reduce add %{{.*}} cluster(size = 32) : (f32) -> f32
+// CHECK-COUNT-8: gpu.subgroup_reduce add %{{.*}} cluster(size = 32) : (f32) -> f32
 // CHECK-NOT: gpu.subgroup_reduce
 // CHECK:     scf.if
 // CHECK-COUNT-4: memref.store
@@ -53,6 +53,10 @@
 // SM90: kda.grid = array<i64: 4, 2, -1>, kda.lanes_k = 32 : i32
 // SM90-SAME: known_block_size = array<i32: 64, 1, 1>
 // SM90-NOT: gpu.subgroup_reduce
+// k.q and the norms (padded to four): 1, 1, 2 down, 4, 8, 16, then 2, 1, 1
+// back.
+// SM90-COUNT-9: gpu.shuffle
+// SM90: math.sqrt
 // SM90-NOT: gpu.shuffle
 // SM90: math.exp
 // S'^T k, then S'^T q: two levels down, three xor steps each.
@@ -64,14 +68,9 @@
 // SM90: %[[PK:.*]] = arith.addf
 // SM90-COUNT-6: gpu.shuffle
 // SM90: %[[PQ:.*]] = arith.addf
-// The row sums: 1, 1, 2 down, 4, 8, 16, then 2, 1, 1 back.
-// SM90-COUNT-9: gpu.shuffle
-// SM90: math.sqrt
-// SM90: %[[PKN:.*]] = arith.mulf %[[PK]], %{{.*}} : f32
-// SM90: %[[RES:.*]] = arith.subf %{{.*}}, %[[PKN]] : f32
+// SM90: %[[RES:.*]] = arith.subf %{{.*}}, %[[PK]] : f32
 // SM90: %[[R:.*]] = arith.mulf %{{.*}}, %[[RES]] : f32
-// SM90: %[[PQN:.*]] = arith.mulf %[[PQ]], %{{.*}} : f32
-// SM90: math.fma %{{.*}}, %[[R]], %[[PQN]] : f32
+// SM90: math.fma %{{.*}}, %[[R]], %[[PQ]] : f32
 // SM90: gpu.shuffle {{ *}}xor %[[R]], %c2_i32{{.*}}, %c32_i32{{.*}} : f32
 // SM90-COUNT-2: gpu.shuffle {{ *}}xor %{{.*}}, %c1_i32{{.*}}, %c32_i32{{.*}} : f32
 // SM90-NOT: gpu.shuffle
