@@ -49,7 +49,9 @@
 // CHECK: math.log1p
 // CHECK: arith.cmpf ogt
 // CHECK: arith.select
-// CHECK: math.fma %[[S0:arg[0-9]+]], %{{.*}}, %cst
+// S' = exp(g) S first, then both sums of column 0 read it.
+// CHECK: %[[S0:.*]] = arith.mulf %arg{{[0-9]+}}, %{{.*}} : f32
+// CHECK: math.fma %[[S0]], %{{.*}}, %cst
 // CHECK-NEXT: math.fma %[[S0]], %{{.*}}, %cst
 // CHECK-COUNT-4: gpu.shuffle {{ *}}xor
 // CHECK: %[[PK:.*]] = arith.addf
