@@ -664,8 +664,9 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
   // only the rows. With wavesK > 1 every sum is taken at once and the
   // norms scale the sums afterwards (one factor each per token): one
   // barrier a token. Inside one wave the row sums go first and scale k and
-  // q: measured on the H200 (bf16 vk pool, N 128: 86 against 97 us), taking
-  // them all at once kept a pass's state twice in registers.
+  // q: taking them all at once there was measured on the H200 (with the
+  // sums then reading S against exp(g) k and exp(g) q; bf16 vk pool, best
+  // candidate at N 128: 97 against 86 us, 159 against 127 registers).
   const bool joint = s.wavesK > 1, l2norm = layer.getQkL2norm();
   Value kqPart = f(0.0), qss = f(0.0), kss = f(0.0);
   for (unsigned j = 0; j < E; ++j) {
