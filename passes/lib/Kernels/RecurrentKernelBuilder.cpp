@@ -729,37 +729,35 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
     pqs.push_back(pq);
   }
 
-  // The sums over the column's lanes and waves. Scattered, each lane holds
-  // one column's S'^T k and S'^T q (heldColumn).
-  SmallVector<Value> pkSum, pqSum;
-  if (scatteredOutputs()) {
-    pkSum = {reduceScatter(pks)};
-    pqSum = {reduceScatter(pqs)};
-  } else if (joint) {
-    SmallVector<Value> all(pks);
-    llvm::append_range(all, pqs);
-    llvm::append_range(all, rowSums);
-    all = waveSums(laneSums(all), t);
-    ArrayRef<Value> sums(all);
-    pkSum.assign(sums.begin(), sums.begin() + C);
-    pqSum.assign(sums.begin() + C, sums.begin() + 2 * C);
-    rowSums.assign(sums.begin() + 2 * C, sums.end());
-    factors();
-  } else {
-    pkSum = laneSums(pks);
-    pqSum = laneSums(pqs);
-  }
-
   // Per column: r = beta (v - S'^T k), output S'^T q + (k.q) r.
   auto residual = [&](Value vc, Value pk) {
     return fmul(bval, fsub(vc, scaled(pk, kScale)));
   };
   SmallVector<Value> rs, outs;
   if (scatteredOutputs()) {
-    Value r = residual(heldOf(vvals), pkSum[0]);
-    outs.push_back(fma(kq, r, scaled(pqSum[0], qScale)));
-    rs = allGather(r, C); // every column's residual, for the update
+    // Each lane holds one column's S'^T k and S'^T q (heldColumn); only the
+    // residuals go back to every lane, for the update.
+    Value pk = reduceScatter(pks), pq = reduceScatter(pqs);
+    Value r = residual(heldOf(vvals), pk);
+    outs.push_back(fma(kq, r, scaled(pq, qScale)));
+    rs = allGather(r, C);
   } else {
+    // The sums over the column's lanes and waves.
+    SmallVector<Value> pkSum, pqSum;
+    if (joint) {
+      SmallVector<Value> all(pks);
+      llvm::append_range(all, pqs);
+      llvm::append_range(all, rowSums);
+      all = waveSums(laneSums(all), t);
+      ArrayRef<Value> sums(all);
+      pkSum.assign(sums.begin(), sums.begin() + C);
+      pqSum.assign(sums.begin() + C, sums.begin() + 2 * C);
+      rowSums.assign(sums.begin() + 2 * C, sums.end());
+      factors();
+    } else {
+      pkSum = laneSums(pks);
+      pqSum = laneSums(pqs);
+    }
     for (unsigned c = 0; c < C; ++c) {
       rs.push_back(residual(vvals[c], pkSum[c]));
       outs.push_back(fma(kq, rs[c], scaled(pqSum[c], qScale)));
@@ -884,7 +882,8 @@ RecurrentKernelEmitter::scatteredSums(ArrayRef<Value> partials) {
   SmallVector<Value> vals(partials);
   vals.resize(llvm::PowerOf2Ceil(partials.size()), f(0.0)); // padding: 0
   // Reduce-scatter: the lower lane keeps the lower half of the columns.
-  for (unsigned o : exchangeLevels(partials.size())) {
+  const SmallVector<unsigned> levels = exchangeLevels(partials.size());
+  for (unsigned o : levels) {
     const unsigned half = vals.size() / 2;
     Value upper = upperOfPair(o);
     SmallVector<Value> kept;
@@ -896,8 +895,7 @@ RecurrentKernelEmitter::scatteredSums(ArrayRef<Value> partials) {
     vals = std::move(kept);
   }
   // The remaining lanes hold the same columns: plain xor steps.
-  for (unsigned o = 1u << exchangeLevels(partials.size()).size(); o < s.lanesK;
-       o *= 2)
+  for (unsigned o = 1u << levels.size(); o < s.lanesK; o *= 2)
     for (Value &x : vals)
       x = fadd(x, xorLane(x, o));
   return vals;
