@@ -22,6 +22,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -66,11 +67,11 @@ struct ChunkPlan {
   // Measured on the H200 (T 8192, H 32): staging the chunk's q, k and v
   // in LDS too (148 KiB) cut the prep to one workgroup per SM and made it
   // slower (7.7 ms against 4.4 ms); it reads them from global memory.
-  // The prep's A (C x C) rows are padded (`padded`); G's rows are not:
-  // padding them (132 or 136 floats) took gfx942/gfx950's prep past their
-  // SGPRs (9 spills at head_k 128 with GVA).
+  // The prep's A (C x C) and G (C x K) rows are padded (`padded`): G
+  // becomes W's B operand, read down its columns (unpadded rows of 128
+  // floats put a fragment's 4 rows on one bank).
   int64_t prepLdsFloats() const {
-    return C * K + C * padded(C) + kSub * C + 3 * C;
+    return C * padded(K) + C * padded(C) + kSub * C + 3 * C;
   }
   /// The scan stages each chunk's rows in LDS when they fit (one coalesced
   /// pass, then every atom operand from LDS) and reads them from the
@@ -253,8 +254,26 @@ public:
     Operand(F fn, bool words = false) : at(std::move(fn)), words(words) {}
     At at;
     bool words;
+    /// Where the operand is a plain LDS array, element (r, c) at
+    /// mem[r * rowStride + c * colStride]: fragments are then read by the
+    /// tile layer's vector loads (MemTile) instead of element by element.
+    Value mem;
+    int64_t rowStride = 0, colStride = 0;
   };
   static Operand words(At at) { return Operand(std::move(at), true); }
+  /// The operand held in LDS array `mem` with rows of `stride` elements
+  /// (`transposed`: element (r, c) at mem[c * stride + r]).
+  Operand inLds(Value mem, int64_t stride, bool asWords,
+                bool transposed = false) {
+    const int64_t rs = transposed ? 1 : stride, cs = transposed ? stride : 1;
+    Operand op(
+        [this, mem, rs, cs](Value r, Value c) {
+          return load(mem, add(mul(r, idx(rs)), mul(c, idx(cs))));
+        },
+        asWords);
+    op.mem = mem, op.rowStride = rs, op.colStride = cs;
+    return op;
+  }
 
   ChunkEmitter(OpBuilder &b, Location loc, const ChunkPlan &p, ChunkStageOp op,
                const TargetInfo &target)
@@ -289,6 +308,9 @@ private:
   Value fsub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
   Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
   Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
+  /// 2^x: G is kept in log2 units (KDA-MATH.md section 2: the cumsum in
+  /// base 2), so every decay factor is one exp2 (ex2 / v_exp_f32).
+  Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
   Value select(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
   }
@@ -401,20 +423,45 @@ private:
     };
     const Operand aK = inK(aAt, /*kFirst=*/false),
                   bK = inK(bAt, /*kFirst=*/true);
-    auto loop = scf::ForOp::create(b, loc, idx(0), kEnd, idx(atom.k),
-                                   ValueRange{acc}); // ceil(kEnd / k) steps
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value k0 = loop.getInductionVar();
-    SplitFragment fa = splitOperand(MmaOperand::A, row0, k0, aK);
-    SplitFragment fb = splitOperand(MmaOperand::B, k0, col0, bK);
-    scf::YieldOp::create(
-        b, loc,
-        emitMmaSplit(b, loc, atom, fa, fb, loop.getRegionIterArgs()[0]));
-    return loop.getResult(0);
+    // ceil(kEnd / k) steps; the split's atoms into two accumulators.
+    auto loop =
+        scf::ForOp::create(b, loc, idx(0), kEnd, idx(atom.k),
+                           ValueRange{acc, zeroAccumulator(b, loc, atom)});
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k0 = loop.getInductionVar();
+      SplitFragment fa = splitOperand(MmaOperand::A, row0, k0, aK);
+      SplitFragment fb = splitOperand(MmaOperand::B, k0, col0, bK);
+      SplitAccumulator next = emitMmaSplitInto(
+          b, loc, atom, fa, fb,
+          {loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1]});
+      scf::YieldOp::create(b, loc, ValueRange{next.big, next.small});
+    }
+    return SplitAccumulator{loop.getResult(0), loop.getResult(1)}.sum(b, loc);
   }
   SplitFragment splitOperand(MmaOperand operand, Value row0, Value col0,
                              const Operand &op) {
+    if (op.mem) {
+      // Every LDS array starts on 16 bytes (carve) and the strides are
+      // padded widths (multiples of 4): 4 elements at a time may align.
+      const unsigned align =
+          (op.rowStride % 4 == 0 || op.rowStride == 1) &&
+                  (op.colStride % 4 == 0 || op.colStride == 1)
+              ? 4
+              : 1;
+      MemTile tile{
+          op.mem,
+          add(mul(row0, idx(op.rowStride)), mul(col0, idx(op.colStride))),
+          idx(op.rowStride), idx(op.colStride), align};
+      if (op.words)
+        return loadSplitFragment(b, loc, *p.atom, operand, tile, lane);
+      SmallVector<Value> elems =
+          loadFragmentElements(b, loc, *p.atom, operand, tile, lane);
+      auto type = VectorType::get({int64_t(elems.size())}, f32);
+      return splitFragment(b, loc, *p.atom,
+                           vector::FromElementsOp::create(b, loc, type, elems));
+    }
     auto at = [&](OpBuilder &, Location, Value r, Value c) {
       return op.at(add(row0, r), add(col0, c));
     };
@@ -422,6 +469,12 @@ private:
       return buildSplitFragment(b, loc, *p.atom, operand, lane, at);
     return splitFragment(b, loc, *p.atom,
                          buildFragment(b, loc, *p.atom, operand, lane, at));
+  }
+  /// A field's chunk rows of `width` as an operand of split words: from
+  /// their LDS buffer `buf` where the plan stages them, else by `at`.
+  Operand rowsOperand(Value buf, int64_t width, At at) {
+    return p.stageScan ? inLds(buf, p.padded(width), /*asWords=*/true)
+                       : words(std::move(at));
   }
   /// The split word of `x` (see Operand).
   Value word(Value x) { return packSplitWord(b, loc, *p.atom, x); }
@@ -487,6 +540,12 @@ private:
   void prepRows();
   void prepGateCumsum();
   void prepIntraChunk();
+  /// The A_kk and A_qk atom tiles at (row0, col0) anchored at row `anchor`.
+  SmallVector<Value> intraTiles(Value row0, Value col0, Value anchor);
+  void prepOperandWords();
+  /// acc + T' V over k < kEnd for U's tile at (row0, col0).
+  Value gemmU(Value acc, Value row0, Value col0, Value kEnd,
+              const Operand &tOp);
   void prepDiagonal();
   void prepInverse();
   void prepWU();
@@ -500,7 +559,7 @@ private:
   Value safeToken(Value r) {
     return add(chunkStart, select(rowValid(r), r, idx(0)));
   }
-  Value gIdx(Value r, Value d) { return add(mul(r, idx(p.K)), d); }
+  Value gIdx(Value r, Value d) { return add(mul(r, idx(p.padded(p.K))), d); }
   /// Index of (row, column of the block) in the scan's state block, V_new
   /// and their word copies (rows of blockV, padded).
   Value blockAt(Value r, Value col) {
@@ -639,6 +698,7 @@ void ChunkEmitter::beginLds() {
 }
 
 Value ChunkEmitter::carve(int64_t floats) {
+  assert(dynOffset % 16 == 0 && "LDS arrays start on 16 bytes (inLds)");
   auto space = gpu::AddressSpaceAttr::get(b.getContext(),
                                           gpu::AddressSpace::Workgroup);
   auto type = MemRefType::get({floats}, f32, nullptr, space);
@@ -665,18 +725,27 @@ void ChunkEmitter::bindPlace(Value seq) {
 //===----------------------------------------------------------------------===//
 
 // Per chunk row: the q and k normalisation factors (scale folded into q's)
-// and beta; masked rows get 0.
+// and beta; masked rows get 0. A wave per row: its lanes read the row's
+// head_k columns (coalesced) and the wave sums the squares (one thread a
+// row made each row 2 x head_k dependent loads).
 void ChunkEmitter::prepRows() {
-  forThreads(idx(p.C), [&](Value r) {
+  const int64_t per = (p.K + p.waveSize - 1) / p.waveSize;
+  forPieces(p.C, [&](Value r, Value live) {
     Value valid = rowValid(r);
     Value t = safeToken(r);
     Value qf = f(layer.getEffectiveScale()), kf = f(1.0);
     if (layer.getQkL2norm()) {
       auto sumSq = [&](Value mem) {
-        return forReduce(idx(0), idx(p.K), f(0), [&](Value d, Value acc) {
-          Value x = qkElem(mem, r, d);
-          return fadd(acc, fmul(x, x));
-        });
+        Value acc = f(0);
+        for (int64_t e = 0; e < per; ++e) {
+          Value d = add(lane, idx(e * p.waveSize));
+          Value in = lt(d, idx(p.K));
+          Value x = qkElem(mem, r, select(in, d, idx(0)));
+          acc = fadd(acc, select(in, fmul(x, x), f(0)));
+        }
+        return gpu::SubgroupReduceOp::create(
+                   b, loc, acc, gpu::AllReduceOperation::ADD, /*uniform=*/true)
+            .getResult();
       };
       // eps inside the sqrt, as the oracle and fla do.
       auto inv = [&](Value ss) {
@@ -687,14 +756,20 @@ void ChunkEmitter::prepRows() {
       kf = inv(sumSq(k));
     }
     Value braw = loadF(beta, add(mul(t, idx(p.HV)), h));
-    store(select(valid, qf, f(0)), ldsRowQ, r);
-    store(select(valid, kf, f(0)), ldsRowK, r);
-    store(select(valid, emitBeta(b, loc, layer, braw), f(0)), ldsRowB, r);
+    Value writer = arith::AndIOp::create(
+        b, loc, live,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0)));
+    ifThen(writer, [&] {
+      store(select(valid, qf, f(0)), ldsRowQ, r);
+      store(select(valid, kf, f(0)), ldsRowK, r);
+      store(select(valid, emitBeta(b, loc, layer, braw), f(0)), ldsRowB, r);
+    });
   });
 }
 
-// G[r][d] = sum over rows <= r of the gate; masked rows add 0, so G of a
-// masked row is G of the chunk's last row.
+// G[r][d] = log2(e) x the sum over rows <= r of the gate (base 2: every
+// factor built from G is one exp2); masked rows add 0, so G of a masked
+// row is G of the chunk's last row.
 void ChunkEmitter::prepGateCumsum() {
   Value expALog;
   if (aLog)
@@ -706,8 +781,9 @@ void ChunkEmitter::prepGateCumsum() {
                              d));
     if (dtBias)
       raw = fadd(raw, loadF(dtBias, add(mul(h, idx(p.K)), d)));
-    store(select(rowValid(r), emitGate(b, loc, layer, raw, expALog), f(0)),
-          ldsG, gIdx(r, d));
+    Value gate =
+        fmul(emitGate(b, loc, layer, raw, expALog), f(llvm::numbers::log2e));
+    store(select(rowValid(r), gate, f(0)), ldsG, gIdx(r, d));
   });
   barrier();
   forThreads(idx(p.K), [&](Value d) {
@@ -782,20 +858,7 @@ void ChunkEmitter::prepIntraChunk() {
     auto [tr, tc] = tileOrigin(tile, kSub);
     Value row0 = add(mul(bi, idx(kSub)), tr),
           colBase = add(mul(bj, idx(kSub)), tc);
-    At bOp = [&](Value d, Value j) {
-      return fmul(kn(j, d), exp(fsub(gam(anchor, d), gam(j, d))));
-    };
-    auto decayedRow = [&](bool isKK) -> At {
-      return [&, isKK](Value i, Value d) {
-        Value x = isKK ? kn(i, d) : qs(i, d);
-        return fmul(x, exp(fsub(gam(i, d), gam(anchor, d))));
-      };
-    };
-    SmallVector<Value> accs = {
-        gemm(zeroAccumulator(b, loc, *p.atom), row0, colBase, p.K,
-             decayedRow(true), bOp),
-        gemm(zeroAccumulator(b, loc, *p.atom), row0, colBase, p.K,
-             decayedRow(false), bOp)};
+    SmallVector<Value> accs = intraTiles(row0, colBase, anchor);
     // (The masks only where diagonal tiles exist: without them gfx942's
     // pairwise prep keeps within its SGPRs.)
     auto below = [&](arith::CmpIPredicate pred, Value i, Value j) -> Value {
@@ -825,6 +888,47 @@ void ChunkEmitter::prepIntraChunk() {
   if (!diagonal)
     prepDiagonal();
   barrier();
+}
+
+// One k loop for both products: k_i and q_i share their decay factor
+// exp2(G_i - G_a), and the B fragment k_j exp2(G_a - G_j) is built and
+// split once for both (as two gemms, each k step built B twice and every
+// factor of A twice: 24 exp2 a step for 6 atoms at m16n8k16, now 12).
+SmallVector<Value> ChunkEmitter::intraTiles(Value row0, Value col0,
+                                            Value anchor) {
+  const MmaAtom &atom = *p.atom;
+  Value zero = zeroAccumulator(b, loc, atom);
+  // (big, small) accumulators of A_kk, then of A_qk.
+  auto loop = scf::ForOp::create(b, loc, idx(0), idx(p.K), idx(atom.k),
+                                 ValueRange{zero, zero, zero, zero});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value k0 = loop.getInductionVar();
+  SmallVector<Value> rowsA = buildFragments(
+      b, loc, atom, MmaOperand::A, lane, 2,
+      [&](OpBuilder &, Location, Value r, Value c) -> SmallVector<Value> {
+        Value i = add(row0, r), d = add(k0, c);
+        Value decay = exp2(fsub(gam(i, d), gam(anchor, d)));
+        return {fmul(kn(i, d), decay), fmul(qs(i, d), decay)};
+      });
+  Value colsB = buildFragment(
+      b, loc, atom, MmaOperand::B, lane,
+      [&](OpBuilder &, Location, Value r, Value c) {
+        Value d = add(k0, r), j = add(col0, c);
+        return fmul(kn(j, d), exp2(fsub(gam(anchor, d), gam(j, d))));
+      });
+  SplitFragment split = splitFragment(b, loc, atom, colsB);
+  SmallVector<Value> next;
+  for (unsigned i = 0; i < 2; ++i) {
+    SplitAccumulator acc = emitMmaSplitInto(
+        b, loc, atom, splitFragment(b, loc, atom, rowsA[i]), split,
+        {loop.getRegionIterArgs()[2 * i], loop.getRegionIterArgs()[2 * i + 1]});
+    next.append({acc.big, acc.small});
+  }
+  scf::YieldOp::create(b, loc, next);
+  b.setInsertionPointAfter(loop);
+  return {SplitAccumulator{loop.getResult(0), loop.getResult(1)}.sum(b, loc),
+          SplitAccumulator{loop.getResult(2), loop.getResult(3)}.sum(b, loc)};
 }
 
 // Diagonal blocks, pairwise (no anchor keeps both factors below 1 inside a
@@ -876,7 +980,7 @@ void ChunkEmitter::prepDiagonal() {
       Value skk = f(0), sqk = f(0);
       for (int64_t e = 0; e < per; ++e) {
         Value x = fmul(qkElem(k, j, cols[e]),
-                       exp(fsub(pick(lo.g[e], hi.g[e]), gam(j, cols[e]))));
+                       exp2(fsub(pick(lo.g[e], hi.g[e]), gam(j, cols[e]))));
         skk = fadd(skk, fmul(x, pick(lo.k[e], hi.k[e])));
         sqk = fadd(sqk, fmul(x, pick(lo.q[e], hi.q[e])));
       }
@@ -989,41 +1093,89 @@ void ChunkEmitter::prepInverse() {
   }
 }
 
-// W = T diag(b) (K o exp G) and U = T diag(b) V, rows of the chunk only.
-// A piece is one atom tile of W or U. T is lower triangular, so row tile r's
-// product stops at its last row (k < m (r + 1)): 10 of the 16 (row tile,
-// k step) products at chunk 64. The row tiles run one after another (a
+// T' = T diag(beta) (its unit diagonal becomes beta_i) in place of T, and
+// W's B operand k o exp2(G) in place of G, both as split words: written
+// once here, read by prepWU's atoms as vector loads (before: beta, the
+// normalised k and exp(G) were computed again at every fragment element).
+// G and T are read for the last time before this (prepIntraChunk and
+// prepInverse end with barriers); each thread rewrites only the elements
+// it reads.
+void ChunkEmitter::prepOperandWords() {
+  forThreads(idx(p.C * p.C), [&](Value x) {
+    Value i = div(x, p.C), m = rem(x, p.C);
+    store(word(fmul(unitLower(i, m), load(ldsRowB, m))), ldsA, aIdx(i, m));
+  });
+  forThreads(idx(p.C * p.K), [&](Value x) {
+    Value m = div(x, p.K), d = rem(x, p.K);
+    store(word(fmul(kn(m, d), exp2(gam(m, d)))), ldsG, gIdx(m, d));
+  });
+  barrier();
+}
+
+Value ChunkEmitter::gemmU(Value acc, Value row0, Value col0, Value kEnd,
+                          const Operand &tOp) {
+  const MmaAtom &atom = *p.atom;
+  auto vAt = [&](Value m, Value col) {
+    return add(mul(add(mul(safeToken(m), idx(p.HV)), h), idx(p.V)), col);
+  };
+  Type ab = scalarType(b.getContext(), atom.ab);
+  if (cast<MemRefType>(v.getType()).getElementType() != ab)
+    return gemmTo(acc, row0, col0, kEnd, /*ragged=*/false, tOp,
+                  [&](Value m, Value col) {
+                    return select(rowValid(m), loadF(v, vAt(m, col)), f(0));
+                  });
+  // V is exact in the atom's operand type: its fragment is loaded as it
+  // is, and T' V takes two atoms (T'.lo V, T'.hi V) instead of three.
+  auto loop =
+      scf::ForOp::create(b, loc, idx(0), kEnd, idx(atom.k), ValueRange{acc});
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value k0 = loop.getInductionVar();
+  SplitFragment t = splitOperand(MmaOperand::A, row0, k0, tOp);
+  const FragmentLayout &layout = layoutOf(atom, MmaOperand::B);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(ab));
+  SmallVector<Value> elems;
+  for (unsigned e = 0; e < layout.elems; ++e) {
+    auto [r, c] = fragmentCoords(b, loc, layout, lane, e);
+    Value m = add(k0, r);
+    elems.push_back(select(rowValid(m), load(v, vAt(m, add(col0, c))), zero));
+  }
+  Value vFrag = vector::FromElementsOp::create(
+      b, loc, fragmentType(b.getContext(), atom, MmaOperand::B), elems);
+  scf::YieldOp::create(
+      b, loc,
+      emitMmaSplitA(b, loc, atom, t, vFrag, loop.getRegionIterArgs()[0]));
+  return loop.getResult(0);
+}
+
+// W = T' (K o exp G) and U = T' V, rows of the chunk only, from the words
+// prepOperandWords wrote. A piece is one atom tile of W or U. T' is lower
+// triangular, so row tile r's product stops at its last row, rounded up to
+// the atom's k (the columns past it are T's zero upper triangle, and
+// C % k == 0 keeps them inside the chunk): 10 of the 16 (row tile, k
+// step) products at chunk 64. The row tiles run one after another (a
 // loop, not unrolled: unrolled copies took gfx950's prep past its SGPRs),
 // so every wave of a pass issues the same atoms.
 void ChunkEmitter::prepWU() {
-  At tOp = [&](Value i, Value m) { return unitLower(i, m); };
-  At bW = [&](Value m, Value d) {
-    return fmul(fmul(load(ldsRowB, m), kn(m, d)), exp(gam(m, d)));
-  };
-  At bU = [&](Value m, Value col) {
-    Value off =
-        add(mul(add(mul(safeToken(m), idx(p.HV)), h), idx(p.V)), col);
-    return select(rowValid(m), fmul(load(ldsRowB, m), loadF(v, off)), f(0));
-  };
+  Operand tOp = inLds(ldsA, p.padded(p.C), /*asWords=*/true);
+  Operand bW = inLds(ldsG, p.padded(p.K), /*asWords=*/true);
   const int64_t colsW = p.K / p.atom->n, colsU = p.V / p.atom->n;
-  const bool ragged = p.atom->m % p.atom->k != 0;
-  forRange(idx(0), idx(p.C), idx(p.atom->m), [&](Value row0) {
-    Value kEnd = add(row0, idx(p.atom->m));
-    auto tile = [&](Value c0, Value live, const At &bOp, int64_t field,
-                    bool asWords) {
-      Value acc = gemmTo(zeroAccumulator(b, loc, *p.atom), row0, c0, kEnd,
-                         ragged, tOp, bOp);
-      storeRows(acc, row0, c0, live, field, asWords);
-    };
-    // W only feeds the scan's atoms (split words); U also starts V_new (f32).
-    forPieces(colsW + colsU, [&](Value piece, Value live) {
-      ifThenElse(
-          lt(piece, idx(colsW)),
-          [&] { tile(mul(piece, idx(p.atom->n)), live, bW, p.recW(), true); },
-          [&] {
-            tile(mul(sub(piece, idx(colsW)), idx(p.atom->n)), live, bU,
-                 p.recU(), false);
-          });
+  const int64_t m = p.atom->m, k = p.atom->k;
+  forRange(idx(0), idx(p.C), idx(m), [&](Value row0) {
+    Value kEnd = mul(div(add(row0, idx(m + k - 1)), k), idx(k));
+    // W only feeds the scan's atoms (split words); U also starts V_new
+    // (f32). Two passes: a U tile may take fewer atoms than a W tile, and
+    // every wave must issue the same atoms (forPieces).
+    forPieces(colsW, [&](Value piece, Value live) {
+      Value c0 = mul(piece, idx(p.atom->n));
+      Value zero = zeroAccumulator(b, loc, *p.atom);
+      storeRows(gemmTo(zero, row0, c0, kEnd, /*ragged=*/false, tOp, bW), row0,
+                c0, live, p.recW(), true);
+    });
+    forPieces(colsU, [&](Value piece, Value live) {
+      Value c0 = mul(piece, idx(p.atom->n));
+      storeRows(gemmU(zeroAccumulator(b, loc, *p.atom), row0, c0, kEnd, tOp),
+                row0, c0, live, p.recU(), false);
     });
   });
 }
@@ -1040,12 +1192,12 @@ void ChunkEmitter::prepDecayedRows() {
     ifThen(rowValid(r), [&] {
       Value t = rowToken(r);
       Value gl = gam(last, d), gr = gam(r, d);
-      store(word(fmul(qs(r, d), exp(gr))), ws, recAt(t, p.recQG(), d));
-      store(word(fmul(kn(r, d), exp(fsub(gl, gr)))), ws,
+      store(word(fmul(qs(r, d), exp2(gr))), ws, recAt(t, p.recQG(), d));
+      store(word(fmul(kn(r, d), exp2(fsub(gl, gr)))), ws,
             recAt(t, p.recKD(), d));
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r,
                                           idx(0));
-      ifThen(first, [&] { store(exp(gl), ws, recAt(t, p.recGL(), d)); });
+      ifThen(first, [&] { store(exp2(gl), ws, recAt(t, p.recGL(), d)); });
     });
   });
 }
@@ -1064,7 +1216,7 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
   ifThen(live, [&] {
     rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
     beginLds();
-    ldsG = carve(p.C * p.K);
+    ldsG = carve(p.C * p.padded(p.K));
     ldsA = carve(p.C * p.padded(p.C));
     ldsT = carve(kSub * p.C);
     ldsRowQ = carve(p.C);
@@ -1075,6 +1227,7 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
     prepDecayedRows();
     prepIntraChunk();
     prepInverse();
+    prepOperandWords();
     prepWU();
   });
   b.setInsertionPointToEnd(&entry);
@@ -1180,13 +1333,8 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   const int64_t BV = p.blockV;
   // Every operand is a split word: S and V_new from their copies here, the
   // chunk's rows as the prep wrote them.
-  Operand sOp(
-      [&](Value d, Value col) {
-        return load(p.stateWords ? ldsSw : ldsS, blockAt(d, col));
-      },
-      p.stateWords);
-  Operand vnOp =
-      words([&](Value j, Value col) { return load(ldsVn, blockAt(j, col)); });
+  Operand sOp = inLds(p.stateWords ? ldsSw : ldsS, p.padded(BV), p.stateWords);
+  Operand vnOp = inLds(ldsVn, p.padded(BV), /*asWords=*/true);
   auto staged = [&] {
     if (p.stageScan)
       barrier();
@@ -1195,21 +1343,21 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
 
   // V_new = U - W S. From the ring, the schedule's wait and drained
   // barrier before this iteration made the slot visible.
-  At w, u;
+  At wAt, u;
   if (ringSlot) {
-    std::tie(w, u) = ringRows(ringSlot);
+    std::tie(wAt, u) = ringRows(ringSlot);
   } else {
-    w = chunkRows(ldsX, p.recW(), idx(0), p.K);
+    wAt = chunkRows(ldsX, p.recW(), idx(0), p.K);
     u = chunkRows(ldsU, p.recU(), col0, BV);
     staged();
   }
+  Operand w = ringSlot ? words(wAt) : rowsOperand(ldsX, p.K, wAt);
   // The output's rows load while V_new is computed (their buffer holds W).
   PendingRows qgRows = issueRows(p.recQG(), idx(0), p.K);
   PendingRows aqkRows = issueRows(p.recA(), idx(0), p.C);
   forPieces(tilesRows, [&](Value piece, Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
-    Value acc =
-        gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K, words(w), sOp);
+    Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K, w, sOp);
     ifThen(live, [&] {
       eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {
         store(word(fsub(u(i, col), x)), ldsVn, blockAt(i, col));
@@ -1219,16 +1367,15 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   barrier(); // V_new is complete; W's buffer may be restaged
 
   // O = (q o exp G) S + A_qk V_new, rows of the chunk only.
-  At qg = stagePending(ldsX, qgRows);
-  At aqk = stagePending(ldsAq, aqkRows);
+  Operand qg = rowsOperand(ldsX, p.K, stagePending(ldsX, qgRows));
+  Operand aqk = rowsOperand(ldsAq, p.C, stagePending(ldsAq, aqkRows));
   staged();
   // The update's rows load while the output is computed.
   PendingRows kdRows = issueRows(p.recKD(), idx(0), p.K);
   forPieces(tilesRows, [&](Value piece, Value live) {
     auto [row0, c0] = tileOrigin(piece, BV);
-    Value acc =
-        gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K, words(qg), sOp);
-    acc = gemm(acc, row0, c0, p.C, words(aqk), vnOp);
+    Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K, qg, sOp);
+    acc = gemm(acc, row0, c0, p.C, aqk, vnOp);
     ifThen(live, [&] {
       eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {
         ifThen(rowValid(i), [&] {

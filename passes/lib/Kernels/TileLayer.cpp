@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -95,18 +96,77 @@ static Value convertFloat(OpBuilder &b, Location loc, Value v, Type to) {
   return arith::TruncFOp::create(b, loc, to, v);
 }
 
+/// The constant part of a coordinate of element `elem` (its element terms).
+static int64_t elemPart(ArrayRef<LayoutTerm> terms, unsigned elem) {
+  int64_t v = 0;
+  for (const LayoutTerm &t : terms)
+    if (t.src == LayoutTerm::Elem)
+      v += t.eval(/*lane=*/0, elem);
+  return v;
+}
+
+/// Whether every lane term of a coordinate is a multiple of n (then the
+/// lane's part keeps an n-aligned element n-aligned).
+static bool laneTermsAligned(ArrayRef<LayoutTerm> terms, unsigned n) {
+  return llvm::all_of(terms, [n](const LayoutTerm &t) {
+    return t.src == LayoutTerm::Elem || t.mul % n == 0;
+  });
+}
+
+SmallVector<Value> mlir::kda::loadFragmentElements(OpBuilder &b, Location loc,
+                                                   const MmaAtom &atom,
+                                                   MmaOperand operand,
+                                                   const MemTile &tile,
+                                                   Value lane) {
+  const FragmentLayout &layout = layoutOf(atom, operand);
+  Type stored = cast<MemRefType>(tile.memref.getType()).getElementType();
+  // The coordinate that steps by 1 in memory, if one does: elements whose
+  // other coordinate agrees and whose coordinate steps by 1 form a run.
+  std::optional<int64_t> rowStride = getConstantIntValue(tile.rowStride),
+                         colStride = getConstantIntValue(tile.colStride);
+  const bool alongCol = colStride == 1, alongRow = !alongCol && rowStride == 1;
+  ArrayRef<LayoutTerm> along = alongCol ? layout.col : layout.row,
+                       across = alongCol ? layout.row : layout.col;
+  SmallVector<Value> elems;
+  for (unsigned e = 0; e < layout.elems;) {
+    unsigned run = 1;
+    if (alongCol || alongRow)
+      while (e + run < layout.elems &&
+             elemPart(across, e + run) == elemPart(across, e) &&
+             elemPart(along, e + run) == elemPart(along, e) + run)
+        ++run;
+    unsigned n = 1;
+    for (unsigned w = 4; w > 1; w /= 2)
+      if (w <= run && w <= tile.align && elemPart(along, e) % w == 0 &&
+          laneTermsAligned(along, w)) {
+        n = w;
+        break;
+      }
+    auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
+    Value at = tile.indexOf(b, loc, row, col);
+    if (n == 1) {
+      elems.push_back(memref::LoadOp::create(b, loc, tile.memref, at));
+    } else {
+      const unsigned bytes = n * stored.getIntOrFloatBitWidth() / 8;
+      Value v = vector::LoadOp::create(
+          b, loc, VectorType::get({n}, stored), tile.memref, ValueRange{at},
+          /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+      for (unsigned i = 0; i < n; ++i)
+        elems.push_back(vector::ExtractOp::create(b, loc, v, int64_t(i)));
+    }
+    e += n;
+  }
+  return elems;
+}
+
 Value mlir::kda::loadFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
                               MmaOperand operand, const MemTile &tile,
                               Value lane) {
-  const FragmentLayout &layout = layoutOf(atom, operand);
   VectorType type = fragmentType(b.getContext(), atom, operand);
-  SmallVector<Value> elems;
-  for (unsigned e = 0; e < layout.elems; ++e) {
-    auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
-    Value v = memref::LoadOp::create(b, loc, tile.memref,
-                                     tile.indexOf(b, loc, row, col));
-    elems.push_back(convertFloat(b, loc, v, type.getElementType()));
-  }
+  SmallVector<Value> elems =
+      loadFragmentElements(b, loc, atom, operand, tile, lane);
+  for (Value &v : elems)
+    v = convertFloat(b, loc, v, type.getElementType());
   return vector::FromElementsOp::create(b, loc, type, elems);
 }
 
@@ -161,6 +221,26 @@ Value mlir::kda::buildFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
   return vector::FromElementsOp::create(b, loc, type, elems);
 }
 
+SmallVector<Value> mlir::kda::buildFragments(OpBuilder &b, Location loc,
+                                             const MmaAtom &atom,
+                                             MmaOperand operand, Value lane,
+                                             unsigned count, ElementsFn fn) {
+  const FragmentLayout &layout = layoutOf(atom, operand);
+  SmallVector<SmallVector<Value>> elems(count);
+  for (unsigned e = 0; e < layout.elems; ++e) {
+    auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
+    SmallVector<Value> values = fn(b, loc, row, col);
+    assert(values.size() == count && "one value per fragment");
+    for (unsigned i = 0; i < count; ++i)
+      elems[i].push_back(values[i]);
+  }
+  auto type = VectorType::get({int64_t(layout.elems)}, b.getF32Type());
+  SmallVector<Value> frags;
+  for (ArrayRef<Value> e : elems)
+    frags.push_back(vector::FromElementsOp::create(b, loc, type, e));
+  return frags;
+}
+
 void mlir::kda::forEachFragmentElement(OpBuilder &b, Location loc,
                                        const MmaAtom &atom, MmaOperand operand,
                                        Value frag, Value lane, ElementSink fn) {
@@ -193,11 +273,10 @@ Value mlir::kda::packSplitWord(OpBuilder &b, Location loc, const MmaAtom &atom,
   return vector::ExtractOp::create(b, loc, word, int64_t(0));
 }
 
-SplitFragment mlir::kda::buildSplitFragment(OpBuilder &b, Location loc,
-                                            const MmaAtom &atom,
-                                            MmaOperand operand, Value lane,
-                                            ElementFn fn) {
-  Value words = buildFragment(b, loc, atom, operand, lane, fn);
+/// hi and lo of a vector of split words (packSplitWord): bytes, not
+/// arithmetic (byte permutes on the chip).
+static SplitFragment unpackWords(OpBuilder &b, Location loc,
+                                 const MmaAtom &atom, Value words) {
   const int64_t n = cast<VectorType>(words.getType()).getNumElements();
   auto halves = VectorType::get({2 * n}, scalarType(b.getContext(), atom.ab));
   Value pairs = vector::BitCastOp::create(b, loc, halves, words);
@@ -210,10 +289,49 @@ SplitFragment mlir::kda::buildSplitFragment(OpBuilder &b, Location loc,
           vector::ShuffleOp::create(b, loc, pairs, pairs, odd)};
 }
 
+SplitFragment mlir::kda::buildSplitFragment(OpBuilder &b, Location loc,
+                                            const MmaAtom &atom,
+                                            MmaOperand operand, Value lane,
+                                            ElementFn fn) {
+  return unpackWords(b, loc, atom,
+                     buildFragment(b, loc, atom, operand, lane, fn));
+}
+
+SplitFragment mlir::kda::loadSplitFragment(OpBuilder &b, Location loc,
+                                           const MmaAtom &atom,
+                                           MmaOperand operand,
+                                           const MemTile &tile, Value lane) {
+  SmallVector<Value> words =
+      loadFragmentElements(b, loc, atom, operand, tile, lane);
+  auto type = VectorType::get({int64_t(words.size())}, b.getF32Type());
+  return unpackWords(b, loc, atom,
+                     vector::FromElementsOp::create(b, loc, type, words));
+}
+
 Value mlir::kda::emitMmaSplit(OpBuilder &b, Location loc, const MmaAtom &atom,
                               const SplitFragment &a,
                               const SplitFragment &bFrag, Value c) {
   Value acc = emitMma(b, loc, atom, a.lo, bFrag.hi, c);
   acc = emitMma(b, loc, atom, a.hi, bFrag.lo, acc);
   return emitMma(b, loc, atom, a.hi, bFrag.hi, acc);
+}
+
+Value mlir::kda::emitMmaSplitA(OpBuilder &b, Location loc, const MmaAtom &atom,
+                               const SplitFragment &a, Value bFrag, Value c) {
+  return emitMma(b, loc, atom, a.hi, bFrag,
+                 emitMma(b, loc, atom, a.lo, bFrag, c));
+}
+
+Value SplitAccumulator::sum(OpBuilder &b, Location loc) const {
+  return arith::AddFOp::create(b, loc, big, small);
+}
+
+SplitAccumulator mlir::kda::emitMmaSplitInto(OpBuilder &b, Location loc,
+                                             const MmaAtom &atom,
+                                             const SplitFragment &a,
+                                             const SplitFragment &bFrag,
+                                             SplitAccumulator acc) {
+  Value small = emitMma(b, loc, atom, a.lo, bFrag.hi, acc.small);
+  small = emitMma(b, loc, atom, a.hi, bFrag.lo, small);
+  return {emitMma(b, loc, atom, a.hi, bFrag.hi, acc.big), small};
 }

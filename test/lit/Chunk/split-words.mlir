@@ -4,17 +4,22 @@
 // (one bitcast, two shuffles) instead of splitting f32 values at every
 // fragment; the scan packs its initial state block's words. The prep's
 // diagonal 16-row blocks go by atoms where the gate is bounded per token
-// (lower_bound -5: no wave reductions) and pairwise by wave reductions
-// where it is not (softplus).
+// (lower_bound -5: no wave reductions past the two of the row norms) and
+// pairwise by wave reductions where it is not (softplus). Operands held in
+// LDS with their k dimension contiguous (the staged W rows) are read by
+// vector loads: 2 words at a time for mma.sync's pairs, 4 for MFMA's.
 // RUN: kda-opt %s --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefixes=CHECK,SYNC
 // RUN: kda-opt %s --kda-decompose --kda-lower-to-gpu=target=gfx942 | FileCheck %s --check-prefixes=CHECK,MFMA
 
 // CHECK-LABEL: gpu.func @kda_lb_prep(
-// CHECK-NOT: gpu.subgroup_reduce
+// CHECK-COUNT-2: gpu.subgroup_reduce add
 // CHECK: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xf32>
 // CHECK: kda.mma
+// CHECK-NOT: gpu.subgroup_reduce
 // CHECK-LABEL: gpu.func @kda_lb_scan(
 // CHECK: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xf32>
+// SYNC: vector.load %{{.*}} : memref<{{.*}}xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// MFMA: vector.load %{{.*}} : memref<{{.*}}xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // SYNC: %[[A:.*]] = vector.bitcast %{{.*}} : vector<8xf32> to vector<16xbf16>
 // SYNC-NEXT: vector.shuffle %[[A]], %[[A]] [0, 2, 4, 6, 8, 10, 12, 14]
 // SYNC-NEXT: vector.shuffle %[[A]], %[[A]] [1, 3, 5, 7, 9, 11, 13, 15]

@@ -37,17 +37,30 @@ std::pair<Value, Value> fragmentCoords(OpBuilder &b, Location loc,
                                        unsigned elem);
 
 /// A tile in a rank-1 memref: element (r, c) of the tile is at
-/// offset + r * rowStride + c * colStride (index values).
+/// offset + r * rowStride + c * colStride (index values). `align`: the
+/// caller's promise that offset and both strides are multiples of it
+/// (elements); loads then read up to that many elements at once where the
+/// fragment's elements lie next to each other (a constant stride of 1).
 struct MemTile {
   Value memref;
   Value offset, rowStride, colStride;
+  unsigned align = 1;
   Value indexOf(OpBuilder &b, Location loc, Value row, Value col) const;
 };
 
 /// Loads the calling lane's fragment of `operand` from `tile`, converting
 /// elements to the fragment's element type when the memref holds another.
+/// Elements next to each other in memory are read by one vector load (up
+/// to 4, as `tile.align` and the layout allow): an operand tile stored with
+/// its k dimension contiguous takes half or a quarter of the loads.
 Value loadFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
                    MmaOperand operand, const MemTile &tile, Value lane);
+
+/// The calling lane's elements of `operand` from `tile`, as the memref
+/// holds them (no conversion), with loadFragment's vector loads.
+SmallVector<Value> loadFragmentElements(OpBuilder &b, Location loc,
+                                        const MmaAtom &atom, MmaOperand operand,
+                                        const MemTile &tile, Value lane);
 
 /// Stores the calling lane's fragment `frag` of `operand` into `tile`.
 void storeFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
@@ -70,6 +83,15 @@ using ElementFn = llvm::function_ref<Value(OpBuilder &, Location, Value, Value)>
 /// k_j * exp(G_m - G_j) of the chunk kernels.
 Value buildFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
                     MmaOperand operand, Value lane, ElementFn fn);
+
+/// fn(builder, row, col) -> `count` f32 values of element (row, col), one
+/// per fragment: several operands that share per-element work (the chunk
+/// kernels' k and q rows, decayed by the same factor) built in one pass.
+using ElementsFn =
+    llvm::function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value)>;
+SmallVector<Value> buildFragments(OpBuilder &b, Location loc,
+                                  const MmaAtom &atom, MmaOperand operand,
+                                  Value lane, unsigned count, ElementsFn fn);
 
 /// Calls fn(builder, value, row, col) for every element of the calling
 /// lane's fragment `frag` of `operand` (stores, masked stores).
@@ -104,12 +126,37 @@ SplitFragment buildSplitFragment(OpBuilder &b, Location loc,
                                  const MmaAtom &atom, MmaOperand operand,
                                  Value lane, ElementFn fn);
 
+/// The calling lane's split fragment of `operand` from a tile of split
+/// words in memory (f32 elements), read by loadFragment's vector loads.
+SplitFragment loadSplitFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                                MmaOperand operand, const MemTile &tile,
+                                Value lane);
+
 /// D = A B + C to about f32 accuracy from split fragments: three atoms
 /// accumulate lo*hi + hi*lo + hi*hi, the small terms first (so they are not
 /// lost against the large one). What the chunk kernels use so their error
 /// stays at the recurrent kernel's (KDA-MATH.md section 3).
 Value emitMmaSplit(OpBuilder &b, Location loc, const MmaAtom &atom,
                    const SplitFragment &a, const SplitFragment &bFrag, Value c);
+
+/// emitMmaSplit's three atoms into two accumulators: `big` takes hi*hi,
+/// `small` lo*hi and hi*lo, summed once after the k loop (sum()). The
+/// atoms of one k step are then two short chains instead of one chain
+/// three deep, so a k loop's steps overlap; and the small terms are summed
+/// among themselves before they meet the large ones.
+struct SplitAccumulator {
+  Value big, small;
+  Value sum(OpBuilder &b, Location loc) const;
+};
+SplitAccumulator emitMmaSplitInto(OpBuilder &b, Location loc,
+                                  const MmaAtom &atom, const SplitFragment &a,
+                                  const SplitFragment &bFrag,
+                                  SplitAccumulator acc);
+
+/// D = A B + C where B is exact in the atom's operand type (bf16 inputs:
+/// k, v): two atoms, lo*B then hi*B.
+Value emitMmaSplitA(OpBuilder &b, Location loc, const MmaAtom &atom,
+                    const SplitFragment &a, Value bFrag, Value c);
 
 /// An accumulator fragment of zeros.
 Value zeroAccumulator(OpBuilder &b, Location loc, const MmaAtom &atom);
