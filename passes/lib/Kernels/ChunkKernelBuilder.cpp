@@ -17,6 +17,7 @@
 #include "kda/Passes/TileLayer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -40,6 +41,9 @@ constexpr int64_t kSub = 16;
 /// block, head and row) and was bound by instruction latency at 4 (ncu: 6.6
 /// cycles a warp between issues with one warp per scheduler).
 constexpr unsigned kWaves = 8;
+/// Workgroups an SM the prep's registers are sized for on NVPTX (see
+/// buildChunkStageKernel).
+constexpr int kPrepWorkgroupsPerSM = 3;
 /// 16-byte pieces of a field's chunk rows a scan thread keeps in flight:
 /// a batch of the row staging, or the rows loaded ahead of their staging
 /// (issueRows; K = 128 rows at 8 waves are one batch): 8 x 4 registers.
@@ -874,14 +878,21 @@ void ChunkEmitter::prepIntraChunk() {
     ifThen(live, [&] {
       eachResult(accs[0], row0, colBase, [&](Value i, Value j, Value x) {
         storeIf(below(arith::CmpIPredicate::ult, i, j),
-                [&] { store(fmul(load(ldsRowB, i), x), ldsA, aIdx(i, j)); });
+                [&] {
+                  Value rows = fmul(load(ldsRowB, i), load(ldsRowK, i));
+                  store(fmul(fmul(rows, load(ldsRowK, j)), x), ldsA,
+                        aIdx(i, j));
+                });
       });
       eachResult(accs[1], row0, colBase, [&](Value i, Value j, Value x) {
         Value valid = rowValid(i);
         if (Value lower = below(arith::CmpIPredicate::ule, i, j))
           valid = arith::AndIOp::create(b, loc, lower, valid);
         ifThen(valid,
-               [&] { store(word(x), ws, recAt(rowToken(i), p.recA(), j)); });
+               [&] {
+                 Value rows = fmul(load(ldsRowQ, i), load(ldsRowK, j));
+                 store(word(fmul(rows, x)), ws, recAt(rowToken(i), p.recA(), j));
+               });
       });
     });
   });
@@ -890,7 +901,10 @@ void ChunkEmitter::prepIntraChunk() {
   barrier();
 }
 
-// One k loop for both products: k_i and q_i share their decay factor
+// One k loop for both products, on the raw k and q rows (their row
+// factors - normalisation, scale, beta, and 0 on masked rows - multiply
+// the tile's results once, at its stores, instead of every operand
+// element): k_i and q_i share their decay factor
 // exp2(G_i - G_a), and the B fragment k_j exp2(G_a - G_j) is built and
 // split once for both (as two gemms, each k step built B twice and every
 // factor of A twice: 24 exp2 a step for 6 atoms at m16n8k16, now 12).
@@ -909,13 +923,13 @@ SmallVector<Value> ChunkEmitter::intraTiles(Value row0, Value col0,
       [&](OpBuilder &, Location, Value r, Value c) -> SmallVector<Value> {
         Value i = add(row0, r), d = add(k0, c);
         Value decay = exp2(fsub(gam(i, d), gam(anchor, d)));
-        return {fmul(kn(i, d), decay), fmul(qs(i, d), decay)};
+        return {fmul(qkElem(k, i, d), decay), fmul(qkElem(q, i, d), decay)};
       });
   Value colsB = buildFragment(
       b, loc, atom, MmaOperand::B, lane,
       [&](OpBuilder &, Location, Value r, Value c) {
         Value d = add(k0, r), j = add(col0, c);
-        return fmul(kn(j, d), exp2(fsub(gam(anchor, d), gam(j, d))));
+        return fmul(qkElem(k, j, d), exp2(fsub(gam(anchor, d), gam(j, d))));
       });
   SplitFragment split = splitFragment(b, loc, atom, colsB);
   SmallVector<Value> next;
@@ -1622,6 +1636,16 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   setKernelAbi(func, abi);
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({int32_t(p.threads()), 1, 1}));
+  // The prep's occupancy on NVPTX: ptxas sizes registers for as many
+  // workgroups an SM as asked (nvvm.minctasm). Measured on the H200
+  // (2026-12-01, 1 x 8192 H32, ncu, one call): the prep took 1.48 ms at 3
+  // an SM (80 registers), 1.43 ms at 4 (64 registers, spilling 132 bytes)
+  // and 1.71 ms at the 2 an SM of the 121-123 registers ptxas picks on its
+  // own; whole path 2.75 / 2.70 / 3.00 ms. 3: no spills for 2% of time.
+  // AMDGPU's allocator keeps gfx942's prep at 4 waves a SIMD unasked.
+  if (target.family == TargetFamily::NVPTX && op.getStage() == ChunkStage::Prep)
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  builder.getI32IntegerAttr(kPrepWorkgroupsPerSM));
   func->setAttr("kda.kind",
                 builder.getStringAttr(prep ? "chunk_prep" : "chunk_scan"));
   func->setAttr("kda.layer", op.getLayer());
