@@ -877,22 +877,19 @@ void ChunkEmitter::prepIntraChunk() {
     };
     ifThen(live, [&] {
       eachResult(accs[0], row0, colBase, [&](Value i, Value j, Value x) {
-        storeIf(below(arith::CmpIPredicate::ult, i, j),
-                [&] {
-                  Value rows = fmul(load(ldsRowB, i), load(ldsRowK, i));
-                  store(fmul(fmul(rows, load(ldsRowK, j)), x), ldsA,
-                        aIdx(i, j));
-                });
+        storeIf(below(arith::CmpIPredicate::ult, i, j), [&] {
+          Value rows = fmul(load(ldsRowB, i), load(ldsRowK, i));
+          store(fmul(fmul(rows, load(ldsRowK, j)), x), ldsA, aIdx(i, j));
+        });
       });
       eachResult(accs[1], row0, colBase, [&](Value i, Value j, Value x) {
         Value valid = rowValid(i);
         if (Value lower = below(arith::CmpIPredicate::ule, i, j))
           valid = arith::AndIOp::create(b, loc, lower, valid);
-        ifThen(valid,
-               [&] {
-                 Value rows = fmul(load(ldsRowQ, i), load(ldsRowK, j));
-                 store(word(fmul(rows, x)), ws, recAt(rowToken(i), p.recA(), j));
-               });
+        ifThen(valid, [&] {
+          Value rows = fmul(load(ldsRowQ, i), load(ldsRowK, j));
+          store(word(fmul(rows, x)), ws, recAt(rowToken(i), p.recA(), j));
+        });
       });
     });
   });
