@@ -1,7 +1,10 @@
 //===- LowerAtoms.cpp - kda atoms -> the target's instructions ------------===//
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/AtomLowering.h"
+#include "kda/Passes/KernelAbi.h"
 #include "kda/Passes/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::kda {
@@ -13,6 +16,16 @@ using namespace mlir;
 using namespace mlir::kda;
 
 namespace {
+/// A builder's occupancy request (kWorkgroupsPerCuAttrName) as NVPTX's
+/// minimum of resident workgroups: ptxas sizes the kernel's registers so
+/// that many fit an SM.
+void applyOccupancyRequests(Operation *module) {
+  module->walk([](gpu::GPUFuncOp func) {
+    if (auto n = func->getAttrOfType<IntegerAttr>(kWorkgroupsPerCuAttrName))
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), n);
+  });
+}
+
 struct KdaLowerAtomsPass
     : public kda::impl::KdaLowerAtomsBase<KdaLowerAtomsPass> {
   using Base::Base;
@@ -25,6 +38,8 @@ struct KdaLowerAtomsPass
       return signalPassFailure();
     if (target->isEmulator())
       return; // kda-gpu-to-emu lowers the atoms to emulator calls
+    if (target->family == TargetFamily::NVPTX)
+      applyOccupancyRequests(getOperation());
     RewritePatternSet patterns(&getContext());
     if (target->family == TargetFamily::AMDGPU) {
       populateScheduleToAMDGPUPatterns(patterns, *target);

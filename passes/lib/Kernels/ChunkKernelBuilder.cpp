@@ -17,7 +17,6 @@
 #include "kda/Passes/TileLayer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -263,6 +262,10 @@ public:
     /// tile layer's vector loads (MemTile) instead of element by element.
     Value mem;
     int64_t rowStride = 0, colStride = 0;
+    /// `at` gives values exact in the atom's operand type, in that type (the
+    /// bf16 inputs): fragments are built as they are, not split, and a
+    /// product with them takes two atoms.
+    bool exact = false;
   };
   static Operand words(At at) { return Operand(std::move(at), true); }
   /// The operand held in LDS array `mem` with rows of `stride` elements
@@ -380,6 +383,13 @@ private:
     return ifOp.getResult(0);
   }
   void barrier() { gpu::BarrierOp::create(b, loc); }
+  /// The sum of `x` over the wave (every lane gets it).
+  Value waveSum(Value x) {
+    return gpu::SubgroupReduceOp::create(b, loc, x,
+                                         gpu::AllReduceOperation::ADD,
+                                         /*uniform=*/true)
+        .getResult();
+  }
   /// for (i = tid; i < count; i += threads)
   void forThreads(Value count, llvm::function_ref<void(Value)> body) {
     forRange(tid, count, idx(p.threads()), body);
@@ -425,6 +435,9 @@ private:
           },
           op.words);
     };
+    assert(!(ragged && (aAt.exact || bAt.exact)) &&
+           "ragged padding is f32 zeros");
+    assert(!aAt.exact && "only B operands are taken exact");
     const Operand aK = inK(aAt, /*kFirst=*/false),
                   bK = inK(bAt, /*kFirst=*/true);
     // ceil(kEnd / k) steps; the split's atoms into two accumulators.
@@ -436,10 +449,16 @@ private:
       b.setInsertionPointToStart(loop.getBody());
       Value k0 = loop.getInductionVar();
       SplitFragment fa = splitOperand(MmaOperand::A, row0, k0, aK);
-      SplitFragment fb = splitOperand(MmaOperand::B, k0, col0, bK);
-      SplitAccumulator next = emitMmaSplitInto(
-          b, loc, atom, fa, fb,
-          {loop.getRegionIterArgs()[0], loop.getRegionIterArgs()[1]});
+      SplitAccumulator acc{loop.getRegionIterArgs()[0],
+                           loop.getRegionIterArgs()[1]};
+      SplitAccumulator next =
+          bK.exact
+              ? emitMmaExactInto(b, loc, atom, fa,
+                                 exactFragment(MmaOperand::B, k0, col0, bK),
+                                 acc)
+              : emitMmaSplitInto(b, loc, atom, fa,
+                                 splitOperand(MmaOperand::B, k0, col0, bK),
+                                 acc);
       scf::YieldOp::create(b, loc, ValueRange{next.big, next.small});
     }
     return SplitAccumulator{loop.getResult(0), loop.getResult(1)}.sum(b, loc);
@@ -479,6 +498,18 @@ private:
   Operand rowsOperand(Value buf, int64_t width, At at) {
     return p.stageScan ? inLds(buf, p.padded(width), /*asWords=*/true)
                        : words(std::move(at));
+  }
+  /// The fragment of an exact operand, in the atom's operand type.
+  Value exactFragment(MmaOperand operand, Value row0, Value col0,
+                      const Operand &op) {
+    const FragmentLayout &layout = layoutOf(*p.atom, operand);
+    SmallVector<Value> elems;
+    for (unsigned e = 0; e < layout.elems; ++e) {
+      auto [r, c] = fragmentCoords(b, loc, layout, lane, e);
+      elems.push_back(op.at(add(row0, r), add(col0, c)));
+    }
+    return vector::FromElementsOp::create(
+        b, loc, fragmentType(b.getContext(), *p.atom, operand), elems);
   }
   /// The split word of `x` (see Operand).
   Value word(Value x) { return packSplitWord(b, loc, *p.atom, x); }
@@ -547,9 +578,8 @@ private:
   /// The A_kk and A_qk atom tiles at (row0, col0) anchored at row `anchor`.
   SmallVector<Value> intraTiles(Value row0, Value col0, Value anchor);
   void prepOperandWords();
-  /// acc + T' V over k < kEnd for U's tile at (row0, col0).
-  Value gemmU(Value acc, Value row0, Value col0, Value kEnd,
-              const Operand &tOp);
+  /// The chunk's V rows (masked rows 0) as U = T' V's B operand.
+  Operand vRows();
   void prepDiagonal();
   void prepInverse();
   void prepWU();
@@ -747,9 +777,7 @@ void ChunkEmitter::prepRows() {
           Value x = qkElem(mem, r, select(in, d, idx(0)));
           acc = fadd(acc, select(in, fmul(x, x), f(0)));
         }
-        return gpu::SubgroupReduceOp::create(
-                   b, loc, acc, gpu::AllReduceOperation::ADD, /*uniform=*/true)
-            .getResult();
+        return waveSum(acc);
       };
       // eps inside the sqrt, as the oracle and fla do.
       auto inv = [&](Value ss) {
@@ -995,13 +1023,8 @@ void ChunkEmitter::prepDiagonal() {
         skk = fadd(skk, fmul(x, pick(lo.k[e], hi.k[e])));
         sqk = fadd(sqk, fmul(x, pick(lo.q[e], hi.q[e])));
       }
-      auto sum = [&](Value x) {
-        return gpu::SubgroupReduceOp::create(
-                   b, loc, x, gpu::AllReduceOperation::ADD, /*uniform=*/true)
-            .getResult();
-      };
-      skk = fmul(sum(skk), load(ldsRowK, j));
-      sqk = fmul(sum(sqk), load(ldsRowK, j));
+      skk = fmul(waveSum(skk), load(ldsRowK, j));
+      sqk = fmul(waveSum(sqk), load(ldsRowK, j));
       Value writer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                            lane, idx(0));
       ifThen(writer, [&] {
@@ -1123,40 +1146,19 @@ void ChunkEmitter::prepOperandWords() {
   barrier();
 }
 
-Value ChunkEmitter::gemmU(Value acc, Value row0, Value col0, Value kEnd,
-                          const Operand &tOp) {
-  const MmaAtom &atom = *p.atom;
-  auto vAt = [&](Value m, Value col) {
-    return add(mul(add(mul(safeToken(m), idx(p.HV)), h), idx(p.V)), col);
-  };
-  Type ab = scalarType(b.getContext(), atom.ab);
-  if (cast<MemRefType>(v.getType()).getElementType() != ab)
-    return gemmTo(acc, row0, col0, kEnd, /*ragged=*/false, tOp,
-                  [&](Value m, Value col) {
-                    return select(rowValid(m), loadF(v, vAt(m, col)), f(0));
-                  });
-  // V is exact in the atom's operand type: its fragment is loaded as it
-  // is, and T' V takes two atoms (T'.lo V, T'.hi V) instead of three.
-  auto loop =
-      scf::ForOp::create(b, loc, idx(0), kEnd, idx(atom.k), ValueRange{acc});
-  OpBuilder::InsertionGuard g(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value k0 = loop.getInductionVar();
-  SplitFragment t = splitOperand(MmaOperand::A, row0, k0, tOp);
-  const FragmentLayout &layout = layoutOf(atom, MmaOperand::B);
-  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(ab));
-  SmallVector<Value> elems;
-  for (unsigned e = 0; e < layout.elems; ++e) {
-    auto [r, c] = fragmentCoords(b, loc, layout, lane, e);
-    Value m = add(k0, r);
-    elems.push_back(select(rowValid(m), load(v, vAt(m, add(col0, c))), zero));
-  }
-  Value vFrag = vector::FromElementsOp::create(
-      b, loc, fragmentType(b.getContext(), atom, MmaOperand::B), elems);
-  scf::YieldOp::create(
-      b, loc,
-      emitMmaSplitA(b, loc, atom, t, vFrag, loop.getRegionIterArgs()[0]));
-  return loop.getResult(0);
+// Exact where the activations are of the atom's operand type: the
+// fragment is loaded as it is, and T' V takes two atoms instead of three.
+ChunkEmitter::Operand ChunkEmitter::vRows() {
+  Type elem = cast<MemRefType>(v.getType()).getElementType();
+  const bool exact = elem == scalarType(b.getContext(), p.atom->ab);
+  Operand op([this, exact](Value m, Value col) {
+    Value at = add(mul(add(mul(safeToken(m), idx(p.HV)), h), idx(p.V)), col);
+    Value x = exact ? load(v, at) : loadF(v, at);
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
+    return select(rowValid(m), x, zero);
+  });
+  op.exact = exact;
+  return op;
 }
 
 // W = T' (K o exp G) and U = T' V, rows of the chunk only, from the words
@@ -1185,7 +1187,8 @@ void ChunkEmitter::prepWU() {
     });
     forPieces(colsU, [&](Value piece, Value live) {
       Value c0 = mul(piece, idx(p.atom->n));
-      storeRows(gemmU(zeroAccumulator(b, loc, *p.atom), row0, c0, kEnd, tOp),
+      storeRows(gemmTo(zeroAccumulator(b, loc, *p.atom), row0, c0, kEnd,
+                       /*ragged=*/false, tOp, vRows()),
                 row0, c0, live, p.recU(), false);
     });
   });
@@ -1302,9 +1305,7 @@ void ChunkEmitter::stageRows(Value buf, int64_t field, Value from,
 }
 
 ChunkEmitter::At ChunkEmitter::stagedAt(Value buf, int64_t width) {
-  return [this, buf, width](Value i, Value x) {
-    return load(buf, add(mul(i, idx(p.padded(width))), x));
-  };
+  return inLds(buf, p.padded(width), /*asWords=*/false).at;
 }
 
 ChunkEmitter::At ChunkEmitter::chunkRows(Value buf, int64_t field, Value from,
@@ -1633,15 +1634,15 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   setKernelAbi(func, abi);
   func.setKnownBlockSizeAttr(
       builder.getDenseI32ArrayAttr({int32_t(p.threads()), 1, 1}));
-  // The prep's occupancy on NVPTX: ptxas sizes registers for as many
-  // workgroups an SM as asked (nvvm.minctasm). Measured on the H200
-  // (2026-12-01, 1 x 8192 H32, ncu, one call): the prep took 1.48 ms at 3
-  // an SM (80 registers), 1.43 ms at 4 (64 registers, spilling 132 bytes)
-  // and 1.71 ms at the 2 an SM of the 121-123 registers ptxas picks on its
-  // own; whole path 2.75 / 2.70 / 3.00 ms. 3: no spills for 2% of time.
-  // AMDGPU's allocator keeps gfx942's prep at 4 waves a SIMD unasked.
-  if (target.family == TargetFamily::NVPTX && op.getStage() == ChunkStage::Prep)
-    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+  // The prep's occupancy, as a request the atom lowering gives each chip
+  // (kda-lower-atoms: nvvm.minctasm on NVPTX, where ptxas then sizes the
+  // registers for it). Measured on the H200 (2026-12-01, 1 x 8192 H32, ncu,
+  // one call): the prep took 1.48 ms at 3 workgroups an SM (80 registers),
+  // 1.43 ms at 4 (64 registers, spilling 132 bytes) and 1.71 ms at the 2 an
+  // SM of the 121-123 registers ptxas picks on its own; whole path 2.75 /
+  // 2.70 / 3.00 ms. 3: no spills for 2% of time.
+  if (op.getStage() == ChunkStage::Prep)
+    func->setAttr(kWorkgroupsPerCuAttrName,
                   builder.getI32IntegerAttr(kPrepWorkgroupsPerSM));
   func->setAttr("kda.kind",
                 builder.getStringAttr(prep ? "chunk_prep" : "chunk_scan"));

@@ -308,20 +308,6 @@ SplitFragment mlir::kda::loadSplitFragment(OpBuilder &b, Location loc,
                      vector::FromElementsOp::create(b, loc, type, words));
 }
 
-Value mlir::kda::emitMmaSplit(OpBuilder &b, Location loc, const MmaAtom &atom,
-                              const SplitFragment &a,
-                              const SplitFragment &bFrag, Value c) {
-  Value acc = emitMma(b, loc, atom, a.lo, bFrag.hi, c);
-  acc = emitMma(b, loc, atom, a.hi, bFrag.lo, acc);
-  return emitMma(b, loc, atom, a.hi, bFrag.hi, acc);
-}
-
-Value mlir::kda::emitMmaSplitA(OpBuilder &b, Location loc, const MmaAtom &atom,
-                               const SplitFragment &a, Value bFrag, Value c) {
-  return emitMma(b, loc, atom, a.hi, bFrag,
-                 emitMma(b, loc, atom, a.lo, bFrag, c));
-}
-
 Value SplitAccumulator::sum(OpBuilder &b, Location loc) const {
   return arith::AddFOp::create(b, loc, big, small);
 }
@@ -334,4 +320,13 @@ SplitAccumulator mlir::kda::emitMmaSplitInto(OpBuilder &b, Location loc,
   Value small = emitMma(b, loc, atom, a.lo, bFrag.hi, acc.small);
   small = emitMma(b, loc, atom, a.hi, bFrag.lo, small);
   return {emitMma(b, loc, atom, a.hi, bFrag.hi, acc.big), small};
+}
+
+SplitAccumulator mlir::kda::emitMmaExactInto(OpBuilder &b, Location loc,
+                                             const MmaAtom &atom,
+                                             const SplitFragment &a,
+                                             Value bFrag,
+                                             SplitAccumulator acc) {
+  return {emitMma(b, loc, atom, a.hi, bFrag, acc.big),
+          emitMma(b, loc, atom, a.lo, bFrag, acc.small)};
 }

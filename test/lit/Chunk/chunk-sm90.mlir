@@ -9,6 +9,7 @@
 
 // PTX: .target sm_90
 // PTX-LABEL: .visible .entry kda_chunk_heads128_prep(
+// PTX: .minnctapersm 3
 // PTX: bar.sync
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-LABEL: .visible .entry kda_chunk_heads128_scan(

@@ -20,7 +20,7 @@
 //   V_new = U - W S;  O = (q o exp G) S + A_qk V_new;
 //   S     = diag(exp G_last) S + (k o exp(G_last - G))^T V_new.
 // Every product is an atom on f32 operands split into two 16-bit halves
-// (TileLayer.h, emitMmaSplit), so the chunk path keeps f32 accuracy. The
+// (TileLayer.h, emitMmaSplitInto), so the chunk path keeps f32 accuracy. The
 // scan's operands are split once, where they are written: the prep stores
 // W, q o exp G, k o exp(G_last - G) and A_qk as split words, the scan keeps
 // its state block's words beside the f32 block and V_new as words.

@@ -15,6 +15,12 @@
 namespace mlir::kda {
 
 inline constexpr llvm::StringLiteral kAbiAttrName = "kda.abi";
+/// A kernel builder's occupancy request on a gpu.func (i32): workgroups of
+/// the kernel one compute unit (SM) should hold at once. kda-lower-atoms
+/// gives it to the chip: nvvm.minctasm on NVPTX (ptxas sizes registers for
+/// it); AMDGPU and the emulators do not apply it yet (unmeasured there).
+inline constexpr llvm::StringLiteral kWorkgroupsPerCuAttrName =
+    "kda.workgroups_per_cu";
 
 struct KernelArg {
   std::string name;

@@ -132,18 +132,13 @@ SplitFragment loadSplitFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
                                 MmaOperand operand, const MemTile &tile,
                                 Value lane);
 
-/// D = A B + C to about f32 accuracy from split fragments: three atoms
-/// accumulate lo*hi + hi*lo + hi*hi, the small terms first (so they are not
-/// lost against the large one). What the chunk kernels use so their error
-/// stays at the recurrent kernel's (KDA-MATH.md section 3).
-Value emitMmaSplit(OpBuilder &b, Location loc, const MmaAtom &atom,
-                   const SplitFragment &a, const SplitFragment &bFrag, Value c);
-
-/// emitMmaSplit's three atoms into two accumulators: `big` takes hi*hi,
-/// `small` lo*hi and hi*lo, summed once after the k loop (sum()). The
-/// atoms of one k step are then two short chains instead of one chain
-/// three deep, so a k loop's steps overlap; and the small terms are summed
-/// among themselves before they meet the large ones.
+/// A B to about f32 accuracy from split fragments (lo * lo is below f32
+/// rounding): three atoms a k step into two accumulators, `big` taking
+/// hi*hi and `small` lo*hi and hi*lo, summed once after the k loop (sum()).
+/// The atoms of one k step are two short chains, so a k loop's steps
+/// overlap, and the small terms are summed among themselves before they
+/// meet the large ones. What the chunk kernels use so their error stays at
+/// the recurrent kernel's (KDA-MATH.md section 3).
 struct SplitAccumulator {
   Value big, small;
   Value sum(OpBuilder &b, Location loc) const;
@@ -153,10 +148,11 @@ SplitAccumulator emitMmaSplitInto(OpBuilder &b, Location loc,
                                   const SplitFragment &bFrag,
                                   SplitAccumulator acc);
 
-/// D = A B + C where B is exact in the atom's operand type (bf16 inputs:
-/// k, v): two atoms, lo*B then hi*B.
-Value emitMmaSplitA(OpBuilder &b, Location loc, const MmaAtom &atom,
-                    const SplitFragment &a, Value bFrag, Value c);
+/// The same where B is exact in the atom's operand type (bf16 inputs: k,
+/// v): two atoms, lo*B into `small`, hi*B into `big`.
+SplitAccumulator emitMmaExactInto(OpBuilder &b, Location loc,
+                                  const MmaAtom &atom, const SplitFragment &a,
+                                  Value bFrag, SplitAccumulator acc);
 
 /// An accumulator fragment of zeros.
 Value zeroAccumulator(OpBuilder &b, Location loc, const MmaAtom &atom);
