@@ -466,8 +466,9 @@ private:
   SplitFragment splitOperand(MmaOperand operand, Value row0, Value col0,
                              const Operand &op) {
     if (op.mem) {
-      // Every LDS array starts on 16 bytes (carve) and the strides are
-      // padded widths (multiples of 4): 4 elements at a time may align.
+      // Every LDS array starts on 16 bytes (carve), the strides are padded
+      // widths (multiples of 4) and every tile origin a multiple of the
+      // atom's m, n or k (8 at least): 4 elements at a time may align.
       const unsigned align =
           (op.rowStride % 4 == 0 || op.rowStride == 1) &&
                   (op.colStride % 4 == 0 || op.colStride == 1)
