@@ -24,6 +24,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::kda;
 
@@ -47,6 +49,12 @@ constexpr int kPrepWorkgroupsPerSM = 3;
 /// a batch of the row staging, or the rows loaded ahead of their staging
 /// (issueRows; K = 128 rows at 8 waves are one batch): 8 x 4 registers.
 constexpr int64_t kPiecesInFlight = 8;
+/// Adjacent columns a thread takes per trip of the prep's elementwise
+/// passes over the chunk's rows (q, k, g in, the decayed rows and words
+/// out): one vector access each instead of one load a trip. One element a
+/// trip made each pass a chain of 32 memory latencies a thread (C x K =
+/// 8192 elements over 256 threads).
+constexpr int64_t kRun = 4;
 
 /// The static sizes of both kernels of one layer on one target.
 struct ChunkPlan {
@@ -394,6 +402,51 @@ private:
   void forThreads(Value count, llvm::function_ref<void(Value)> body) {
     forRange(tid, count, idx(p.threads()), body);
   }
+  /// body(r, c0) for each run of kRun adjacent columns of a C x `width`
+  /// block of rows, the runs dealt to the threads (width % kRun == 0).
+  void forRowRuns(int64_t width, llvm::function_ref<void(Value, Value)> body) {
+    assert(width % kRun == 0 && "rows are whole runs");
+    const int64_t runs = width / kRun;
+    forThreads(idx(p.C * runs), [&](Value i) {
+      body(div(i, runs), mul(rem(i, runs), idx(kRun)));
+    });
+  }
+  /// Alignment (bytes) of a run at an offset that is a multiple of every
+  /// `multiples` (elements of `mem`, whose base is 16-byte aligned).
+  unsigned runAlign(Value mem, std::initializer_list<int64_t> multiples) {
+    int64_t g = kRun;
+    for (int64_t m : multiples)
+      g = std::gcd(g, m);
+    return unsigned(g) *
+           cast<MemRefType>(mem.getType()).getElementTypeBitWidth() / 8;
+  }
+  /// kRun adjacent elements of `mem` at `offset`, widened to f32: one
+  /// vector load.
+  SmallVector<Value> loadRun(Value mem, Value offset, unsigned align) {
+    Type elem = cast<MemRefType>(mem.getType()).getElementType();
+    Value vec = vector::LoadOp::create(
+        b, loc, VectorType::get({kRun}, elem), mem, ValueRange{offset},
+        /*nontemporal=*/false, llvm::MaybeAlign(align));
+    SmallVector<Value> vals;
+    for (int64_t e = 0; e < kRun; ++e)
+      vals.push_back(widen(vector::ExtractOp::create(b, loc, vec, e)));
+    return vals;
+  }
+  /// The store twin: `values` (f32) narrowed to `mem`'s type, one vector
+  /// store.
+  void storeRun(ArrayRef<Value> values, Value mem, Value offset,
+                unsigned align) {
+    Type elem = cast<MemRefType>(mem.getType()).getElementType();
+    SmallVector<Value> narrowed;
+    for (Value x : values)
+      narrowed.push_back(narrow(x, elem));
+    vector::StoreOp::create(
+        b, loc,
+        vector::FromElementsOp::create(
+            b, loc, VectorType::get({int64_t(values.size())}, elem), narrowed),
+        mem, ValueRange{offset}, /*nontemporal=*/false,
+        llvm::MaybeAlign(align));
+  }
   /// Piece = wave, wave + waves, ... below `count`: every wave runs the
   /// same number of trips (ceil(count / waves)), so every wave issues the
   /// same atoms in the same order - a wave past the end computes on a
@@ -619,6 +672,22 @@ private:
   Value kn(Value r, Value d) {
     return select(rowValid(r), fmul(qkElem(k, r, d), load(ldsRowK, r)), f(0));
   }
+  /// Runs (forRowRuns) of the same: rows of q, k and g start at multiples
+  /// of K, G's at multiples of its padded width, a workspace field at
+  /// multiples of the record.
+  SmallVector<Value> qkRun(Value mem, Value r, Value d0) {
+    Value off = add(mul(add(mul(safeToken(r), idx(p.H)), hq), idx(p.K)), d0);
+    return loadRun(mem, off, runAlign(mem, {p.K}));
+  }
+  SmallVector<Value> gamRun(Value r, Value d0) {
+    return loadRun(ldsG, gIdx(r, d0), gAlign());
+  }
+  unsigned gAlign() { return runAlign(ldsG, {p.padded(p.K)}); }
+  unsigned aAlign() { return runAlign(ldsA, {p.padded(p.C)}); }
+  void storeRec(ArrayRef<Value> run, Value t, int64_t field, Value d0) {
+    storeRun(run, ws, recAt(t, field, d0),
+             runAlign(ws, {p.recFloats(), field}));
+  }
 
   // scan steps.
   /// Chunk c of the sequence; with `ringSlot`, its W rows and U columns
@@ -807,16 +876,23 @@ void ChunkEmitter::prepGateCumsum() {
   Value expALog;
   if (aLog)
     expALog = exp(loadF(aLog, h));
-  forThreads(idx(p.C * p.K), [&](Value i) {
-    Value r = div(i, p.K), d = rem(i, p.K);
-    Value raw = loadF(g, add(mul(add(mul(safeToken(r), idx(p.HV)), h),
-                                 idx(p.K)),
-                             d));
+  forRowRuns(p.K, [&](Value r, Value d0) {
+    SmallVector<Value> raw =
+        loadRun(g, add(mul(add(mul(safeToken(r), idx(p.HV)), h), idx(p.K)), d0),
+                runAlign(g, {p.K}));
+    SmallVector<Value> bias;
     if (dtBias)
-      raw = fadd(raw, loadF(dtBias, add(mul(h, idx(p.K)), d)));
-    Value gate =
-        fmul(emitGate(b, loc, layer, raw, expALog), f(llvm::numbers::log2e));
-    store(select(rowValid(r), gate, f(0)), ldsG, gIdx(r, d));
+      bias =
+          loadRun(dtBias, add(mul(h, idx(p.K)), d0), runAlign(dtBias, {p.K}));
+    Value valid = rowValid(r);
+    SmallVector<Value> gates;
+    for (int64_t e = 0; e < kRun; ++e) {
+      Value x = dtBias ? fadd(raw[e], bias[e]) : raw[e];
+      Value gate =
+          fmul(emitGate(b, loc, layer, x, expALog), f(llvm::numbers::log2e));
+      gates.push_back(select(valid, gate, f(0)));
+    }
+    storeRun(gates, ldsG, gIdx(r, d0), gAlign());
   });
   barrier();
   forThreads(idx(p.K), [&](Value d) {
@@ -852,10 +928,10 @@ bool diagonalByAtoms(LayerAttr layer) {
 // (prepDiagonal).
 void ChunkEmitter::prepIntraChunk() {
   // Zeros first: the upper triangles are read by the inverse and the scan.
-  forThreads(idx(p.C * p.C), [&](Value i) {
-    Value r = div(i, p.C), j = rem(i, p.C);
-    store(f(0), ldsA, aIdx(r, j));
-    ifThen(rowValid(r), [&] { store(f(0), ws, recAt(rowToken(r), p.recA(), j)); });
+  forRowRuns(p.C, [&](Value r, Value j0) {
+    SmallVector<Value> zeros(kRun, f(0));
+    storeRun(zeros, ldsA, aIdx(r, j0), aAlign());
+    ifThen(rowValid(r), [&] { storeRec(zeros, rowToken(r), p.recA(), j0); });
   });
   barrier();
 
@@ -1136,13 +1212,24 @@ void ChunkEmitter::prepInverse() {
 // prepInverse end with barriers); each thread rewrites only the elements
 // it reads.
 void ChunkEmitter::prepOperandWords() {
-  forThreads(idx(p.C * p.C), [&](Value x) {
-    Value i = div(x, p.C), m = rem(x, p.C);
-    store(word(fmul(unitLower(i, m), load(ldsRowB, m))), ldsA, aIdx(i, m));
+  forRowRuns(p.C, [&](Value i, Value m0) {
+    SmallVector<Value> a = loadRun(ldsA, aIdx(i, m0), aAlign());
+    SmallVector<Value> rowB = loadRun(ldsRowB, m0, runAlign(ldsRowB, {}));
+    SmallVector<Value> out;
+    for (int64_t e = 0; e < kRun; ++e) {
+      Value diag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i,
+                                         add(m0, idx(e)));
+      out.push_back(word(fmul(select(diag, f(1.0), a[e]), rowB[e])));
+    }
+    storeRun(out, ldsA, aIdx(i, m0), aAlign());
   });
-  forThreads(idx(p.C * p.K), [&](Value x) {
-    Value m = div(x, p.K), d = rem(x, p.K);
-    store(word(fmul(kn(m, d), exp2(gam(m, d)))), ldsG, gIdx(m, d));
+  forRowRuns(p.K, [&](Value m, Value d0) {
+    SmallVector<Value> kr = qkRun(k, m, d0), gr = gamRun(m, d0);
+    Value kf = select(rowValid(m), load(ldsRowK, m), f(0));
+    SmallVector<Value> out;
+    for (int64_t e = 0; e < kRun; ++e)
+      out.push_back(word(fmul(fmul(kr[e], kf), exp2(gr[e]))));
+    storeRun(out, ldsG, gIdx(m, d0), gAlign());
   });
   barrier();
 }
@@ -1199,20 +1286,26 @@ void ChunkEmitter::prepWU() {
 // k o exp(G_last - G), and exp(G_last) on the chunk's first row.
 void ChunkEmitter::prepDecayedRows() {
   Value last = sub(rows, idx(1));
-  // One element a trip: batching the trips' loads (as the scan's staging
-  // does) took gfx942 / gfx950's prep past their SGPRs (softplus and
-  // bf16-state test layers).
-  forThreads(idx(p.C * p.K), [&](Value i) {
-    Value r = div(i, p.K), d = rem(i, p.K);
+  // A run of kRun columns a trip (one vector access per row and field);
+  // batching several trips' loads (as the scan's staging does) took gfx942
+  // / gfx950's prep past their SGPRs (softplus and bf16-state test layers).
+  forRowRuns(p.K, [&](Value r, Value d0) {
     ifThen(rowValid(r), [&] {
       Value t = rowToken(r);
-      Value gl = gam(last, d), gr = gam(r, d);
-      store(word(fmul(qs(r, d), exp2(gr))), ws, recAt(t, p.recQG(), d));
-      store(word(fmul(kn(r, d), exp2(fsub(gl, gr)))), ws,
-            recAt(t, p.recKD(), d));
+      SmallVector<Value> qr = qkRun(q, r, d0), kr = qkRun(k, r, d0);
+      SmallVector<Value> gl = gamRun(last, d0), gr = gamRun(r, d0);
+      Value qf = load(ldsRowQ, r), kf = load(ldsRowK, r);
+      SmallVector<Value> qg, kd, el;
+      for (int64_t e = 0; e < kRun; ++e) {
+        qg.push_back(word(fmul(fmul(qr[e], qf), exp2(gr[e]))));
+        kd.push_back(word(fmul(fmul(kr[e], kf), exp2(fsub(gl[e], gr[e])))));
+        el.push_back(exp2(gl[e]));
+      }
+      storeRec(qg, t, p.recQG(), d0);
+      storeRec(kd, t, p.recKD(), d0);
       Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, r,
                                           idx(0));
-      ifThen(first, [&] { store(exp2(gl), ws, recAt(t, p.recGL(), d)); });
+      ifThen(first, [&] { storeRec(el, t, p.recGL(), d0); });
     });
   });
 }
