@@ -82,7 +82,23 @@ struct ChunkPlan {
   // becomes W's B operand, read down its columns (unpadded rows of 128
   // floats put a fragment's 4 rows on one bank).
   int64_t prepLdsFloats() const {
-    return C * padded(K) + C * padded(C) + kSub * C + 3 * C;
+    return C * padded(K) + C * padded(C) + kSub * C + 3 * C +
+           (stageActs ? prepActFloats() : 0);
+  }
+  /// The prep stages the chunk's k rows in LDS (read by A_kk / A_qk's
+  /// fragments, the decayed rows and W's operand words), then its v rows
+  /// in the same bytes (U's operand), where that keeps the workgroups a
+  /// compute unit holds (makePlan). Measured on the H200 (ncu source
+  /// counters, 1 x 8192 H32): the A_kk / A_qk loop and U's product, whose
+  /// fragments loaded k and v element by element from global memory, took
+  /// 40% and 19% of the prep's samples, mostly waiting on those loads.
+  bool stageActs = false;
+  int64_t actBytes = 2;
+  /// Row stride (elements) of the staged rows: 8 bytes of padding put a
+  /// fragment's 8 rows on different banks.
+  int64_t actStride() const { return std::max(K, V) + 8 / actBytes; }
+  int64_t prepActFloats() const {
+    return (C * actStride() * actBytes + 15) / 16 * 4;
   }
   /// The scan stages each chunk's rows in LDS when they fit (one coalesced
   /// pass, then every atom operand from LDS) and reads them from the
@@ -232,6 +248,21 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
       if (fits(l.staged))
         break;
     }
+  }
+  if (op.getStage() == ChunkStage::Prep) {
+    // Stage the activation rows where the workgroups the LDS lets a compute
+    // unit hold stay at least what the prep asks for (or what it held
+    // without staging, if fewer): sm_90 3 (4 without), gfx950 2 (2),
+    // gfx942 none (one without).
+    Type act = cast<MemRefType>(op.getK().getType()).getElementType();
+    Type vAct = cast<MemRefType>(op.getV().getType()).getElementType();
+    p.actBytes =
+        std::max(act.getIntOrFloatBitWidth(), vAct.getIntOrFloatBitWidth()) / 8;
+    const int64_t cu = target.ldsBytes, base = 4 * p.prepLdsFloats();
+    const int64_t held = cu / base;
+    const int64_t staged = cu / (base + 4 * p.prepActFloats());
+    p.stageActs =
+        staged >= std::min<int64_t>(held, kPrepWorkgroupsPerSM) && staged >= 1;
   }
   if (p.threads() > target.maxWorkgroupSize)
     return op.emitOpError() << p.waves << " waves of " << p.waveSize
@@ -609,6 +640,8 @@ private:
   /// order: beginLds, then carve(floats) per array.
   void beginLds();
   Value carve(int64_t floats);
+  /// Views of element types `types` over the same `floats` x 4 bytes.
+  SmallVector<Value> carveShared(int64_t floats, TypeRange types);
   /// The workgroup's place and the sequence's rows.
   void bindPlace(Value seq);
   /// Index of float `field` of token `t`'s workspace record (head h).
@@ -672,12 +705,32 @@ private:
   Value kn(Value r, Value d) {
     return select(rowValid(r), fmul(qkElem(k, r, d), load(ldsRowK, r)), f(0));
   }
+  /// k's element (r, d) / run at d0, from its staged rows where the plan
+  /// stages them (masked rows are zeros there).
+  Value kAct(Value r, Value d) {
+    if (!p.stageActs)
+      return qkElem(k, r, d);
+    return loadF(ldsK, add(mul(r, idx(p.actStride())), d));
+  }
+  SmallVector<Value> kRowRun(Value r, Value d0) {
+    if (!p.stageActs)
+      return qkRun(k, r, d0);
+    return loadRun(ldsK, add(mul(r, idx(p.actStride())), d0),
+                   runAlign(ldsK, {p.actStride()}));
+  }
+  /// Copies the run at (r, c0) of a C x `width` block of activation rows
+  /// (row r at `rowAt(safe token)` of `src`) into `dst` (rows of
+  /// actStride), a masked row's as zeros, as it is (no widening).
+  void stageActRun(Value src, Value dst, int64_t width,
+                   llvm::function_ref<Value(Value)> rowAt, Value r, Value c0);
+  /// Row r of k / v starts at element qkRow(t) / vRow(t) of its tensor.
+  Value qkRow(Value t) { return mul(add(mul(t, idx(p.H)), hq), idx(p.K)); }
+  Value vRow(Value t) { return mul(add(mul(t, idx(p.HV)), h), idx(p.V)); }
   /// Runs (forRowRuns) of the same: rows of q, k and g start at multiples
   /// of K, G's at multiples of its padded width, a workspace field at
   /// multiples of the record.
   SmallVector<Value> qkRun(Value mem, Value r, Value d0) {
-    Value off = add(mul(add(mul(safeToken(r), idx(p.H)), hq), idx(p.K)), d0);
-    return loadRun(mem, off, runAlign(mem, {p.K}));
+    return loadRun(mem, add(qkRow(safeToken(r)), d0), runAlign(mem, {p.K}));
   }
   SmallVector<Value> gamRun(Value r, Value d0) {
     return loadRun(ldsG, gIdx(r, d0), gAlign());
@@ -745,6 +798,7 @@ private:
   Value chunkStart, rows; // the chunk's first token and its rows (<= C)
   // LDS views (prep: G, A, row factors; scan: state block, V_new).
   Value ldsG, ldsA, ldsT, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsSw, ldsVn;
+  Value ldsK, ldsV;        // prep: the staged k rows, then v rows, in one area
   Value ldsX, ldsU, ldsAq; // scan: staged chunk rows
   FlatSymbolRefAttr ring;  // scan: the row pipeline's kda.lds_buffer
   Value ringMem;           // scan: its bytes (a view of the dynamic LDS)
@@ -810,6 +864,36 @@ Value ChunkEmitter::carve(int64_t floats) {
                                       ValueRange{});
   dynOffset += 4 * floats;
   return view;
+}
+
+SmallVector<Value> ChunkEmitter::carveShared(int64_t floats, TypeRange types) {
+  assert(dynOffset % 16 == 0 && "LDS arrays start on 16 bytes (inLds)");
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  SmallVector<Value> views;
+  for (Type t : types) {
+    auto type = MemRefType::get({4 * floats * 8 / t.getIntOrFloatBitWidth()}, t,
+                                nullptr, space);
+    views.push_back(memref::ViewOp::create(b, loc, type, dynLds, idx(dynOffset),
+                                           ValueRange{}));
+  }
+  dynOffset += 4 * floats;
+  return views;
+}
+
+void ChunkEmitter::stageActRun(Value src, Value dst, int64_t width,
+                               llvm::function_ref<Value(Value)> rowAt, Value r,
+                               Value c0) {
+  Type elem = cast<MemRefType>(src.getType()).getElementType();
+  auto type = VectorType::get({kRun}, elem);
+  Value zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  Value run = vector::LoadOp::create(
+      b, loc, type, src, ValueRange{add(rowAt(safeToken(r)), c0)},
+      /*nontemporal=*/false, llvm::MaybeAlign(runAlign(src, {width})));
+  vector::StoreOp::create(b, loc, select(rowValid(r), run, zeros), dst,
+                          ValueRange{add(mul(r, idx(p.actStride())), c0)},
+                          /*nontemporal=*/false,
+                          llvm::MaybeAlign(runAlign(dst, {p.actStride()})));
 }
 
 void ChunkEmitter::bindPlace(Value seq) {
@@ -893,6 +977,10 @@ void ChunkEmitter::prepGateCumsum() {
       gates.push_back(select(valid, gate, f(0)));
     }
     storeRun(gates, ldsG, gIdx(r, d0), gAlign());
+    // k's rows ride along (same runs; the barrier below publishes them).
+    if (p.stageActs)
+      stageActRun(
+          k, ldsK, p.K, [&](Value t) { return qkRow(t); }, r, d0);
   });
   barrier();
   forThreads(idx(p.K), [&](Value d) {
@@ -1025,13 +1113,13 @@ SmallVector<Value> ChunkEmitter::intraTiles(Value row0, Value col0,
       [&](OpBuilder &, Location, Value r, Value c) -> SmallVector<Value> {
         Value i = add(row0, r), d = add(k0, c);
         Value decay = exp2(fsub(gam(i, d), gam(anchor, d)));
-        return {fmul(qkElem(k, i, d), decay), fmul(qkElem(q, i, d), decay)};
+        return {fmul(kAct(i, d), decay), fmul(qkElem(q, i, d), decay)};
       });
   Value colsB = buildFragment(
       b, loc, atom, MmaOperand::B, lane,
       [&](OpBuilder &, Location, Value r, Value c) {
         Value d = add(k0, r), j = add(col0, c);
-        return fmul(qkElem(k, j, d), exp2(fsub(gam(anchor, d), gam(j, d))));
+        return fmul(kAct(j, d), exp2(fsub(gam(anchor, d), gam(j, d))));
       });
   SplitFragment split = splitFragment(b, loc, atom, colsB);
   SmallVector<Value> next;
@@ -1224,7 +1312,7 @@ void ChunkEmitter::prepOperandWords() {
     storeRun(out, ldsA, aIdx(i, m0), aAlign());
   });
   forRowRuns(p.K, [&](Value m, Value d0) {
-    SmallVector<Value> kr = qkRun(k, m, d0), gr = gamRun(m, d0);
+    SmallVector<Value> kr = kRowRun(m, d0), gr = gamRun(m, d0);
     Value kf = select(rowValid(m), load(ldsRowK, m), f(0));
     SmallVector<Value> out;
     for (int64_t e = 0; e < kRun; ++e)
@@ -1240,7 +1328,11 @@ ChunkEmitter::Operand ChunkEmitter::vRows() {
   Type elem = cast<MemRefType>(v.getType()).getElementType();
   const bool exact = elem == scalarType(b.getContext(), p.atom->ab);
   Operand op([this, exact](Value m, Value col) {
-    Value at = add(mul(add(mul(safeToken(m), idx(p.HV)), h), idx(p.V)), col);
+    if (p.stageActs) { // masked rows are staged zeros
+      Value at = add(mul(m, idx(p.actStride())), col);
+      return exact ? load(ldsV, at) : loadF(ldsV, at);
+    }
+    Value at = add(vRow(safeToken(m)), col);
     Value x = exact ? load(v, at) : loadF(v, at);
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
     return select(rowValid(m), x, zero);
@@ -1292,7 +1384,7 @@ void ChunkEmitter::prepDecayedRows() {
   forRowRuns(p.K, [&](Value r, Value d0) {
     ifThen(rowValid(r), [&] {
       Value t = rowToken(r);
-      SmallVector<Value> qr = qkRun(q, r, d0), kr = qkRun(k, r, d0);
+      SmallVector<Value> qr = qkRun(q, r, d0), kr = kRowRun(r, d0);
       SmallVector<Value> gl = gamRun(last, d0), gr = gamRun(r, d0);
       Value qf = load(ldsRowQ, r), kf = load(ldsRowK, r);
       SmallVector<Value> qg, kd, el;
@@ -1330,12 +1422,26 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
     ldsRowQ = carve(p.C);
     ldsRowK = carve(p.C);
     ldsRowB = carve(p.C);
+    if (p.stageActs) {
+      SmallVector<Value> acts = carveShared(
+          p.prepActFloats(), {cast<MemRefType>(k.getType()).getElementType(),
+                              cast<MemRefType>(v.getType()).getElementType()});
+      ldsK = acts[0], ldsV = acts[1];
+    }
     prepRows();
     prepGateCumsum(); // ends with a barrier: rows and G are visible
     prepDecayedRows();
     prepIntraChunk();
     prepInverse();
     prepOperandWords();
+    if (p.stageActs) {
+      // v's rows take k's bytes: k was read for the last time above.
+      forRowRuns(p.V, [&](Value r, Value c0) {
+        stageActRun(
+            v, ldsV, p.V, [&](Value t) { return vRow(t); }, r, c0);
+      });
+      barrier();
+    }
     prepWU();
   });
   b.setInsertionPointToEnd(&entry);

@@ -18,6 +18,6 @@
 // FIG-DAG: sm_90 kda_chunk_heads128_prep: {{.*}}spills 0
 // FIG-DAG: sm_90 kda_chunk_heads128_scan: {{.*}}spills 0
 
-// MANIFEST: "dynamic_lds_bytes": 56064,
+// MANIFEST: "dynamic_lds_bytes": 72960,
 // MANIFEST: "kind": "chunk_prep",
 // MANIFEST: "per_token": 5632
