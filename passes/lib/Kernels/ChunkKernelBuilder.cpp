@@ -660,6 +660,21 @@ private:
 
   // prep steps.
   void prepRows();
+  /// Whether the gate pass takes the rows' norms and beta (prepRows then
+  /// does nothing): each row's runs are one cluster of adjacent lanes of
+  /// one wave and every thread makes the same trips, so a row's sums are a
+  /// cluster sum inside the pass - one memory latency a trip for the rows
+  /// instead of a wave walking its rows one after another.
+  bool normsInGatePass() const;
+  /// The row factors of chunk row r (scale / |q_r|, 1 / |k_r|, beta; 0 on
+  /// masked rows) from its sums of squares (null without l2norm), stored
+  /// by the lanes where `writer`.
+  /// `braw`: beta's raw value if already loaded, else the writer loads it.
+  void storeRowFactors(Value r, Value qss, Value kss, Value writer,
+                       Value braw = {});
+  /// The sum of x over aligned clusters of `lanes` adjacent lanes (xor
+  /// steps: every lane of a cluster gets the same bits).
+  Value clusterSum(Value x, int64_t lanes);
   void prepGateCumsum();
   void prepIntraChunk();
   /// The A_kk and A_qk atom tiles at (row0, col0) anchored at row `anchor`.
@@ -718,11 +733,18 @@ private:
     return loadRun(ldsK, add(mul(r, idx(p.actStride())), d0),
                    runAlign(ldsK, {p.actStride()}));
   }
-  /// Copies the run at (r, c0) of a C x `width` block of activation rows
-  /// (row r at `rowAt(safe token)` of `src`) into `dst` (rows of
-  /// actStride), a masked row's as zeros, as it is (no widening).
-  void stageActRun(Value src, Value dst, int64_t width,
-                   llvm::function_ref<Value(Value)> rowAt, Value r, Value c0);
+  /// The run at column c0 of an activation row of `width` starting at
+  /// element `rowStart` of `src`, as it is (no widening), and its store
+  /// into row r of a staged copy `dst` (rows of actStride; a masked row's
+  /// as zeros).
+  Value loadActRun(Value src, Value rowStart, Value c0, int64_t width);
+  void storeActRun(Value run, Value dst, Value r, Value c0);
+  /// The chunk's rows of `src` (row of token t at element rowStart(t), of
+  /// `width`) staged into `dst`: every run a thread copies is loaded before
+  /// any is stored (one memory latency, not one a trip; ncu, H200: v's
+  /// staging a run at a time waited on its loads for 4% of the prep).
+  void stageActRows(Value src, Value dst, int64_t width,
+                    llvm::function_ref<Value(Value)> rowStart);
   /// Row r of k / v starts at element qkRow(t) / vRow(t) of its tensor.
   Value qkRow(Value t) { return mul(add(mul(t, idx(p.H)), hq), idx(p.K)); }
   Value vRow(Value t) { return mul(add(mul(t, idx(p.HV)), h), idx(p.V)); }
@@ -881,15 +903,41 @@ SmallVector<Value> ChunkEmitter::carveShared(int64_t floats, TypeRange types) {
   return views;
 }
 
-void ChunkEmitter::stageActRun(Value src, Value dst, int64_t width,
-                               llvm::function_ref<Value(Value)> rowAt, Value r,
-                               Value c0) {
+Value ChunkEmitter::loadActRun(Value src, Value rowStart, Value c0,
+                               int64_t width) {
   Type elem = cast<MemRefType>(src.getType()).getElementType();
-  auto type = VectorType::get({kRun}, elem);
-  Value zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
-  Value run = vector::LoadOp::create(
-      b, loc, type, src, ValueRange{add(rowAt(safeToken(r)), c0)},
+  return vector::LoadOp::create(
+      b, loc, VectorType::get({kRun}, elem), src, ValueRange{add(rowStart, c0)},
       /*nontemporal=*/false, llvm::MaybeAlign(runAlign(src, {width})));
+}
+
+void ChunkEmitter::stageActRows(Value src, Value dst, int64_t width,
+                                llvm::function_ref<Value(Value)> rowStart) {
+  const int64_t runs = width / kRun, count = p.C * runs;
+  const int64_t threads = p.threads(), trips = (count + threads - 1) / threads;
+  struct Loaded {
+    Value in, r, c0, run;
+  };
+  SmallVector<Loaded> loaded;
+  for (int64_t j = 0; j < trips; ++j) {
+    Value i = add(tid, idx(j * threads));
+    Value in = (j + 1) * threads > count ? lt(i, idx(count)) : Value();
+    Value safe = in ? select(in, i, idx(0)) : i;
+    Value r = div(safe, runs), c0 = mul(rem(safe, runs), idx(kRun));
+    loaded.push_back(
+        {in, r, c0, loadActRun(src, rowStart(safeToken(r)), c0, width)});
+  }
+  for (const Loaded &l : loaded) {
+    if (l.in)
+      ifThen(l.in, [&] { storeActRun(l.run, dst, l.r, l.c0); });
+    else
+      storeActRun(l.run, dst, l.r, l.c0);
+  }
+}
+
+void ChunkEmitter::storeActRun(Value run, Value dst, Value r, Value c0) {
+  auto type = cast<VectorType>(run.getType());
+  Value zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
   vector::StoreOp::create(b, loc, select(rowValid(r), run, zeros), dst,
                           ValueRange{add(mul(r, idx(p.actStride())), c0)},
                           /*nontemporal=*/false,
@@ -917,11 +965,11 @@ void ChunkEmitter::bindPlace(Value seq) {
 // head_k columns (coalesced) and the wave sums the squares (one thread a
 // row made each row 2 x head_k dependent loads).
 void ChunkEmitter::prepRows() {
+  if (normsInGatePass())
+    return;
   const int64_t per = (p.K + p.waveSize - 1) / p.waveSize;
   forPieces(p.C, [&](Value r, Value live) {
-    Value valid = rowValid(r);
-    Value t = safeToken(r);
-    Value qf = f(layer.getEffectiveScale()), kf = f(1.0);
+    Value qss, kss;
     if (layer.getQkL2norm()) {
       auto sumSq = [&](Value mem) {
         Value acc = f(0);
@@ -933,24 +981,50 @@ void ChunkEmitter::prepRows() {
         }
         return waveSum(acc);
       };
-      // eps inside the sqrt, as the oracle and fla do.
-      auto inv = [&](Value ss) {
-        return arith::DivFOp::create(
-            b, loc, f(1.0), math::SqrtOp::create(b, loc, fadd(ss, f(1e-6))));
-      };
-      qf = fmul(qf, inv(sumSq(q)));
-      kf = inv(sumSq(k));
+      qss = sumSq(q), kss = sumSq(k);
     }
-    Value braw = loadF(beta, add(mul(t, idx(p.HV)), h));
-    Value writer = arith::AndIOp::create(
-        b, loc, live,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0)));
-    ifThen(writer, [&] {
-      store(select(valid, qf, f(0)), ldsRowQ, r);
-      store(select(valid, kf, f(0)), ldsRowK, r);
-      store(select(valid, emitBeta(b, loc, layer, braw), f(0)), ldsRowB, r);
-    });
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0));
+    storeRowFactors(r, qss, kss, arith::AndIOp::create(b, loc, live, first));
   });
+}
+
+bool ChunkEmitter::normsInGatePass() const {
+  const int64_t runs = p.K / kRun;
+  return llvm::isPowerOf2_64(runs) && p.waveSize % runs == 0 &&
+         (p.C * runs) % p.threads() == 0;
+}
+
+void ChunkEmitter::storeRowFactors(Value r, Value qss, Value kss, Value writer,
+                                   Value braw) {
+  Value qf = f(layer.getEffectiveScale()), kf = f(1.0);
+  if (qss) {
+    // eps inside the sqrt, as the oracle and fla do.
+    auto inv = [&](Value ss) {
+      return arith::DivFOp::create(
+          b, loc, f(1.0), math::SqrtOp::create(b, loc, fadd(ss, f(1e-6))));
+    };
+    qf = fmul(qf, inv(qss));
+    kf = inv(kss);
+  }
+  ifThen(writer, [&] {
+    Value valid = rowValid(r);
+    Value bv = braw ? braw : loadF(beta, add(mul(safeToken(r), idx(p.HV)), h));
+    store(select(valid, qf, f(0)), ldsRowQ, r);
+    store(select(valid, kf, f(0)), ldsRowK, r);
+    store(select(valid, emitBeta(b, loc, layer, bv), f(0)), ldsRowB, r);
+  });
+}
+
+Value ChunkEmitter::clusterSum(Value x, int64_t lanes) {
+  auto i32 = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, v, 32);
+  };
+  for (int64_t o = 1; o < lanes; o *= 2)
+    x = fadd(x, gpu::ShuffleOp::create(b, loc, x, i32(o), i32(p.waveSize),
+                                       gpu::ShuffleMode::XOR)
+                    .getShuffleResult());
+  return x;
 }
 
 // G[r][d] = log2(e) x the sum over rows <= r of the gate (base 2: every
@@ -960,14 +1034,26 @@ void ChunkEmitter::prepGateCumsum() {
   Value expALog;
   if (aLog)
     expALog = exp(loadF(aLog, h));
+  const bool norms = normsInGatePass(), l2norm = layer.getQkL2norm();
   forRowRuns(p.K, [&](Value r, Value d0) {
+    // Every load of the trip first (g, dt_bias, k, q, beta): issued after
+    // the gate's math and store, they made each trip three memory latencies
+    // (ncu, H200: a quarter of the prep waiting in this pass).
+    Value t = safeToken(r);
     SmallVector<Value> raw =
-        loadRun(g, add(mul(add(mul(safeToken(r), idx(p.HV)), h), idx(p.K)), d0),
+        loadRun(g, add(mul(add(mul(t, idx(p.HV)), h), idx(p.K)), d0),
                 runAlign(g, {p.K}));
     SmallVector<Value> bias;
     if (dtBias)
       bias =
           loadRun(dtBias, add(mul(h, idx(p.K)), d0), runAlign(dtBias, {p.K}));
+    Value kRaw, qRaw, braw;
+    if (p.stageActs || (norms && l2norm))
+      kRaw = loadActRun(k, qkRow(t), d0, p.K);
+    if (norms && l2norm)
+      qRaw = loadActRun(q, qkRow(t), d0, p.K);
+    if (norms)
+      braw = loadF(beta, add(mul(t, idx(p.HV)), h));
     Value valid = rowValid(r);
     SmallVector<Value> gates;
     for (int64_t e = 0; e < kRun; ++e) {
@@ -979,8 +1065,25 @@ void ChunkEmitter::prepGateCumsum() {
     storeRun(gates, ldsG, gIdx(r, d0), gAlign());
     // k's rows ride along (same runs; the barrier below publishes them).
     if (p.stageActs)
-      stageActRun(
-          k, ldsK, p.K, [&](Value t) { return qkRow(t); }, r, d0);
+      storeActRun(kRaw, ldsK, r, d0);
+    if (norms) {
+      Value qss, kss;
+      if (l2norm) {
+        auto sumSq = [&](Value run) {
+          Value acc = f(0);
+          for (int64_t e = 0; e < kRun; ++e) {
+            Value x = widen(vector::ExtractOp::create(b, loc, run, e));
+            acc = fadd(acc, fmul(x, x));
+          }
+          return clusterSum(acc, p.K / kRun);
+        };
+        qss = sumSq(qRaw), kss = sumSq(kRaw);
+      }
+      storeRowFactors(
+          r, qss, kss,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d0, idx(0)),
+          braw);
+    }
   });
   barrier();
   forThreads(idx(p.K), [&](Value d) {
@@ -1436,10 +1539,7 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
     prepOperandWords();
     if (p.stageActs) {
       // v's rows take k's bytes: k was read for the last time above.
-      forRowRuns(p.V, [&](Value r, Value c0) {
-        stageActRun(
-            v, ldsV, p.V, [&](Value t) { return vRow(t); }, r, c0);
-      });
+      stageActRows(v, ldsV, p.V, [&](Value t) { return vRow(t); });
       barrier();
     }
     prepWU();

@@ -4,7 +4,7 @@
 // (one bitcast, two shuffles) instead of splitting f32 values at every
 // fragment; the scan packs its initial state block's words. The prep's
 // diagonal 16-row blocks go by atoms where the gate is bounded per token
-// (lower_bound -5: no wave reductions past the two of the row norms) and
+// (lower_bound -5: no wave reductions past the row norms') and
 // pairwise by wave reductions where it is not (softplus). Operands held in
 // LDS with their k dimension contiguous (the staged W rows) are read by
 // vector loads: 2 words at a time for mma.sync's pairs, 4 for MFMA's.
@@ -12,7 +12,11 @@
 // RUN: kda-opt %s --kda-decompose --kda-lower-to-gpu=target=gfx942 | FileCheck %s --check-prefixes=CHECK,MFMA
 
 // CHECK-LABEL: gpu.func @kda_lb_prep(
-// CHECK-COUNT-2: gpu.subgroup_reduce add
+// The row norms: in the gate pass as cluster sums of a row's 8 runs where
+// every thread makes the same trips (sm_90: 256 runs, 256 threads), else a
+// wave a row (gfx942's 512 threads).
+// SYNC-COUNT-6: gpu.shuffle xor
+// MFMA-COUNT-2: gpu.subgroup_reduce add
 // CHECK: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xf32>
 // CHECK: kda.mma
 // CHECK-NOT: gpu.subgroup_reduce
