@@ -76,8 +76,9 @@ struct ChunkPlan {
   int64_t recFloats() const { return 4 * K + V + C; }
   // LDS, in floats.
   // Measured on the H200 (T 8192, H 32): staging the chunk's q, k and v
-  // in LDS too (148 KiB) cut the prep to one workgroup per SM and made it
-  // slower (7.7 ms against 4.4 ms); it reads them from global memory.
+  // in LDS as f32 (148 KiB) cut the prep to one workgroup per SM and made
+  // it slower (7.7 ms against 4.4 ms); k and then v as they are (bf16) in
+  // one area (stageActs) keep three an SM, and q stays in global memory.
   // The prep's A (C x C) and G (C x K) rows are padded (`padded`): G
   // becomes W's B operand, read down its columns (unpadded rows of 128
   // floats put a fragment's 4 rows on one bank).
