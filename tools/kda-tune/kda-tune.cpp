@@ -49,6 +49,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <chrono>
 #include <map>
 #include <numeric>
 
@@ -307,11 +308,18 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
             }
 }
 
-/// A module holding one copy of `tu.fn` per accepted config.
-OwningOpRef<ModuleOp> candidateModule(ModuleOp spec, std::vector<Tuned> &all) {
+/// A module holding one copy of `tu.fn` per accepted config, or of the
+/// `count` accepted configs from the `first`-th on (all layers' candidates
+/// numbered in order).
+OwningOpRef<ModuleOp> candidateModule(ModuleOp spec, std::vector<Tuned> &all,
+                                      size_t first = 0,
+                                      size_t count = SIZE_MAX) {
   OwningOpRef<ModuleOp> m = ModuleOp::create(spec.getLoc());
+  size_t i = 0;
   for (Tuned &tu : all)
     for (const Candidate &cand : tu.accepted) {
+      if (i++ < first || i > first + std::min(count, SIZE_MAX - first))
+        continue;
       auto copy = cast<func::FuncOp>(tu.fn->clone());
       copy.setName(cand.name);
       ConfigAttr config = configAttr(spec.getContext(), cand.config);
@@ -319,6 +327,47 @@ OwningOpRef<ModuleOp> candidateModule(ModuleOp spec, std::vector<Tuned> &all) {
       m->getBody()->push_back(copy);
     }
   return m;
+}
+
+/// Candidates compiled together for --static: the figures need no common
+/// bundle, and batches give progress output (a module of every candidate -
+/// 1012 for test/device/decode-bench.mlir on gfx942 - compiled silently for
+/// more than 20 minutes on 2 cores).
+constexpr size_t kStaticBatch = 32;
+
+/// --static: the candidates compiled in batches into a scratch folder under
+/// `dir`, their static figures recorded; progress on stderr.
+LogicalResult compileStaticFigures(ModuleOp spec, std::vector<Tuned> &all,
+                                   const TargetInfo &t, StringRef dir) {
+  size_t total = 0;
+  for (Tuned &tu : all)
+    total += tu.accepted.size();
+  Toolchain tools = Toolchain::fromEnvironment();
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t first = 0; first < total; first += kStaticBatch) {
+    OwningOpRef<ModuleOp> m = candidateModule(spec, all, first, kStaticBatch);
+    SmallString<128> sub(dir);
+    llvm::sys::path::append(sub, llvm::formatv("batch{0}", first).str());
+    llvm::sys::fs::create_directories(sub);
+    std::vector<CompiledKernel> kernels;
+    if (failed(compileForTarget(*m, t, tools, sub, kernels)))
+      return failure();
+    for (Tuned &tu : all)
+      for (Candidate &c : tu.accepted)
+        for (const CompiledKernel &k : kernels)
+          if (k.name == c.name)
+            c.figures = k.figures;
+    llvm::sys::fs::remove_directories(sub);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    llvm::errs() << llvm::formatv(
+        "kda-tune: {0} of {1} candidates compiled for {2} ({3:F0} s)\n",
+        std::min(first + kStaticBatch, total), total, t.name, secs);
+  }
+  if (!tools.scratchDir.empty())
+    llvm::sys::fs::remove_directories(tools.scratchDir);
+  return success();
 }
 
 LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
@@ -622,20 +671,26 @@ int main(int argc, char **argv) {
     return 0;
 
   std::vector<CompiledKernel> kernels;
-  if (!candidatesDir.empty() || staticChoice) {
-    SmallString<128> dir(candidatesDir);
-    if (dir.empty() && llvm::sys::fs::createUniqueDirectory("kda-tune", dir)) {
+  if (!candidatesDir.empty()) {
+    llvm::errs() << "kda-tune: compiling every candidate into one bundle "
+                    "for kda-bench (one module: no progress until it is "
+                    "done)\n";
+    if (failed(compileCandidates(*spec, all, *target, candidatesDir, kernels)))
+      return 1;
+    llvm::outs() << "kda-tune: " << kernels.size() << " candidate kernels in "
+                 << candidatesDir << "\n";
+    return 0;
+  }
+  if (staticChoice) {
+    SmallString<128> dir;
+    if (llvm::sys::fs::createUniqueDirectory("kda-tune", dir)) {
       llvm::errs() << "kda-tune: cannot create a scratch folder\n";
       return 1;
     }
-    if (failed(compileCandidates(*spec, all, *target, dir, kernels)))
-      return 1;
-    if (!candidatesDir.empty()) {
-      llvm::outs() << "kda-tune: " << kernels.size() << " candidate kernels in "
-                   << dir << "\n";
-      return 0;
-    }
+    LogicalResult compiled = compileStaticFigures(*spec, all, *target, dir);
     llvm::sys::fs::remove_directories(dir);
+    if (failed(compiled))
+      return 1;
   }
   std::vector<ConfigTableEntry> chosen;
   if (staticChoice)

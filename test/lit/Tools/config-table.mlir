@@ -4,7 +4,8 @@
 // kda-bench against the oracle. An entry that breaks a rule, and buckets
 // that overlap, are refused with the entry named and nothing written.
 // kda-tune lists the configs it rejects with the rule, chooses by static
-// figures where there is no hardware, saying so, and by kda-bench's times.
+// figures where there is no hardware, saying so (compiling the candidates
+// in batches, with a progress line per batch), and by kda-bench's times.
 // RUN: rm -rf %t && kda-compile %s --targets=gfx942,emu,emu32 --config-table=%S/Inputs/table-good.json -o %t -q
 // RUN: FileCheck %s --input-file=%t/manifest.json
 // RUN: kda-bench --backend emu --target emu --bundle %t --kernel tiny__n5_65535 --numerics | FileCheck %s --check-prefix=BENCH
@@ -13,7 +14,7 @@
 // RUN: not kda-compile %s --targets=gfx942 --config-table=%S/Inputs/table-overlap.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=OVERLAP
 // RUN: kda-tune %s --target=sm_90 --list --lanes=16 --warps=1,2 --cols=1,8 --waves-k=1,2 --v-passes=1 --lds-stages=0 | FileCheck %s --check-prefix=LIST
 // RUN: kda-tune %s --target=sm_90 --list --lanes=16 --warps=1 --cols=2 --waves-k=1 --v-passes=2,3 --lds-stages=0,2 | FileCheck %s --check-prefix=PASSES
-// RUN: rm -f %t.table.json && kda-tune %s --target=gfx942 --static --table=%t.table.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-4,5-65535
+// RUN: rm -f %t.table.json && kda-tune %s --target=gfx942 --static --table=%t.table.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-4,5-65535 2>&1 | FileCheck %s --check-prefix=PROGRESS
 // RUN: FileCheck %s --check-prefix=STATIC --input-file=%t.table.json
 // The measured path on the emulator: candidates, kda-bench --all-kernels,
 // the fastest per bucket into a table, compiled and run.
@@ -36,6 +37,9 @@
 // CHECK: "target": "emu"
 // CHECK: "name": "tiny__n1_65535"
 // CHECK: "target": "emu32"
+
+// PROGRESS: kda-tune: [[N:[0-9]+]] of [[N]] candidates compiled for gfx942 ({{[0-9]+}} s)
+// PROGRESS: kda-tune: wrote {{[0-9]+}} entries to
 
 // BENCH: decode_n64 {{.*}} ok
 // BENCH: mixed_padding {{.*}} ok
