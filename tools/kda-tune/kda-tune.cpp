@@ -422,12 +422,16 @@ unsigned stateAccessBytes(const Candidate &c, LayerAttr layer) {
 
 /// The static figure of merit at N sequences, compared in this order: the
 /// state access width (the kernel is memory-bound), no cross-wave exchange
-/// (waves_k > 1 was slower in every config measured on the H200), how much
+/// (waves_k > 1 was slower in every config measured on the H200), direct
+/// token loads (lds_stages 0: every entry measured on the H200 has them; a
+/// decode row is one token, and the ring adds a copy and a barrier a token
+/// - without this the registers it saves made gfx942's kv entries pick
+/// it), how much
 /// of the machine the launch fills (capped at 1), the state bytes a lane
 /// keeps in flight (capped at 64: on the H200, 4 columns of 4 f32 per lane
 /// beat one column by 2x, the norms and gates shared), then occupancy and
 /// registers.
-std::tuple<unsigned, bool, double, unsigned, double, int64_t>
+std::tuple<unsigned, bool, bool, double, unsigned, double, int64_t>
 staticScore(const Candidate &c, LayerAttr layer, const TargetInfo &t,
             int64_t n) {
   double launched = double(c.plan.gridX()) * layer.getValueHeads() * n *
@@ -437,8 +441,12 @@ staticScore(const Candidate &c, LayerAttr layer, const TargetInfo &t,
   int64_t regs = c.figures.vgprs >= 0 ? c.figures.vgprs : c.figures.registers;
   unsigned inFlight = std::min(64u, c.plan.elemsK * c.plan.colsPerThread *
                                         recurrentLayerFacts(layer).stateBytes);
-  return {stateAccessBytes(c, layer), c.plan.wavesK == 1,
-          std::round(fill * 20) / 20, inFlight, residentWavesPerUnit(c, t),
+  return {stateAccessBytes(c, layer),
+          c.plan.wavesK == 1,
+          c.config.ldsStages == 0,
+          std::round(fill * 20) / 20,
+          inFlight,
+          residentWavesPerUnit(c, t),
           -regs};
 }
 
@@ -464,9 +472,9 @@ void chooseStatic(std::vector<Tuned> &all, const TargetInfo &t,
           best = &c;
       if (!best)
         continue;
-      auto [bytes, noExchange, fill, inFlight, resident, negRegs] =
+      auto [bytes, noExchange, direct, fill, inFlight, resident, negRegs] =
           staticScore(*best, layer, t, bk.nMin);
-      (void)noExchange;
+      (void)noExchange, (void)direct;
       ConfigTableEntry e;
       e.target = t.name.str();
       e.layer = TableLayerKey::of(layer);

@@ -16,6 +16,9 @@
 // RUN: kda-tune %s --target=sm_90 --list --lanes=16 --warps=1 --cols=2 --waves-k=1 --v-passes=2,3 --lds-stages=0,2 | FileCheck %s --check-prefix=PASSES
 // RUN: rm -f %t.table.json && kda-tune %s --target=gfx942 --static --table=%t.table.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-4,5-65535 2>&1 | FileCheck %s --check-prefix=PROGRESS
 // RUN: FileCheck %s --check-prefix=STATIC --input-file=%t.table.json
+// The static model prefers direct token loads to the LDS token ring.
+// RUN: rm -f %t.direct.json && kda-tune %s --target=gfx942 --static --table=%t.direct.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1 --lds-stages=0,2 --buckets=1-65535 > %t.direct.log 2>&1
+// RUN: FileCheck %s --check-prefix=DIRECT --input-file=%t.direct.json
 // The measured path on the emulator: candidates, kda-bench --all-kernels,
 // the fastest per bucket into a table, compiled and run.
 // RUN: rm -rf %t.cand && kda-tune %s --target=emu32 --candidates=%t.cand --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0
@@ -37,6 +40,9 @@
 // CHECK: "target": "emu"
 // CHECK: "name": "tiny__n1_65535"
 // CHECK: "target": "emu32"
+
+// DIRECT: "lds_stages": 0
+// DIRECT-NOT: "lds_stages": 2
 
 // PROGRESS: kda-tune: [[N:[0-9]+]] of [[N]] candidates compiled for gfx942 ({{[0-9]+}} s)
 // PROGRESS: kda-tune: wrote {{[0-9]+}} entries to
