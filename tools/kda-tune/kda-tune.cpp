@@ -318,7 +318,8 @@ OwningOpRef<ModuleOp> candidateModule(ModuleOp spec, std::vector<Tuned> &all,
   size_t i = 0;
   for (Tuned &tu : all)
     for (const Candidate &cand : tu.accepted) {
-      if (i++ < first || i > first + std::min(count, SIZE_MAX - first))
+      const size_t at = i++;
+      if (at < first || at - first >= count)
         continue;
       auto copy = cast<func::FuncOp>(tu.fn->clone());
       copy.setName(cand.name);
@@ -331,12 +332,22 @@ OwningOpRef<ModuleOp> candidateModule(ModuleOp spec, std::vector<Tuned> &all,
 
 /// Candidates compiled together for --static: the figures need no common
 /// bundle, and batches give progress output (a module of every candidate -
-/// 1012 for test/device/decode-bench.mlir on gfx942 - compiled silently for
-/// more than 20 minutes on 2 cores).
+/// 1012 for test/device/decode-bench.mlir on gfx942 - had not finished,
+/// silently, after 15 minutes on 2 cores; in batches they take 4.6).
 constexpr size_t kStaticBatch = 32;
 
 /// --static: the candidates compiled in batches into a scratch folder under
 /// `dir`, their static figures recorded; progress on stderr.
+/// Each candidate's static figures from the compiled kernels of its name.
+void recordFigures(std::vector<Tuned> &all,
+                   ArrayRef<CompiledKernel> kernels) {
+  for (Tuned &tu : all)
+    for (Candidate &c : tu.accepted)
+      for (const CompiledKernel &k : kernels)
+        if (k.name == c.name)
+          c.figures = k.figures;
+}
+
 LogicalResult compileStaticFigures(ModuleOp spec, std::vector<Tuned> &all,
                                    const TargetInfo &t, StringRef dir) {
   size_t total = 0;
@@ -344,30 +355,29 @@ LogicalResult compileStaticFigures(ModuleOp spec, std::vector<Tuned> &all,
     total += tu.accepted.size();
   Toolchain tools = Toolchain::fromEnvironment();
   const auto start = std::chrono::steady_clock::now();
+  size_t done = 0;
   for (size_t first = 0; first < total; first += kStaticBatch) {
     OwningOpRef<ModuleOp> m = candidateModule(spec, all, first, kStaticBatch);
     SmallString<128> sub(dir);
     llvm::sys::path::append(sub, llvm::formatv("batch{0}", first).str());
     llvm::sys::fs::create_directories(sub);
     std::vector<CompiledKernel> kernels;
-    if (failed(compileForTarget(*m, t, tools, sub, kernels)))
-      return failure();
-    for (Tuned &tu : all)
-      for (Candidate &c : tu.accepted)
-        for (const CompiledKernel &k : kernels)
-          if (k.name == c.name)
-            c.figures = k.figures;
+    const bool compiled = succeeded(compileForTarget(*m, t, tools, sub, kernels));
     llvm::sys::fs::remove_directories(sub);
+    if (!compiled)
+      break;
+    recordFigures(all, kernels);
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     llvm::errs() << llvm::formatv(
         "kda-tune: {0} of {1} candidates compiled for {2} ({3:F0} s)\n",
         std::min(first + kStaticBatch, total), total, t.name, secs);
+    done = std::min(first + kStaticBatch, total);
   }
   if (!tools.scratchDir.empty())
     llvm::sys::fs::remove_directories(tools.scratchDir);
-  return success();
+  return success(done == total);
 }
 
 LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
@@ -380,11 +390,7 @@ LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
       failed(writeManifest(dir, llvm::sys::path::filename(specFile), kernels,
                          /*planner=*/std::nullopt)))
     return failure();
-  for (Tuned &tu : all)
-    for (Candidate &c : tu.accepted)
-      for (const CompiledKernel &k : kernels)
-        if (k.name == c.name)
-          c.figures = k.figures;
+  recordFigures(all, kernels);
   if (!tools.scratchDir.empty())
     llvm::sys::fs::remove_directories(tools.scratchDir);
   return success();

@@ -711,8 +711,7 @@ private:
   }
   Value gam(Value r, Value d) { return load(ldsG, gIdx(r, d)); }
   Value qkElem(Value mem, Value r, Value d) {
-    Value off = add(mul(add(mul(safeToken(r), idx(p.H)), hq), idx(p.K)), d);
-    return loadF(mem, off);
+    return loadF(mem, add(qkRow(safeToken(r)), d));
   }
   /// scale * q_r / |q_r| and k_r / |k_r| (0 on masked rows).
   Value qs(Value r, Value d) {
