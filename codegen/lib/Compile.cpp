@@ -624,14 +624,16 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
   std::vector<CompiledKernel> kernels;
   for (auto fn : work->getOps<func::FuncOp>()) {
     // A chunk function: one entry per stage kernel, in stage order, under
-    // the function's name (the runtime launches them as one plan).
+    // the function's name (the runtime launches them as one plan); the
+    // scans of several column blocks are alternatives of stage 1, listed
+    // together (the runtime launches one of them).
     if (auto stages = fn->getAttrOfType<ArrayAttr>("kda.stages")) {
       for (auto [i, stage] : llvm::enumerate(stages)) {
         auto kernel = gm.lookupSymbol<gpu::GPUFuncOp>(
             cast<SymbolRefAttr>(stage).getLeafReference());
         CompiledKernel k;
         k.name = fn.getName().str();
-        k.stage = i;
+        k.stage = i == 0 ? 0 : 1;
         k.symbol = kernel.getName().str();
         k.target = t.name.str();
         k.blockSize = (*kernel.getKnownBlockSize())[0];

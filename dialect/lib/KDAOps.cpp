@@ -201,19 +201,44 @@ static LogicalResult verifyScanStages(Operation *op,
 }
 
 /// A #kda.config describes the recurrent kernel (lanes, waves, column
-/// blocks, passes); the chunk kernels are shaped by chunk_size and
-/// scan_stages alone. Accepting one and ignoring it would let a caller
-/// believe it chose something.
+/// blocks, passes); the chunk kernels are shaped by chunk_size,
+/// scan_stages and scan_block_v alone. Accepting one and ignoring it would let
+/// a caller believe it chose something.
 template <typename ChunkLikeOp>
 static LogicalResult verifyNoConfig(ChunkLikeOp op) {
   if (op.getConfig())
     return op.emitOpError()
            << "takes no #kda.config (it describes the recurrent kernel); the "
-              "chunk kernels are shaped by chunk_size and scan_stages";
+              "chunk kernels are shaped by chunk_size, scan_stages and "
+              "scan_block_v";
+  return success();
+}
+
+/// A scan's state column block: whole 16-column blocks of head_v (the
+/// chunk kernels' tile), dividing it, so every workgroup holds a full one.
+static LogicalResult verifyBlockV(Operation *op, LayerAttr layer,
+                                  int64_t blockV, StringRef attr) {
+  if (blockV < 16 || blockV % 16 || layer.getHeadV() % blockV)
+    return op->emitOpError()
+           << attr << " " << blockV
+           << " must be a multiple of 16 that divides head_v ("
+           << layer.getHeadV() << ")";
   return success();
 }
 
 LogicalResult ChunkOp::verify() {
+  if (std::optional<ArrayRef<int64_t>> blocks = getScanBlockV()) {
+    if (blocks->empty())
+      return emitOpError("scan_block_v lists no block (leave it out for the "
+                         "default blocks)");
+    for (auto [i, bv] : llvm::enumerate(*blocks)) {
+      if (failed(verifyBlockV(*this, getLayer(), bv, "scan_block_v entry")))
+        return failure();
+      if (i && bv <= (*blocks)[i - 1])
+        return emitOpError() << "scan_block_v must be strictly ascending; "
+                             << bv << " follows " << (*blocks)[i - 1];
+    }
+  }
   if (failed(verifyChunkSize(*this, getChunkSize())) ||
       failed(verifyScanStages(*this, getScanStages())) ||
       failed(verifyNoConfig(*this)))
@@ -222,6 +247,12 @@ LogicalResult ChunkOp::verify() {
 }
 
 LogicalResult ChunkStageOp::verify() {
+  if (std::optional<int64_t> bv = getBlockV()) {
+    if (getStage() != ChunkStage::Scan)
+      return emitOpError("block_v shapes the scan; the prep takes none");
+    if (failed(verifyBlockV(*this, getLayer(), *bv, "block_v")))
+      return failure();
+  }
   if (failed(verifyChunkSize(*this, getChunkSize())) ||
       failed(verifyScanStages(*this, getScanStages())) ||
       failed(verifyNoConfig(*this)))

@@ -17,6 +17,7 @@ using CUfunction = void *;
 // Enumerator values of cuda.h (stable across CUDA versions).
 constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
 /// Dynamic shared memory a kernel may use without opting in.
 constexpr uint32_t kDefaultDynamicSharedLimit = 48 * 1024;
@@ -109,6 +110,18 @@ public:
     return KDA_OK;
   }
 
+  uint32_t computeUnits() override {
+    if (!sms) {
+      CUdevice dev = 0;
+      int count = 0;
+      if (!api.cuCtxGetDevice(&dev) &&
+          !api.cuDeviceGetAttribute(
+              &count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev))
+        sms = uint32_t(count);
+    }
+    return sms;
+  }
+
   /// Above 48 KiB of dynamic shared memory a kernel must opt in, once, up to
   /// the device's opt-in limit less the kernel's static shared memory (227
   /// KiB per block on sm_90). Checked here so a bundle the device cannot run
@@ -176,6 +189,7 @@ private:
   void *lib = nullptr;
   CudaApi api{};
   std::map<std::string, CUmodule> modules;
+  uint32_t sms = 0; // computeUnits(), once asked
 };
 } // namespace
 

@@ -52,6 +52,15 @@ public:
     return KDA_OK;
   }
 
+  /// The emulator has no compute units of its own; it reports the H200's
+  /// 132 SMs (the measured device, so a batch picks on the emulator the
+  /// scan it picks there), or KDA_EMU_COMPUTE_UNITS, read at each call so
+  /// tests can steer the choice.
+  uint32_t computeUnits() override {
+    const char *units = std::getenv("KDA_EMU_COMPUTE_UNITS");
+    return units ? uint32_t(std::strtoul(units, nullptr, 10)) : 132;
+  }
+
   kda_status launch(KernelHandle kernel, const LaunchDims &d, void *,
                     void **params, std::string &error) override {
     emu::LaunchConfig c;

@@ -13,6 +13,7 @@ using hipFunction_t = void *;
 // Enumerator values of hip_runtime_api.h / driver_types.h (part of HIP's ABI;
 // read from the ROCm 5.2 headers Debian ships).
 constexpr int HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
+constexpr int hipDeviceAttributeMultiprocessorCount = 63;
 constexpr int hipDeviceAttributeMaxSharedMemoryPerBlock = 74;
 
 struct HipApi {
@@ -91,6 +92,17 @@ public:
     return KDA_OK;
   }
 
+  uint32_t computeUnits() override {
+    if (!cus) {
+      int dev = 0, count = 0;
+      if (!api.hipGetDevice(&dev) &&
+          !api.hipDeviceGetAttribute(
+              &count, hipDeviceAttributeMultiprocessorCount, dev))
+        cus = uint32_t(count);
+    }
+    return cus;
+  }
+
   /// AMD GPUs have no opt-in (what hipFuncSetAttribute's
   /// MaxDynamicSharedMemorySize does on CUDA): a workgroup may use the whole
   /// LDS (64 KiB on gfx942, 160 KiB on gfx950). So the equivalent is to
@@ -141,6 +153,7 @@ private:
   void *lib = nullptr;
   HipApi api{};
   std::map<std::string, hipModule_t> modules;
+  uint32_t cus = 0; // computeUnits(), once asked
 };
 } // namespace
 

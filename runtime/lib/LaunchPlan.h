@@ -20,6 +20,7 @@ namespace kda::rt {
 /// One kernel launch, its arguments in the kernel's parameter order.
 struct PlannedLaunch {
   std::string kernel; // for messages
+  std::string symbol; // the code object's entry point (kda_plan_kernel_symbol)
   KernelHandle handle = nullptr;
   LaunchDims dims{};
   std::vector<void *> values; // one pointer per ABI argument

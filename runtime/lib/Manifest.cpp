@@ -334,13 +334,16 @@ bool parseManifest(const std::string &text, const std::string &path,
       result.planner = readPlanner(m, path);
     const json &kernels = array(m, "kernels", path);
     // A name appears once per target, or once per stage of a plan of
-    // stages (the chunk path), listed in stage order from 0.
+    // stages (the chunk path), listed in stage order from 0; a stage after
+    // the first may have alternatives (the scan's column blocks), listed
+    // together under the same stage number.
     std::map<std::pair<std::string, std::string>, int32_t> lastStage;
     for (size_t i = 0; i < kernels.size(); ++i) {
       Kernel k = readKernel(kernels[i], path, i);
       auto [it, fresh] = lastStage.insert({{k.name, k.target}, k.stage});
       const int32_t expected = fresh ? (k.stage < 0 ? -1 : 0) : it->second + 1;
-      if (k.stage != expected || (!fresh && k.stage < 0))
+      const bool alternative = !fresh && k.stage > 0 && k.stage == it->second;
+      if ((k.stage != expected && !alternative) || (!fresh && k.stage < 0))
         bad(path, "kernels[" + std::to_string(i) + "]",
             fresh ? "kernel '" + k.name + "' starts at stage " +
                         std::to_string(k.stage) + ", not 0"

@@ -1,6 +1,8 @@
 //===- Planner.cpp - which kernel runs which rows of a batch --------------===//
 #include "Planner.h"
 
+#include <algorithm>
+
 namespace kda::rt {
 
 namespace {
@@ -28,6 +30,35 @@ std::vector<Segment> planSegments(const PlannerRows &rows,
       segments.push_back({p, i, 1});
   }
   return segments;
+}
+
+size_t chooseScan(const ScanRows &rows,
+                  const std::vector<int64_t> &blocksPerPair,
+                  uint32_t computeUnits) {
+  int64_t chunks = 0, longest = 0;
+  for (int32_t n = 0; n < rows.numSeqs; ++n) {
+    if (rows.slots[n] <= 0)
+      continue; // padding: its scan writes zeros, no chunk loop
+    const int64_t length = int64_t(rows.cuSeqlens[n + 1]) - rows.cuSeqlens[n];
+    const int64_t c = (length + rows.chunkSize - 1) / rows.chunkSize;
+    chunks += c;
+    longest = std::max(longest, c);
+  }
+  size_t narrowest = 0;
+  for (size_t i = 1; i < blocksPerPair.size(); ++i)
+    if (blocksPerPair[i] > blocksPerPair[narrowest])
+      narrowest = i;
+  if (longest == 0 || computeUnits == 0)
+    return narrowest;
+  size_t best = narrowest;
+  for (size_t i = 0; i < blocksPerPair.size(); ++i) {
+    // Workgroups busy over the longest scan, times 8, against 7 x units.
+    const int64_t busy8 = 8 * rows.valueHeads * blocksPerPair[i] * chunks;
+    if (busy8 >= 7 * int64_t(computeUnits) * longest &&
+        blocksPerPair[i] < blocksPerPair[best])
+      best = i;
+  }
+  return best;
 }
 
 } // namespace kda::rt

@@ -11,6 +11,7 @@
 #ifndef KDA_RUNTIME_PLANNER_H
 #define KDA_RUNTIME_PLANNER_H
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -45,6 +46,31 @@ struct PlannerPolicy {
 /// The segments of a batch, in row order, covering every row once.
 std::vector<Segment> planSegments(const PlannerRows &rows,
                                   const PlannerPolicy &policy);
+
+/// The chunk rows a scan runs: the rows' host cu_seqlens and slots, the
+/// layer's value heads and chunk size.
+struct ScanRows {
+  int32_t numSeqs = 0;
+  const int32_t *cuSeqlens = nullptr; // host, [numSeqs + 1]
+  const int32_t *slots = nullptr;     // host, [numSeqs]; <= 0 pads
+  int64_t valueHeads = 0, chunkSize = 0;
+};
+
+/// Which of a chunk plan's scans to launch. `blocksPerPair[i]` is scan i's
+/// workgroups per (sequence, value head) (head_v / its block_v), narrowest
+/// block first (most workgroups). Each workgroup stages every chunk's rows
+/// once, so the widest block costs the least - while its workgroups keep
+/// the device busy. Busy pairs are counted over the longest sequence's
+/// scan: value heads x (chunks of all sequences) / (chunks of the longest),
+/// so one long row among short ones counts as about one. The widest scan
+/// whose workgroups over those pairs cover 7/8 of `computeUnits` wins,
+/// else the narrowest (also when the device did not say its count, 0).
+/// Measured on the H200 (132 SMs, 2026-12-01, K = V = 128): 1 x 8192 H32
+/// picks 32 columns (128 workgroups), 4 x 4096 and varlen 16 pick 64,
+/// 1 x 32768 H8 picks 16 - the fastest of the three on each.
+size_t chooseScan(const ScanRows &rows,
+                  const std::vector<int64_t> &blocksPerPair,
+                  uint32_t computeUnits);
 
 } // namespace kda::rt
 

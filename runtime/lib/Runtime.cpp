@@ -3,6 +3,7 @@
 #include "Internal.h"
 #include "LaunchPlan.h"
 #include "Manifest.h"
+#include "Planner.h"
 #include "Variants.h"
 #include "kda/kda_runtime.h"
 
@@ -16,6 +17,7 @@ using kda::rt::Backend;
 using kda::rt::KernelHandle;
 using kda::rt::LaunchPlan;
 using kda::rt::PlannedLaunch;
+using kda::rt::ScanRows;
 namespace mf = kda::manifest;
 
 namespace {
@@ -34,7 +36,8 @@ struct kda_kernel {
   /// Kernels of a layer: the batch field of each ABI argument, in order.
   std::vector<BatchField> binding;
   /// A plan of stages (the chunk path), on its stage-0 kernel: every stage
-  /// in order, itself first.
+  /// in order, itself first, then the scan's alternatives (column blocks,
+  /// narrowest first), of which a launch runs one (kda::rt::chooseScan).
   std::vector<const kda_kernel *> stages;
   KernelHandle handle = nullptr;
   size_t index = 0; // in its bundle's kernels
@@ -299,11 +302,31 @@ bool linkStages(std::vector<kda_kernel> &kernels, std::string &why) {
         k.stages.push_back(&s);
         parts.push_back(&s.m);
       }
-    if (k.m.kind != "chunk_prep" || k.stages.size() != 2 ||
-        k.stages[1]->m.kind != "chunk_scan") {
+    bool scans = k.stages.size() >= 2;
+    for (size_t i = 1; i < k.stages.size(); ++i)
+      scans &= k.stages[i]->m.kind == "chunk_scan";
+    if (k.m.kind != "chunk_prep" || !scans) {
       why = describe(k.m) + ": a chunk plan is stage 0 chunk_prep and "
-                            "stage 1 chunk_scan";
+                            "stage 1 chunk_scan (one or more, by column "
+                            "block)";
       return false;
+    }
+    // Alternatives differ in their column block alone: distinct, each
+    // dividing head_v as its grid says, narrowest first.
+    for (size_t i = 1; i < k.stages.size(); ++i) {
+      const mf::Kernel &scan = k.stages[i]->m;
+      auto bv = scan.config.find("block_v");
+      const int64_t blockV = bv == scan.config.end() ? 0 : bv->second;
+      if (blockV <= 0 || scan.layer.headV % blockV ||
+          scan.grid[0] != scan.layer.headV / blockV) {
+        why = describe(scan) + ": a scan's grid x must be head_v / block_v";
+        return false;
+      }
+      if (i > 1 && scan.grid[0] >= k.stages[i - 1]->m.grid[0]) {
+        why = describe(scan) + ": the scan alternatives must be listed "
+                               "narrowest block first, each block distinct";
+        return false;
+      }
     }
     auto size = k.m.config.find("chunk_size");
     if (size == k.m.config.end() || size->second <= 0) {
@@ -478,6 +501,7 @@ kda_status packNamed(const kda_kernel *k, const kda_arg *args,
     return KDA_OK; // an empty grid: nothing to launch
   PlannedLaunch l;
   l.kernel = m.name;
+  l.symbol = m.symbol;
   l.handle = k->handle;
   if (kda_status s = launchDims(*k, numSeqs, l.dims))
     return s;
@@ -501,6 +525,7 @@ kda_status kda::rt::runPlan(const kda_bundle *bundle, const LaunchPlan &plan,
 static kda_status packBatchLaunch(const kda_kernel *k, const kda_batch &b,
                                   int64_t maxChunks, PlannedLaunch &l) {
   l.kernel = k->m.stage < 0 ? k->m.name : k->m.name + " (" + k->m.kind + ")";
+  l.symbol = k->m.symbol;
   l.handle = k->handle;
   if (kda_status s = launchDims(*k, b.num_seqs, l.dims, maxChunks))
     return s;
@@ -828,10 +853,19 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
     int64_t len = b->cu_seqlens_host[i + 1] - b->cu_seqlens_host[i];
     maxChunks = std::max(maxChunks, (len + size - 1) / size);
   }
+  // The prep, then the scan the batch shape picks.
+  ScanRows rows{b->num_seqs, b->cu_seqlens_host, b->slots_host,
+                k->m.layer.valueHeads, size};
+  std::vector<int64_t> blocksPerPair;
+  for (size_t i = 1; i < k->stages.size(); ++i)
+    blocksPerPair.push_back(k->stages[i]->m.grid[0]);
+  const size_t scan =
+      1 + kda::rt::chooseScan(rows, blocksPerPair,
+                              k->bundle->backend->computeUnits());
   // Every stage packed before any joins the plan: a refusal leaves the
   // plan as it was.
   std::vector<PlannedLaunch> launches;
-  for (const kda_kernel *stage : k->stages) {
+  for (const kda_kernel *stage : {k->stages[0], k->stages[scan]}) {
     const bool perChunk = std::find(std::begin(stage->m.grid),
                                     std::end(stage->m.grid),
                                     mf::kGridMaxChunks) !=
@@ -929,6 +963,12 @@ kda_status kda_plan_add_named(kda_plan *plan, const kda_kernel *k,
 
 int32_t kda_plan_size(const kda_plan *plan) {
   return plan ? int32_t(plan->plan.size()) : 0;
+}
+
+const char *kda_plan_kernel_symbol(const kda_plan *plan, int32_t index) {
+  if (!plan || index < 0 || size_t(index) >= plan->plan.size())
+    return nullptr;
+  return plan->plan[size_t(index)].symbol.c_str();
 }
 
 kda_status kda_plan_launch(const kda_plan *plan, void *stream) {

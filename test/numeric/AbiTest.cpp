@@ -196,6 +196,36 @@ TEST_F(EditedBundles, ArgumentOfAnotherTypeOrRoleIsRefused) {
   expectRefused(dir, {"argument 'out' has role input", "as output"});
 }
 
+/// A chunk plan's scans are alternatives of stage 1, each of its own
+/// column block, narrowest first; a manifest that breaks that is refused
+/// when the bundle opens (chunk_k3: head_v 32, scans of 16 and 32 columns).
+TEST_F(EditedBundles, ChunkScanAlternativesAreCheckedAtOpen) {
+  auto scanV32 = [](json &k) {
+    return k.value("symbol", "") == "kda_chunk_k3_scan_v32_packed";
+  };
+  std::string dir = edited("chunk/chunk_k3", [&](json &k) {
+    if (scanV32(k))
+      k["grid"][0] = 3;
+  });
+  expectRefused(dir, {"kernel 'chunk_k3'", "grid x must be head_v / block_v"});
+  dir = edited("chunk/chunk_k3", [&](json &k) {
+    if (scanV32(k))
+      k["config"]["block_v"] = 16, k["grid"][0] = 2;
+  });
+  expectRefused(dir, {"narrowest block first, each block distinct"});
+  dir = edited("chunk/chunk_k3", [&](json &k) {
+    if (scanV32(k))
+      k["kind"] = "chunk_prep";
+  });
+  expectRefused(dir, {"stage 0 chunk_prep and stage 1 chunk_scan"});
+  // A prep repeated as if an alternative: stage 0 has none.
+  dir = edited("chunk/chunk_k3", [&](json &k) {
+    if (scanV32(k))
+      k["stage"] = 0;
+  });
+  expectRefused(dir, {"stage 0 of kernel 'chunk_k3' follows stage 1"});
+}
+
 TEST_F(EditedBundles, DuplicateArgumentIsRefused) {
   std::string dir = edited("k3_small", [](json &k) {
     (*arg(k, "k"))["name"] = "q";

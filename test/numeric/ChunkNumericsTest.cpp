@@ -6,7 +6,8 @@
 // sequence lengths 1, 2, 15, 16, 17, 63, 64, 65, 200 and 1000 in one varlen
 // batch with padding rows, a zero-length row, initial states on and off
 // behind poisoned (NaN) stale slots; softplus gates at +-1000; saturated
-// betas; decodes (length-1 rows) only.
+// betas; decodes (length-1 rows) only; every scan column block the plan
+// may pick (the emulator's compute units steer the choice).
 // Bars: outputs within 1.5x of the error of the oracle's own result rounded
 // to the output type, and never above 5e-3; bf16 state pools likewise
 // against bf16 rounding; f32 states within 1e-5 (the recurrent kernel's bar:
@@ -37,10 +38,44 @@ struct ChunkCase {
   const char *spec;
   const char *target;
   const char *batch;
+  /// The emulator's compute units (KDA_EMU_COMPUTE_UNITS; null: its
+  /// default, 132) and the scan the plan must pick with them: the batches
+  /// here are small, so the default picks the narrowest block and 1 the
+  /// widest.
+  const char *units = nullptr;
+  const char *scanSuffix = "_scan";
 };
 
 void PrintTo(const ChunkCase &c, std::ostream *os) {
   *os << c.spec << "/" << c.target << "/" << c.batch;
+  if (c.units)
+    *os << "/units " << c.units;
+}
+
+/// Sets the emulator's compute units for one scope.
+struct ComputeUnits {
+  explicit ComputeUnits(const char *units) {
+    if (units)
+      setenv("KDA_EMU_COMPUTE_UNITS", units, 1);
+  }
+  ~ComputeUnits() { unsetenv("KDA_EMU_COMPUTE_UNITS"); }
+};
+
+/// The scan a chunk plan of `b` launches (its last launch's kernel).
+std::string chosenScan(kda_bundle *bundle, const kda_kernel *chunk,
+                       const kda_batch &b) {
+  kda_plan *plan = nullptr;
+  std::string scan;
+  if (kda_plan_create(bundle, &plan) == KDA_OK &&
+      kda_plan_add_chunk(plan, chunk, &b) == KDA_OK && kda_plan_size(plan) > 0)
+    scan = kda_plan_kernel_symbol(plan, kda_plan_size(plan) - 1);
+  kda_plan_destroy(plan);
+  // The emulator's entry point is the kernel's packed-argument wrapper.
+  const std::string packed = "_packed";
+  if (scan.size() > packed.size() &&
+      scan.compare(scan.size() - packed.size(), packed.size(), packed) == 0)
+    scan.resize(scan.size() - packed.size());
+  return scan;
 }
 
 BatchShape chunkShape(const std::string &batch) {
@@ -135,6 +170,9 @@ TEST_P(ChunkNumerics, MatchesFloat64Oracle) {
   ASSERT_NO_FATAL_FAILURE(prepareChunkBatch(
       h, o.kernel, std::string(c.spec) + c.batch, chunkShape(c.batch)));
   kda_batch b = h.batch();
+  ComputeUnits units(c.units);
+  EXPECT_EQ(chosenScan(o.bundle, o.kernel, b),
+            std::string("kda_") + c.spec + c.scanSuffix);
   ASSERT_EQ(kda_launch_chunk(o.kernel, &b, nullptr), KDA_OK)
       << kda_last_error();
   test::CaseResult r = h.check();
@@ -174,14 +212,30 @@ std::vector<ChunkCase> chunkCases() {
   for (const char *target : {"emu", "emu32"})
     cases.push_back({"chunk_k3_s2", target, "extreme"});
   cases.push_back({"chunk_k3_s2", "emu32", "varlen"});
+  // The wider scans (kda-decompose's alternatives), picked by the plan when
+  // the emulator reports few compute units: 32 columns (16 waves of 32 on
+  // emu32, 8 of 64 on emu) on head_v 32 layers, 64 and 32 on head_v 128.
+  for (const char *target : {"emu", "emu32"})
+    for (const char *batch : {"varlen", "extreme"})
+      cases.push_back({"chunk_k3", target, batch, "1", "_scan_v32"});
+  cases.push_back({"chunk_k3", "emu950", "short", "1", "_scan_v32"});
+  cases.push_back({"chunk_linear_gva", "emu32", "varlen", "1", "_scan_v32"});
+  cases.push_back({"chunk_bf16_state", "emu32", "varlen", "1", "_scan_v32"});
+  for (const char *target : {"emu", "emu32", "emu950"})
+    cases.push_back({"chunk_heads128", target, "short", "1", "_scan_v64"});
+  // "short" at H 2: 9 chunks, the longest 2; 30 units keep 32 columns.
+  cases.push_back({"chunk_heads128", "emu32", "short", "30", "_scan_v32"});
   return cases;
 }
 
 INSTANTIATE_TEST_SUITE_P(Bundles, ChunkNumerics,
                          ::testing::ValuesIn(chunkCases()),
                          [](const auto &info) {
-                           return std::string(info.param.spec) + "_" +
-                                  info.param.target + "_" + info.param.batch;
+                           const ChunkCase &c = info.param;
+                           return std::string(c.spec) + "_" + c.target + "_" +
+                                  c.batch +
+                                  (c.units ? std::string("_units") + c.units
+                                           : std::string());
                          });
 
 /// A length-1 row (and a short one) through the chunk path gives what the

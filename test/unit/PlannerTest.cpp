@@ -2,18 +2,21 @@
 //
 // The planner alone (runtime/lib/Planner.cpp, host data only): which rows
 // take the recurrent kernel and which the chunk path, and how neighbouring
-// rows of one path share a launch.
+// rows of one path share a launch; which of a chunk plan's scans (column
+// blocks) a batch shape picks.
 //
 //===----------------------------------------------------------------------===//
 #include "Planner.h"
 
 #include <gtest/gtest.h>
 
+using kda::rt::chooseScan;
 using kda::rt::Path;
 using kda::rt::PlannerPolicy;
 using kda::rt::PlannerRows;
-using kda::rt::Segment;
 using kda::rt::planSegments;
+using kda::rt::ScanRows;
+using kda::rt::Segment;
 
 namespace {
 
@@ -88,6 +91,64 @@ TEST(Planner, PaddingRowsStayWithTheRecurrentKernelByConvention) {
 TEST(Planner, EmptyBatchHasNoSegments) {
   Rows r{};
   EXPECT_TRUE(planSegments(r.view(0), chunkAbove(64)).empty());
+}
+
+/// The scans of a head_v = 128 layer: 16, 32 and 64 columns a workgroup.
+const std::vector<int64_t> kBlocks128{8, 4, 2};
+
+size_t scanFor(const Rows &r, int64_t heads, uint32_t units,
+               const std::vector<int64_t> &blocks = kBlocks128) {
+  ScanRows s{int32_t(r.slots.size()), r.cu.data(), r.slots.data(), heads, 64};
+  return chooseScan(s, blocks, units);
+}
+
+TEST(ChooseScan, IssueEightBatchesOnTheH200) {
+  // The measured winners (H200, 132 SMs): 1 x 8192 H32 -> 32 columns (128
+  // workgroups), 4 x 4096 H32 -> 64, 1 x 32768 H8 -> 16.
+  EXPECT_EQ(scanFor(Rows{{8192, 1}}, 32, 132), 1u);
+  EXPECT_EQ(scanFor(Rows{{4096, 1}, {4096, 2}, {4096, 3}, {4096, 4}}, 32, 132),
+            2u);
+  EXPECT_EQ(scanFor(Rows{{32768, 1}}, 8, 132), 0u);
+}
+
+TEST(ChooseScan, WidestThatFillsSevenEighthsOfTheUnits) {
+  // 32 pairs: 64 columns give 64 workgroups, 32 give 128.
+  EXPECT_EQ(scanFor(Rows{{1000, 1}}, 32, 146), 1u); // 128 >= 7/8 x 146
+  EXPECT_EQ(scanFor(Rows{{1000, 1}}, 32, 147), 0u); // 128 < 7/8 x 147
+  EXPECT_EQ(scanFor(Rows{{1000, 1}}, 32, 73), 2u);  // 64 >= 7/8 x 73
+  EXPECT_EQ(scanFor(Rows{{1000, 1}}, 32, 1), 2u);
+}
+
+TEST(ChooseScan, OneLongRowAmongShortOnesCountsAsAboutOne) {
+  // 100 rows of 64 tokens beside one of 32000 (500 chunks): the long row's
+  // scan is the critical path; 600 / 500 chunks = 1.2 busy rows, 38 pairs
+  // at H32 - 32 columns (154 workgroups), not 64 (77); at H8, 16.
+  Rows r{{32000, 1}};
+  for (int i = 0; i < 100; ++i)
+    r.cu.push_back(r.cu.back() + 64), r.slots.push_back(2 + i);
+  EXPECT_EQ(scanFor(r, 32, 132), 1u);
+  EXPECT_EQ(scanFor(r, 8, 132), 0u);
+  // The same 101 rows all of 64 tokens: 101 x 32 pairs, 64 columns.
+  Rows even{};
+  for (int i = 0; i < 101; ++i)
+    even.cu.push_back(even.cu.back() + 64), even.slots.push_back(1 + i);
+  EXPECT_EQ(scanFor(even, 32, 132), 2u);
+}
+
+TEST(ChooseScan, PaddingRowsDoNotCountAndNothingToScanTakesTheNarrowest) {
+  // Four 4096-token rows, three of them padding: one busy row of 32 pairs.
+  EXPECT_EQ(scanFor(Rows{{4096, 1}, {4096, 0}, {4096, -1}, {4096, 0}}, 32, 132),
+            1u);
+  EXPECT_EQ(scanFor(Rows{{4096, 0}}, 32, 132), 0u);
+  EXPECT_EQ(scanFor(Rows{{0, 3}}, 32, 132), 0u);
+  EXPECT_EQ(scanFor(Rows{}, 32, 132), 0u);
+}
+
+TEST(ChooseScan, UnknownUnitCountAndOneAlternative) {
+  EXPECT_EQ(scanFor(Rows{{4096, 1}}, 32, 0), 0u);
+  EXPECT_EQ(scanFor(Rows{{4096, 1}}, 32, 132, {8}), 0u);
+  // The narrowest is found by its workgroups, not by its position.
+  EXPECT_EQ(scanFor(Rows{{4096, 1}}, 1, 132, {2, 8, 4}), 1u);
 }
 
 } // namespace

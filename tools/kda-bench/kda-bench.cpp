@@ -601,7 +601,8 @@ int main(int argc, char **argv) {
     }
   }
   if (!o.prefill.empty()) {
-    std::printf("%-10s %8s %8s %10s\n", "batch", "rows", "tokens", "time ms");
+    std::printf("%-10s %8s %8s %10s  %s\n", "batch", "rows", "tokens",
+                "time ms", layer.chunk ? "scan" : "");
     for (const std::string &name : o.prefill) {
       test::BatchShape shape = prefillShape(name);
       test::Harness h(layer, mem);
@@ -615,6 +616,16 @@ int main(int argc, char **argv) {
           std::exit(1);
         }
       };
+      // The scan the runtime picks for this batch (its column block).
+      std::string scan;
+      if (layer.chunk) {
+        kda_plan *plan = nullptr;
+        if (kda_plan_create(bundle, &plan) == KDA_OK &&
+            kda_plan_add_chunk(plan, kernel, &b) == KDA_OK &&
+            kda_plan_size(plan) > 1)
+          scan = kda_plan_kernel_symbol(plan, kda_plan_size(plan) - 1);
+        kda_plan_destroy(plan);
+      }
       double ms = 0;
 #ifdef KDA_BENCH_CUDA
       if (backend == KDA_BACKEND_CUDA)
@@ -627,11 +638,13 @@ int main(int argc, char **argv) {
                  std::chrono::steady_clock::now() - t0)
                  .count();
       }
-      std::printf("%-10s %8zu %8lld %10.3f\n", name.c_str(),
-                  shape.lengths.size(), (long long)b.num_tokens, ms);
-      json.push_back("\"prefill_" + name + "\": {\"ms\": " +
-                     std::to_string(ms) + ", \"tokens\": " +
-                     std::to_string(b.num_tokens) + "}");
+      std::printf("%-10s %8zu %8lld %10.3f  %s\n", name.c_str(),
+                  shape.lengths.size(), (long long)b.num_tokens, ms,
+                  scan.c_str());
+      json.push_back("\"prefill_" + name +
+                     "\": {\"ms\": " + std::to_string(ms) +
+                     ", \"tokens\": " + std::to_string(b.num_tokens) +
+                     ", \"scan\": \"" + scan + "\"}");
     }
   }
   kda_bundle_close(bundle);

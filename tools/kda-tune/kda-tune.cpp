@@ -186,7 +186,8 @@ std::string verifyPipeline(RecurrentOp op, const rules::ConfigValues &c,
 }
 
 /// The chunk scan kernel of `op` built for `t` in a scratch module, with
-/// row pipeline depth `stages` (none: the builder's default). On success,
+/// row pipeline depth `stages` (none: the builder's default) and `blockV`
+/// state columns a workgroup. On success,
 /// `tile` and `lds` are the kernel's kda.tile and dynamic LDS bytes and
 /// `pipeline` its kda.verified_pipeline (empty at depth 1); on failure the
 /// builder's diagnostic (the verifier's rule for a rejected depth).
@@ -198,7 +199,7 @@ struct ScanVerdict {
 };
 
 ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
-                           const TargetInfo &t) {
+                           int64_t blockV, const TargetInfo &t) {
   MLIRContext *ctx = op.getContext();
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(op.getLoc());
   OpBuilder b(ctx);
@@ -209,9 +210,10 @@ ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
   auto scan = ChunkStageOp::create(
       at, op.getLoc(), op.getLayer(), op.getConfigAttr(), op.getQ(), op.getK(),
       op.getV(), op.getG(), op.getBeta(), op.getALog(), op.getDtBias(),
-      op.getCuSeqlens(), op.getSlots(), op.getHasInitialState(),
-      op.getState(), op.getO(), op.getChunkSize(), ChunkStage::Scan,
-      stages ? at.getI64IntegerAttr(*stages) : IntegerAttr());
+      op.getCuSeqlens(), op.getSlots(), op.getHasInitialState(), op.getState(),
+      op.getO(), op.getChunkSize(), ChunkStage::Scan,
+      stages ? at.getI64IntegerAttr(*stages) : IntegerAttr(),
+      at.getI64IntegerAttr(blockV));
   ScanVerdict v;
   {
     ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
@@ -236,36 +238,46 @@ ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
   return v;
 }
 
-/// Lists the chunk scan's row pipeline depths of `op` on `t`.
+/// Lists the chunk scan's row pipeline depths of `op` on `t`, for each of
+/// its column blocks (kda-decompose's alternatives, scan_block_v).
 void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
-  const ScanVerdict dflt = buildChunkScan(op, std::nullopt, t);
-  std::vector<std::pair<int64_t, ScanVerdict>> verdicts;
-  unsigned accepted = 0;
-  for (unsigned d : orDefault(scanStagesList, {1, 2, 3, 4})) {
-    verdicts.push_back({d, buildChunkScan(op, d, t)});
-    accepted += verdicts.back().second.accepted;
-  }
-  llvm::outs() << fn.getName() << " chunk scan on " << t.name << ": "
-               << accepted << " depths accepted, "
-               << verdicts.size() - accepted << " rejected";
-  // The builder's wave count (not a tuning parameter).
-  if (dflt.accepted)
-    llvm::outs() << " (" << dflt.waves << " waves of " << t.waveSize
-                 << " threads, fixed)";
-  llvm::outs() << "\n";
-  for (auto &[d, v] : verdicts) {
-    const char *mark = dflt.accepted && dflt.stages == d ? " (default)" : "";
-    if (!v.accepted) {
-      llvm::outs() << "  rejected: scan_stages " << d << mark << ": "
-                   << v.message << "\n";
-      continue;
+  SmallVector<int64_t> blocks;
+  if (std::optional<ArrayRef<int64_t>> listed = op.getScanBlockV())
+    blocks.assign(listed->begin(), listed->end());
+  else
+    for (int64_t bv : {16, 32, 64})
+      if (op.getLayer().getHeadV() % bv == 0)
+        blocks.push_back(bv);
+  for (int64_t bv : blocks) {
+    const ScanVerdict dflt = buildChunkScan(op, std::nullopt, bv, t);
+    std::vector<std::pair<int64_t, ScanVerdict>> verdicts;
+    unsigned accepted = 0;
+    for (unsigned d : orDefault(scanStagesList, {1, 2, 3, 4})) {
+      verdicts.push_back({d, buildChunkScan(op, d, bv, t)});
+      accepted += verdicts.back().second.accepted;
     }
-    llvm::outs() << "  accepted: scan_stages " << d << mark << ": " << v.lds
-                 << " bytes of dynamic LDS, "
-                 << (v.pipeline.empty() ? std::string("rows staged in the "
-                                                      "chunk loop")
-                                        : v.pipeline)
-                 << "\n";
+    llvm::outs() << fn.getName() << " chunk scan on " << t.name << ", block_v "
+                 << bv << ": " << accepted << " depths accepted, "
+                 << verdicts.size() - accepted << " rejected";
+    // The builder's wave count (not a tuning parameter).
+    if (dflt.accepted)
+      llvm::outs() << " (" << dflt.waves << " waves of " << t.waveSize
+                   << " threads, fixed)";
+    llvm::outs() << "\n";
+    for (auto &[d, v] : verdicts) {
+      const char *mark = dflt.accepted && dflt.stages == d ? " (default)" : "";
+      if (!v.accepted) {
+        llvm::outs() << "  rejected: scan_stages " << d << mark << ": "
+                     << v.message << "\n";
+        continue;
+      }
+      llvm::outs() << "  accepted: scan_stages " << d << mark << ": " << v.lds
+                   << " bytes of dynamic LDS, "
+                   << (v.pipeline.empty() ? std::string("rows staged in the "
+                                                        "chunk loop")
+                                          : v.pipeline)
+                   << "\n";
+    }
   }
 }
 

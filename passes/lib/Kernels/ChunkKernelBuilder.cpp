@@ -45,6 +45,10 @@ constexpr unsigned kWaves = 8;
 /// Workgroups an SM the prep's registers are sized for on NVPTX (see
 /// buildChunkStageKernel).
 constexpr int kPrepWorkgroupsPerSM = 3;
+/// Threads of a scan of 32 or more state columns: 16 waves of 32 on NVPTX
+/// (one tile of each product a wave at 32 columns), 8 of 64 on AMDGPU,
+/// where 16 waves of 64 would cap a lane at 128 VGPRs and spill.
+constexpr unsigned kWideScanThreads = 512;
 /// 16-byte pieces of a field's chunk rows a scan thread keeps in flight:
 /// a batch of the row staging, or the rows loaded ahead of their staging
 /// (issueRows; K = 128 rows at 8 waves are one batch): 8 x 4 registers.
@@ -211,15 +215,17 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   if (!p.atom)
     return op.emitOpError() << "cannot build the chunk kernels on "
                             << target.name << ": " << why;
-  // 16 state columns per workgroup. Measured on the H200 in one call
-  // (2026-11-30, K = V = 128, against 32 columns): 1 x 8192 H32 3.18 against
-  // 3.20 ms, 4 x 4096 6.17 against 6.27, varlen 16 5.88 against 6.14,
-  // 1 x 32768 H8 5.83 against 6.90 - twice the workgroups, and two fit an
-  // SM (82 KiB of LDS, 126 registers) where 32 columns' 172 registers
-  // allow one; the rows are staged once per workgroup, so more cost more.
-  p.blockV = std::min<int64_t>(p.V, 16);
+  // The scan's state columns per workgroup: its block_v (kda-decompose
+  // makes one scan per block the runtime may pick), else 16. Blocks of 32
+  // and more take 16 waves: one tile of each product a wave at 32, two at
+  // 64, with the registers of the 16-column scan at 8 waves (measured on the
+  // H200, 2026-12-01, 1 x 8192 H32: 32 columns at 8 waves 1.99 ms, 173
+  // registers, one workgroup an SM; at 16 waves 1.93 ms, 100 registers).
+  p.blockV = op.getBlockV().value_or(std::min<int64_t>(p.V, 16));
   p.padRows = true;
   if (op.getStage() == ChunkStage::Scan) {
+    if (p.blockV >= 32)
+      p.waves = std::max<unsigned>(kWaves, kWideScanThreads / p.waveSize);
     p.ringAsync = scanRingAsync(p, target);
     p.scanStages = op.getScanStages().value_or(kDefaultScanStages);
     // Staged beside the ring when everything fits; otherwise those rows

@@ -70,7 +70,11 @@ struct KdaLowerToGpuPass
       auto build = [&](StringRef name) {
         return buildChunkStageKernel(b, gpuModule, name, op, *info);
       };
+      // A scan of another column block than the default 16 is an
+      // alternative of the same stage: kda_<function>_scan_v<block>.
       std::string suffix = ("_" + stringifyChunkStage(op.getStage())).str();
+      if (std::optional<int64_t> bv = op.getBlockV(); bv && *bv != 16)
+        suffix += "_v" + std::to_string(*bv);
       if (failed(placeKernel(op, "chunk", gpuModule, symbols, build, suffix)))
         return signalPassFailure();
     }

@@ -215,6 +215,12 @@ kda_status kda_plan_add_named(kda_plan *plan, const kda_kernel *kernel,
                               int64_t num_seqs);
 /* Number of launches in the plan (a batch with no sequences adds none). */
 int32_t kda_plan_size(const kda_plan *plan);
+/* The code object entry point of launch `index` (in launch order), valid
+ * while the plan lives; NULL when out of range. A chunk plan's second launch
+ * is the scan the batch shape picked (kda_<name>_scan, _scan_v32, ...: the
+ * column block, chosen from the rows, value heads and the device's compute
+ * units; KDA_EMU_COMPUTE_UNITS sets the emulator's, default 132). */
+const char *kda_plan_kernel_symbol(const kda_plan *plan, int32_t index);
 /* Enqueues the plan's launches in order. A driver refusal stops it there:
  * the launches before it are enqueued, the message says which one failed. */
 kda_status kda_plan_launch(const kda_plan *plan, void *stream);

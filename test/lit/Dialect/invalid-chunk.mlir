@@ -1,5 +1,5 @@
 // kda.chunk: chunk sizes 16, 32, 64; same operand rules as kda.recurrent;
-// no #kda.config (the chunk kernels are shaped by chunk_size and scan_stages).
+// no #kda.config (the chunk kernels are shaped by chunk_size, scan_stages and scan_block_v).
 // RUN: kda-opt %s -split-input-file -verify-diagnostics
 
 #l = #kda.layer<heads = 2, value_heads = 4, head_k = 8, head_v = 4, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
@@ -25,7 +25,77 @@ func.func @f(%q: memref<?x4x8xbf16>, %k: memref<?x2x8xbf16>, %v: memref<?x4x4xbf
 #l = #kda.layer<heads = 2, value_heads = 4, head_k = 8, head_v = 4, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
 
 func.func @f(%q: memref<?x2x8xbf16>, %k: memref<?x2x8xbf16>, %v: memref<?x4x4xbf16>, %g: memref<?x4x8xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x8x4xf32>, %out: memref<?x4x4xbf16>) {
-  // expected-error @+1 {{'kda.chunk' op takes no #kda.config (it describes the recurrent kernel); the chunk kernels are shaped by chunk_size and scan_stages}}
+  // expected-error @+1 {{'kda.chunk' op takes no #kda.config (it describes the recurrent kernel); the chunk kernels are shaped by chunk_size, scan_stages and scan_block_v}}
   kda.chunk #l config #kda.config<block_k = 8, block_v = 4, block_t = 1, warps = 1, stages = 1, v_passes = 2> q(%q : memref<?x2x8xbf16>) k(%k : memref<?x2x8xbf16>) v(%v : memref<?x4x4xbf16>) g(%g : memref<?x4x8xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x8x4xf32>) out(%out : memref<?x4x4xbf16>)
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 64, head_v = 64, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x64xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x64x64xf32>, %out: memref<?x4x64xbf16>) {
+  // expected-error @+1 {{'kda.chunk' op scan_block_v entry 48 must be a multiple of 16 that divides head_v (64)}}
+  kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x64xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x64x64xf32>) out(%out : memref<?x4x64xbf16>) {scan_block_v = array<i64: 16, 48>}
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 64, head_v = 64, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x64xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x64x64xf32>, %out: memref<?x4x64xbf16>) {
+  // expected-error @+1 {{'kda.chunk' op scan_block_v entry 8 must be a multiple of 16 that divides head_v (64)}}
+  kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x64xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x64x64xf32>) out(%out : memref<?x4x64xbf16>) {scan_block_v = array<i64: 8>}
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 64, head_v = 64, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x64xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x64x64xf32>, %out: memref<?x4x64xbf16>) {
+  // expected-error @+1 {{'kda.chunk' op scan_block_v must be strictly ascending; 16 follows 32}}
+  kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x64xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x64x64xf32>) out(%out : memref<?x4x64xbf16>) {scan_block_v = array<i64: 32, 16>}
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 64, head_v = 64, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x64xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x64x64xf32>, %out: memref<?x4x64xbf16>) {
+  // expected-error @+1 {{'kda.chunk' op scan_block_v must be strictly ascending; 32 follows 32}}
+  kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x64xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x64x64xf32>) out(%out : memref<?x4x64xbf16>) {scan_block_v = array<i64: 32, 32>}
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 64, head_v = 64, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x64xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x64x64xf32>, %out: memref<?x4x64xbf16>) {
+  // expected-error @+1 {{'kda.chunk' op scan_block_v lists no block (leave it out for the default blocks)}}
+  kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x64xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x64x64xf32>) out(%out : memref<?x4x64xbf16>) {scan_block_v = array<i64>}
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 64, head_v = 64, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x64xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x64x64xf32>, %out: memref<?x4x64xbf16>) {
+  // expected-error @+1 {{'kda.chunk_stage' op block_v 128 must be a multiple of 16 that divides head_v (64)}}
+  kda.chunk_stage #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x64xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x64x64xf32>) out(%out : memref<?x4x64xbf16>) {chunk_size = 64 : i64, stage = #kda<chunk_stage scan>, block_v = 128 : i64}
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 64, head_v = 64, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x64xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x64x64xf32>, %out: memref<?x4x64xbf16>) {
+  // expected-error @+1 {{'kda.chunk_stage' op block_v shapes the scan; the prep takes none}}
+  kda.chunk_stage #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x64xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x64x64xf32>) out(%out : memref<?x4x64xbf16>) {chunk_size = 64 : i64, stage = #kda<chunk_stage prep>, block_v = 32 : i64}
   return
 }

@@ -65,7 +65,8 @@ def KDA_RecurrentOp : KDA_AttentionOp<"recurrent"> {
 
 def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
     DefaultValuedAttr<I64Attr, "64">:$chunk_size,
-    OptionalAttr<I64Attr>:$scan_stages)> {
+    OptionalAttr<I64Attr>:$scan_stages,
+    OptionalAttr<DenseI64ArrayAttr>:$scan_block_v)> {
   let summary = "Chunked KDA over a packed varlen batch (prefill)";
   let description = [{
     Computes exactly what `kda.recurrent` computes, by the chunked form of
@@ -81,12 +82,19 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
     Every deeper one is expanded and verified against the hazard model
     (PIPELINE-SAFETY.md) when the kernel is built; one the target cannot
     hold is rejected with the rule (R6 when the ring exceeds the LDS).
+
+    `scan_block_v` lists the scan's state column blocks (multiples of 16
+    that divide head_v, ascending); one scan kernel is built for each and
+    the runtime picks one per launch from the batch shape (the widest whose
+    workgroups still fill the device: each workgroup stages the chunk's
+    rows once, so wider blocks read them fewer times). Default: those of
+    16, 32 and 64 that divide head_v.
   }];
 }
 
 def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
     I64Attr:$chunk_size, KDA_ChunkStageAttr:$stage,
-    OptionalAttr<I64Attr>:$scan_stages)> {
+    OptionalAttr<I64Attr>:$scan_stages, OptionalAttr<I64Attr>:$block_v)> {
   let summary = "One kernel of the chunked form (what kda-decompose makes of kda.chunk)";
   let description = [{
     `kda-decompose` replaces a `kda.chunk` by two stages, in this order, which
@@ -102,7 +110,9 @@ def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
       state update, reading the workspace and the state pool in place.
 
     `scan_stages` is the `kda.chunk`'s (the scan's row pipeline depth; the
-    prep ignores it).
+    prep ignores it). `block_v` is a scan's state columns per workgroup (16
+    when absent); kda-decompose makes one scan per block of the
+    `kda.chunk`'s `scan_block_v`, alternatives the runtime chooses between.
 
     Both read the operands of the `kda.chunk` they come from; the workspace
     between them is an argument of their kernels (role workspace), sized per
