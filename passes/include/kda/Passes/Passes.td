@@ -6,9 +6,14 @@ include "mlir/Pass/PassBase.td"
 def KdaDecompose : Pass<"kda-decompose", "ModuleOp"> {
   let summary = "Split kda.chunk into its stage kernels";
   let description = [{
-    Replaces every `kda.chunk` by two `kda.chunk_stage` ops, `prep` then
-    `scan`, with the same operands, layer, config and chunk size
-    (KDA-MATH.md section 2; the stages are described on the op). Two stages,
+    Replaces every `kda.chunk` by `kda.chunk_stage` ops, `prep` then one
+    `scan` per state column block (`block_v`: the chunk's `scan_block_v`,
+    else those of 16, 32 and 64 that divide head_v), with the same
+    operands, layer, config and chunk size (KDA-MATH.md section 2; the
+    stages are described on the op). The scans are alternatives: a launch
+    runs the prep and the one the runtime picks from the batch shape (wide
+    blocks stage each chunk's rows fewer times, narrow ones give more
+    workgroups; no one wins every batch on the H200). Two stages,
     not five: the gate, cumulative sum, intra-chunk matrices, inverse and
     W/U of one chunk all read the same rows (q, k, g of the chunk), so one
     kernel per (chunk, head) keeps them on chip; only the state scan is
