@@ -45,6 +45,12 @@ constexpr unsigned kWaves = 8;
 /// Workgroups an SM the prep's registers are sized for on NVPTX (see
 /// buildChunkStageKernel).
 constexpr int kPrepWorkgroupsPerSM = 3;
+/// The most fragment registers (blockFragmentRegs) a scan's tile block may
+/// keep live a k step. From the figures (2026-12-01, K = V = 128): sm_90's
+/// 64-column update as 2 x 2 tiles (56) took 101 registers where single
+/// tiles took 128 and spilled; gfx950's as 2 x 2 (64, its k = 32 atom)
+/// spilled 8-10 bytes at 256 VGPRs where single tiles took 192.
+constexpr int64_t kBlockFragmentRegs = 56;
 /// Threads of a scan of 32 or more state columns: 16 waves of 32 on NVPTX
 /// (one tile of each product a wave at 32 columns), 8 of 64 on AMDGPU,
 /// where 16 waves of 64 would cap a lane at 128 VGPRs and spill.
@@ -67,6 +73,11 @@ struct ChunkPlan {
   int64_t blockV; // scan: state columns per workgroup
   unsigned waveSize;
   unsigned waves = kWaves;
+  /// The most atom tiles of one product a scan wave accumulates together
+  /// (forTileBlocks): 2 in the scans of 32 and more columns, 1 (single
+  /// tiles) in the 16-column scan, whose two tiles of the update together
+  /// took sm_90's registers from 110 to 166 (one workgroup an SM, not two).
+  int64_t maxBlockTiles = 1;
   unsigned threads() const { return waves * waveSize; }
   // Workspace record of one token and value head, in floats from its
   // start: q o exp(G) scaled (K), k o exp(G_last - G) (K), W (K), U (V),
@@ -224,8 +235,10 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   p.blockV = op.getBlockV().value_or(std::min<int64_t>(p.V, 16));
   p.padRows = true;
   if (op.getStage() == ChunkStage::Scan) {
-    if (p.blockV >= 32)
+    if (p.blockV >= 32) {
       p.waves = std::max<unsigned>(kWaves, kWideScanThreads / p.waveSize);
+      p.maxBlockTiles = 4;
+    }
     p.ringAsync = scanRingAsync(p, target);
     p.scanStages = op.getScanStages().value_or(kDefaultScanStages);
     // Staged beside the ring when everything fits; otherwise those rows
@@ -554,6 +567,110 @@ private:
     }
     return SplitAccumulator{loop.getResult(0), loop.getResult(1)}.sum(b, loc);
   }
+  /// A block of mt x nt atom tiles of one product, the (i, j) tile at
+  /// (row0 + i m, col0 + j n), accumulated by gemmBlock.
+  struct TileBlock {
+    int64_t mt = 1, nt = 1;
+    Value row0, col0;
+    Value tileRow(int64_t i, const MmaAtom &atom, ChunkEmitter &e) const {
+      return e.add(row0, e.idx(i * atom.m));
+    }
+    Value tileCol(int64_t j, const MmaAtom &atom, ChunkEmitter &e) const {
+      return e.add(col0, e.idx(j * atom.n));
+    }
+  };
+  /// accs[i nt + j] + A B over kDim (a multiple of the atom's k) for the
+  /// tiles of `block`: each k step reads mt A and nt B fragments and feeds
+  /// every one to nt or mt atoms - a fragment read from LDS once where
+  /// single tiles (gemm) read it once per tile.
+  SmallVector<Value> gemmBlock(ArrayRef<Value> accs, const TileBlock &block,
+                               int64_t kDim, const Operand &a,
+                               const Operand &bAt) {
+    const MmaAtom &atom = *p.atom;
+    assert(kDim % atom.k == 0 && !a.exact && "whole k steps, split A");
+    const int64_t tiles = block.mt * block.nt;
+    assert(int64_t(accs.size()) == tiles && "one accumulator a tile");
+    SmallVector<Value> init;
+    for (Value acc : accs)
+      init.append({acc, zeroAccumulator(b, loc, atom)});
+    auto loop =
+        scf::ForOp::create(b, loc, idx(0), idx(kDim), idx(atom.k), init);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value k0 = loop.getInductionVar();
+      SmallVector<SplitFragment> as;
+      for (int64_t i = 0; i < block.mt; ++i)
+        as.push_back(
+            splitOperand(MmaOperand::A, block.tileRow(i, atom, *this), k0, a));
+      SmallVector<SplitFragment> bsSplit;
+      SmallVector<Value> bsExact;
+      for (int64_t j = 0; j < block.nt; ++j) {
+        Value c0 = block.tileCol(j, atom, *this);
+        if (bAt.exact)
+          bsExact.push_back(exactFragment(MmaOperand::B, k0, c0, bAt));
+        else
+          bsSplit.push_back(splitOperand(MmaOperand::B, k0, c0, bAt));
+      }
+      SmallVector<Value> next;
+      for (int64_t t = 0; t < tiles; ++t) {
+        const int64_t i = t / block.nt, j = t % block.nt;
+        SplitAccumulator acc{loop.getRegionIterArgs()[2 * t],
+                             loop.getRegionIterArgs()[2 * t + 1]};
+        SplitAccumulator out =
+            bAt.exact ? emitMmaExactInto(b, loc, atom, as[i], bsExact[j], acc)
+                      : emitMmaSplitInto(b, loc, atom, as[i], bsSplit[j], acc);
+        next.append({out.big, out.small});
+      }
+      scf::YieldOp::create(b, loc, next);
+    }
+    SmallVector<Value> sums;
+    for (int64_t t = 0; t < tiles; ++t)
+      sums.push_back(
+          SplitAccumulator{loop.getResult(2 * t), loop.getResult(2 * t + 1)}
+              .sum(b, loc));
+    return sums;
+  }
+  /// 32-bit registers a lane holds for one k step of an mt x nt block:
+  /// mt A and nt B fragments and mt x nt accumulators, each split in two
+  /// (hi and lo fragments; big and small accumulators).
+  int64_t blockFragmentRegs(int64_t mt, int64_t nt) const {
+    const MmaAtom &atom = *p.atom;
+    const int64_t a = (atom.a.elems + 1) / 2, bf = (atom.b.elems + 1) / 2;
+    return 2 * (mt * a + nt * bf + mt * nt * int64_t(atom.c.elems));
+  }
+  /// body(block, live) for the atom tiles of a rows x cols product dealt to
+  /// the waves as blocks (forPieces): blocks of nt adjacent column tiles,
+  /// nt the largest up to the plan's maxBlockTiles that divides the column
+  /// tiles and leaves every wave a block (one A and nt B fragments a k
+  /// step, where nt single tiles read nt of each), else single tiles.
+  void forTileBlocks(int64_t rows, int64_t cols,
+                     llvm::function_ref<void(const TileBlock &, Value)> body) {
+    const MmaAtom &atom = *p.atom;
+    const int64_t tilesR = rows / atom.m, tilesN = cols / atom.n;
+    const int64_t tiles = tilesR * tilesN;
+    int64_t mt = 1, nt = 1;
+    const int64_t perWave = tiles / p.waves;
+    if (tiles % p.waves == 0 && perWave > 1 && perWave <= p.maxBlockTiles) {
+      // mt x nt = perWave, as square as the tiles divide (nt first), within
+      // the fragment registers a block may keep live.
+      for (int64_t n = perWave; n >= 1; --n) {
+        const int64_t m = perWave / n;
+        if (perWave % n == 0 && tilesN % n == 0 && tilesR % m == 0 &&
+            blockFragmentRegs(m, n) <= kBlockFragmentRegs &&
+            (mt * nt == 1 || std::abs(n - m) < std::abs(nt - mt)))
+          nt = n, mt = m;
+      }
+    }
+    const int64_t blocksN = tilesN / nt;
+    forPieces((tilesR / mt) * blocksN, [&](Value piece, Value live) {
+      TileBlock block;
+      block.mt = mt, block.nt = nt;
+      block.row0 = mul(div(piece, blocksN), idx(mt * atom.m));
+      block.col0 = mul(rem(piece, blocksN), idx(nt * atom.n));
+      body(block, live);
+    });
+  }
   SplitFragment splitOperand(MmaOperand operand, Value row0, Value col0,
                              const Operand &op) {
     if (op.mem) {
@@ -620,6 +737,18 @@ private:
         [&](OpBuilder &, Location, Value v, Value r, Value c) {
           sink(add(row0, r), add(col0, c), v);
         });
+  }
+  /// eachResult over every tile of `block` (accs in gemmBlock's order).
+  void eachBlockResult(ArrayRef<Value> accs, const TileBlock &block,
+                       llvm::function_ref<void(Value, Value, Value)> sink) {
+    for (int64_t t = 0; t < block.mt * block.nt; ++t)
+      eachResult(accs[t], block.tileRow(t / block.nt, *p.atom, *this),
+                 block.tileCol(t % block.nt, *p.atom, *this), sink);
+  }
+  /// Zero accumulators for every tile of `block`.
+  SmallVector<Value> zeros(const TileBlock &block) {
+    return SmallVector<Value>(block.mt * block.nt,
+                              zeroAccumulator(b, loc, *p.atom));
   }
   /// Stores a live piece's results to workspace field `field` of the
   /// chunk's rows (masked rows are not stored), as split words if `asWords`.
@@ -1657,7 +1786,6 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
     if (p.stageScan)
       barrier();
   };
-  const int64_t tilesRows = (p.C / p.atom->m) * (BV / p.atom->n);
 
   // V_new = U - W S. From the ring, the schedule's wait and drained
   // barrier before this iteration made the slot visible.
@@ -1673,11 +1801,10 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   // The output's rows load while V_new is computed (their buffer holds W).
   PendingRows qgRows = issueRows(p.recQG(), idx(0), p.K);
   PendingRows aqkRows = issueRows(p.recA(), idx(0), p.C);
-  forPieces(tilesRows, [&](Value piece, Value live) {
-    auto [row0, c0] = tileOrigin(piece, BV);
-    Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K, w, sOp);
+  forTileBlocks(p.C, BV, [&](const TileBlock &blk, Value live) {
+    SmallVector<Value> accs = gemmBlock(zeros(blk), blk, p.K, w, sOp);
     ifThen(live, [&] {
-      eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {
+      eachBlockResult(accs, blk, [&](Value i, Value col, Value x) {
         store(word(fsub(u(i, col), x)), ldsVn, blockAt(i, col));
       });
     });
@@ -1690,12 +1817,11 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   staged();
   // The update's rows load while the output is computed.
   PendingRows kdRows = issueRows(p.recKD(), idx(0), p.K);
-  forPieces(tilesRows, [&](Value piece, Value live) {
-    auto [row0, c0] = tileOrigin(piece, BV);
-    Value acc = gemm(zeroAccumulator(b, loc, *p.atom), row0, c0, p.K, qg, sOp);
-    acc = gemm(acc, row0, c0, p.C, aqk, vnOp);
+  forTileBlocks(p.C, BV, [&](const TileBlock &blk, Value live) {
+    SmallVector<Value> accs = gemmBlock(zeros(blk), blk, p.K, qg, sOp);
+    accs = gemmBlock(accs, blk, p.C, aqk, vnOp);
     ifThen(live, [&] {
-      eachResult(acc, row0, c0, [&](Value i, Value col, Value x) {
+      eachBlockResult(accs, blk, [&](Value i, Value col, Value x) {
         ifThen(rowValid(i), [&] {
           Value t = rowToken(i);
           store(x, out,
@@ -1715,16 +1841,18 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
     return loadF(ws, recAt(chunkStart, p.recGL(), d));
   };
   staged();
-  forPieces((p.K / p.atom->m) * (BV / p.atom->n), [&](Value piece,
-                                                      Value live) {
-    auto [row0, c0] = tileOrigin(piece, BV);
-    Value acc = fragment(MmaOperand::C, row0, c0, [&](Value d, Value col) {
-      return fmul(decay(d), load(ldsS, blockAt(d, col)));
-    });
-    acc = gemm(acc, row0, c0, p.C,
-               words([&](Value d, Value j) { return kd(j, d); }), vnOp);
+  forTileBlocks(p.K, BV, [&](const TileBlock &blk, Value live) {
+    SmallVector<Value> accs;
+    for (int64_t t = 0; t < blk.mt * blk.nt; ++t)
+      accs.push_back(fragment(
+          MmaOperand::C, blk.tileRow(t / blk.nt, *p.atom, *this),
+          blk.tileCol(t % blk.nt, *p.atom, *this), [&](Value d, Value col) {
+            return fmul(decay(d), load(ldsS, blockAt(d, col)));
+          }));
+    accs = gemmBlock(accs, blk, p.C,
+                     words([&](Value d, Value j) { return kd(j, d); }), vnOp);
     ifThen(live, [&] {
-      eachResult(acc, row0, c0, [&](Value d, Value col, Value x) {
+      eachBlockResult(accs, blk, [&](Value d, Value col, Value x) {
         store(x, ldsS, blockAt(d, col));
         if (p.stateWords)
           store(word(x), ldsSw, blockAt(d, col));
