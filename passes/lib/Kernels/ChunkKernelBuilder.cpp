@@ -55,6 +55,9 @@ constexpr int64_t kBlockFragmentRegs = 56;
 /// (one tile of each product a wave at 32 columns), 8 of 64 on AMDGPU,
 /// where 16 waves of 64 would cap a lane at 128 VGPRs and spill.
 constexpr unsigned kWideScanThreads = 512;
+/// Workgroups an SM the 16-column scan's registers are sized for on NVPTX
+/// (see buildChunkStageKernel).
+constexpr int kNarrowScanWorkgroupsPerSM = 2;
 /// 16-byte pieces of a field's chunk rows a scan thread keeps in flight:
 /// a batch of the row staging, or the rows loaded ahead of their staging
 /// (issueRows; K = 128 rows at 8 waves are one batch): 8 x 4 registers.
@@ -505,11 +508,17 @@ private:
   /// never depend on how the pieces divide (and the emulator, which runs a
   /// workgroup's waves in lockstep, executes exactly this).
   void forPieces(int64_t count, llvm::function_ref<void(Value, Value)> body) {
+    forPieceTrips(count,
+                  [&](Value piece, Value live, Value) { body(piece, live); });
+  }
+  /// The same, body(piece, live, trip) also given the trip (0, 1, ...).
+  void forPieceTrips(int64_t count,
+                     llvm::function_ref<void(Value, Value, Value)> body) {
     const int64_t trips = (count + p.waves - 1) / p.waves;
     forRange(idx(0), idx(trips), idx(1), [&](Value i) {
       Value piece = add(wave, mul(i, idx(p.waves)));
       Value live = lt(piece, idx(count));
-      body(select(live, piece, idx(0)), live);
+      body(select(live, piece, idx(0)), live, i);
     });
   }
   /// acc + A B over kDim for the atom tile at (row0, col0): A(i, kk) and
@@ -646,10 +655,33 @@ private:
   /// step, where nt single tiles read nt of each), else single tiles.
   void forTileBlocks(int64_t rows, int64_t cols,
                      llvm::function_ref<void(const TileBlock &, Value)> body) {
+    const Blocking bl = blockingOf(rows, cols);
+    forPieces(bl.count,
+              [&](Value piece, Value live) { body(blockOf(bl, piece), live); });
+  }
+  /// The same, body(block, live, trip) also given the wave's trip, so values
+  /// a trip needs can be computed ahead of it by the same geometry (the
+  /// update's decays). The trips stay a loop: written out, they took
+  /// sm_90's 16-column scan from 110 to 166 registers.
+  void forTileBlockTrips(
+      int64_t rows, int64_t cols,
+      llvm::function_ref<void(const TileBlock &, Value, Value)> body) {
+    const Blocking bl = blockingOf(rows, cols);
+    forPieceTrips(bl.count, [&](Value piece, Value live, Value trip) {
+      body(blockOf(bl, piece), live, trip);
+    });
+  }
+  /// How forTileBlocks deals a rows x cols product: blocks of mt x nt atom
+  /// tiles, `count` of them, blocksN a block row.
+  struct Blocking {
+    int64_t mt = 1, nt = 1, blocksN = 1, count = 0;
+    int64_t trips(int64_t waves) const { return (count + waves - 1) / waves; }
+  };
+  Blocking blockingOf(int64_t rows, int64_t cols) const {
     const MmaAtom &atom = *p.atom;
     const int64_t tilesR = rows / atom.m, tilesN = cols / atom.n;
     const int64_t tiles = tilesR * tilesN;
-    int64_t mt = 1, nt = 1;
+    Blocking bl;
     const int64_t perWave = tiles / p.waves;
     if (tiles % p.waves == 0 && perWave > 1 && perWave <= p.maxBlockTiles) {
       // mt x nt = perWave, as square as the tiles divide (nt first), within
@@ -658,18 +690,20 @@ private:
         const int64_t m = perWave / n;
         if (perWave % n == 0 && tilesN % n == 0 && tilesR % m == 0 &&
             blockFragmentRegs(m, n) <= kBlockFragmentRegs &&
-            (mt * nt == 1 || std::abs(n - m) < std::abs(nt - mt)))
-          nt = n, mt = m;
+            (bl.mt * bl.nt == 1 || std::abs(n - m) < std::abs(bl.nt - bl.mt)))
+          bl.nt = n, bl.mt = m;
       }
     }
-    const int64_t blocksN = tilesN / nt;
-    forPieces((tilesR / mt) * blocksN, [&](Value piece, Value live) {
-      TileBlock block;
-      block.mt = mt, block.nt = nt;
-      block.row0 = mul(div(piece, blocksN), idx(mt * atom.m));
-      block.col0 = mul(rem(piece, blocksN), idx(nt * atom.n));
-      body(block, live);
-    });
+    bl.blocksN = tilesN / bl.nt;
+    bl.count = (tilesR / bl.mt) * bl.blocksN;
+    return bl;
+  }
+  TileBlock blockOf(const Blocking &bl, Value piece) {
+    TileBlock block;
+    block.mt = bl.mt, block.nt = bl.nt;
+    block.row0 = mul(div(piece, bl.blocksN), idx(bl.mt * p.atom->m));
+    block.col0 = mul(rem(piece, bl.blocksN), idx(bl.nt * p.atom->n));
+    return block;
   }
   SplitFragment splitOperand(MmaOperand operand, Value row0, Value col0,
                              const Operand &op) {
@@ -907,6 +941,9 @@ private:
   LogicalResult emitChunkPipeline(Value chunks);
   /// The produce body: chunk `iter`'s rows into ring slot `slot`.
   void copyChunkRows(Value iter, Value slot);
+  /// exp(G_last) for each element of this lane's update accumulators, per
+  /// trip of forTileBlockTrips(K, blockV) and tile of its block.
+  SmallVector<SmallVector<Value>> updateDecays();
   /// W and U of the current chunk from ring slot `slot`.
   std::pair<At, At> ringRows(Value slot);
   /// This thread's 16-byte pieces of the chunk rows of `width` floats from
@@ -1778,6 +1815,10 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   chunkStart = add(bos, mul(c, idx(p.C)));
   rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
   const int64_t BV = p.blockV;
+  // exp(G_last) of the state rows this lane's update tiles hold, loaded
+  // now: read where the update needs them, the global load's latency sat
+  // on every chunk's serial path (after the barrier before the update).
+  SmallVector<SmallVector<Value>> decays = updateDecays();
   // Every operand is a split word: S and V_new from their copies here, the
   // chunk's rows as the prep wrote them.
   Operand sOp = inLds(p.stateWords ? ldsSw : ldsS, p.padded(BV), p.stateWords);
@@ -1835,20 +1876,32 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   // S = diag(exp G_last) S + (k o exp(G_last - G))^T V_new: each piece
   // reads and writes only its own elements of S (and of their words).
   At kd = stagePending(ldsX, kdRows);
-  // exp(G_last) straight from the workspace: a copy in LDS made ptxas
-  // spill (sm_90, 8 bytes) for no measurable gain.
-  auto decay = [&](Value d) {
-    return loadF(ws, recAt(chunkStart, p.recGL(), d));
-  };
   staged();
-  forTileBlocks(p.K, BV, [&](const TileBlock &blk, Value live) {
+  forTileBlockTrips(p.K, BV, [&](const TileBlock &blk, Value live, Value trip) {
     SmallVector<Value> accs;
-    for (int64_t t = 0; t < blk.mt * blk.nt; ++t)
-      accs.push_back(fragment(
-          MmaOperand::C, blk.tileRow(t / blk.nt, *p.atom, *this),
-          blk.tileCol(t % blk.nt, *p.atom, *this), [&](Value d, Value col) {
-            return fmul(decay(d), load(ldsS, blockAt(d, col)));
-          }));
+    const FragmentLayout &c = p.atom->c;
+    // This trip's decays, chosen among the trips' by select.
+    auto decayOf = [&](size_t k) {
+      Value d = decays[0][k];
+      for (size_t i = 1; i < decays.size(); ++i)
+        d = select(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, trip,
+                                         idx(int64_t(i))),
+                   decays[i][k], d);
+      return d;
+    };
+    for (int64_t t = 0; t < blk.mt * blk.nt; ++t) {
+      Value row0 = blk.tileRow(t / blk.nt, *p.atom, *this);
+      Value col0 = blk.tileCol(t % blk.nt, *p.atom, *this);
+      SmallVector<Value> elems;
+      for (unsigned e = 0; e < c.elems; ++e) {
+        auto [r, col] = fragmentCoords(b, loc, c, lane, e);
+        elems.push_back(
+            fmul(decayOf(t * c.elems + e),
+                 load(ldsS, blockAt(add(row0, r), add(col0, col)))));
+      }
+      accs.push_back(vector::FromElementsOp::create(
+          b, loc, VectorType::get({int64_t(c.elems)}, f32), elems));
+    }
     accs = gemmBlock(accs, blk, p.C,
                      words([&](Value d, Value j) { return kd(j, d); }), vnOp);
     ifThen(live, [&] {
@@ -1860,6 +1913,27 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
     });
   });
   barrier(); // S, V_new and the staged rows are rewritten by the next chunk
+}
+
+SmallVector<SmallVector<Value>> ChunkEmitter::updateDecays() {
+  const Blocking bl = blockingOf(p.K, p.blockV);
+  const FragmentLayout &c = p.atom->c;
+  SmallVector<SmallVector<Value>> decays;
+  for (int64_t i = 0; i < bl.trips(p.waves); ++i) {
+    Value piece = add(wave, idx(i * p.waves));
+    TileBlock blk =
+        blockOf(bl, select(lt(piece, idx(bl.count)), piece, idx(0)));
+    decays.emplace_back();
+    for (int64_t t = 0; t < blk.mt * blk.nt; ++t) {
+      Value row0 = blk.tileRow(t / blk.nt, *p.atom, *this);
+      for (unsigned e = 0; e < c.elems; ++e) {
+        Value r = fragmentCoords(b, loc, c, lane, e).first;
+        decays.back().push_back(
+            loadF(ws, recAt(chunkStart, p.recGL(), add(row0, r))));
+      }
+    }
+  }
+  return decays;
 }
 
 void ChunkEmitter::copyChunkRows(Value iter, Value slot) {
@@ -2078,6 +2152,17 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   if (op.getStage() == ChunkStage::Prep)
     func->setAttr(kWorkgroupsPerCuAttrName,
                   builder.getI32IntegerAttr(kPrepWorkgroupsPerSM));
+  // The 16-column scan keeps two workgroups an SM (128 registers): with
+  // the update's decays loaded at the chunk's start (updateDecays) ptxas
+  // took 167 on its own, one an SM. Measured on the H200 (2026-12-01, H 8,
+  // one call; blocked scan without the early decays / early decays at 167 /
+  // at 128, spilling 4 bytes): 1 x 32768 4.775 / 3.613 / 3.881 ms, 2 x 8192
+  // (128 workgroups) 1.419 / 1.139 / 1.188, 3 x 8192 (192) 1.907 / 2.013 /
+  // 1.814: the cap never loses to the late loads, and one an SM does where
+  // the workgroups outnumber the SMs.
+  if (!prep && p.waves == kWaves)
+    func->setAttr(kWorkgroupsPerCuAttrName,
+                  builder.getI32IntegerAttr(kNarrowScanWorkgroupsPerSM));
   func->setAttr("kda.kind",
                 builder.getStringAttr(prep ? "chunk_prep" : "chunk_scan"));
   func->setAttr("kda.layer", op.getLayer());

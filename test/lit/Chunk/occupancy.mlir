@@ -1,8 +1,9 @@
-// The prep's occupancy request: the kernel builder names no chip, it asks
-// for workgroups an SM / CU (kda.workgroups_per_cu); kda-lower-atoms gives
-// the request to the chip: nvvm.minctasm on sm_90 (ptxas sizes the
-// registers for it), nothing on gfx942 (not applied there yet). The scan
-// asks nothing.
+// The chunk kernels' occupancy requests: the kernel builder names no chip,
+// it asks for workgroups an SM / CU (kda.workgroups_per_cu); kda-lower-atoms
+// gives the request to the chip: nvvm.minctasm on sm_90 (ptxas sizes the
+// registers for it), nothing on gfx942 (not applied there yet). The prep
+// asks 3, the 16-column scan 2 (what it held before its decays were loaded
+// early).
 // RUN: kda-opt %s --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=BUILT
 // RUN: kda-opt %s --kda-decompose --kda-lower-to-gpu=target=sm_90 --kda-lower-atoms | FileCheck %s --check-prefix=SM90
 // RUN: kda-opt %s --kda-decompose --kda-lower-to-gpu=target=gfx942 --kda-lower-atoms | FileCheck %s --check-prefix=GFX942
@@ -11,12 +12,12 @@
 // BUILT-SAME: kda.workgroups_per_cu = 3 : i32
 // BUILT-NOT: nvvm.minctasm
 // BUILT-LABEL: gpu.func @kda_lb_scan(
-// BUILT-NOT: kda.workgroups_per_cu
+// BUILT-SAME: kda.workgroups_per_cu = 2 : i32
 
 // SM90-LABEL: gpu.func @kda_lb_prep(
 // SM90-SAME: nvvm.minctasm = 3 : i32
 // SM90-LABEL: gpu.func @kda_lb_scan(
-// SM90-NOT: nvvm.minctasm
+// SM90-SAME: nvvm.minctasm = 2 : i32
 
 // GFX942-LABEL: gpu.func @kda_lb_prep(
 // GFX942-NOT: nvvm.minctasm
