@@ -312,6 +312,40 @@ TEST(ChunkLaunch, RefusesTheOtherPath) {
   EXPECT_EQ(h.snapshot(), before) << "a refused launch wrote something";
 }
 
+/// A chunk plan is two launches, the prep and the scan the batch picks;
+/// kda_plan_kernel_symbol names them in order and nothing past them.
+TEST(ChunkLaunch, PlanNamesThePrepAndThePickedScan) {
+  const std::string dir = bundleDir("chunk_k3");
+  Opened chunk;
+  ASSERT_NO_FATAL_FAILURE(open(dir, "emu32", "chunk_k3", chunk));
+  test::HostMemory mem;
+  const test::KernelLayer layer =
+      test::readKernelLayer(dir, "chunk_k3", "emu32");
+  test::Harness h(layer, mem);
+  ASSERT_NO_FATAL_FAILURE(
+      prepareChunkBatch(h, chunk.kernel, "plan", {{70, 130}, {1, 2}, {1, 0}}));
+  kda_batch b = h.batch();
+  for (const char *units : {"132", "1", "0"}) {
+    ComputeUnits set(units);
+    kda_plan *plan = nullptr;
+    ASSERT_EQ(kda_plan_create(chunk.bundle, &plan), KDA_OK);
+    ASSERT_EQ(kda_plan_add_chunk(plan, chunk.kernel, &b), KDA_OK)
+        << kda_last_error();
+    ASSERT_EQ(kda_plan_size(plan), 2);
+    EXPECT_STREQ(kda_plan_kernel_symbol(plan, 0), "kda_chunk_k3_prep_packed");
+    // 2 rows x 2 heads: 32 columns fill one unit, not 132; 0 (unknown)
+    // takes the narrowest.
+    EXPECT_STREQ(kda_plan_kernel_symbol(plan, 1),
+                 std::string(units) == "1" ? "kda_chunk_k3_scan_v32_packed"
+                                           : "kda_chunk_k3_scan_packed")
+        << "units " << units;
+    EXPECT_EQ(kda_plan_kernel_symbol(plan, 2), nullptr);
+    EXPECT_EQ(kda_plan_kernel_symbol(plan, -1), nullptr);
+    kda_plan_destroy(plan);
+  }
+  EXPECT_EQ(kda_plan_kernel_symbol(nullptr, 0), nullptr);
+}
+
 /// Gives the prepared batch the workspace kda_forward asks for this call
 /// (the chunk plan's, indexed by absolute token) and puts it into `a`.
 void allocateForwardWorkspace(test::Harness &h, const kda_kernel *rec,
