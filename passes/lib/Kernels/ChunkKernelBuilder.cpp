@@ -2187,15 +2187,15 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
       "kda.tile",
       builder.getDictionaryAttr(
           {builder.getNamedAttr("chunk_size", builder.getI64IntegerAttr(p.C)),
-           builder.getNamedAttr("block_v", builder.getI64IntegerAttr(p.blockV)),
            builder.getNamedAttr("waves", builder.getI64IntegerAttr(p.waves)),
-           builder.getNamedAttr("atom", builder.getStringAttr(stringifyMmaKind(
-                                            p.atom->kind)))}));
+           builder.getNamedAttr("atom", builder.getStringAttr(
+                                            stringifyMmaKind(p.atom->kind)))}));
   if (!prep) {
-    // The scan's row pipeline depth: the manifest's kernel facts and the
-    // tuner read it here.
+    // The scan's row pipeline depth and column block: the manifest's
+    // kernel facts, the runtime's pick and the tuner read them here.
     NamedAttrList tile(func->getAttrOfType<DictionaryAttr>("kda.tile"));
     tile.set("scan_stages", builder.getI64IntegerAttr(p.scanStages));
+    tile.set("block_v", builder.getI64IntegerAttr(p.blockV));
     func->setAttr("kda.tile", tile.getDictionary(ctx));
   }
   ChunkEmitter emitter(builder, loc, p, op, target);
