@@ -246,6 +246,16 @@ LogicalResult ChunkOp::verify() {
   return verifyAttentionOp(*this);
 }
 
+SmallVector<int64_t> ChunkOp::getScanBlocks() {
+  if (std::optional<ArrayRef<int64_t>> listed = getScanBlockV())
+    return SmallVector<int64_t>(*listed);
+  SmallVector<int64_t> blocks;
+  for (int64_t bv : {16, 32, 64})
+    if (getLayer().getHeadV() % bv == 0)
+      blocks.push_back(bv);
+  return blocks;
+}
+
 LogicalResult ChunkStageOp::verify() {
   if (std::optional<int64_t> bv = getBlockV()) {
     if (getStage() != ChunkStage::Scan)

@@ -241,14 +241,7 @@ ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
 /// Lists the chunk scan's row pipeline depths of `op` on `t`, for each of
 /// its column blocks (kda-decompose's alternatives, scan_block_v).
 void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
-  SmallVector<int64_t> blocks;
-  if (std::optional<ArrayRef<int64_t>> listed = op.getScanBlockV())
-    blocks.assign(listed->begin(), listed->end());
-  else
-    for (int64_t bv : {16, 32, 64})
-      if (op.getLayer().getHeadV() % bv == 0)
-        blocks.push_back(bv);
-  for (int64_t bv : blocks) {
+  for (int64_t bv : op.getScanBlocks()) {
     const ScanVerdict dflt = buildChunkScan(op, std::nullopt, bv, t);
     std::vector<std::pair<int64_t, ScanVerdict>> verdicts;
     unsigned accepted = 0;

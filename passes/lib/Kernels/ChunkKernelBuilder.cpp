@@ -77,7 +77,7 @@ struct ChunkPlan {
   unsigned waveSize;
   unsigned waves = kWaves;
   /// The most atom tiles of one product a scan wave accumulates together
-  /// (forTileBlocks): 2 in the scans of 32 and more columns, 1 (single
+  /// (forTileBlocks): 4 in the scans of 32 and more columns, 1 (single
   /// tiles) in the 16-column scan, whose two tiles of the update together
   /// took sm_90's registers from 110 to 166 (one workgroup an SM, not two).
   int64_t maxBlockTiles = 1;
@@ -516,10 +516,16 @@ private:
                      llvm::function_ref<void(Value, Value, Value)> body) {
     const int64_t trips = (count + p.waves - 1) / p.waves;
     forRange(idx(0), idx(trips), idx(1), [&](Value i) {
-      Value piece = add(wave, mul(i, idx(p.waves)));
-      Value live = lt(piece, idx(count));
-      body(select(live, piece, idx(0)), live, i);
+      auto [piece, live] = pieceAt(i, count);
+      body(piece, live, i);
     });
+  }
+  /// This wave's piece on trip `trip` of forPieces over `count`, clamped
+  /// to 0 past the last, and whether it is live.
+  std::pair<Value, Value> pieceAt(Value trip, int64_t count) {
+    Value piece = add(wave, mul(trip, idx(p.waves)));
+    Value live = lt(piece, idx(count));
+    return {select(live, piece, idx(0)), live};
   }
   /// acc + A B over kDim for the atom tile at (row0, col0): A(i, kk) and
   /// B(kk, j) give operand elements by tile coordinates.
@@ -533,7 +539,37 @@ private:
   /// need).
   Value gemmTo(Value acc, Value row0, Value col0, Value kEnd, bool ragged,
                const Operand &aAt, const Operand &bAt) {
+    return gemmBlock({acc}, TileBlock{1, 1, row0, col0}, kEnd, ragged, aAt, bAt)
+        .front();
+  }
+  /// A block of mt x nt atom tiles of one product, the (i, j) tile at
+  /// (row0 + i m, col0 + j n); its tiles are numbered t = i nt + j.
+  struct TileBlock {
+    int64_t mt = 1, nt = 1;
+    Value row0, col0;
+    int64_t tiles() const { return mt * nt; }
+  };
+  Value blockRow(const TileBlock &blk, int64_t i) {
+    return add(blk.row0, idx(i * p.atom->m));
+  }
+  Value blockCol(const TileBlock &blk, int64_t j) {
+    return add(blk.col0, idx(j * p.atom->n));
+  }
+  /// The origin (row, col) of tile t of `blk`.
+  std::pair<Value, Value> tileOf(const TileBlock &blk, int64_t t) {
+    return {blockRow(blk, t / blk.nt), blockCol(blk, t % blk.nt)};
+  }
+  /// accs[t] + A B over k < kEnd for the tiles of `blk`: each k step reads
+  /// mt A and nt B fragments and feeds every one to nt or mt atoms (a
+  /// fragment read from LDS once, where single tiles read it once per
+  /// tile). `ragged` when kEnd may not be a multiple of the atom's k: the
+  /// last step is then padded with zeros and its indices clamped, as the
+  /// inverse's 16-row blocks on a k = 32 atom need.
+  SmallVector<Value> gemmBlock(ArrayRef<Value> accs, const TileBlock &blk,
+                               Value kEnd, bool ragged, const Operand &aAt,
+                               const Operand &bAt) {
     const MmaAtom &atom = *p.atom;
+    assert(int64_t(accs.size()) == blk.tiles() && "one accumulator a tile");
     // Padding is 0, whose split word is 0 too.
     auto inK = [&](const Operand &op, bool kFirst) -> Operand {
       if (!ragged)
@@ -553,92 +589,51 @@ private:
     assert(!aAt.exact && "only B operands are taken exact");
     const Operand aK = inK(aAt, /*kFirst=*/false),
                   bK = inK(bAt, /*kFirst=*/true);
-    // ceil(kEnd / k) steps; the split's atoms into two accumulators.
-    auto loop =
-        scf::ForOp::create(b, loc, idx(0), kEnd, idx(atom.k),
-                           ValueRange{acc, zeroAccumulator(b, loc, atom)});
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value k0 = loop.getInductionVar();
-      SplitFragment fa = splitOperand(MmaOperand::A, row0, k0, aK);
-      SplitAccumulator acc{loop.getRegionIterArgs()[0],
-                           loop.getRegionIterArgs()[1]};
-      SplitAccumulator next =
-          bK.exact
-              ? emitMmaExactInto(b, loc, atom, fa,
-                                 exactFragment(MmaOperand::B, k0, col0, bK),
-                                 acc)
-              : emitMmaSplitInto(b, loc, atom, fa,
-                                 splitOperand(MmaOperand::B, k0, col0, bK),
-                                 acc);
-      scf::YieldOp::create(b, loc, ValueRange{next.big, next.small});
-    }
-    return SplitAccumulator{loop.getResult(0), loop.getResult(1)}.sum(b, loc);
-  }
-  /// A block of mt x nt atom tiles of one product, the (i, j) tile at
-  /// (row0 + i m, col0 + j n), accumulated by gemmBlock.
-  struct TileBlock {
-    int64_t mt = 1, nt = 1;
-    Value row0, col0;
-    Value tileRow(int64_t i, const MmaAtom &atom, ChunkEmitter &e) const {
-      return e.add(row0, e.idx(i * atom.m));
-    }
-    Value tileCol(int64_t j, const MmaAtom &atom, ChunkEmitter &e) const {
-      return e.add(col0, e.idx(j * atom.n));
-    }
-  };
-  /// accs[i nt + j] + A B over kDim (a multiple of the atom's k) for the
-  /// tiles of `block`: each k step reads mt A and nt B fragments and feeds
-  /// every one to nt or mt atoms - a fragment read from LDS once where
-  /// single tiles (gemm) read it once per tile.
-  SmallVector<Value> gemmBlock(ArrayRef<Value> accs, const TileBlock &block,
-                               int64_t kDim, const Operand &a,
-                               const Operand &bAt) {
-    const MmaAtom &atom = *p.atom;
-    assert(kDim % atom.k == 0 && !a.exact && "whole k steps, split A");
-    const int64_t tiles = block.mt * block.nt;
-    assert(int64_t(accs.size()) == tiles && "one accumulator a tile");
+    // ceil(kEnd / k) steps; each tile's split atoms into two accumulators.
     SmallVector<Value> init;
     for (Value acc : accs)
       init.append({acc, zeroAccumulator(b, loc, atom)});
-    auto loop =
-        scf::ForOp::create(b, loc, idx(0), idx(kDim), idx(atom.k), init);
+    auto loop = scf::ForOp::create(b, loc, idx(0), kEnd, idx(atom.k), init);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
       Value k0 = loop.getInductionVar();
-      SmallVector<SplitFragment> as;
-      for (int64_t i = 0; i < block.mt; ++i)
-        as.push_back(
-            splitOperand(MmaOperand::A, block.tileRow(i, atom, *this), k0, a));
-      SmallVector<SplitFragment> bsSplit;
+      SmallVector<SplitFragment> as, bsSplit;
       SmallVector<Value> bsExact;
-      for (int64_t j = 0; j < block.nt; ++j) {
-        Value c0 = block.tileCol(j, atom, *this);
-        if (bAt.exact)
-          bsExact.push_back(exactFragment(MmaOperand::B, k0, c0, bAt));
+      for (int64_t i = 0; i < blk.mt; ++i)
+        as.push_back(splitOperand(MmaOperand::A, blockRow(blk, i), k0, aK));
+      for (int64_t j = 0; j < blk.nt; ++j) {
+        if (bK.exact)
+          bsExact.push_back(
+              exactFragment(MmaOperand::B, k0, blockCol(blk, j), bK));
         else
-          bsSplit.push_back(splitOperand(MmaOperand::B, k0, c0, bAt));
+          bsSplit.push_back(
+              splitOperand(MmaOperand::B, k0, blockCol(blk, j), bK));
       }
       SmallVector<Value> next;
-      for (int64_t t = 0; t < tiles; ++t) {
-        const int64_t i = t / block.nt, j = t % block.nt;
+      for (int64_t t = 0; t < blk.tiles(); ++t) {
+        const int64_t i = t / blk.nt, j = t % blk.nt;
         SplitAccumulator acc{loop.getRegionIterArgs()[2 * t],
                              loop.getRegionIterArgs()[2 * t + 1]};
         SplitAccumulator out =
-            bAt.exact ? emitMmaExactInto(b, loc, atom, as[i], bsExact[j], acc)
-                      : emitMmaSplitInto(b, loc, atom, as[i], bsSplit[j], acc);
+            bK.exact ? emitMmaExactInto(b, loc, atom, as[i], bsExact[j], acc)
+                     : emitMmaSplitInto(b, loc, atom, as[i], bsSplit[j], acc);
         next.append({out.big, out.small});
       }
       scf::YieldOp::create(b, loc, next);
     }
     SmallVector<Value> sums;
-    for (int64_t t = 0; t < tiles; ++t)
+    for (int64_t t = 0; t < blk.tiles(); ++t)
       sums.push_back(
           SplitAccumulator{loop.getResult(2 * t), loop.getResult(2 * t + 1)}
               .sum(b, loc));
     return sums;
+  }
+  /// The same over kDim (gemm's ragged rule).
+  SmallVector<Value> gemmBlock(ArrayRef<Value> accs, const TileBlock &blk,
+                               int64_t kDim, const Operand &a,
+                               const Operand &bAt) {
+    return gemmBlock(accs, blk, idx(kDim), kDim % p.atom->k != 0, a, bAt);
   }
   /// 32-bit registers a lane holds for one k step of an mt x nt block:
   /// mt A and nt B fragments and mt x nt accumulators, each split in two
@@ -649,15 +644,12 @@ private:
     return 2 * (mt * a + nt * bf + mt * nt * int64_t(atom.c.elems));
   }
   /// body(block, live) for the atom tiles of a rows x cols product dealt to
-  /// the waves as blocks (forPieces): blocks of nt adjacent column tiles,
-  /// nt the largest up to the plan's maxBlockTiles that divides the column
-  /// tiles and leaves every wave a block (one A and nt B fragments a k
-  /// step, where nt single tiles read nt of each), else single tiles.
+  /// the waves as blocks (forPieces, blockingOf's geometry).
   void forTileBlocks(int64_t rows, int64_t cols,
                      llvm::function_ref<void(const TileBlock &, Value)> body) {
-    const Blocking bl = blockingOf(rows, cols);
-    forPieces(bl.count,
-              [&](Value piece, Value live) { body(blockOf(bl, piece), live); });
+    forTileBlockTrips(rows, cols, [&](const TileBlock &blk, Value live, Value) {
+      body(blk, live);
+    });
   }
   /// The same, body(block, live, trip) also given the wave's trip, so values
   /// a trip needs can be computed ahead of it by the same geometry (the
@@ -671,8 +663,12 @@ private:
       body(blockOf(bl, piece), live, trip);
     });
   }
-  /// How forTileBlocks deals a rows x cols product: blocks of mt x nt atom
-  /// tiles, `count` of them, blocksN a block row.
+  /// How forTileBlocks deals a rows x cols product: `count` blocks of mt x
+  /// nt atom tiles, blocksN a block row. Where the tiles are a whole
+  /// multiple of the waves and a wave's share is at most the plan's
+  /// maxBlockTiles, each wave takes one block of them, shaped as square as
+  /// the tiles divide (nt first) within kBlockFragmentRegs; else single
+  /// tiles.
   struct Blocking {
     int64_t mt = 1, nt = 1, blocksN = 1, count = 0;
     int64_t trips(int64_t waves) const { return (count + waves - 1) / waves; }
@@ -684,8 +680,6 @@ private:
     Blocking bl;
     const int64_t perWave = tiles / p.waves;
     if (tiles % p.waves == 0 && perWave > 1 && perWave <= p.maxBlockTiles) {
-      // mt x nt = perWave, as square as the tiles divide (nt first), within
-      // the fragment registers a block may keep live.
       for (int64_t n = perWave; n >= 1; --n) {
         const int64_t m = perWave / n;
         if (perWave % n == 0 && tilesN % n == 0 && tilesR % m == 0 &&
@@ -699,11 +693,9 @@ private:
     return bl;
   }
   TileBlock blockOf(const Blocking &bl, Value piece) {
-    TileBlock block;
-    block.mt = bl.mt, block.nt = bl.nt;
-    block.row0 = mul(div(piece, bl.blocksN), idx(bl.mt * p.atom->m));
-    block.col0 = mul(rem(piece, bl.blocksN), idx(bl.nt * p.atom->n));
-    return block;
+    return TileBlock{bl.mt, bl.nt,
+                     mul(div(piece, bl.blocksN), idx(bl.mt * p.atom->m)),
+                     mul(rem(piece, bl.blocksN), idx(bl.nt * p.atom->n))};
   }
   SplitFragment splitOperand(MmaOperand operand, Value row0, Value col0,
                              const Operand &op) {
@@ -775,14 +767,14 @@ private:
   /// eachResult over every tile of `block` (accs in gemmBlock's order).
   void eachBlockResult(ArrayRef<Value> accs, const TileBlock &block,
                        llvm::function_ref<void(Value, Value, Value)> sink) {
-    for (int64_t t = 0; t < block.mt * block.nt; ++t)
-      eachResult(accs[t], block.tileRow(t / block.nt, *p.atom, *this),
-                 block.tileCol(t % block.nt, *p.atom, *this), sink);
+    for (int64_t t = 0; t < block.tiles(); ++t) {
+      auto [row0, col0] = tileOf(block, t);
+      eachResult(accs[t], row0, col0, sink);
+    }
   }
   /// Zero accumulators for every tile of `block`.
   SmallVector<Value> zeros(const TileBlock &block) {
-    return SmallVector<Value>(block.mt * block.nt,
-                              zeroAccumulator(b, loc, *p.atom));
+    return SmallVector<Value>(block.tiles(), zeroAccumulator(b, loc, *p.atom));
   }
   /// Stores a live piece's results to workspace field `field` of the
   /// chunk's rows (masked rows are not stored), as split words if `asWords`.
@@ -1889,9 +1881,8 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
                    decays[i][k], d);
       return d;
     };
-    for (int64_t t = 0; t < blk.mt * blk.nt; ++t) {
-      Value row0 = blk.tileRow(t / blk.nt, *p.atom, *this);
-      Value col0 = blk.tileCol(t % blk.nt, *p.atom, *this);
+    for (int64_t t = 0; t < blk.tiles(); ++t) {
+      auto [row0, col0] = tileOf(blk, t);
       SmallVector<Value> elems;
       for (unsigned e = 0; e < c.elems; ++e) {
         auto [r, col] = fragmentCoords(b, loc, c, lane, e);
@@ -1920,12 +1911,10 @@ SmallVector<SmallVector<Value>> ChunkEmitter::updateDecays() {
   const FragmentLayout &c = p.atom->c;
   SmallVector<SmallVector<Value>> decays;
   for (int64_t i = 0; i < bl.trips(p.waves); ++i) {
-    Value piece = add(wave, idx(i * p.waves));
-    TileBlock blk =
-        blockOf(bl, select(lt(piece, idx(bl.count)), piece, idx(0)));
+    TileBlock blk = blockOf(bl, pieceAt(idx(i), bl.count).first);
     decays.emplace_back();
-    for (int64_t t = 0; t < blk.mt * blk.nt; ++t) {
-      Value row0 = blk.tileRow(t / blk.nt, *p.atom, *this);
+    for (int64_t t = 0; t < blk.tiles(); ++t) {
+      Value row0 = tileOf(blk, t).first;
       for (unsigned e = 0; e < c.elems; ++e) {
         Value r = fragmentCoords(b, loc, c, lane, e).first;
         decays.back().push_back(

@@ -22,23 +22,6 @@ using namespace mlir;
 using namespace mlir::kda;
 
 namespace {
-/// The scan's state column blocks of `op`: its scan_block_v, else those of
-/// 16, 32 and 64 that divide head_v. Measured on the H200 (2026-12-01, K =
-/// V = 128, H 32, one call): 16 columns (8 waves, two workgroups an SM)
-/// 2.10 / 4.06 / 3.85 ms on 1 x 8192, 4 x 4096 and varlen 16; 32 columns
-/// (16 waves) 1.93 / 3.81 / 3.75; 64 columns (16 waves) 2.66 / 3.47 / 3.48;
-/// and on 1 x 32768 H8 4.63 / 5.09 / 8.19. No one block wins every batch,
-/// so each is built and the runtime chooses per launch.
-SmallVector<int64_t> scanBlocks(ChunkOp op) {
-  if (std::optional<ArrayRef<int64_t>> listed = op.getScanBlockV())
-    return SmallVector<int64_t>(*listed);
-  SmallVector<int64_t> blocks;
-  for (int64_t bv : {16, 32, 64})
-    if (op.getLayer().getHeadV() % bv == 0)
-      blocks.push_back(bv);
-  return blocks;
-}
-
 struct DecomposeChunk : OpRewritePattern<ChunkOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -53,7 +36,13 @@ struct DecomposeChunk : OpRewritePattern<ChunkOp> {
           kind, op.getScanStagesAttr(), blockV);
     };
     stage(ChunkStage::Prep, nullptr);
-    SmallVector<int64_t> blocks = scanBlocks(op);
+    // One scan per column block (ChunkOp::getScanBlocks). Measured on the
+    // H200 (2026-12-01, K = V = 128, one call): 16 columns 2.10 / 4.06 /
+    // 3.85 ms on 1 x 8192 H32, 4 x 4096 and varlen 16, 32 columns 1.93 /
+    // 3.81 / 3.75, 64 columns 2.66 / 3.47 / 3.48, and on 1 x 32768 H8 4.63
+    // / 5.09 / 8.19: no one block wins every batch, so each is built and
+    // the runtime chooses per launch.
+    SmallVector<int64_t> blocks = op.getScanBlocks();
     // A head_v no block divides gets the default scan, whose kernel builder
     // names the rule it breaks.
     if (blocks.empty())

@@ -90,6 +90,12 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
     rows once, so wider blocks read them fewer times). Default: those of
     16, 32 and 64 that divide head_v.
   }];
+  let extraClassDeclaration = [{
+    /// The scan's state column blocks, narrowest first: scan_block_v, else
+    /// those of 16, 32 and 64 that divide head_v (kda-decompose builds one
+    /// scan per block; kda-tune lists each).
+    ::llvm::SmallVector<int64_t> getScanBlocks();
+  }];
 }
 
 def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
