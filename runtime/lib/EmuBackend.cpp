@@ -3,6 +3,8 @@
 
 #ifdef KDA_RUNTIME_HAS_EMU
 #include "../emu/Emulator.h"
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <map>
@@ -55,10 +57,26 @@ public:
   /// The emulator has no compute units of its own; it reports the H200's
   /// 132 SMs (the measured device, so a batch picks on the emulator the
   /// scan it picks there), or KDA_EMU_COMPUTE_UNITS, read at each call so
-  /// tests can steer the choice.
+  /// tests can steer the choice. A value that is not a whole number from 1
+  /// to 65535 is not used: the default stands, and stderr says so once.
   uint32_t computeUnits() override {
     const char *units = std::getenv("KDA_EMU_COMPUTE_UNITS");
-    return units ? uint32_t(std::strtoul(units, nullptr, 10)) : 132;
+    if (!units)
+      return 132;
+    char *end = nullptr;
+    errno = 0;
+    unsigned long n = std::strtoul(units, &end, 10);
+    if (errno == 0 && end != units && *end == '\0' && units[0] != '-' &&
+        n >= 1 && n <= 65535)
+      return uint32_t(n);
+    static bool told = false;
+    if (!told)
+      std::fprintf(stderr,
+                   "kda: KDA_EMU_COMPUTE_UNITS='%s' is not a whole number "
+                   "from 1 to 65535; the emulator reports 132\n",
+                   units);
+    told = true;
+    return 132;
   }
 
   kda_status launch(KernelHandle kernel, const LaunchDims &d, void *,

@@ -325,7 +325,9 @@ TEST(ChunkLaunch, PlanNamesThePrepAndThePickedScan) {
   ASSERT_NO_FATAL_FAILURE(
       prepareChunkBatch(h, chunk.kernel, "plan", {{70, 130}, {1, 2}, {1, 0}}));
   kda_batch b = h.batch();
-  for (const char *units : {"132", "1", "0"}) {
+  // "0", "1x", "abc" and "-1" are not a unit count: the emulator keeps its
+  // 132 (before, "1x" read as 1 and "abc" as 0).
+  for (const char *units : {"132", "1", "0", "1x", "abc", "-1"}) {
     ComputeUnits set(units);
     kda_plan *plan = nullptr;
     ASSERT_EQ(kda_plan_create(chunk.bundle, &plan), KDA_OK);
@@ -333,8 +335,7 @@ TEST(ChunkLaunch, PlanNamesThePrepAndThePickedScan) {
         << kda_last_error();
     ASSERT_EQ(kda_plan_size(plan), 2);
     EXPECT_STREQ(kda_plan_kernel_symbol(plan, 0), "kda_chunk_k3_prep_packed");
-    // 2 rows x 2 heads: 32 columns fill one unit, not 132; 0 (unknown)
-    // takes the narrowest.
+    // 2 rows x 2 heads: 32 columns fill one unit, not 132.
     EXPECT_STREQ(kda_plan_kernel_symbol(plan, 1),
                  std::string(units) == "1" ? "kda_chunk_k3_scan_v32_packed"
                                            : "kda_chunk_k3_scan_packed")

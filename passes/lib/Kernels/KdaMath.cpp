@@ -11,11 +11,16 @@ static Value constF32(OpBuilder &b, Location loc, double v) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
 }
 
+Value mlir::kda::emitFastExp(OpBuilder &b, Location loc, Value x) {
+  return math::ExpOp::create(b, loc, x, arith::FastMathFlags::afn);
+}
+
 Value mlir::kda::emitSigmoid(OpBuilder &b, Location loc, Value x) {
-  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  Value e = emitFastExp(b, loc, arith::NegFOp::create(b, loc, x));
   Value one = constF32(b, loc, 1.0);
   return arith::DivFOp::create(b, loc, one,
-                               arith::AddFOp::create(b, loc, one, e));
+                               arith::AddFOp::create(b, loc, one, e),
+                               arith::FastMathFlags::afn);
 }
 
 Value mlir::kda::emitGate(OpBuilder &b, Location loc, LayerAttr layer,

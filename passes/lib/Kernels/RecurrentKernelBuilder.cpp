@@ -346,8 +346,30 @@ private:
                                ArrayRef<Value> cols);
   void storeState(Value slot, Value h, Value k0, ArrayRef<Value> cols,
                   ArrayRef<Value> values);
-  /// One token: the new state (column-major: column c's run at c * E) and
-  /// then one output per column.
+  /// What a token contributes apart from the state's columns: the lane's k-runs of q and k, the decays exp(g), beta and
+  /// the row sums (k.q, and |q|^2, |k|^2 for the l2norm). Inside one wave
+  /// the row sums are reduced here and q and k come scaled by their norms
+  /// (kq is the scaled k.q); with wavesK > 1, rowSums stay the lane's
+  /// partials, reduced with the column sums in the token's one exchange.
+  struct TokenTerms {
+    SmallVector<Value> q, k, decay, rowSums;
+    Value beta, kq;
+  };
+  TokenTerms tokenTerms(Value t, Value h, Value k0, Value expALog,
+                        const TokenRows &rows);
+  /// The norms' factors from the reduced row sums: q scaled by qScale, k by
+  /// kScale (null without the l2norm), and the scaled k.q.
+  struct NormFactors {
+    Value qScale, kScale, kq;
+  };
+  NormFactors normFactors(ArrayRef<Value> rowSums);
+  /// v of token t at the lane's columns (0 past head_v).
+  SmallVector<Value> columnLoads(Value t, Value h, ArrayRef<Value> cols);
+  /// One token on the lane's columns: the new state (column-major: column
+  /// c's run at c * E) and then one output per column.
+  SmallVector<Value> columnStep(Value t, ValueRange state,
+                                ArrayRef<Value> vvals, TokenTerms terms);
+  /// tokenTerms, then columnStep (the column loads issued first).
   SmallVector<Value> tokenStep(Value t, Value h, Value hq, Value k0,
                                ArrayRef<Value> cols, Value expALog,
                                ValueRange state, const TokenRows &rows);
@@ -627,24 +649,10 @@ RecurrentKernelEmitter::globalRows(Value t, Value h, Value hq, Value k0) {
   return {q, qkOff, k, qkOff, g, gOff};
 }
 
-SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
-                                                     Value k0,
-                                                     ArrayRef<Value> cols,
-                                                     Value expALog,
-                                                     ValueRange S,
-                                                     const TokenRows &rows) {
-  const int64_t HV = layer.getValueHeads(), K = layer.getHeadK(),
-                V = layer.getHeadV();
-  const unsigned E = s.elemsK, C = s.colsPerThread;
+SmallVector<Value> RecurrentKernelEmitter::columnLoads(Value t, Value h,
+                                                       ArrayRef<Value> cols) {
+  const int64_t HV = layer.getValueHeads(), V = layer.getHeadV();
   Value th = add(mul(t, idx(HV)), h);
-  SmallVector<Value> qv = loadKRun(rows.q, rows.qOff);
-  SmallVector<Value> kv = loadKRun(rows.k, rows.kOff);
-  SmallVector<Value> graw = loadKRun(rows.g, rows.gOff);
-  SmallVector<Value> bias;
-  if (dtBias)
-    bias = loadKRun(dtBias, add(mul(h, idx(K)), k0));
-  // Per-column loads early: their latency hides behind the norms and gates.
-  // A column past head_v reads 0 (and its output is not stored).
   SmallVector<Value> vvals;
   for (auto [c, col] : llvm::enumerate(cols)) {
     Value at = add(mul(th, idx(V)), col);
@@ -656,74 +664,114 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
     Type vElem = cast<MemRefType>(v.getType()).getElementType();
     vvals.push_back(loadRun(v, at, 1, bytesOf(vElem), one)[0]);
   }
-  Value braw = widen(memref::LoadOp::create(b, beta, th));
+  return vvals;
+}
 
-  // Per column, with S' = diag(decay) S: r = beta (v - S'^T k), the output
-  // S''^T q = S'^T q + (k.q) r and the update S' + k r^T, which is off the
-  // output's path. The row sums (k.q, and |q|^2, |k|^2 for the l2norm) read
-  // only the rows. With wavesK > 1 every sum is taken at once and the
-  // norms scale the sums afterwards (one factor each per token): one
-  // barrier a token. Inside one wave the row sums go first and scale k and
-  // q: taking them all at once there was measured on the H200 (with the
-  // sums then reading S against exp(g) k and exp(g) q; bf16 vk pool, best
+RecurrentKernelEmitter::NormFactors
+RecurrentKernelEmitter::normFactors(ArrayRef<Value> rowSums) {
+  // eps inside the sqrt, as the oracle and fla do.
+  NormFactors n;
+  n.qScale = f(layer.getEffectiveScale());
+  if (layer.getQkL2norm()) {
+    auto inverseNorm = [&](Value ss) -> Value {
+      return arith::DivFOp::create(
+          b, f(1.0), math::SqrtOp::create(b, fadd(ss, f(1e-6))));
+    };
+    n.qScale = fmul(n.qScale, inverseNorm(rowSums[1]));
+    n.kScale = inverseNorm(rowSums[2]);
+  }
+  n.kq = fmul(rowSums[0], n.qScale);
+  if (n.kScale)
+    n.kq = fmul(n.kq, n.kScale);
+  return n;
+}
+
+RecurrentKernelEmitter::TokenTerms
+RecurrentKernelEmitter::tokenTerms(Value t, Value h, Value k0, Value expALog,
+                                   const TokenRows &rows) {
+  const int64_t HV = layer.getValueHeads(), K = layer.getHeadK();
+  const unsigned E = s.elemsK;
+  TokenTerms terms;
+  terms.q = loadKRun(rows.q, rows.qOff);
+  terms.k = loadKRun(rows.k, rows.kOff);
+  SmallVector<Value> graw = loadKRun(rows.g, rows.gOff);
+  SmallVector<Value> bias;
+  if (dtBias)
+    bias = loadKRun(dtBias, add(mul(h, idx(K)), k0));
+  Value braw = widen(memref::LoadOp::create(b, beta, add(mul(t, idx(HV)), h)));
+
+  // The row sums read only the rows. With wavesK > 1 they are taken with
+  // the column sums (one exchange, one barrier a token) and the norms scale
+  // the sums afterwards. Inside one wave they go first and scale k and q:
+  // taking them all at once there was measured on the H200 (with the sums
+  // then reading S against exp(g) k and exp(g) q; bf16 vk pool, best
   // candidate at N 128: 97 against 86 us, 159 against 127 registers).
-  const bool joint = s.wavesK > 1, l2norm = layer.getQkL2norm();
   Value kqPart = f(0.0), qss = f(0.0), kss = f(0.0);
   for (unsigned j = 0; j < E; ++j) {
-    kqPart = fma(kv[j], qv[j], kqPart);
-    if (l2norm) {
-      qss = fma(qv[j], qv[j], qss);
-      kss = fma(kv[j], kv[j], kss);
+    kqPart = fma(terms.k[j], terms.q[j], kqPart);
+    if (layer.getQkL2norm()) {
+      qss = fma(terms.q[j], terms.q[j], qss);
+      kss = fma(terms.k[j], terms.k[j], kss);
     }
   }
-  SmallVector<Value> rowSums = {kqPart};
-  if (l2norm)
-    rowSums.append({qss, kss});
-  // The norms' factors: k scaled by kScale, q by qScale (eps inside the
-  // sqrt, as the oracle and fla do); null once applied to the rows.
-  Value qScale, kScale, kq;
+  terms.rowSums = {kqPart};
+  if (layer.getQkL2norm())
+    terms.rowSums.append({qss, kss});
+  if (s.wavesK == 1) {
+    NormFactors n = normFactors(laneSums(terms.rowSums));
+    for (Value &x : terms.q)
+      x = fmul(x, n.qScale);
+    if (n.kScale)
+      for (Value &x : terms.k)
+        x = fmul(x, n.kScale);
+    terms.kq = n.kq;
+    terms.rowSums.clear();
+  }
+  for (unsigned j = 0; j < E; ++j) {
+    Value raw = dtBias ? fadd(graw[j], bias[j]) : graw[j];
+    terms.decay.push_back(emitFastExp(
+        b, b.getLoc(), emitGate(b, b.getLoc(), layer, raw, expALog)));
+  }
+  terms.beta = emitBeta(b, b.getLoc(), layer, braw);
+  return terms;
+}
+
+SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
+                                                     Value k0,
+                                                     ArrayRef<Value> cols,
+                                                     Value expALog,
+                                                     ValueRange S,
+                                                     const TokenRows &rows) {
+  // The column loads first: their latency hides behind the norms and gates.
+  SmallVector<Value> vvals = columnLoads(t, h, cols);
+  return columnStep(t, S, vvals, tokenTerms(t, h, k0, expALog, rows));
+}
+
+SmallVector<Value> RecurrentKernelEmitter::columnStep(Value t, ValueRange S,
+                                                      ArrayRef<Value> vvals,
+                                                      TokenTerms terms) {
+  const unsigned E = s.elemsK, C = s.colsPerThread;
+  // Per column, with S' = diag(decay) S: r = beta (v - S'^T k), the output
+  // S''^T q = S'^T q + (k.q) r and the update S' + k r^T, which is off the
+  // output's path. With wavesK > 1 the norms' factors (qScale, kScale) come
+  // from the exchange and scale the sums; otherwise q and k are scaled.
+  Value qScale, kScale;
   auto scaled = [&](Value x, Value by) { return by ? fmul(x, by) : x; };
-  auto factors = [&] {
-    qScale = f(layer.getEffectiveScale());
-    if (l2norm) {
-      auto inverseNorm = [&](Value ss) -> Value {
-        return arith::DivFOp::create(
-            b, f(1.0), math::SqrtOp::create(b, fadd(ss, f(1e-6))));
-      };
-      qScale = fmul(qScale, inverseNorm(rowSums[1]));
-      kScale = inverseNorm(rowSums[2]);
-    }
-    kq = scaled(fmul(rowSums[0], qScale), kScale);
-  };
-  if (!joint) {
-    rowSums = laneSums(rowSums);
-    factors();
-    for (Value &x : qv)
-      x = fmul(x, qScale);
-    for (Value &x : kv)
-      x = scaled(x, kScale);
-    qScale = kScale = Value();
-  }
 
   // S' first: the loaded state and the decays die here, and S' is what the
   // sums and the update read (with S and exp(g) k, exp(g) q read instead,
   // the state and the decays stayed live through the exchange: the default
   // kv kernel took 172 VGPRs on gfx942 against 146).
   SmallVector<Value> Sd(E * C);
-  for (unsigned j = 0; j < E; ++j) {
-    Value raw = dtBias ? fadd(graw[j], bias[j]) : graw[j];
-    Value decay =
-        math::ExpOp::create(b, emitGate(b, b.getLoc(), layer, raw, expALog));
+  for (unsigned j = 0; j < E; ++j)
     for (unsigned c = 0; c < C; ++c)
-      Sd[c * E + j] = fmul(S[c * E + j], decay);
-  }
-  Value bval = emitBeta(b, b.getLoc(), layer, braw);
+      Sd[c * E + j] = fmul(S[c * E + j], terms.decay[j]);
   SmallVector<Value> pks, pqs;
   for (unsigned c = 0; c < C; ++c) {
     Value pk = f(0.0), pq = f(0.0);
     for (unsigned j = 0; j < E; ++j) {
-      pk = fma(Sd[c * E + j], kv[j], pk);
-      pq = fma(Sd[c * E + j], qv[j], pq);
+      pk = fma(Sd[c * E + j], terms.k[j], pk);
+      pq = fma(Sd[c * E + j], terms.q[j], pq);
     }
     pks.push_back(pk);
     pqs.push_back(pq);
@@ -731,7 +779,7 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
 
   // Per column: r = beta (v - S'^T k), output S'^T q + (k.q) r.
   auto residual = [&](Value vc, Value pk) {
-    return fmul(bval, fsub(vc, scaled(pk, kScale)));
+    return fmul(terms.beta, fsub(vc, scaled(pk, kScale)));
   };
   SmallVector<Value> rs, outs;
   if (scatteredOutputs()) {
@@ -739,33 +787,33 @@ SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
     // residuals go back to every lane, for the update.
     Value pk = reduceScatter(pks), pq = reduceScatter(pqs);
     Value r = residual(heldOf(vvals), pk);
-    outs.push_back(fma(kq, r, scaled(pq, qScale)));
+    outs.push_back(fma(terms.kq, r, pq));
     rs = allGather(r, C);
   } else {
     // The sums over the column's lanes and waves.
     SmallVector<Value> pkSum, pqSum;
-    if (joint) {
+    if (s.wavesK > 1) {
       SmallVector<Value> all(pks);
       llvm::append_range(all, pqs);
-      llvm::append_range(all, rowSums);
+      llvm::append_range(all, terms.rowSums);
       all = waveSums(laneSums(all), t);
       ArrayRef<Value> sums(all);
       pkSum.assign(sums.begin(), sums.begin() + C);
       pqSum.assign(sums.begin() + C, sums.begin() + 2 * C);
-      rowSums.assign(sums.begin() + 2 * C, sums.end());
-      factors();
+      NormFactors n = normFactors(sums.drop_front(2 * C));
+      qScale = n.qScale, kScale = n.kScale, terms.kq = n.kq;
     } else {
       pkSum = laneSums(pks);
       pqSum = laneSums(pqs);
     }
     for (unsigned c = 0; c < C; ++c) {
       rs.push_back(residual(vvals[c], pkSum[c]));
-      outs.push_back(fma(kq, rs[c], scaled(pqSum[c], qScale)));
+      outs.push_back(fma(terms.kq, rs[c], scaled(pqSum[c], qScale)));
     }
   }
   SmallVector<Value> next(E * C);
   for (unsigned j = 0; j < E; ++j) {
-    Value kn = scaled(kv[j], kScale);
+    Value kn = scaled(terms.k[j], kScale);
     for (unsigned c = 0; c < C; ++c)
       next[c * E + j] = fma(kn, rs[c], Sd[c * E + j]);
   }

@@ -13,7 +13,12 @@
 
 namespace mlir::kda {
 
-/// 1 / (1 + exp(-x)).
+/// exp(x) where a few ulp do not matter (math.exp with fastmath afn: the
+/// targets may use their native exp2, e.g. ex2.approx on NVPTX, where the
+/// accurate expansion costs about ten instructions).
+Value emitFastExp(OpBuilder &b, Location loc, Value x);
+
+/// 1 / (1 + exp(-x)), both approximate (afn).
 Value emitSigmoid(OpBuilder &b, Location loc, Value x);
 
 /// The per-channel log decay g = gate(raw) of `layer` (<= 0), where `raw`
