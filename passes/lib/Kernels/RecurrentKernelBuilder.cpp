@@ -341,9 +341,21 @@ private:
 
   /// Flat offset of S[k][v] of head h in slot `slot`.
   Value stateOffset(Value slot, Value h, Value k, Value v);
-  /// The lane's state tile, column-major (column c's k-run at c * E).
+  /// The lane's state tile, column-major (column c's k-run at c * E),
+  /// widened to f32; or, where packedState(), as loaded: i32 words of two
+  /// bf16 each (widenState makes the tile). A bf16 pool's state waiting in
+  /// registers (its loads in flight, or the next pass's state) then takes
+  /// half the registers it took as f32.
   SmallVector<Value> loadState(Value slot, Value h, Value k0,
                                ArrayRef<Value> cols);
+  SmallVector<Value> widenState(ArrayRef<Value> loaded);
+  /// Whether loadState keeps a bf16 state packed: whole runs (nothing
+  /// masked) of an even number of elements.
+  bool packedState() const;
+  /// The lane's state runs in access order, each as the tile indices of its
+  /// elements: vk, column c's k-run; kv, k-row j's pieces of kvRun()
+  /// adjacent columns.
+  SmallVector<SmallVector<unsigned>> stateRuns() const;
   void storeState(Value slot, Value h, Value k0, ArrayRef<Value> cols,
                   ArrayRef<Value> values);
   /// What a token contributes apart from the state's columns: the lane's k-runs of q and k, the decays exp(g), beta and
@@ -590,30 +602,95 @@ Value RecurrentKernelEmitter::stateOffset(Value slot, Value h, Value kk,
   return add(base, add(mul(kk, idx(V)), vv));
 }
 
+SmallVector<SmallVector<unsigned>> RecurrentKernelEmitter::stateRuns() const {
+  const unsigned E = s.elemsK, C = s.colsPerThread;
+  SmallVector<SmallVector<unsigned>> runs;
+  if (layer.getStateLayout() == StateLayout::VK) {
+    for (unsigned c = 0; c < C; ++c)
+      runs.push_back(llvm::to_vector(llvm::seq(c * E, c * E + E)));
+    return runs;
+  }
+  const unsigned R = kvRun();
+  for (unsigned j = 0; j < E; ++j)
+    for (unsigned c0 = 0; c0 < C; c0 += R) {
+      runs.emplace_back();
+      for (unsigned i = 0; i < R; ++i)
+        runs.back().push_back((c0 + i) * E + j);
+    }
+  return runs;
+}
+
+bool RecurrentKernelEmitter::packedState() const {
+  Type elem = cast<MemRefType>(state.getType()).getElementType();
+  const unsigned run = layer.getStateLayout() == StateLayout::VK
+                           ? s.elemsK
+                           : kvRun();
+  return elem.isBF16() && !s.maskK() && !s.maskV() && run % 2 == 0;
+}
+
 SmallVector<Value> RecurrentKernelEmitter::loadState(Value slot, Value h,
                                                      Value k0,
                                                      ArrayRef<Value> cols) {
   const unsigned E = s.elemsK, C = cols.size();
   Type elem = cast<MemRefType>(state.getType()).getElementType();
-  SmallVector<Value> vals(E * C);
-  if (layer.getStateLayout() == StateLayout::VK) { // a column's k-run is contiguous
-    for (unsigned c = 0; c < C; ++c) {
-      SmallVector<Value> run =
-          loadRun(state, stateOffset(slot, h, k0, cols[c]), E,
-                  kRunAlign(elem), vkColumnValid(c));
-      std::copy(run.begin(), run.end(), vals.begin() + c * E);
+  const bool vk = layer.getStateLayout() == StateLayout::VK;
+  // Run r's place in memory: vk column r's k-run; kv k-row r / (C / R)'s
+  // piece starting at column (r mod (C / R)) * R.
+  const unsigned R = vk ? E : kvRun(), piecesPerRow = vk ? 1 : C / R;
+  auto runAt = [&](unsigned r) {
+    if (vk)
+      return std::make_tuple(stateOffset(slot, h, k0, cols[r]),
+                             kRunAlign(elem), vkColumnValid(r));
+    unsigned j = r / piecesPerRow, c0 = (r % piecesPerRow) * R;
+    return std::make_tuple(stateOffset(slot, h, add(k0, idx(j)), cols[c0]),
+                           kvPieceAlign(), kvRowValid(k0, j, cols[c0]));
+  };
+  SmallVector<SmallVector<unsigned>> runs = stateRuns();
+  SmallVector<Value> vals;
+  if (packedState()) {
+    // Words of two bf16: element 2i in the low half of word i (the targets
+    // and the emulator's host are little-endian).
+    auto wordType = VectorType::get({int64_t(R / 2)}, b.getI32Type());
+    for (unsigned r = 0; r < runs.size(); ++r) {
+      auto [offset, align, valid] = runAt(r);
+      (void)valid; // null: nothing is masked
+      Value raw = vector::LoadOp::create(
+          b, VectorType::get({int64_t(R)}, elem), state, ValueRange{offset},
+          /*nontemporal=*/false, llvm::MaybeAlign(align));
+      Value words = vector::BitCastOp::create(b, wordType, raw);
+      for (unsigned i = 0; i < R / 2; ++i)
+        vals.push_back(vector::ExtractOp::create(b, words, int64_t(i)));
     }
     return vals;
   }
-  // kv: each run of the lane's adjacent columns is one vector of a k-row.
-  const unsigned R = kvRun();
-  for (unsigned j = 0; j < E; ++j)
-    for (unsigned c0 = 0; c0 < C; c0 += R) {
-      SmallVector<Value> piece =
-          loadRun(state, stateOffset(slot, h, add(k0, idx(j)), cols[c0]), R,
-                  kvPieceAlign(), kvRowValid(k0, j, cols[c0]));
-      for (unsigned i = 0; i < R; ++i)
-        vals[(c0 + i) * E + j] = piece[i];
+  vals.resize(E * C);
+  for (unsigned r = 0; r < runs.size(); ++r) {
+    auto [offset, align, valid] = runAt(r);
+    SmallVector<Value> run = loadRun(state, offset, R, align, valid);
+    for (auto [at, x] : llvm::zip_equal(runs[r], run))
+      vals[at] = x;
+  }
+  return vals;
+}
+
+SmallVector<Value>
+RecurrentKernelEmitter::widenState(ArrayRef<Value> loaded) {
+  if (!packedState())
+    return SmallVector<Value>(loaded);
+  // bf16 is the high half of an f32: the low element shifted up, the high
+  // one masked, each exact.
+  SmallVector<Value> vals(s.elemsK * s.colsPerThread);
+  auto asF32 = [&](Value bits) {
+    return arith::BitcastOp::create(b, f32, bits).getResult();
+  };
+  Value sixteen = arith::ConstantIntOp::create(b, b.getI32Type(), 16);
+  Value highMask =
+      arith::ConstantIntOp::create(b, b.getI32Type(), int64_t(0xffff0000));
+  unsigned w = 0;
+  for (ArrayRef<unsigned> run : stateRuns())
+    for (unsigned i = 0; i < run.size(); i += 2, ++w) {
+      vals[run[i]] = asF32(arith::ShLIOp::create(b, loaded[w], sixteen));
+      vals[run[i + 1]] = asF32(arith::AndIOp::create(b, loaded[w], highMask));
     }
   return vals;
 }
@@ -1260,15 +1337,21 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   const unsigned stateRegs = s.elemsK * s.colsPerThread;
   auto startState = [&](unsigned pass) -> SmallVector<Value> {
     setPass(pass);
-    SmallVector<Type> stateTypes(stateRegs, f32);
-    auto ifInit = scf::IfOp::create(b, stateTypes, init, /*withElse=*/true);
+    // As loaded (packed bf16 words where packedState()); zeros either way.
+    const bool packed = packedState();
+    Type loadedType = packed ? Type(b.getI32Type()) : f32;
+    const unsigned count = packed ? stateRegs / 2 : stateRegs;
+    auto ifInit = scf::IfOp::create(
+        b, SmallVector<Type>(count, loadedType), init, /*withElse=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifInit.thenBlock());
     scf::YieldOp::create(
         b, loadState(rows.speculative() ? acceptedSlot(n) : slot, h, k0, cols));
     b.setInsertionPointToStart(ifInit.elseBlock());
-    SmallVector<Value> zeros(stateRegs, f(0.0));
-    scf::YieldOp::create(b, zeros);
+    Value zero = packed ? arith::ConstantIntOp::create(b, b.getI32Type(), 0)
+                              .getResult()
+                        : f(0.0);
+    scf::YieldOp::create(b, SmallVector<Value>(count, zero));
     return SmallVector<Value>(ifInit.getResults());
   };
   Value expALog;
@@ -1279,10 +1362,11 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   // hides behind that work (registers only: nothing is shared, no barrier).
   SmallVector<Value> ahead = startState(0);
   for (unsigned pass = 0; pass < s.vPasses; ++pass) {
-    SmallVector<Value> initial = std::move(ahead);
+    SmallVector<Value> loaded = std::move(ahead);
     if (pass + 1 < s.vPasses)
       ahead = startState(pass + 1);
     setPass(pass);
+    SmallVector<Value> initial = widenState(loaded);
     if (s.wavesK > 1)
       exchangeBase = arith::SubIOp::create(
           b, mul(idx(pass), arith::SubIOp::create(b, eos, bos)), bos);
