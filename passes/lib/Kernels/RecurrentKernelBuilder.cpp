@@ -358,11 +358,12 @@ private:
   SmallVector<SmallVector<unsigned>> stateRuns() const;
   void storeState(Value slot, Value h, Value k0, ArrayRef<Value> cols,
                   ArrayRef<Value> values);
-  /// What a token contributes apart from the state's columns: the lane's k-runs of q and k, the decays exp(g), beta and
-  /// the row sums (k.q, and |q|^2, |k|^2 for the l2norm). Inside one wave
-  /// the row sums are reduced here and q and k come scaled by their norms
-  /// (kq is the scaled k.q); with wavesK > 1, rowSums stay the lane's
-  /// partials, reduced with the column sums in the token's one exchange.
+  /// What a token contributes apart from the state's columns: the lane's k-runs
+  /// of q and k, the decays exp(g), beta and the row sums (k.q, and |q|^2,
+  /// |k|^2 for the l2norm). Inside one wave the row sums are reduced here and q
+  /// and k come scaled by their norms (kq is the scaled k.q); with wavesK > 1,
+  /// rowSums stay the lane's partials, reduced with the column sums in the
+  /// token's one exchange.
   struct TokenTerms {
     SmallVector<Value> q, k, decay, rowSums;
     Value beta, kq;
@@ -622,9 +623,8 @@ SmallVector<SmallVector<unsigned>> RecurrentKernelEmitter::stateRuns() const {
 
 bool RecurrentKernelEmitter::packedState() const {
   Type elem = cast<MemRefType>(state.getType()).getElementType();
-  const unsigned run = layer.getStateLayout() == StateLayout::VK
-                           ? s.elemsK
-                           : kvRun();
+  const unsigned run =
+      layer.getStateLayout() == StateLayout::VK ? s.elemsK : kvRun();
   return elem.isBF16() && !s.maskK() && !s.maskV() && run % 2 == 0;
 }
 
@@ -639,8 +639,8 @@ SmallVector<Value> RecurrentKernelEmitter::loadState(Value slot, Value h,
   const unsigned R = vk ? E : kvRun(), piecesPerRow = vk ? 1 : C / R;
   auto runAt = [&](unsigned r) {
     if (vk)
-      return std::make_tuple(stateOffset(slot, h, k0, cols[r]),
-                             kRunAlign(elem), vkColumnValid(r));
+      return std::make_tuple(stateOffset(slot, h, k0, cols[r]), kRunAlign(elem),
+                             vkColumnValid(r));
     unsigned j = r / piecesPerRow, c0 = (r % piecesPerRow) * R;
     return std::make_tuple(stateOffset(slot, h, add(k0, idx(j)), cols[c0]),
                            kvPieceAlign(), kvRowValid(k0, j, cols[c0]));
@@ -673,8 +673,7 @@ SmallVector<Value> RecurrentKernelEmitter::loadState(Value slot, Value h,
   return vals;
 }
 
-SmallVector<Value>
-RecurrentKernelEmitter::widenState(ArrayRef<Value> loaded) {
+SmallVector<Value> RecurrentKernelEmitter::widenState(ArrayRef<Value> loaded) {
   if (!packedState())
     return SmallVector<Value>(loaded);
   // bf16 is the high half of an f32: the low element shifted up, the high
@@ -751,8 +750,8 @@ RecurrentKernelEmitter::normFactors(ArrayRef<Value> rowSums) {
   n.qScale = f(layer.getEffectiveScale());
   if (layer.getQkL2norm()) {
     auto inverseNorm = [&](Value ss) -> Value {
-      return arith::DivFOp::create(
-          b, f(1.0), math::SqrtOp::create(b, fadd(ss, f(1e-6))));
+      return arith::DivFOp::create(b, f(1.0),
+                                   math::SqrtOp::create(b, fadd(ss, f(1e-6))));
     };
     n.qScale = fmul(n.qScale, inverseNorm(rowSums[1]));
     n.kScale = inverseNorm(rowSums[2]);
@@ -813,12 +812,10 @@ RecurrentKernelEmitter::tokenTerms(Value t, Value h, Value k0, Value expALog,
   return terms;
 }
 
-SmallVector<Value> RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq,
-                                                     Value k0,
-                                                     ArrayRef<Value> cols,
-                                                     Value expALog,
-                                                     ValueRange S,
-                                                     const TokenRows &rows) {
+SmallVector<Value>
+RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq, Value k0,
+                                  ArrayRef<Value> cols, Value expALog,
+                                  ValueRange S, const TokenRows &rows) {
   // The column loads first: their latency hides behind the norms and gates.
   SmallVector<Value> vvals = columnLoads(t, h, cols);
   return columnStep(t, S, vvals, tokenTerms(t, h, k0, expALog, rows));
@@ -1341,16 +1338,16 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     const bool packed = packedState();
     Type loadedType = packed ? Type(b.getI32Type()) : f32;
     const unsigned count = packed ? stateRegs / 2 : stateRegs;
-    auto ifInit = scf::IfOp::create(
-        b, SmallVector<Type>(count, loadedType), init, /*withElse=*/true);
+    auto ifInit = scf::IfOp::create(b, SmallVector<Type>(count, loadedType),
+                                    init, /*withElse=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifInit.thenBlock());
     scf::YieldOp::create(
         b, loadState(rows.speculative() ? acceptedSlot(n) : slot, h, k0, cols));
     b.setInsertionPointToStart(ifInit.elseBlock());
-    Value zero = packed ? arith::ConstantIntOp::create(b, b.getI32Type(), 0)
-                              .getResult()
-                        : f(0.0);
+    Value zero =
+        packed ? arith::ConstantIntOp::create(b, b.getI32Type(), 0).getResult()
+               : f(0.0);
     scf::YieldOp::create(b, SmallVector<Value>(count, zero));
     return SmallVector<Value>(ifInit.getResults());
   };
