@@ -3,6 +3,8 @@
 
 #ifdef KDA_RUNTIME_HAS_EMU
 #include "../emu/Emulator.h"
+#include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -63,19 +65,19 @@ public:
     const char *units = std::getenv("KDA_EMU_COMPUTE_UNITS");
     if (!units)
       return 132;
+    // Digits only: strtoul alone would take a sign or leading blanks.
     char *end = nullptr;
     errno = 0;
     unsigned long n = std::strtoul(units, &end, 10);
-    if (errno == 0 && end != units && *end == '\0' && units[0] != '-' &&
-        n >= 1 && n <= 65535)
+    if (std::isdigit(static_cast<unsigned char>(units[0])) && errno == 0 &&
+        *end == '\0' && n >= 1 && n <= 65535)
       return uint32_t(n);
-    static bool told = false;
-    if (!told)
+    static std::atomic<bool> told{false};
+    if (!told.exchange(true))
       std::fprintf(stderr,
                    "kda: KDA_EMU_COMPUTE_UNITS='%s' is not a whole number "
                    "from 1 to 65535; the emulator reports 132\n",
                    units);
-    told = true;
     return 132;
   }
 
@@ -90,6 +92,16 @@ public:
     c.raceCheck = !(race && std::string(race) == "0");
     error = emu::launch(reinterpret_cast<emu::PackedEntry>(kernel), c, params);
     return error.empty() ? KDA_OK : KDA_ERROR_BACKEND;
+  }
+
+  /// A bundle's code objects close with it. Left open, a bundle rewritten
+  /// at the same path and opened again in this process ran the old objects:
+  /// dlopen hands back a library still loaded rather than reading the file.
+  ~EmuBackend() override {
+    for (auto &entry : libs)
+      dlclose(entry.second);
+    if (self)
+      dlclose(self);
   }
 
 private:

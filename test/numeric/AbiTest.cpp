@@ -226,6 +226,34 @@ TEST_F(EditedBundles, ChunkScanAlternativesAreCheckedAtOpen) {
   expectRefused(dir, {"stage 0 of kernel 'chunk_k3' follows stage 1"});
 }
 
+/// A bundle closed, rewritten at the same path and opened again runs the
+/// new code objects: the emulator's libraries close with their bundle
+/// (before, dlopen handed back the old library, and the new bundle's
+/// kernels were not found in it).
+TEST(BundleReopen, SamePathLoadsTheNewCodeObjects) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("kda-reopen-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::copy(test::numericBundleDir("k3_small"), dir,
+           fs::copy_options::recursive);
+  {
+    Opened first(dir.string(), "emu");
+    ASSERT_EQ(first.status, KDA_OK) << first.error;
+    ASSERT_NE(first.find("k3_small"), nullptr);
+  }
+  fs::remove_all(dir);
+  fs::copy(test::numericBundleDir("chunk/chunk_k3"), dir,
+           fs::copy_options::recursive);
+  {
+    Opened second(dir.string(), "emu");
+    EXPECT_EQ(second.status, KDA_OK) << second.error;
+    if (second.status == KDA_OK)
+      EXPECT_NE(second.find("chunk_k3"), nullptr);
+  }
+  fs::remove_all(dir);
+}
+
 TEST_F(EditedBundles, DuplicateArgumentIsRefused) {
   std::string dir = edited("k3_small", [](json &k) {
     (*arg(k, "k"))["name"] = "q";

@@ -325,9 +325,10 @@ TEST(ChunkLaunch, PlanNamesThePrepAndThePickedScan) {
   ASSERT_NO_FATAL_FAILURE(
       prepareChunkBatch(h, chunk.kernel, "plan", {{70, 130}, {1, 2}, {1, 0}}));
   kda_batch b = h.batch();
-  // "0", "1x", "abc" and "-1" are not a unit count: the emulator keeps its
-  // 132 (before, "1x" read as 1 and "abc" as 0).
-  for (const char *units : {"132", "1", "0", "1x", "abc", "-1"}) {
+  // "0", "1x", "abc", "-1", "+1", " 1" and " -18446744073709551615" (which
+  // strtoul wraps to 1) are not a unit count: the emulator keeps its 132.
+  for (const char *units : {"132", "1", "0", "1x", "abc", "-1", "+1", " 1",
+                            " -18446744073709551615"}) {
     ComputeUnits set(units);
     kda_plan *plan = nullptr;
     ASSERT_EQ(kda_plan_create(chunk.bundle, &plan), KDA_OK);

@@ -381,7 +381,7 @@ private:
   /// One token on the lane's columns: the new state (column-major: column
   /// c's run at c * E) and then one output per column.
   SmallVector<Value> columnStep(Value t, ValueRange state,
-                                ArrayRef<Value> vvals, TokenTerms terms);
+                                ArrayRef<Value> vvals, const TokenTerms &terms);
   /// tokenTerms, then columnStep (the column loads issued first).
   SmallVector<Value> tokenStep(Value t, Value h, Value hq, Value k0,
                                ArrayRef<Value> cols, Value expALog,
@@ -653,7 +653,8 @@ SmallVector<Value> RecurrentKernelEmitter::loadState(Value slot, Value h,
     auto wordType = VectorType::get({int64_t(R / 2)}, b.getI32Type());
     for (unsigned r = 0; r < runs.size(); ++r) {
       auto [offset, align, valid] = runAt(r);
-      (void)valid; // null: nothing is masked
+      assert(!valid && "packed runs are whole");
+      (void)valid;
       Value raw = vector::LoadOp::create(
           b, VectorType::get({int64_t(R)}, elem), state, ValueRange{offset},
           /*nontemporal=*/false, llvm::MaybeAlign(align));
@@ -823,13 +824,13 @@ RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq, Value k0,
 
 SmallVector<Value> RecurrentKernelEmitter::columnStep(Value t, ValueRange S,
                                                       ArrayRef<Value> vvals,
-                                                      TokenTerms terms) {
+                                                      const TokenTerms &terms) {
   const unsigned E = s.elemsK, C = s.colsPerThread;
   // Per column, with S' = diag(decay) S: r = beta (v - S'^T k), the output
   // S''^T q = S'^T q + (k.q) r and the update S' + k r^T, which is off the
   // output's path. With wavesK > 1 the norms' factors (qScale, kScale) come
   // from the exchange and scale the sums; otherwise q and k are scaled.
-  Value qScale, kScale;
+  Value qScale, kScale, kq = terms.kq;
   auto scaled = [&](Value x, Value by) { return by ? fmul(x, by) : x; };
 
   // S' first: the loaded state and the decays die here, and S' is what the
@@ -861,7 +862,7 @@ SmallVector<Value> RecurrentKernelEmitter::columnStep(Value t, ValueRange S,
     // residuals go back to every lane, for the update.
     Value pk = reduceScatter(pks), pq = reduceScatter(pqs);
     Value r = residual(heldOf(vvals), pk);
-    outs.push_back(fma(terms.kq, r, pq));
+    outs.push_back(fma(kq, r, pq));
     rs = allGather(r, C);
   } else {
     // The sums over the column's lanes and waves.
@@ -875,14 +876,14 @@ SmallVector<Value> RecurrentKernelEmitter::columnStep(Value t, ValueRange S,
       pkSum.assign(sums.begin(), sums.begin() + C);
       pqSum.assign(sums.begin() + C, sums.begin() + 2 * C);
       NormFactors n = normFactors(sums.drop_front(2 * C));
-      qScale = n.qScale, kScale = n.kScale, terms.kq = n.kq;
+      qScale = n.qScale, kScale = n.kScale, kq = n.kq;
     } else {
       pkSum = laneSums(pks);
       pqSum = laneSums(pqs);
     }
     for (unsigned c = 0; c < C; ++c) {
       rs.push_back(residual(vvals[c], pkSum[c]));
-      outs.push_back(fma(terms.kq, rs[c], scaled(pqSum[c], qScale)));
+      outs.push_back(fma(kq, rs[c], scaled(pqSum[c], qScale)));
     }
   }
   SmallVector<Value> next(E * C);
