@@ -232,8 +232,8 @@ TEST_F(EditedBundles, ChunkScanAlternativesAreCheckedAtOpen) {
 /// kernels were not found in it).
 TEST(BundleReopen, SamePathLoadsTheNewCodeObjects) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("kda-reopen-" + std::to_string(getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("kda-reopen-" + std::to_string(getpid()));
   fs::remove_all(dir);
   fs::copy(test::numericBundleDir("k3_small"), dir,
            fs::copy_options::recursive);
