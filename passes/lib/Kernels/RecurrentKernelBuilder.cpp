@@ -383,7 +383,7 @@ private:
   SmallVector<Value> columnStep(Value t, ValueRange state,
                                 ArrayRef<Value> vvals, const TokenTerms &terms);
   /// tokenTerms, then columnStep (the column loads issued first).
-  SmallVector<Value> tokenStep(Value t, Value h, Value hq, Value k0,
+  SmallVector<Value> tokenStep(Value t, Value h, Value k0,
                                ArrayRef<Value> cols, Value expALog,
                                ValueRange state, const TokenRows &rows);
 
@@ -814,7 +814,7 @@ RecurrentKernelEmitter::tokenTerms(Value t, Value h, Value k0, Value expALog,
 }
 
 SmallVector<Value>
-RecurrentKernelEmitter::tokenStep(Value t, Value h, Value hq, Value k0,
+RecurrentKernelEmitter::tokenStep(Value t, Value h, Value k0,
                                   ArrayRef<Value> cols, Value expALog,
                                   ValueRange S, const TokenRows &rows) {
   // The column loads first: their latency hides behind the norms and gates.
@@ -1154,7 +1154,7 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
     SmallVector<Value> S;
     for (unsigned i = 0; i < regs; ++i)
       S.push_back(memref::LoadOp::create(b, priv, ValueRange{idx(i)}));
-    SmallVector<Value> next = tokenStep(t, h, hq, k0, cols, expALog, S,
+    SmallVector<Value> next = tokenStep(t, h, k0, cols, expALog, S,
                                         ldsRows(read->getArgument(1), k0));
     for (unsigned i = 0; i < regs; ++i)
       memref::StoreOp::create(b, next[i], priv, ValueRange{idx(i)});
@@ -1379,7 +1379,7 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
       b.setInsertionPointToStart(loop.getBody());
       Value t = loop.getInductionVar();
       SmallVector<Value> next =
-          tokenStep(t, h, hq, k0, cols, expALog, loop.getRegionIterArgs(),
+          tokenStep(t, h, k0, cols, expALog, loop.getRegionIterArgs(),
                     globalRows(t, h, hq, k0));
       ArrayRef<Value> all(next);
       storeOut(t, all.drop_front(stateRegs));
