@@ -352,10 +352,16 @@ private:
   /// Whether loadState keeps a bf16 state packed: whole runs (nothing
   /// masked) of an even number of elements.
   bool packedState() const;
-  /// The lane's state runs in access order, each as the tile indices of its
-  /// elements: vk, column c's k-run; kv, k-row j's pieces of kvRun()
-  /// adjacent columns.
-  SmallVector<SmallVector<unsigned>> stateRuns() const;
+  /// One access of the lane's state: vk, column `col`'s k-run (row 0); kv,
+  /// k-row `row`'s piece of kvRun() adjacent columns from column `col`;
+  /// `tiles`, the tile indices (c * E + j) of its elements in order.
+  struct StateRun {
+    unsigned row, col;
+    SmallVector<unsigned> tiles;
+  };
+  /// The lane's state runs in access order (what loadState reads and
+  /// widenState unpacks).
+  SmallVector<StateRun> stateRuns() const;
   void storeState(Value slot, Value h, Value k0, ArrayRef<Value> cols,
                   ArrayRef<Value> values);
   /// What a token contributes apart from the state's columns: the lane's k-runs
@@ -603,20 +609,21 @@ Value RecurrentKernelEmitter::stateOffset(Value slot, Value h, Value kk,
   return add(base, add(mul(kk, idx(V)), vv));
 }
 
-SmallVector<SmallVector<unsigned>> RecurrentKernelEmitter::stateRuns() const {
+SmallVector<RecurrentKernelEmitter::StateRun>
+RecurrentKernelEmitter::stateRuns() const {
   const unsigned E = s.elemsK, C = s.colsPerThread;
-  SmallVector<SmallVector<unsigned>> runs;
+  SmallVector<StateRun> runs;
   if (layer.getStateLayout() == StateLayout::VK) {
     for (unsigned c = 0; c < C; ++c)
-      runs.push_back(llvm::to_vector(llvm::seq(c * E, c * E + E)));
+      runs.push_back({0, c, llvm::to_vector(llvm::seq(c * E, c * E + E))});
     return runs;
   }
   const unsigned R = kvRun();
   for (unsigned j = 0; j < E; ++j)
     for (unsigned c0 = 0; c0 < C; c0 += R) {
-      runs.emplace_back();
+      runs.push_back({j, c0, {}});
       for (unsigned i = 0; i < R; ++i)
-        runs.back().push_back((c0 + i) * E + j);
+        runs.back().tiles.push_back((c0 + i) * E + j);
     }
   return runs;
 }
@@ -631,44 +638,42 @@ bool RecurrentKernelEmitter::packedState() const {
 SmallVector<Value> RecurrentKernelEmitter::loadState(Value slot, Value h,
                                                      Value k0,
                                                      ArrayRef<Value> cols) {
-  const unsigned E = s.elemsK, C = cols.size();
   Type elem = cast<MemRefType>(state.getType()).getElementType();
-  const bool vk = layer.getStateLayout() == StateLayout::VK;
-  // Run r's place in memory: vk column r's k-run; kv k-row r / (C / R)'s
-  // piece starting at column (r mod (C / R)) * R.
-  const unsigned R = vk ? E : kvRun(), piecesPerRow = vk ? 1 : C / R;
-  auto runAt = [&](unsigned r) {
-    if (vk)
-      return std::make_tuple(stateOffset(slot, h, k0, cols[r]), kRunAlign(elem),
-                             vkColumnValid(r));
-    unsigned j = r / piecesPerRow, c0 = (r % piecesPerRow) * R;
-    return std::make_tuple(stateOffset(slot, h, add(k0, idx(j)), cols[c0]),
-                           kvPieceAlign(), kvRowValid(k0, j, cols[c0]));
+  // A run's place in memory and its mask (null: nothing masked).
+  auto runAt = [&](const StateRun &run) {
+    if (layer.getStateLayout() == StateLayout::VK)
+      return std::make_tuple(stateOffset(slot, h, k0, cols[run.col]),
+                             kRunAlign(elem), vkColumnValid(run.col));
+    return std::make_tuple(
+        stateOffset(slot, h, add(k0, idx(run.row)), cols[run.col]),
+        kvPieceAlign(), kvRowValid(k0, run.row, cols[run.col]));
   };
-  SmallVector<SmallVector<unsigned>> runs = stateRuns();
   SmallVector<Value> vals;
   if (packedState()) {
     // Words of two bf16: element 2i in the low half of word i (the targets
     // and the emulator's host are little-endian).
-    auto wordType = VectorType::get({int64_t(R / 2)}, b.getI32Type());
-    for (unsigned r = 0; r < runs.size(); ++r) {
-      auto [offset, align, valid] = runAt(r);
+    for (const StateRun &run : stateRuns()) {
+      auto [offset, align, valid] = runAt(run);
       assert(!valid && "packed runs are whole");
       (void)valid;
-      Value raw = vector::LoadOp::create(
-          b, VectorType::get({int64_t(R)}, elem), state, ValueRange{offset},
-          /*nontemporal=*/false, llvm::MaybeAlign(align));
-      Value words = vector::BitCastOp::create(b, wordType, raw);
-      for (unsigned i = 0; i < R / 2; ++i)
-        vals.push_back(vector::ExtractOp::create(b, words, int64_t(i)));
+      const int64_t R = run.tiles.size();
+      Value raw = vector::LoadOp::create(b, VectorType::get({R}, elem), state,
+                                         ValueRange{offset},
+                                         /*nontemporal=*/false,
+                                         llvm::MaybeAlign(align));
+      Value words = vector::BitCastOp::create(
+          b, VectorType::get({R / 2}, b.getI32Type()), raw);
+      for (int64_t i = 0; i < R / 2; ++i)
+        vals.push_back(vector::ExtractOp::create(b, words, i));
     }
     return vals;
   }
-  vals.resize(E * C);
-  for (unsigned r = 0; r < runs.size(); ++r) {
-    auto [offset, align, valid] = runAt(r);
-    SmallVector<Value> run = loadRun(state, offset, R, align, valid);
-    for (auto [at, x] : llvm::zip_equal(runs[r], run))
+  vals.resize(s.elemsK * s.colsPerThread);
+  for (const StateRun &run : stateRuns()) {
+    auto [offset, align, valid] = runAt(run);
+    SmallVector<Value> loaded =
+        loadRun(state, offset, run.tiles.size(), align, valid);
+    for (auto [at, x] : llvm::zip_equal(run.tiles, loaded))
       vals[at] = x;
   }
   return vals;
@@ -687,10 +692,11 @@ SmallVector<Value> RecurrentKernelEmitter::widenState(ArrayRef<Value> loaded) {
   Value highMask =
       arith::ConstantIntOp::create(b, b.getI32Type(), int64_t(0xffff0000));
   unsigned w = 0;
-  for (ArrayRef<unsigned> run : stateRuns())
-    for (unsigned i = 0; i < run.size(); i += 2, ++w) {
-      vals[run[i]] = asF32(arith::ShLIOp::create(b, loaded[w], sixteen));
-      vals[run[i + 1]] = asF32(arith::AndIOp::create(b, loaded[w], highMask));
+  for (const StateRun &run : stateRuns())
+    for (unsigned i = 0; i < run.tiles.size(); i += 2, ++w) {
+      vals[run.tiles[i]] = asF32(arith::ShLIOp::create(b, loaded[w], sixteen));
+      vals[run.tiles[i + 1]] =
+          asF32(arith::AndIOp::create(b, loaded[w], highMask));
     }
   return vals;
 }
