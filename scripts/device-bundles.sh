@@ -12,7 +12,7 @@ out="$root/device-bundles"
 for spec in "$root/examples/kimi-linear-48b.mlir" "$root/examples/kimi-k3-tp8.mlir" \
             "$root/test/device/decode-bench.mlir" "$root/test/device/decode-sweep.mlir" \
             "$root/test/device/decode-pipelined.mlir" "$root/test/device/decode-bf16-state.mlir" \
-            "$root/test/device/chunk-bench.mlir" \
+            "$root/test/device/chunk-bench.mlir" "$root/test/device/chunk-sizes.mlir" \
             "$root/test/numeric/tile-specs/tile-gemm.mlir" \
             "$root/test/numeric/specs/k3_variants.mlir"; do
   name=$(basename "$spec" .mlir)

@@ -201,6 +201,15 @@ if want chunk && [ -d "$bundles/chunk-bench" ]; then
   echo "== the same with the scan's rows pipelined at depth 2 (scan_stages = 2)"
   "$bench" --bundle "$bundles/chunk-bench" --kernel chunk_h32_s2 --numerics \
     --prefill 1x8192,4x4096 --reps 20 --json "$out/chunk-h32-s2.json" || status=1
+  if [ -d "$bundles/chunk-sizes" ]; then
+    echo "== chunk sizes 32 and 16 (chunk-sizes.mlir), the same shapes"
+    for c in 32 16; do
+      "$bench" --bundle "$bundles/chunk-sizes" --kernel chunk_h32_c$c --numerics \
+        --prefill 1x8192,4x4096,varlen16 --reps 20 --json "$out/chunk-h32-c$c.json" || status=1
+      "$bench" --bundle "$bundles/chunk-sizes" --kernel chunk_h8_c$c \
+        --prefill 1x32768 --reps 20 --json "$out/chunk-h8-c$c.json" || status=1
+    done
+  fi
   echo "== the same rows through the recurrent kernel (the planner's threshold)"
   "$bench" --bundle "$bundles/chunk-bench" --kernel recurrent_h32 \
     --prefill 1x8192,4x4096 --reps 5 --json "$out/rec-h32.json" || status=1

@@ -47,6 +47,7 @@ struct KdaLowerAtomsPass
     } else {
       populateScheduleToNVVMPatterns(patterns, *target);
       populateMmaToNVVMPatterns(patterns, *target);
+      populateFastMathToNVVMPatterns(patterns);
     }
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);

@@ -376,10 +376,16 @@ private:
   Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
   Value fsub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
   Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  /// exp(A_log), once a workgroup: accurate.
   Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
   /// 2^x: G is kept in log2 units (KDA-MATH.md section 2: the cumsum in
-  /// base 2), so every decay factor is one exp2 (ex2 / v_exp_f32).
-  Value exp2(Value x) { return math::Exp2Op::create(b, loc, x); }
+  /// base 2), so every decay factor is one exp2 (ex2 / v_exp_f32),
+  /// approximate (afn: sm_90's ex2.approx.ftz, FastMathToNVVM.cpp). A factor
+  /// flushed below 2^-126 is never multiplied by one above 1 that could bring
+  /// it back: the anchored atoms bound both of theirs within e^+-40.
+  Value exp2(Value x) {
+    return math::Exp2Op::create(b, loc, x, arith::FastMathFlags::afn);
+  }
   Value select(Value c, Value x, Value y) {
     return arith::SelectOp::create(b, loc, c, x, y);
   }

@@ -752,13 +752,16 @@ SmallVector<Value> RecurrentKernelEmitter::columnLoads(Value t, Value h,
 
 RecurrentKernelEmitter::NormFactors
 RecurrentKernelEmitter::normFactors(ArrayRef<Value> rowSums) {
-  // eps inside the sqrt, as the oracle and fla do.
+  // eps inside the sqrt, as the oracle and fla do. Approximate (afn): one
+  // rsqrt.approx.ftz on sm_90 (FastMathToNVVM.cpp; 2^-22 relative, below
+  // the f32 state's own rounding over a row), v_rsq_f32 on AMD.
   NormFactors n;
   n.qScale = f(layer.getEffectiveScale());
   if (layer.getQkL2norm()) {
     auto inverseNorm = [&](Value ss) -> Value {
       return arith::DivFOp::create(b, f(1.0),
-                                   math::SqrtOp::create(b, fadd(ss, f(1e-6))));
+                                   math::SqrtOp::create(b, fadd(ss, f(1e-6))),
+                                   arith::FastMathFlags::afn);
     };
     n.qScale = fmul(n.qScale, inverseNorm(rowSums[1]));
     n.kScale = inverseNorm(rowSums[2]);

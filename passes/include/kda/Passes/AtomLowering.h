@@ -39,6 +39,10 @@ void populateMmaToAMDGPUPatterns(RewritePatternSet &patterns,
 /// Matrix atoms (kda.mma) -> nvvm.mma.sync on sm_90.
 void populateMmaToNVVMPatterns(RewritePatternSet &patterns,
                                const TargetInfo &target);
+/// Approximate f32 math (math.exp and arith.divf with fastmath afn) ->
+/// ex2.approx.ftz and rcp.approx.ftz on sm_90, one MUFU each
+/// (FastMathToNVVM.cpp says why flushing is safe for the builders' uses).
+void populateFastMathToNVVMPatterns(RewritePatternSet &patterns);
 
 /// Emulator targets: every kda.mma of `fn` becomes a wave-collective call
 /// kda_emu_mma(ctx, ...) with the lane's fragment elements and each
