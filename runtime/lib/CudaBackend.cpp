@@ -29,6 +29,7 @@ struct CudaApi {
   CUresult (*cuDeviceGet)(CUdevice *, int);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
   CUresult (*cuModuleLoad)(CUmodule *, const char *);
+  CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, unsigned, void *,
@@ -42,6 +43,26 @@ struct CudaApi {
 
 class CudaBackend : public Backend {
 public:
+  /// A closed bundle's code objects leave the device: its modules are
+  /// unloaded in the context they were loaded into (an engine that reloads
+  /// bundles would otherwise keep every version's code resident). The
+  /// caller's launches must be done (kda_bundle_close's contract). The
+  /// primary context stays retained (as the CUDA runtime keeps it), and
+  /// libcuda stays loaded: the dlopen reference is the loader's count, and
+  /// the driver is not built to be unloaded under a live context.
+  ~CudaBackend() override {
+    if (!lib || modules.empty())
+      return;
+    CUcontext previous = nullptr;
+    api.cuCtxGetCurrent(&previous);
+    if (previous != ctx)
+      api.cuCtxSetCurrent(ctx);
+    for (auto &entry : modules)
+      api.cuModuleUnload(entry.second);
+    if (previous != ctx)
+      api.cuCtxSetCurrent(previous);
+  }
+
   kda_backend kind() const override { return KDA_BACKEND_CUDA; }
   bool runs(const std::string &target) const override {
     return target.rfind("sm_", 0) == 0;
@@ -65,6 +86,7 @@ public:
     KDA_SYM(cuDeviceGet, "cuDeviceGet")
     KDA_SYM(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")
     KDA_SYM(cuModuleLoad, "cuModuleLoad")
+    KDA_SYM(cuModuleUnload, "cuModuleUnload")
     KDA_SYM(cuModuleGetFunction, "cuModuleGetFunction")
     KDA_SYM(cuLaunchKernel, "cuLaunchKernel")
     KDA_SYM(cuGetErrorString, "cuGetErrorString")
@@ -76,7 +98,6 @@ public:
     if (CUresult r = api.cuInit(0))
       return error = "cuInit: " + describe(r), false;
     // Use the caller's context (an engine's); else device 0's primary one.
-    CUcontext ctx = nullptr;
     api.cuCtxGetCurrent(&ctx);
     if (!ctx) {
       CUdevice dev;
@@ -188,6 +209,7 @@ private:
   }
   void *lib = nullptr;
   CudaApi api{};
+  CUcontext ctx = nullptr; // the modules' context
   std::map<std::string, CUmodule> modules;
   uint32_t sms = 0; // computeUnits(), once asked
 };

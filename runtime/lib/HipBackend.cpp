@@ -20,6 +20,8 @@ struct HipApi {
   hipError_t (*hipInit)(unsigned);
   hipError_t (*hipGetDeviceCount)(int *);
   hipError_t (*hipModuleLoad)(hipModule_t *, const char *);
+  hipError_t (*hipModuleUnload)(hipModule_t);
+  hipError_t (*hipSetDevice)(int);
   hipError_t (*hipModuleGetFunction)(hipFunction_t *, hipModule_t,
                                      const char *);
   hipError_t (*hipModuleLaunchKernel)(hipFunction_t, unsigned, unsigned,
@@ -33,6 +35,23 @@ struct HipApi {
 
 class HipBackend : public Backend {
 public:
+  /// A closed bundle's code objects leave the device (as CudaBackend's):
+  /// its modules are unloaded on the device they were loaded on, after the
+  /// caller's launches (kda_bundle_close's contract). libamdhip64 stays
+  /// loaded.
+  ~HipBackend() override {
+    if (!lib || modules.empty())
+      return;
+    int previous = device;
+    api.hipGetDevice(&previous);
+    if (previous != device)
+      api.hipSetDevice(device);
+    for (auto &entry : modules)
+      api.hipModuleUnload(entry.second);
+    if (previous != device)
+      api.hipSetDevice(previous);
+  }
+
   kda_backend kind() const override { return KDA_BACKEND_HIP; }
   bool runs(const std::string &target) const override {
     return target.rfind("gfx", 0) == 0;
@@ -56,6 +75,8 @@ public:
     KDA_SYM(hipInit)
     KDA_SYM(hipGetDeviceCount)
     KDA_SYM(hipModuleLoad)
+    KDA_SYM(hipModuleUnload)
+    KDA_SYM(hipSetDevice)
     KDA_SYM(hipModuleGetFunction)
     KDA_SYM(hipModuleLaunchKernel)
     KDA_SYM(hipGetErrorString)
@@ -65,6 +86,7 @@ public:
 #undef KDA_SYM
     if (hipError_t r = api.hipInit(0))
       return error = "hipInit: " + describe(r), false;
+    api.hipGetDevice(&device); // where this bundle's modules load
     int count = 0;
     if (hipError_t r = api.hipGetDeviceCount(&count); r || count == 0)
       return error = "no HIP device (" + describe(r) + ")", false;
@@ -153,6 +175,7 @@ private:
   void *lib = nullptr;
   HipApi api{};
   std::map<std::string, hipModule_t> modules;
+  int device = 0; // the modules' device
   uint32_t cus = 0; // computeUnits(), once asked
 };
 } // namespace

@@ -44,6 +44,10 @@ status=0
 if want dynsmem; then
   echo "== dynamic shared memory above 48 KiB (runtime opt-in; hand-written PTX)"
   "$build/bin/kda-dyn-smem-probe" test/device/dyn-smem test/device/dyn-smem-too-big || status=1
+  if [ -d "$bundles/decode-tuned" ]; then
+    echo "== closed bundles unload their code (300 opens and closes)"
+    "$build/bin/kda-reopen-probe" "$bundles/decode-tuned" 300 || status=1
+  fi
 fi
 
 if want numerics; then

@@ -138,6 +138,10 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
 /* kda_bundle_open_target with target null. */
 kda_status kda_bundle_open(const char *dir, kda_backend backend,
                            kda_bundle **out);
+/* Frees the bundle and unloads its code objects from the device (CUDA
+ * modules, HIP modules, the emulator's host objects): launches of its
+ * kernels must have completed, and its kda_kernel pointers and plans are
+ * dead afterwards. Null is a no-op. */
 void kda_bundle_close(kda_bundle *bundle);
 /* The backend and target the bundle was opened on ("sm_90", "gfx942", "emu"). */
 kda_backend kda_bundle_backend(const kda_bundle *bundle);
