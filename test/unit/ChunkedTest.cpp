@@ -1,7 +1,8 @@
 //===- ChunkedTest.cpp - chunked float64 form vs the token-serial oracle --===//
 //
-// The chunked algebra of KDA-MATH.md section 2 must reproduce the recurrence
-// to float64 rounding (<= 1e-10 relative L2) on outputs and final states.
+// The chunked algebra of KDA-MATH.md section 2, and the same with the state
+// scan split within each sequence, must reproduce the recurrence to float64
+// rounding (<= 1e-10 relative L2) on outputs and final states.
 //
 //===----------------------------------------------------------------------===//
 #include "RandomBatch.h"
@@ -10,6 +11,8 @@
 #include <gtest/gtest.h>
 #include <cmath>
 #include <ostream>
+#include <stdexcept>
+#include <string>
 
 using namespace kda;
 
@@ -63,10 +66,10 @@ const ChunkCase kCases[] = {
     {"lb_several_hundred_chunk16", {513}, G::LowerBound, L::VK, 1, 16, true, false, 0},
 };
 
-class ChunkedVsSerial : public ::testing::TestWithParam<ChunkCase> {};
-
-TEST_P(ChunkedVsSerial, AgreesToFloat64Rounding) {
-  const ChunkCase &c = GetParam();
+/// Runs `form` (the chunked form, or its split-scan variant) and the
+/// token-serial recurrence on the case's batch and pool, and checks outputs
+/// and final states agree to float64 rounding.
+template <typename Form> void expectAgrees(const ChunkCase &c, Form form) {
   ref::Layer l;
   l.H = 2;
   l.HV = 2 * c.groupSize;
@@ -101,7 +104,7 @@ TEST_P(ChunkedVsSerial, AgreesToFloat64Rounding) {
   std::vector<double> outChunk(outSerial.size(), NAN);
 
   ref::recurrent(l, b, poolSerial.data(), slots, outSerial.data());
-  ref::chunked(l, b, c.chunk, poolChunk.data(), slots, outChunk.data());
+  form(l, b, poolChunk.data(), slots, outChunk.data());
 
   for (double x : outChunk)
     ASSERT_FALSE(std::isnan(x));
@@ -113,6 +116,39 @@ TEST_P(ChunkedVsSerial, AgreesToFloat64Rounding) {
   double errState = ref::relativeL2(poolChunk.data(), poolSerial.data(),
                                     int64_t(poolSerial.size()));
   EXPECT_LE(errState, 1e-10) << "states";
+}
+
+class ChunkedVsSerial : public ::testing::TestWithParam<ChunkCase> {};
+
+TEST_P(ChunkedVsSerial, AgreesToFloat64Rounding) {
+  const ChunkCase &c = GetParam();
+  expectAgrees(c, [&](const ref::Layer &l, const ref::Batch &b, double *pool,
+                      int64_t slots, double *out) {
+    ref::chunked(l, b, c.chunk, pool, slots, out);
+  });
+}
+
+// The scan split within each sequence, segments of 1, 2 and 3 chunks (a
+// segment per chunk; segments ending mid-sequence and a short last one):
+// the composed maps (M, B), the serial pass over segments and each
+// segment's outputs from its entering state reproduce the recurrence.
+TEST_P(ChunkedVsSerial, SplitScanAgreesToFloat64Rounding) {
+  const ChunkCase &c = GetParam();
+  for (int segmentChunks : {1, 2, 3}) {
+    SCOPED_TRACE("chunks a segment: " + std::to_string(segmentChunks));
+    expectAgrees(c, [&](const ref::Layer &l, const ref::Batch &b,
+                        double *pool, int64_t slots, double *out) {
+      ref::segmented(l, b, c.chunk, segmentChunks, pool, slots, out);
+    });
+  }
+}
+
+TEST(ChunkedVsSerial, SplitScanRefusesEmptySegments) {
+  ref::Layer l;
+  ref::Batch b;
+  b.cuSeqlens = {0};
+  EXPECT_THROW(ref::segmented(l, b, 16, 0, nullptr, 0, nullptr),
+               std::invalid_argument);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, ChunkedVsSerial, ::testing::ValuesIn(kCases),

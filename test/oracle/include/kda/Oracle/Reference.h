@@ -74,6 +74,14 @@ void recurrent(const Layer &layer, const Batch &batch, double *state,
 /// The chunked form with chunks of `chunkSize` rows; same contract.
 void chunked(const Layer &layer, const Batch &batch, int chunkSize,
              double *state, int64_t numSlots, double *out);
+/// The chunked form with the state scan split within each sequence into
+/// segments of `segmentChunks` chunks (issue 8, point 5): each segment's
+/// map S -> M S + B composed on its own, a serial pass over the segments
+/// for their entering states, then each segment's outputs from its entering
+/// state. Same contract; the algebra a split-scan kernel set must match.
+void segmented(const Layer &layer, const Batch &batch, int chunkSize,
+               int segmentChunks, double *state, int64_t numSlots,
+               double *out);
 
 /// ||a - b|| / ||b|| over n elements (0 when both are 0; inf on NaN).
 double relativeL2(const double *a, const double *b, int64_t n);
