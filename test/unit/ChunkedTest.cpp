@@ -8,8 +8,8 @@
 #include "RandomBatch.h"
 #include "kda/Oracle/Reference.h"
 
-#include <gtest/gtest.h>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -136,8 +136,8 @@ TEST_P(ChunkedVsSerial, SplitScanAgreesToFloat64Rounding) {
   const ChunkCase &c = GetParam();
   for (int segmentChunks : {1, 2, 3}) {
     SCOPED_TRACE("chunks a segment: " + std::to_string(segmentChunks));
-    expectAgrees(c, [&](const ref::Layer &l, const ref::Batch &b,
-                        double *pool, int64_t slots, double *out) {
+    expectAgrees(c, [&](const ref::Layer &l, const ref::Batch &b, double *pool,
+                        int64_t slots, double *out) {
       ref::segmented(l, b, c.chunk, segmentChunks, pool, slots, out);
     });
   }

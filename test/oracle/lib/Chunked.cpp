@@ -133,8 +133,8 @@ void outputs(const Layer &l, const ChunkTerms &c, const Mat &S0,
 
 /// Runs chunks [c0, c1) of a sequence from S (updated in place), writing
 /// their outputs.
-void scan(const Layer &l, const Batch &b, int C, int64_t c0, int64_t c1,
-          int h, Mat &S, double *out) {
+void scan(const Layer &l, const Batch &b, int C, int64_t c0, int64_t c1, int h,
+          Mat &S, double *out) {
   for (int64_t t = c0; t < c1; t += C) {
     ChunkTerms c = chunkTerms(l, b, t, int(std::min<int64_t>(C, c1 - t)), h);
     Mat S0 = S;
@@ -170,9 +170,8 @@ void chunked(const Layer &l, const Batch &b, int chunkSize, double *state,
   }
 }
 
-void segmented(const Layer &l, const Batch &b, int chunkSize,
-               int segmentChunks, double *state, int64_t numSlots,
-               double *out) {
+void segmented(const Layer &l, const Batch &b, int chunkSize, int segmentChunks,
+               double *state, int64_t numSlots, double *out) {
   if (chunkSize <= 0 || segmentChunks <= 0)
     throw std::invalid_argument(
         "kda oracle: chunk size and chunks a segment must be positive");

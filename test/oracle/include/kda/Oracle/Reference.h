@@ -80,8 +80,7 @@ void chunked(const Layer &layer, const Batch &batch, int chunkSize,
 /// for their entering states, then each segment's outputs from its entering
 /// state. Same contract; the algebra a split-scan kernel set must match.
 void segmented(const Layer &layer, const Batch &batch, int chunkSize,
-               int segmentChunks, double *state, int64_t numSlots,
-               double *out);
+               int segmentChunks, double *state, int64_t numSlots, double *out);
 
 /// ||a - b|| / ||b|| over n elements (0 when both are 0; inf on NaN).
 double relativeL2(const double *a, const double *b, int64_t n);
