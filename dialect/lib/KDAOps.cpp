@@ -326,6 +326,30 @@ int64_t CopyRowOp::getRowBytes() {
   return getElems() * src.getElementTypeBitWidth() / 8;
 }
 
+int64_t PrefetchRowOp::getRowBytes() {
+  auto src = cast<MemRefType>(getSrc().getType());
+  return getElems() * src.getElementTypeBitWidth() / 8;
+}
+
+LogicalResult PrefetchRowOp::verify() {
+  auto src = cast<MemRefType>(getSrc().getType());
+  if (src.getRank() != 1 || !src.getLayout().isIdentity())
+    return emitOpError("prefetches from a flat (rank-1, identity layout) "
+                       "memref, got ")
+           << src;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(src.getMemorySpace());
+  if (src.getMemorySpace() &&
+      (!space || space.getValue() != gpu::AddressSpace::Global))
+    return emitOpError("prefetches from global memory, got ") << src;
+  if (getElems() <= 0 || src.getElementTypeBitWidth() % 8 != 0 ||
+      getRowBytes() % 16 != 0)
+    return emitOpError("row of ")
+           << getElems() << " x " << src.getElementType()
+           << " is not a positive multiple of 16 bytes (the L2 prefetch "
+              "takes 16-byte multiples)";
+  return success();
+}
+
 LogicalResult CopyRowOp::verify() {
   auto src = cast<MemRefType>(getSrc().getType());
   auto lds = cast<MemRefType>(getLds().getType());

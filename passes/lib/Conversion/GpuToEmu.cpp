@@ -286,6 +286,8 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
     } else if (isa<LdsBarrierOp>(op)) {
       emitDrainedBarrier(rw, loc, emuCtx);
       rw.eraseOp(op);
+    } else if (isa<PrefetchRowOp>(op)) {
+      rw.eraseOp(op); // a cache hint: the emulator models no cache
     } else {
       return op->emitOpError("is not supported by the emulator target");
     }

@@ -17,7 +17,9 @@
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -128,6 +130,55 @@ struct CopyRowToCpAsync : CopyRowPattern {
           rw.getIndexAttr(r.perPiece), /*srcElements=*/Value(),
           /*bypassL1=*/rw.getUnitAttr());
     });
+    return success();
+  }
+};
+
+/// One `prefetch.global.L2` per 128-byte line of the row (the L2's line),
+/// straight-line in the issuing thread. Inline asm: LLVM selects its
+/// prefetch intrinsics, and cp.async.bulk.prefetch, only from PTX 8.0,
+/// and the sm_90 pipeline emits 7.8 (the instruction itself is PTX 2.0).
+struct PrefetchRowToL2Lines : OpRewritePattern<PrefetchRowOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static constexpr int64_t kLineBytes = 128;
+  LogicalResult matchAndRewrite(PrefetchRowOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    auto elem = cast<MemRefType>(op.getSrc().getType()).getElementType();
+    Type i64 = rw.getI64Type();
+    Value base = arith::IndexCastOp::create(
+        rw, loc, i64,
+        memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, op.getSrc()));
+    Value start = arith::AddIOp::create(
+        rw, loc, base,
+        arith::MulIOp::create(
+            rw, loc, arith::IndexCastOp::create(rw, loc, i64, op.getOffset()),
+            arith::ConstantIntOp::create(rw, loc,
+                                         elem.getIntOrFloatBitWidth() / 8, 64)));
+    for (int64_t at = 0; at < op.getRowBytes(); at += kLineBytes) {
+      Value addr = arith::AddIOp::create(
+          rw, loc, start, arith::ConstantIntOp::create(rw, loc, at, 64));
+      LLVM::InlineAsmOp::create(
+          rw, loc, TypeRange{}, ValueRange{addr},
+          rw.getStringAttr("prefetch.global.L2 [$0];"),
+          rw.getStringAttr("l"), /*has_side_effects=*/rw.getUnitAttr(),
+          /*is_align_stack=*/UnitAttr(),
+          LLVM::TailCallKindAttr::get(rw.getContext(),
+                                      LLVM::tailcallkind::TailCallKind::None),
+          /*asm_dialect=*/LLVM::AsmDialectAttr(),
+          /*operand_attrs=*/ArrayAttr());
+    }
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// gfx942 and gfx950 have no L2 prefetch instruction: the hint is dropped.
+struct DropPrefetchRow : OpRewritePattern<PrefetchRowOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PrefetchRowOp op,
+                                PatternRewriter &rw) const override {
+    rw.eraseOp(op);
     return success();
   }
 };
@@ -280,7 +331,8 @@ void mlir::kda::populateScheduleToAMDGPUPatterns(RewritePatternSet &patterns,
       ctx, target);
   // A bare s_barrier does not wait for the wave's LDS reads; the drained
   // barrier is lgkmcnt(0) then s_barrier.
-  patterns.add<DrainToAMDGPU, OneInstruction<BarrierOp, ROCDL::SBarrierOp>,
+  patterns.add<DrainToAMDGPU, DropPrefetchRow,
+               OneInstruction<BarrierOp, ROCDL::SBarrierOp>,
                OneInstruction<LdsBarrierOp, amdgpu::LDSBarrierOp>>(ctx);
 }
 
@@ -288,7 +340,7 @@ void mlir::kda::populateScheduleToNVVMPatterns(RewritePatternSet &patterns,
                                                const TargetInfo &target) {
   populateScheduleStructure(patterns);
   patterns.add<AsyncCopyToNVVM>(patterns.getContext(), target);
-  patterns.add<CopyRowToCpAsync, AsyncWaitToNVVM,
+  patterns.add<CopyRowToCpAsync, AsyncWaitToNVVM, PrefetchRowToL2Lines,
                OneInstruction<BarrierOp, gpu::BarrierOp>,
                OneInstruction<LdsBarrierOp, gpu::BarrierOp>, DrainToNVVM>(
       patterns.getContext());

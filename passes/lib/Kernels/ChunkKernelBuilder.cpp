@@ -123,6 +123,15 @@ struct ChunkPlan {
   /// pass, then every atom operand from LDS) and reads them from the
   /// workspace where they do not (gfx942's 64 KiB at chunk 64).
   bool stageScan = false;
+  /// The scan hints the next chunk's workspace records toward L2 at the
+  /// start of each chunk (prefetchNextChunk). Only the 16-column scan: it
+  /// is the one the runtime picks when few (row, head) pairs keep the GPU
+  /// busy, where each chunk's staging waits on memory with nothing else to
+  /// hide it. Measured on the H200 (2026-12-01, one call, alternating):
+  /// 1 x 32768 H8 (the 16-column scan) 3.766 -> 3.663 / 3.683 ms; the
+  /// 32- and 64-column scans of the H32 batches, where 128-256 workgroups
+  /// hide each other's waits, lost 0.6-3.3% with it.
+  bool prefetchNext = false;
   /// Depth of the scan's row pipeline (kda.chunk's scan_stages, else
   /// kDefaultScanStages). Depth 1 is the synchronous staging above; from 2
   /// on, the W rows and this workgroup's U columns of chunk c (what the
@@ -238,6 +247,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   p.blockV = op.getBlockV().value_or(std::min<int64_t>(p.V, 16));
   p.padRows = true;
   if (op.getStage() == ChunkStage::Scan) {
+    p.prefetchNext = p.blockV <= 16;
     if (p.blockV >= 32) {
       p.waves = std::max<unsigned>(kWaves, kWideScanThreads / p.waveSize);
       p.maxBlockTiles = 4;
@@ -942,6 +952,8 @@ private:
   /// exp(G_last) for each element of this lane's update accumulators, per
   /// trip of forTileBlockTrips(K, blockV) and tile of its block.
   SmallVector<SmallVector<Value>> updateDecays();
+  /// The next chunk's workspace records toward L2 (kda.prefetch_row).
+  void prefetchNextChunk();
   /// W and U of the current chunk from ring slot `slot`.
   std::pair<At, At> ringRows(Value slot);
   /// This thread's 16-byte pieces of the chunk rows of `width` floats from
@@ -1813,6 +1825,8 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   chunkStart = add(bos, mul(c, idx(p.C)));
   rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
   const int64_t BV = p.blockV;
+  if (p.prefetchNext)
+    prefetchNextChunk();
   // exp(G_last) of the state rows this lane's update tiles hold, loaded
   // now: read where the update needs them, the global load's latency sat
   // on every chunk's serial path (after the barrier before the update).
@@ -1910,6 +1924,18 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
     });
   });
   barrier(); // S, V_new and the staged rows are rewritten by the next chunk
+}
+
+// The next chunk's workspace records toward L2, one row (token) a thread:
+// the prep wrote them long before (the whole workspace is far larger than
+// L2), so without the hint every chunk's first staging waits on memory at
+// the head of its serial step. On sm_90 one bulk prefetch a record; AMD
+// and the emulators drop the hint (kda.prefetch_row).
+void ChunkEmitter::prefetchNextChunk() {
+  Value t = add(add(chunkStart, idx(p.C)), tid);
+  ifThen(arith::AndIOp::create(b, loc, lt(tid, idx(p.C)), lt(t, eos)), [&] {
+    PrefetchRowOp::create(b, loc, ws, rec(t, 0), p.recFloats());
+  });
 }
 
 SmallVector<SmallVector<Value>> ChunkEmitter::updateDecays() {

@@ -231,4 +231,32 @@ def KDA_CopyRowOp : KDA_PipeOp<"copy_row"> {
   }];
 }
 
+def KDA_PrefetchRowOp : KDA_PipeOp<"prefetch_row"> {
+  let summary = "Hint: bring one contiguous row of global memory toward the chip's L2";
+  let description = [{
+    ```mlir
+    kda.prefetch_row %src[%offset] elems(704) : memref<?xf32>
+    ```
+    Asks the memory system to fetch `elems` contiguous elements of `src`
+    from `offset` (elements) into the chip's L2, for a later load. Values
+    are not affected and nothing waits for it. sm_90: one
+    `prefetch.global.L2` per 128-byte line of the row; gfx942 and gfx950
+    have no L2 prefetch, and the emulators model no cache: there it lowers
+    to nothing. The row is a 16-byte multiple (rows of records). Issued by
+    one thread a row, wherever the builder decides (the chunk scan: the
+    next chunk's workspace records while the current chunk computes).
+  }];
+  // No declared effects: an op that only read memory and had no results
+  // would be trivially dead, and the hint would vanish before lowering.
+  let arguments = (ins AnyMemRef:$src, Index:$offset, I64Attr:$elems);
+  let assemblyFormat = [{
+    $src `[` $offset `]` `elems` `(` $elems `)` attr-dict `:` type($src)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Bytes of the row.
+    int64_t getRowBytes();
+  }];
+}
+
 #endif // KDA_PIPELINE_OPS_TD
