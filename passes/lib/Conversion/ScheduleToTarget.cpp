@@ -19,8 +19,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -153,15 +153,15 @@ struct PrefetchRowToL2Lines : OpRewritePattern<PrefetchRowOp> {
         rw, loc, base,
         arith::MulIOp::create(
             rw, loc, arith::IndexCastOp::create(rw, loc, i64, op.getOffset()),
-            arith::ConstantIntOp::create(rw, loc,
-                                         elem.getIntOrFloatBitWidth() / 8, 64)));
+            arith::ConstantIntOp::create(
+                rw, loc, elem.getIntOrFloatBitWidth() / 8, 64)));
     for (int64_t at = 0; at < op.getRowBytes(); at += kLineBytes) {
       Value addr = arith::AddIOp::create(
           rw, loc, start, arith::ConstantIntOp::create(rw, loc, at, 64));
       LLVM::InlineAsmOp::create(
           rw, loc, TypeRange{}, ValueRange{addr},
-          rw.getStringAttr("prefetch.global.L2 [$0];"),
-          rw.getStringAttr("l"), /*has_side_effects=*/rw.getUnitAttr(),
+          rw.getStringAttr("prefetch.global.L2 [$0];"), rw.getStringAttr("l"),
+          /*has_side_effects=*/rw.getUnitAttr(),
           /*is_align_stack=*/UnitAttr(),
           LLVM::TailCallKindAttr::get(rw.getContext(),
                                       LLVM::tailcallkind::TailCallKind::None),

@@ -1933,9 +1933,8 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
 // and the emulators drop the hint (kda.prefetch_row).
 void ChunkEmitter::prefetchNextChunk() {
   Value t = add(add(chunkStart, idx(p.C)), tid);
-  ifThen(arith::AndIOp::create(b, loc, lt(tid, idx(p.C)), lt(t, eos)), [&] {
-    PrefetchRowOp::create(b, loc, ws, rec(t, 0), p.recFloats());
-  });
+  ifThen(arith::AndIOp::create(b, loc, lt(tid, idx(p.C)), lt(t, eos)),
+         [&] { PrefetchRowOp::create(b, loc, ws, rec(t, 0), p.recFloats()); });
 }
 
 SmallVector<SmallVector<Value>> ChunkEmitter::updateDecays() {
