@@ -219,7 +219,10 @@ if want chunk && [ -d "$bundles/chunk-bench" ]; then
     --prefill 1x8192,4x4096 --reps 5 --json "$out/rec-h32.json" || status=1
   if [ -f peer/chunk_peer.py ]; then
     echo "== fla chunk_kda, same shapes (peer, graph replay minus flush)"
-    python3 peer/chunk_peer.py "$out/fla-chunk.json" || status=1
+    # FLA_FLASH_KDA=0: with FlashKDA importable, fla's chunk_kda would
+    # dispatch to it and "fla" would time FlashKDA. Bounded: the peers'
+    # Triton autotuning and FlashKDA's first calls take minutes.
+    FLA_FLASH_KDA=0 timeout 400 python3 peer/chunk_peer.py "$out/fla-chunk.json" || status=1
   fi
 fi
 if want forward && [ -d "$bundles/k3_variants" ]; then
