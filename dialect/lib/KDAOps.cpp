@@ -333,6 +333,9 @@ int64_t PrefetchRowOp::getRowBytes() {
 
 LogicalResult PrefetchRowOp::verify() {
   auto src = cast<MemRefType>(getSrc().getType());
+  if (!src.getElementType().isIntOrFloat())
+    return emitOpError("prefetches integer or float elements, got ")
+           << src.getElementType();
   if (src.getRank() != 1 || !src.getLayout().isIdentity())
     return emitOpError("prefetches from a flat (rank-1, identity layout) "
                        "memref, got ")
@@ -355,6 +358,9 @@ LogicalResult CopyRowOp::verify() {
   auto lds = cast<MemRefType>(getLds().getType());
   if (src.getRank() != 1 || lds.getRank() != 1)
     return emitOpError("copies between flat (rank-1) memrefs");
+  if (!src.getElementType().isIntOrFloat())
+    return emitOpError("copies integer or float elements, got ")
+           << src.getElementType();
   auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(lds.getMemorySpace());
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
       !lds.getElementType().isInteger(8))

@@ -32,10 +32,17 @@ static bool openClose(const char *dir) {
   return true;
 }
 
+/// The device's free bytes; exits the probe on a CUDA error (a failed
+/// reading would read as no change).
 static size_t freeBytes() {
   size_t freeB = 0, total = 0;
-  cudaDeviceSynchronize();
-  cudaMemGetInfo(&freeB, &total);
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess)
+    e = cudaMemGetInfo(&freeB, &total);
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "FAIL: %s\n", cudaGetErrorString(e));
+    std::exit(1);
+  }
   return freeB;
 }
 
@@ -53,7 +60,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   const size_t codeBytes = size_t(cubin.tellg());
-  cudaFree(nullptr); // the primary context the runtime then uses
+  if (cudaError_t e = cudaFree(nullptr)) { // the primary context
+    std::fprintf(stderr, "FAIL: %s\n", cudaGetErrorString(e));
+    return 1;
+  }
   if (!openClose(dir))
     return 1;
   const size_t before = freeBytes();

@@ -135,9 +135,12 @@ struct CopyRowToCpAsync : CopyRowPattern {
 };
 
 /// One `prefetch.global.L2` per 128-byte line of the row (the L2's line),
-/// straight-line in the issuing thread. Inline asm: LLVM selects its
-/// prefetch intrinsics, and cp.async.bulk.prefetch, only from PTX 8.0,
-/// and the sm_90 pipeline emits 7.8 (the instruction itself is PTX 2.0).
+/// straight-line in the issuing thread: at the row's start and every 128
+/// bytes on, and at its last byte (the row need not start on a line; a
+/// line hinted twice costs one instruction). Inline asm: LLVM selects its
+/// prefetch intrinsics only from PTX 8.0, and the sm_90 pipeline emits 7.8
+/// (the instruction is PTX 2.0). The kernel's pointers are generic: the
+/// asm converts to the global window (cvta.to.global) as .global asks.
 struct PrefetchRowToL2Lines : OpRewritePattern<PrefetchRowOp> {
   using OpRewritePattern::OpRewritePattern;
   static constexpr int64_t kLineBytes = 128;
@@ -155,12 +158,18 @@ struct PrefetchRowToL2Lines : OpRewritePattern<PrefetchRowOp> {
             rw, loc, arith::IndexCastOp::create(rw, loc, i64, op.getOffset()),
             arith::ConstantIntOp::create(
                 rw, loc, elem.getIntOrFloatBitWidth() / 8, 64)));
-    for (int64_t at = 0; at < op.getRowBytes(); at += kLineBytes) {
+    SmallVector<int64_t> at;
+    for (int64_t byte = 0; byte < op.getRowBytes(); byte += kLineBytes)
+      at.push_back(byte);
+    at.push_back(op.getRowBytes() - 1);
+    for (int64_t byte : at) {
       Value addr = arith::AddIOp::create(
-          rw, loc, start, arith::ConstantIntOp::create(rw, loc, at, 64));
+          rw, loc, start, arith::ConstantIntOp::create(rw, loc, byte, 64));
       LLVM::InlineAsmOp::create(
           rw, loc, TypeRange{}, ValueRange{addr},
-          rw.getStringAttr("prefetch.global.L2 [$0];"), rw.getStringAttr("l"),
+          rw.getStringAttr("{ .reg .b64 g; cvta.to.global.u64 g, $0; "
+                           "prefetch.global.L2 [g]; }"),
+          rw.getStringAttr("l"),
           /*has_side_effects=*/rw.getUnitAttr(),
           /*is_align_stack=*/UnitAttr(),
           LLVM::TailCallKindAttr::get(rw.getContext(),

@@ -1929,7 +1929,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
 // The next chunk's workspace records toward L2, one row (token) a thread:
 // the prep wrote them long before (the whole workspace is far larger than
 // L2), so without the hint every chunk's first staging waits on memory at
-// the head of its serial step. On sm_90 one bulk prefetch a record; AMD
+// the head of its serial step. On sm_90 a line prefetch per 128 bytes; AMD
 // and the emulators drop the hint (kda.prefetch_row).
 void ChunkEmitter::prefetchNextChunk() {
   Value t = add(add(chunkStart, idx(p.C)), tid);

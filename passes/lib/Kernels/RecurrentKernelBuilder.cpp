@@ -754,7 +754,8 @@ RecurrentKernelEmitter::NormFactors
 RecurrentKernelEmitter::normFactors(ArrayRef<Value> rowSums) {
   // eps inside the sqrt, as the oracle and fla do. Approximate (afn): one
   // rsqrt.approx.ftz on sm_90 (FastMathToNVVM.cpp; 2^-22 relative, below
-  // the f32 state's own rounding over a row), v_rsq_f32 on AMD.
+  // the f32 state's own rounding over a row); on AMD an approximate
+  // reciprocal of v_sqrt_f32.
   NormFactors n;
   n.qScale = f(layer.getEffectiveScale());
   if (layer.getQkL2norm()) {

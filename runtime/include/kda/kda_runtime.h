@@ -141,7 +141,9 @@ kda_status kda_bundle_open(const char *dir, kda_backend backend,
 /* Frees the bundle and unloads its code objects from the device (CUDA
  * modules, HIP modules, the emulator's host objects): launches of its
  * kernels must have completed, and its kda_kernel pointers and plans are
- * dead afterwards. Null is a no-op. */
+ * dead afterwards. Close it before the context (CUDA) or device (HIP) it
+ * was opened on is destroyed or reset: the unload happens there. Null is a
+ * no-op. */
 void kda_bundle_close(kda_bundle *bundle);
 /* The backend and target the bundle was opened on ("sm_90", "gfx942", "emu"). */
 kda_backend kda_bundle_backend(const kda_bundle *bundle);

@@ -1,7 +1,8 @@
 // kda.prefetch_row, the L2 hint: on sm_90 one prefetch.global.L2 per
-// 128-byte line of the row (inline asm: LLVM selects its prefetch
-// intrinsics only from PTX 8.0, the pipeline emits 7.8), from the row's
-// byte address (aligned pointer + offset x element bytes); gfx942 and
+// 128-byte line of the row and one at its last byte (a row need not start
+// on a line), through cvta.to.global (inline asm: LLVM selects its
+// prefetch intrinsics only from PTX 8.0, the pipeline emits 7.8), from the
+// row's byte address (aligned pointer + offset x element bytes); gfx942 and
 // gfx950 have no L2 prefetch and the emulators model no cache: the hint is
 // dropped there, nothing else changes.
 // RUN: sed 's/@TARGET@/sm_90/' %s | kda-opt --pass-pipeline='builtin.module(gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=SM90
@@ -14,11 +15,13 @@
 // SM90: %[[B:.*]] = arith.index_cast %[[P]] : index to i64
 // SM90: %[[BYTES:.*]] = arith.muli %{{.*}}, %c4_i64 : i64
 // SM90: %[[ROW:.*]] = arith.addi %[[B]], %[[BYTES]] : i64
-// SM90: llvm.inline_asm has_side_effects "prefetch.global.L2 [$0];", "l" %[[ROW]] : (i64) -> ()
+// SM90: llvm.inline_asm has_side_effects "{ .reg .b64 g; cvta.to.global.u64 g, $0; prefetch.global.L2 [g]; }", "l" %[[ROW]] : (i64) -> ()
 // SM90: %[[L1:.*]] = arith.addi %[[ROW]], %c128_i64 : i64
-// SM90: llvm.inline_asm has_side_effects "prefetch.global.L2 [$0];", "l" %[[L1]] : (i64) -> ()
+// SM90: llvm.inline_asm has_side_effects "{ .reg .b64 g; cvta.to.global.u64 g, $0; prefetch.global.L2 [g]; }", "l" %[[L1]] : (i64) -> ()
 // SM90: %[[L2:.*]] = arith.addi %[[ROW]], %c256_i64 : i64
-// SM90: llvm.inline_asm has_side_effects "prefetch.global.L2 [$0];", "l" %[[L2]] : (i64) -> ()
+// SM90: llvm.inline_asm has_side_effects "{ .reg .b64 g; cvta.to.global.u64 g, $0; prefetch.global.L2 [g]; }", "l" %[[L2]] : (i64) -> ()
+// SM90: %[[LAST:.*]] = arith.addi %[[ROW]], %c319_i64 : i64
+// SM90: llvm.inline_asm has_side_effects "{ .reg .b64 g; cvta.to.global.u64 g, $0; prefetch.global.L2 [g]; }", "l" %[[LAST]] : (i64) -> ()
 // SM90-NOT: prefetch.global.L2
 // SM90-NOT: kda.prefetch_row
 // SM90: gpu.return

@@ -7,7 +7,7 @@
 // its decays loaded late; 4 bytes before its L2 prefetch of the next
 // chunk's records, measured faster with it: ChunkKernelBuilder.cpp), the
 // L2 prefetch in the 16-column scan only (22 lines of 128 bytes a record
-// of 704 floats, one record a thread), the dynamic shared
+// of 704 floats and its last byte, one record a thread), the dynamic shared
 // memory they launch with within the opt-in limit, and the manifest's
 // workspace per token:
 // 4 bytes x value heads x (4 head_k + head_v + chunk) = 4 x 2 x 704.
@@ -28,7 +28,7 @@
 // 64 columns 1 x 2 blocks for V_new and the output, 2 x 2 for the update
 // (10 x 3).
 // PTX-LABEL: .visible .entry kda_chunk_heads128_scan(
-// PTX-COUNT-22: prefetch.global.L2 [%rd{{[0-9]+}}];
+// PTX-COUNT-23: prefetch.global.L2 [g];
 // PTX-NOT: prefetch.global.L2
 // PTX-COUNT-12: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync

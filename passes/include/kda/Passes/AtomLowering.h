@@ -39,8 +39,9 @@ void populateMmaToAMDGPUPatterns(RewritePatternSet &patterns,
 /// Matrix atoms (kda.mma) -> nvvm.mma.sync on sm_90.
 void populateMmaToNVVMPatterns(RewritePatternSet &patterns,
                                const TargetInfo &target);
-/// Approximate f32 math (math.exp and arith.divf with fastmath afn) ->
-/// ex2.approx.ftz and rcp.approx.ftz on sm_90, one MUFU each
+/// Approximate f32 math (math.exp, math.exp2 and arith.divf with fastmath
+/// afn; 1 / sqrt) -> ex2.approx.ftz, rcp.approx.ftz and rsqrt.approx.ftz
+/// on sm_90, one MUFU each
 /// (FastMathToNVVM.cpp says why flushing is safe for the builders' uses).
 void populateFastMathToNVVMPatterns(RewritePatternSet &patterns);
 
