@@ -3,9 +3,9 @@
 
 namespace kda::rt {
 
-kda_status LaunchPlan::run(Backend &backend, void *stream,
-                           std::string &error) const {
-  for (size_t i = 0; i < launches.size(); ++i) {
+kda_status LaunchPlan::run(Backend &backend, void *stream, std::string &error,
+                           size_t first, size_t count) const {
+  for (size_t i = first; i < first + count; ++i) {
     const PlannedLaunch &l = launches[i];
     // kernelParams convention: params[j] points at the value of argument j.
     // The values are copied so a plan stays reusable and const.

@@ -37,7 +37,13 @@ public:
   /// ordering between them: a launch sees everything the earlier ones wrote.
   /// A backend refusal stops the plan (the launches before it are already
   /// enqueued) and `error` says which launch.
-  kda_status run(Backend &backend, void *stream, std::string &error) const;
+  kda_status run(Backend &backend, void *stream, std::string &error) const {
+    return run(backend, stream, error, 0, launches.size());
+  }
+  /// The same for launches [first, first + count), which must lie inside
+  /// the plan.
+  kda_status run(Backend &backend, void *stream, std::string &error,
+                 size_t first, size_t count) const;
 
 private:
   std::vector<PlannedLaunch> launches;

@@ -978,6 +978,24 @@ kda_status kda_plan_launch(const kda_plan *plan, void *stream) {
   return kda::rt::runPlan(plan->bundle, plan->plan, stream);
 }
 
+kda_status kda_plan_launch_range(const kda_plan *plan, int32_t first,
+                                 int32_t count, void *stream) {
+  lastError.clear();
+  if (!plan)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan");
+  const int64_t size = int64_t(plan->plan.size());
+  if (first < 0 || count < 0 || int64_t(first) + count > size)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                "launches [" + std::to_string(first) + ", " +
+                    std::to_string(int64_t(first) + count) +
+                    ") are not inside the plan's " + std::to_string(size));
+  std::string error;
+  if (kda_status s = plan->plan.run(*plan->bundle->backend, stream, error,
+                                    size_t(first), size_t(count)))
+    return fail(s, error);
+  return KDA_OK;
+}
+
 void kda_plan_destroy(kda_plan *plan) { delete plan; }
 
 } // extern "C"

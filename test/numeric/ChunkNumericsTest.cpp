@@ -21,9 +21,11 @@
 //===----------------------------------------------------------------------===//
 #include "Harness.h"
 
-#include <gtest/gtest.h>
+#include <climits>
 #include <cstdlib>
+#include <gtest/gtest.h>
 #include <ostream>
+#include <utility>
 
 using namespace kda;
 using kda::test::BatchShape;
@@ -346,6 +348,64 @@ TEST(ChunkLaunch, PlanNamesThePrepAndThePickedScan) {
     kda_plan_destroy(plan);
   }
   EXPECT_EQ(kda_plan_kernel_symbol(nullptr, 0), nullptr);
+}
+
+// kda_plan_launch_range: the chunk plan's stages one at a time (the prep,
+// then the scan) leave the same state and outputs, bit for bit, as the
+// whole plan; a range outside the plan is refused with nothing launched.
+TEST(ChunkLaunch, PlanRangesRunTheStagesOneAtATime) {
+  const std::string dir = bundleDir("chunk_k3");
+  Opened chunk;
+  ASSERT_NO_FATAL_FAILURE(open(dir, "emu32", "chunk_k3", chunk));
+  test::HostMemory mem;
+  const test::KernelLayer layer =
+      test::readKernelLayer(dir, "chunk_k3", "emu32");
+  test::Harness h(layer, mem);
+  ASSERT_NO_FATAL_FAILURE(
+      prepareChunkBatch(h, chunk.kernel, "range", {{70, 130}, {1, 2}, {1, 0}}));
+  kda_batch b = h.batch();
+  kda_plan *plan = nullptr;
+  ASSERT_EQ(kda_plan_create(chunk.bundle, &plan), KDA_OK);
+  ASSERT_EQ(kda_plan_add_chunk(plan, chunk.kernel, &b), KDA_OK)
+      << kda_last_error();
+  ASSERT_EQ(kda_plan_size(plan), 2);
+
+  const std::vector<uint8_t> before = h.snapshot();
+  for (auto [first, count] : {std::pair{1, 2},
+                              {-1, 1},
+                              {0, -1},
+                              {2, 1},
+                              {0, 3},
+                              {INT32_MAX, 1},
+                              {1, INT32_MAX}}) {
+    EXPECT_EQ(kda_plan_launch_range(plan, first, count, nullptr),
+              KDA_ERROR_INVALID_ARGUMENT)
+        << first << ", " << count;
+    EXPECT_NE(std::string(kda_last_error()).find("not inside the plan's 2"),
+              std::string::npos)
+        << kda_last_error();
+  }
+  EXPECT_EQ(kda_plan_launch_range(nullptr, 0, 1, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(kda_plan_launch_range(plan, 2, 0, nullptr), KDA_OK);
+  EXPECT_EQ(h.snapshot(), before) << "a refused range launched something";
+
+  ASSERT_EQ(kda_plan_launch(plan, nullptr), KDA_OK) << kda_last_error();
+  const std::vector<uint8_t> whole = h.snapshot();
+  EXPECT_NE(whole, before);
+  // The same start again: the initial pool, and outputs poisoned (NaN) so
+  // that the stages must write every one of them.
+  h.restoreState();
+  const size_t outBytes = size_t(b.num_tokens) * layer.layer.HV *
+                          layer.layer.V * (layer.act == KDA_F32 ? 4 : 2);
+  mem.upload(b.out, std::vector<uint8_t>(outBytes, 0xff).data(), outBytes);
+  ASSERT_NE(h.snapshot(), whole);
+  ASSERT_EQ(kda_plan_launch_range(plan, 0, 1, nullptr), KDA_OK)
+      << kda_last_error();
+  ASSERT_EQ(kda_plan_launch_range(plan, 1, 1, nullptr), KDA_OK)
+      << kda_last_error();
+  EXPECT_EQ(h.snapshot(), whole);
+  kda_plan_destroy(plan);
 }
 
 /// Gives the prepared batch the workspace kda_forward asks for this call

@@ -601,8 +601,10 @@ int main(int argc, char **argv) {
     }
   }
   if (!o.prefill.empty()) {
-    std::printf("%-10s %8s %8s %10s  %s\n", "batch", "rows", "tokens",
-                "time ms", layer.chunk ? "scan" : "");
+    std::printf("%-10s %8s %8s %10s", "batch", "rows", "tokens", "time ms");
+    if (layer.chunk)
+      std::printf(" %10s %10s  %s", "prep ms", "scan ms", "scan");
+    std::printf("\n");
     for (const std::string &name : o.prefill) {
       test::BatchShape shape = prefillShape(name);
       test::Harness h(layer, mem);
@@ -616,35 +618,61 @@ int main(int argc, char **argv) {
           std::exit(1);
         }
       };
-      // The scan the runtime picks for this batch (its column block).
+      // The scan the runtime picks for this batch (its column block), and
+      // the plan whose stages are timed one at a time.
       std::string scan;
+      kda_plan *plan = nullptr;
       if (layer.chunk) {
-        kda_plan *plan = nullptr;
-        if (kda_plan_create(bundle, &plan) == KDA_OK &&
-            kda_plan_add_chunk(plan, kernel, &b) == KDA_OK &&
-            kda_plan_size(plan) > 1)
-          scan = kda_plan_kernel_symbol(plan, kda_plan_size(plan) - 1);
-        kda_plan_destroy(plan);
+        if (kda_plan_create(bundle, &plan) != KDA_OK ||
+            kda_plan_add_chunk(plan, kernel, &b) != KDA_OK ||
+            kda_plan_size(plan) != 2) {
+          std::fprintf(stderr, "kda-bench: chunk plan: %s\n", kda_last_error());
+          std::exit(1);
+        }
+        scan = kda_plan_kernel_symbol(plan, 1);
       }
-      double ms = 0;
+      auto stage = [&](int32_t i) {
+        return [&, i] {
+          if (kda_plan_launch_range(plan, i, 1, nullptr) != KDA_OK) {
+            std::fprintf(stderr, "kda-bench: stage %d: %s\n", i,
+                         kda_last_error());
+            std::exit(1);
+          }
+        };
+      };
+      auto timeOf = [&](auto fn) {
+        double ms = 0;
 #ifdef KDA_BENCH_CUDA
-      if (backend == KDA_BACKEND_CUDA)
-        ms = medianMs(o.reps, launch);
+        if (backend == KDA_BACKEND_CUDA)
+          ms = medianMs(o.reps, fn);
 #endif
-      if (backend == KDA_BACKEND_EMU) {
-        auto t0 = std::chrono::steady_clock::now();
-        launch();
-        ms = std::chrono::duration<double, std::milli>(
-                 std::chrono::steady_clock::now() - t0)
-                 .count();
-      }
-      std::printf("%-10s %8zu %8lld %10.3f  %s\n", name.c_str(),
-                  shape.lengths.size(), (long long)b.num_tokens, ms,
-                  scan.c_str());
-      json.push_back("\"prefill_" + name +
-                     "\": {\"ms\": " + std::to_string(ms) +
-                     ", \"tokens\": " + std::to_string(b.num_tokens) +
-                     ", \"scan\": \"" + scan + "\"}");
+        if (backend == KDA_BACKEND_EMU) {
+          auto t0 = std::chrono::steady_clock::now();
+          fn();
+          ms = std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - t0)
+                   .count();
+        }
+        return ms;
+      };
+      const double ms = timeOf(launch);
+      // Each stage alone, after the whole path ran (the scan reads the
+      // prep's workspace and the states the earlier runs left).
+      const double prepMs = plan ? timeOf(stage(0)) : 0;
+      const double scanMs = plan ? timeOf(stage(1)) : 0;
+      kda_plan_destroy(plan);
+      std::printf("%-10s %8zu %8lld %10.3f", name.c_str(), shape.lengths.size(),
+                  (long long)b.num_tokens, ms);
+      if (layer.chunk)
+        std::printf(" %10.3f %10.3f  %s", prepMs, scanMs, scan.c_str());
+      std::printf("\n");
+      json.push_back(
+          "\"prefill_" + name + "\": {\"ms\": " + std::to_string(ms) +
+          (layer.chunk ? ", \"prep_ms\": " + std::to_string(prepMs) +
+                             ", \"scan_ms\": " + std::to_string(scanMs)
+                       : std::string()) +
+          ", \"tokens\": " + std::to_string(b.num_tokens) + ", \"scan\": \"" +
+          scan + "\"}");
     }
   }
   kda_bundle_close(bundle);

@@ -230,6 +230,14 @@ const char *kda_plan_kernel_symbol(const kda_plan *plan, int32_t index);
 /* Enqueues the plan's launches in order. A driver refusal stops it there:
  * the launches before it are enqueued, the message says which one failed. */
 kda_status kda_plan_launch(const kda_plan *plan, void *stream);
+/* Enqueues launches [first, first + count) of the plan, in order (count 0:
+ * nothing). For timing a plan's stages one at a time: a launch reads what
+ * the earlier ones wrote (a chunk plan's scan reads the prep's workspace),
+ * so a later range is meaningful only after the earlier launches ran. A
+ * range outside the plan is refused (KDA_ERROR_INVALID_ARGUMENT) with
+ * nothing enqueued. */
+kda_status kda_plan_launch_range(const kda_plan *plan, int32_t first,
+                                 int32_t count, void *stream);
 void kda_plan_destroy(kda_plan *plan);
 
 /*===----------------------------------------------------------------------===*
