@@ -316,17 +316,27 @@ TEST(ChunkLaunch, RefusesTheOtherPath) {
 
 /// A chunk plan is two launches, the prep and the scan the batch picks;
 /// kda_plan_kernel_symbol names them in order and nothing past them.
-TEST(ChunkLaunch, PlanNamesThePrepAndThePickedScan) {
+/// chunk_k3 on emu32 with a batch of two rows (70 and 130 tokens, slots 1
+/// and 2, an initial state on the first only): what the plan tests launch.
+struct ChunkK3Batch {
   const std::string dir = bundleDir("chunk_k3");
   Opened chunk;
-  ASSERT_NO_FATAL_FAILURE(open(dir, "emu32", "chunk_k3", chunk));
   test::HostMemory mem;
   const test::KernelLayer layer =
       test::readKernelLayer(dir, "chunk_k3", "emu32");
-  test::Harness h(layer, mem);
-  ASSERT_NO_FATAL_FAILURE(
-      prepareChunkBatch(h, chunk.kernel, "plan", {{70, 130}, {1, 2}, {1, 0}}));
-  kda_batch b = h.batch();
+  test::Harness h{layer, mem};
+  void prepare(const std::string &seedName) {
+    ASSERT_NO_FATAL_FAILURE(open(dir, "emu32", "chunk_k3", chunk));
+    ASSERT_NO_FATAL_FAILURE(prepareChunkBatch(h, chunk.kernel, seedName,
+                                              {{70, 130}, {1, 2}, {1, 0}}));
+  }
+};
+
+TEST(ChunkLaunch, PlanNamesThePrepAndThePickedScan) {
+  ChunkK3Batch k3;
+  ASSERT_NO_FATAL_FAILURE(k3.prepare("plan"));
+  const Opened &chunk = k3.chunk;
+  kda_batch b = k3.h.batch();
   // "0", "1x", "abc", "-1", "+1", " 1" and " -18446744073709551615" (which
   // strtoul wraps to 1) are not a unit count: the emulator keeps its 132.
   for (const char *units : {"132", "1", "0", "1x", "abc", "-1", "+1", " 1",
@@ -354,15 +364,11 @@ TEST(ChunkLaunch, PlanNamesThePrepAndThePickedScan) {
 // then the scan) leave the same state and outputs, bit for bit, as the
 // whole plan; a range outside the plan is refused with nothing launched.
 TEST(ChunkLaunch, PlanRangesRunTheStagesOneAtATime) {
-  const std::string dir = bundleDir("chunk_k3");
-  Opened chunk;
-  ASSERT_NO_FATAL_FAILURE(open(dir, "emu32", "chunk_k3", chunk));
-  test::HostMemory mem;
-  const test::KernelLayer layer =
-      test::readKernelLayer(dir, "chunk_k3", "emu32");
-  test::Harness h(layer, mem);
-  ASSERT_NO_FATAL_FAILURE(
-      prepareChunkBatch(h, chunk.kernel, "range", {{70, 130}, {1, 2}, {1, 0}}));
+  ChunkK3Batch k3;
+  ASSERT_NO_FATAL_FAILURE(k3.prepare("range"));
+  const Opened &chunk = k3.chunk;
+  test::Harness &h = k3.h;
+  const test::KernelLayer &layer = k3.layer;
   kda_batch b = h.batch();
   kda_plan *plan = nullptr;
   ASSERT_EQ(kda_plan_create(chunk.bundle, &plan), KDA_OK);
@@ -398,7 +404,7 @@ TEST(ChunkLaunch, PlanRangesRunTheStagesOneAtATime) {
   h.restoreState();
   const size_t outBytes = size_t(b.num_tokens) * layer.layer.HV *
                           layer.layer.V * (layer.act == KDA_F32 ? 4 : 2);
-  mem.upload(b.out, std::vector<uint8_t>(outBytes, 0xff).data(), outBytes);
+  k3.mem.upload(b.out, std::vector<uint8_t>(outBytes, 0xff).data(), outBytes);
   ASSERT_NE(h.snapshot(), whole);
   ASSERT_EQ(kda_plan_launch_range(plan, 0, 1, nullptr), KDA_OK)
       << kda_last_error();
