@@ -1,7 +1,8 @@
 // Class 1 of issue 10: whatever the hazard model cannot interpret is rejected
 // with R0 "cannot analyse", naming the op - never skipped. Region ops other
 // than scf.for and scf.if (scf.while, scf.execute_region, scf.index_switch)
-// and ops it does not know (a call, gpu.barrier) inside a schedule; loops
+// and ops it does not know (a call, gpu.barrier, an L2 prefetch hint)
+// inside a schedule; loops
 // with carried values and scf.if with results are interpreted.
 // RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-verify-pipeline
 
@@ -142,6 +143,24 @@ func.func @carried_slot_is_fine(%x: f32) {
       kda.async_copy @h[%sn] iter(%n) if(%p)
       scf.yield %sn : index
     }
+    kda.lds_barrier
+  }
+  return
+}
+
+// -----
+
+// An L2 prefetch hint written at a schedule's level (the chunk scan emits
+// its hints inside a read's body, which the model takes as the read): not an
+// operation the model knows, so R0, not skipped as harmless.
+kda.lds_buffer @h slots(1) slot_bytes(4096) offset(0)
+func.func @prefetch_inside(%ws: memref<?xf32>) {
+  // expected-error @+1 {{R0: cannot analyse kda.prefetch_row: not a schedule operation the hazard model knows}}
+  kda.schedule "prefetch" trip_count(1) depth(1) target("sm_90") {
+    %c0 = arith.constant 0 : index
+    kda.staged_copy @h[%c0] iter(%c0)
+    kda.prefetch_row %ws[%c0] elems(32) : memref<?xf32>
+    kda.lds_read @h[%c0] iter(%c0)
     kda.lds_barrier
   }
   return
