@@ -321,21 +321,42 @@ LogicalResult ConsumeOp::verifyRegions() {
   return verifyIterationBody(*this, getBody());
 }
 
-int64_t CopyRowOp::getRowBytes() {
-  auto src = cast<MemRefType>(getSrc().getType());
-  return getElems() * src.getElementTypeBitWidth() / 8;
+// The rows of copy_row and prefetch_row: integer or float elements (whose
+// bit width is their size), a positive multiple of 16 bytes.
+static int64_t rowBytesOf(Value src, int64_t elems) {
+  return elems * cast<MemRefType>(src.getType()).getElementTypeBitWidth() / 8;
 }
 
+static LogicalResult verifyRowElements(Operation *op, Value src,
+                                       StringRef verb) {
+  Type elem = cast<MemRefType>(src.getType()).getElementType();
+  if (!elem.isIntOrFloat())
+    return op->emitOpError()
+           << verb << " integer or float elements, got " << elem;
+  return success();
+}
+
+static LogicalResult verifyRowBytes(Operation *op, Value src, int64_t elems,
+                                    StringRef why) {
+  auto type = cast<MemRefType>(src.getType());
+  if (elems <= 0 || type.getElementTypeBitWidth() % 8 != 0 ||
+      rowBytesOf(src, elems) % 16 != 0)
+    return op->emitOpError("row of ")
+           << elems << " x " << type.getElementType()
+           << " is not a positive multiple of 16 bytes (" << why << ")";
+  return success();
+}
+
+int64_t CopyRowOp::getRowBytes() { return rowBytesOf(getSrc(), getElems()); }
+
 int64_t PrefetchRowOp::getRowBytes() {
-  auto src = cast<MemRefType>(getSrc().getType());
-  return getElems() * src.getElementTypeBitWidth() / 8;
+  return rowBytesOf(getSrc(), getElems());
 }
 
 LogicalResult PrefetchRowOp::verify() {
   auto src = cast<MemRefType>(getSrc().getType());
-  if (!src.getElementType().isIntOrFloat())
-    return emitOpError("prefetches integer or float elements, got ")
-           << src.getElementType();
+  if (failed(verifyRowElements(*this, getSrc(), "prefetches")))
+    return failure();
   if (src.getRank() != 1 || !src.getLayout().isIdentity())
     return emitOpError("prefetches from a flat (rank-1, identity layout) "
                        "memref, got ")
@@ -344,13 +365,8 @@ LogicalResult PrefetchRowOp::verify() {
   if (src.getMemorySpace() &&
       (!space || space.getValue() != gpu::AddressSpace::Global))
     return emitOpError("prefetches from global memory, got ") << src;
-  if (getElems() <= 0 || src.getElementTypeBitWidth() % 8 != 0 ||
-      getRowBytes() % 16 != 0)
-    return emitOpError("row of ")
-           << getElems() << " x " << src.getElementType()
-           << " is not a positive multiple of 16 bytes (the L2 prefetch "
-              "takes 16-byte multiples)";
-  return success();
+  return verifyRowBytes(*this, getSrc(), getElems(),
+                        "the L2 prefetch takes 16-byte multiples");
 }
 
 LogicalResult CopyRowOp::verify() {
@@ -358,20 +374,14 @@ LogicalResult CopyRowOp::verify() {
   auto lds = cast<MemRefType>(getLds().getType());
   if (src.getRank() != 1 || lds.getRank() != 1)
     return emitOpError("copies between flat (rank-1) memrefs");
-  if (!src.getElementType().isIntOrFloat())
-    return emitOpError("copies integer or float elements, got ")
-           << src.getElementType();
+  if (failed(verifyRowElements(*this, getSrc(), "copies")))
+    return failure();
   auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(lds.getMemorySpace());
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
       !lds.getElementType().isInteger(8))
     return emitOpError("destination must be workgroup memory of bytes (i8), "
                        "got ")
            << lds;
-  if (getElems() <= 0 || src.getElementTypeBitWidth() % 8 != 0 ||
-      getRowBytes() % 16 != 0)
-    return emitOpError("row of ")
-           << getElems() << " x " << src.getElementType()
-           << " is not a positive multiple of 16 bytes (copy atoms move "
-              "16-byte pieces)";
-  return success();
+  return verifyRowBytes(*this, getSrc(), getElems(),
+                        "copy atoms move 16-byte pieces");
 }

@@ -27,8 +27,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 
-
-
 using namespace mlir;
 using namespace mlir::kda;
 
@@ -54,37 +52,28 @@ Value approxIntrinsic(PatternRewriter &rewriter, Location loc, StringRef name,
       .getResult(0);
 }
 
-Value approxEx2(PatternRewriter &rewriter, Location loc, Value x) {
-  return approxIntrinsic(rewriter, loc, "llvm.nvvm.ex2.approx.ftz.f", x);
-}
-
-/// exp(x) {afn} -> ex2.approx.ftz.f32(x * log2(e)), the form of
-/// __nv_fast_expf without its subnormal wrapper.
-struct ApproxExpToEx2 : OpRewritePattern<math::ExpOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::ExpOp op,
+/// exp(x) {afn} -> ex2.approx.ftz.f32(x * log2(e)) (the form of
+/// __nv_fast_expf without its subnormal wrapper), exp2(x) {afn} ->
+/// ex2.approx.ftz.f32(x): `log2Scale` is log2(e) or 1.
+template <typename OpT> struct ApproxToEx2 : OpRewritePattern<OpT> {
+  ApproxToEx2(MLIRContext *ctx, double log2Scale)
+      : OpRewritePattern<OpT>(ctx), log2Scale(log2Scale) {}
+  LogicalResult matchAndRewrite(OpT op,
                                 PatternRewriter &rewriter) const override {
     if (!isApproximateF32(op))
       return failure();
     Location loc = op.getLoc();
-    Value log2e = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getF32FloatAttr(1.4426950408889634));
-    Value x = arith::MulFOp::create(rewriter, loc, op.getOperand(), log2e);
-    rewriter.replaceOp(op, approxEx2(rewriter, loc, x));
+    Value x = op.getOperand();
+    if (log2Scale != 1.0)
+      x = arith::MulFOp::create(
+          rewriter, loc, x,
+          arith::ConstantOp::create(rewriter, loc,
+                                    rewriter.getF32FloatAttr(log2Scale)));
+    rewriter.replaceOp(
+        op, approxIntrinsic(rewriter, loc, "llvm.nvvm.ex2.approx.ftz.f", x));
     return success();
   }
-};
-
-/// exp2(x) {afn} -> ex2.approx.ftz.f32(x).
-struct ApproxExp2ToEx2 : OpRewritePattern<math::Exp2Op> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(math::Exp2Op op,
-                                PatternRewriter &rewriter) const override {
-    if (!isApproximateF32(op))
-      return failure();
-    rewriter.replaceOp(op, approxEx2(rewriter, op.getLoc(), op.getOperand()));
-    return success();
-  }
+  double log2Scale;
 };
 
 /// a / b {afn} -> a * rcp.approx.ftz.f32(b); 1 / b -> the reciprocal alone;
@@ -117,5 +106,8 @@ struct ApproxDivToRcp : OpRewritePattern<arith::DivFOp> {
 } // namespace
 
 void mlir::kda::populateFastMathToNVVMPatterns(RewritePatternSet &patterns) {
-  patterns.add<ApproxExpToEx2, ApproxExp2ToEx2, ApproxDivToRcp>(patterns.getContext());
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ApproxToEx2<math::ExpOp>>(ctx, 1.4426950408889634);
+  patterns.add<ApproxToEx2<math::Exp2Op>>(ctx, 1.0);
+  patterns.add<ApproxDivToRcp>(ctx);
 }

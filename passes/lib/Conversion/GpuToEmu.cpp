@@ -54,7 +54,6 @@ private:
   /// at the vmcnt wait that counts past them.
   LogicalResult lowerCopyAtoms(func::FuncOp fn, Value emuCtx);
   /// An address (i64) of element `elem` of a flat memref.
-  Value addressOf(OpBuilder &b, Location loc, Value memref, Value elem);
   /// A load or store that indexes workgroup memory directly; the emulator's
   /// race detector watches it at LDS byte `base` + index x element bytes.
   struct WatchedAccess {
@@ -303,20 +302,6 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
   return success();
 }
 
-Value EmuLowering::addressOf(OpBuilder &b, Location loc, Value memref,
-                             Value elem) {
-  Type i64 = IntegerType::get(ctx, 64);
-  auto type = cast<MemRefType>(memref.getType());
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value bytes = arith::MulIOp::create(
-      b, loc, elem,
-      arith::ConstantIndexOp::create(b, loc,
-                                     type.getElementTypeBitWidth() / 8));
-  return arith::IndexCastOp::create(
-      b, loc, i64, arith::AddIOp::create(b, loc, base, bytes));
-}
-
 LogicalResult EmuLowering::lowerCopyAtoms(func::FuncOp fn, Value emuCtx) {
   // One walk, no folding: the rest of the kernel stays as written.
   RewritePatternSet staged(ctx);
@@ -340,20 +325,23 @@ LogicalResult EmuLowering::lowerCopyAtoms(func::FuncOp fn, Value emuCtx) {
               b, loc, elem, arith::ConstantIndexOp::create(b, loc, elemBytes)));
     };
     auto src = [&](Value elem) {
-      return addressOf(b, loc, row.getSrc(),
-                       arith::AddIOp::create(b, loc, row.getOffset(), elem));
+      return lowering::elementAddress(
+          b, loc, row.getSrc(),
+          arith::AddIOp::create(b, loc, row.getOffset(), elem));
     };
     if (*row.getAtom() == CopyAtom::CpAsync) {
       lowering::forEachThreadPiece(b, loc, row, [&](Value e) {
         func::CallOp::create(
             b, loc, cpAsyncFn,
-            ValueRange{emuCtx, addressOf(b, loc, row.getLds(), ldsByte(e)),
-                       src(e), arith::ConstantIntOp::create(b, loc, 16, 64)});
+            ValueRange{
+                emuCtx,
+                lowering::elementAddress(b, loc, row.getLds(), ldsByte(e)),
+                src(e), arith::ConstantIntOp::create(b, loc, 16, 64)});
       });
     } else {
       lowering::forEachWaveRegion(
           b, loc, row, *target, [&](Value e, int64_t region) {
-            Value base = addressOf(
+            Value base = lowering::elementAddress(
                 b, loc, row.getLds(),
                 ldsByte(arith::ConstantIndexOp::create(b, loc, region)));
             func::CallOp::create(b, loc, gllFn,

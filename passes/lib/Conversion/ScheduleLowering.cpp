@@ -84,6 +84,18 @@ void lowering::inlineBodyBefore(RewriterBase &rw, Region &body, Operation *op) {
   rw.inlineBlockBefore(&body.front(), op);
 }
 
+Value lowering::elementAddress(OpBuilder &b, Location loc, Value memref,
+                               Value elem) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value bytes =
+      arith::MulIOp::create(b, loc, elem,
+                            arith::ConstantIndexOp::create(
+                                b, loc, type.getElementTypeBitWidth() / 8));
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                    arith::AddIOp::create(b, loc, base, bytes));
+}
+
 static int64_t elemsPerPiece(CopyRowOp row) {
   return 128 / cast<MemRefType>(row.getSrc().getType()).getElementTypeBitWidth();
 }

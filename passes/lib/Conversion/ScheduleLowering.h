@@ -79,6 +79,10 @@ void cloneBody(OpBuilder &b, Region &body, IRMapping &map);
 /// Moves the ops of the single block of `body` before `op`.
 void inlineBodyBefore(RewriterBase &rw, Region &body, Operation *op);
 
+/// The byte address (i64) of element `elem` of the flat memref `memref`:
+/// its aligned pointer plus elem x the element's bytes.
+Value elementAddress(OpBuilder &b, Location loc, Value memref, Value elem);
+
 /// A kda.copy_row of one atom being lowered: the element type and how many
 /// elements a 16-byte piece holds.
 struct RowCopy {

@@ -147,22 +147,9 @@ struct PrefetchRowToL2Lines : OpRewritePattern<PrefetchRowOp> {
   LogicalResult matchAndRewrite(PrefetchRowOp op,
                                 PatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    auto elem = cast<MemRefType>(op.getSrc().getType()).getElementType();
-    Type i64 = rw.getI64Type();
-    Value base = arith::IndexCastOp::create(
-        rw, loc, i64,
-        memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, op.getSrc()));
-    Value start = arith::AddIOp::create(
-        rw, loc, base,
-        arith::MulIOp::create(
-            rw, loc, arith::IndexCastOp::create(rw, loc, i64, op.getOffset()),
-            arith::ConstantIntOp::create(
-                rw, loc, elem.getIntOrFloatBitWidth() / 8, 64)));
-    SmallVector<int64_t> at;
-    for (int64_t byte = 0; byte < op.getRowBytes(); byte += kLineBytes)
-      at.push_back(byte);
-    at.push_back(op.getRowBytes() - 1);
-    for (int64_t byte : at) {
+    Value start =
+        lowering::elementAddress(rw, loc, op.getSrc(), op.getOffset());
+    auto hint = [&](int64_t byte) {
       Value addr = arith::AddIOp::create(
           rw, loc, start, arith::ConstantIntOp::create(rw, loc, byte, 64));
       LLVM::InlineAsmOp::create(
@@ -176,7 +163,11 @@ struct PrefetchRowToL2Lines : OpRewritePattern<PrefetchRowOp> {
                                       LLVM::tailcallkind::TailCallKind::None),
           /*asm_dialect=*/LLVM::AsmDialectAttr(),
           /*operand_attrs=*/ArrayAttr());
-    }
+    };
+    const int64_t bytes = op.getRowBytes();
+    for (int64_t byte = 0; byte < bytes; byte += kLineBytes)
+      hint(byte);
+    hint(bytes - 1);
     rw.eraseOp(op);
     return success();
   }

@@ -12,9 +12,9 @@
 
 // SM90-LABEL: gpu.func @prefetch
 // SM90: %[[P:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<?xf32> -> index
-// SM90: %[[B:.*]] = arith.index_cast %[[P]] : index to i64
-// SM90: %[[BYTES:.*]] = arith.muli %{{.*}}, %c4_i64 : i64
-// SM90: %[[ROW:.*]] = arith.addi %[[B]], %[[BYTES]] : i64
+// SM90: %[[BYTES:.*]] = arith.muli %{{.*}}, %c4 : index
+// SM90: %[[SUM:.*]] = arith.addi %[[P]], %[[BYTES]] : index
+// SM90: %[[ROW:.*]] = arith.index_cast %[[SUM]] : index to i64
 // SM90: llvm.inline_asm has_side_effects "{ .reg .b64 g; cvta.to.global.u64 g, $0; prefetch.global.L2 [g]; }", "l" %[[ROW]] : (i64) -> ()
 // SM90: %[[L1:.*]] = arith.addi %[[ROW]], %c128_i64 : i64
 // SM90: llvm.inline_asm has_side_effects "{ .reg .b64 g; cvta.to.global.u64 g, $0; prefetch.global.L2 [g]; }", "l" %[[L1]] : (i64) -> ()
