@@ -709,10 +709,12 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
          kernel->getAttrOfType<IntegerAttr>("kda.cols_per_thread").getInt()},
         {"waves_k", config.getWavesK()},
         {"v_passes", config.getVPasses()},
-        {"lds_stages", config.getLdsStages()}};
+        {"lds_stages", config.getLdsStages()},
+        {"mma", config.getMma()}};
     // The row variant the kernel was built for (RecurrentKernelBuilder):
     // what kda_forward checks a call against.
-    for (const char *key : {"spec_tokens", "padding_below", "slot_stride"})
+    for (const char *key :
+         {"spec_tokens", "padding_below", "slot_stride", "mma_n", "mma_k"})
       if (auto v = kernel->getAttrOfType<IntegerAttr>(
               (Twine("kda.") + key).str()))
         k.config[key] = v.getInt();

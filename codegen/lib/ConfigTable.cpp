@@ -53,7 +53,7 @@ static json::Object configJson(const rules::ConfigValues &c) {
   return json::Object{{"block_k", c.blockK},  {"block_v", c.blockV},
                       {"warps", c.warps},     {"lanes_k", c.lanesK},
                       {"waves_k", c.wavesK},  {"lds_stages", c.ldsStages},
-                      {"v_passes", c.vPasses}};
+                      {"v_passes", c.vPasses}, {"mma", c.mma}};
 }
 
 json::Object ConfigTableEntry::toJson() const {
@@ -152,6 +152,8 @@ bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
       // Optional (tables written before it existed): one pass.
       if (c->get("v_passes"))
         cv.vPasses = r.integer(*c, "v_passes", "config", 0, 1 << 20);
+      if (c->get("mma"))
+        cv.mma = r.integer(*c, "mma", "config", 0, 1 << 20);
     }
     if (const json::Object *p = e->getObject("provenance"))
       entry.provenance = *p;

@@ -32,6 +32,7 @@ rules::ConfigValues configOf(const mf::Kernel &k) {
   c.ldsStages = configField(k, "lds_stages", 0);
   c.wavesK = configField(k, "waves_k", 1);
   c.vPasses = configField(k, "v_passes", 1);
+  c.mma = configField(k, "mma", 0);
   return c;
 }
 
@@ -52,8 +53,10 @@ std::string checkRecurrentConfig(const mf::Kernel &k) {
   rules::LayerFacts layer{unsigned(k.layer.headK), unsigned(k.layer.headV),
                           k.state == "f32" ? 4u : 2u,
                           k.layer.stateLayout == "vk"};
+  // The matrix atom of an mma = 1 kernel, as the compiler recorded it.
   rules::TargetFacts target{k.target, k.waveSize, k.maxWorkgroupSize,
-                            k.staticLdsBytes};
+                            k.staticLdsBytes, configField(k, "mma_n", 0),
+                            configField(k, "mma_k", 0)};
   rules::RecurrentPlan plan;
   std::string rule = rules::deriveRecurrentPlan(layer, configOf(k), target,
                                                 plan);

@@ -103,6 +103,11 @@ static cl::list<unsigned> passesList(
     "v-passes", cl::CommaSeparated, cl::cat(tuneCategory),
     cl::desc("v_passes values: passes of a workgroup over its columns "
              "(default 1,2,4)"));
+static cl::list<unsigned> mmaList(
+    "mma", cl::CommaSeparated, cl::cat(tuneCategory),
+    cl::desc("mma values: column sums by the matrix atom (default 0,1; 1 "
+             "for bf16 vk pools on chips with the atom, with warps and cols "
+             "and nothing else)"));
 static cl::list<unsigned> ldsList("lds-stages", cl::CommaSeparated,
                                   cl::cat(tuneCategory),
                                   cl::desc("lds_stages values (default 0,2)"));
@@ -138,9 +143,9 @@ std::vector<unsigned> orDefault(const cl::list<unsigned> &given,
 
 std::string describe(const rules::ConfigValues &c) {
   return llvm::formatv("lanes_k {0}, warps {1}, waves_k {2}, block_v {3}, "
-                       "v_passes {4}, lds_stages {5}",
+                       "v_passes {4}, lds_stages {5}{6}",
                        c.lanesK, c.warps, c.wavesK, c.blockV, c.vPasses,
-                       c.ldsStages);
+                       c.ldsStages, c.mma ? ", mma 1" : "");
 }
 
 bool parseBuckets(std::vector<Bucket> &out) {
@@ -281,36 +286,54 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
   std::vector<unsigned> lanesDefault;
   for (unsigned l = 4; l <= t.waveSize; l *= 2)
     lanesDefault.push_back(l);
-  for (unsigned lanes : orDefault(lanesList, lanesDefault))
-    for (unsigned warps : orDefault(warpsList, {1, 2, 4}))
-      for (unsigned wavesK : orDefault(wavesKList, {1, 2}))
-        for (unsigned cols : orDefault(colsList, {1, 2, 4, 8}))
-          for (unsigned passes : orDefault(passesList, {1, 2, 4}))
-            for (unsigned lds : orDefault(ldsList, {0, 2})) {
-              rules::ConfigValues c;
-              c.blockK = facts.headK;
-              c.lanesK = lanes;
-              c.warps = warps;
-              c.wavesK = wavesK;
-              c.ldsStages = lds;
-              c.vPasses = passes;
-              const unsigned gridCols = warps * t.waveSize / (lanes * wavesK);
-              c.blockV = std::max(1u, gridCols * cols * passes);
-              Candidate cand{c, {}, "", {}};
-              std::string why = rules::deriveRecurrentPlan(
-                  facts, c, targetFacts(t), cand.plan);
-              if (why.empty())
-                why = verifyPipeline(tu.op, c, t);
-              if (!why.empty()) {
-                tu.rejected.push_back({c, why});
-                continue;
+  const rules::TargetFacts tf = targetFacts(t);
+  auto consider = [&](const rules::ConfigValues &c) {
+    Candidate cand{c, {}, "", {}};
+    std::string why = rules::deriveRecurrentPlan(facts, c, tf, cand.plan);
+    if (why.empty())
+      why = verifyPipeline(tu.op, c, t);
+    if (!why.empty()) {
+      tu.rejected.push_back({c, why});
+      return;
+    }
+    // The candidate's kernel name in a --candidates bundle and in
+    // kda-bench's times: the same enumeration gives the same names.
+    cand.name = llvm::formatv("{0}__c{1}", tu.fn.getName(), tu.accepted.size());
+    tu.accepted.push_back(cand);
+  };
+  const std::vector<unsigned> mmas = orDefault(mmaList, {0, 1});
+  if (llvm::is_contained(mmas, 0u))
+    for (unsigned lanes : orDefault(lanesList, lanesDefault))
+      for (unsigned warps : orDefault(warpsList, {1, 2, 4}))
+        for (unsigned wavesK : orDefault(wavesKList, {1, 2}))
+          for (unsigned cols : orDefault(colsList, {1, 2, 4, 8}))
+            for (unsigned passes : orDefault(passesList, {1, 2, 4}))
+              for (unsigned lds : orDefault(ldsList, {0, 2})) {
+                rules::ConfigValues c;
+                c.blockK = facts.headK;
+                c.lanesK = lanes;
+                c.warps = warps;
+                c.wavesK = wavesK;
+                c.ldsStages = lds;
+                c.vPasses = passes;
+                const unsigned gridCols =
+                    warps * t.waveSize / (lanes * wavesK);
+                c.blockV = std::max(1u, gridCols * cols * passes);
+                consider(c);
               }
-              // The candidate's kernel name in a --candidates bundle and in
-              // kda-bench's times: the same enumeration gives the same names.
-              cand.name = llvm::formatv("{0}__c{1}", tu.fn.getName(),
-                                        tu.accepted.size());
-              tu.accepted.push_back(cand);
-            }
+  // mma = 1: the atom fixes the lanes of a column; a wave takes `cols`
+  // n-tiles of the atom's n columns.
+  if (llvm::is_contained(mmas, 1u))
+    for (unsigned warps : orDefault(warpsList, {1, 2, 4}))
+      for (unsigned cols : orDefault(colsList, {1, 2, 4, 8})) {
+        rules::ConfigValues c;
+        c.blockK = facts.headK;
+        c.warps = warps;
+        c.mma = 1;
+        c.lanesK = tf.mmaN ? t.waveSize / tf.mmaN : 0;
+        c.blockV = std::max(1u, warps * std::max(1u, tf.mmaN) * cols);
+        consider(c);
+      }
 }
 
 /// A module holding one copy of `tu.fn` per accepted config, or of the
@@ -556,7 +579,8 @@ bool chooseMeasured(std::vector<Tuned> &all, const TargetInfo &t,
               cfg->getInteger("waves_k") != int64_t(c.config.wavesK) ||
               cfg->getInteger("lds_stages") != int64_t(c.config.ldsStages) ||
               cfg->getInteger("v_passes").value_or(1) !=
-                  int64_t(c.config.vPasses)) {
+                  int64_t(c.config.vPasses) ||
+              cfg->getInteger("mma").value_or(0) != int64_t(c.config.mma)) {
             llvm::errs() << "kda-tune: " << timesFile << ": " << c.name
                          << " was measured with another config than this "
                             "enumeration's ("

@@ -39,6 +39,56 @@ std::string checkConfigRanges(const ConfigValues &c) {
        << "), got " << c.wavesK;
   else if (c.vPasses == 0 || c.vPasses > 8)
     os << "v_passes must be in [1, 8], got " << c.vPasses;
+  else if (c.mma > 1)
+    os << "mma must be 0 or 1, got " << c.mma;
+  return os.str();
+}
+
+// mma = 1: each wave takes colsPerThread n-tiles of mmaN columns; a lane
+// holds, per n-tile, one column's k-run of K / lanesK (its B fragments of
+// every k step, the atom's k order permuted so that the run is contiguous
+// in memory), so runs of 8 bf16 (16 bytes) need K / lanesK % 8 == 0.
+static std::string deriveMmaPlan(const LayerFacts &layer, const ConfigValues &c,
+                                 const TargetFacts &t, RecurrentPlan &s) {
+  std::ostringstream os;
+  const unsigned K = layer.headK, V = layer.headV;
+  if (t.mmaN == 0 || t.mmaK == 0)
+    os << "mma = 1 needs a bf16 matrix atom with m = 16, and " << t.name
+       << " has none";
+  else if (layer.stateBytes != 2)
+    os << "mma = 1 takes a bf16 state pool (the state is the atom's exact "
+          "operand), got an f32 state";
+  else if (!layer.vk)
+    os << "mma = 1 takes the vk state layout (k-runs contiguous in memory)";
+  else if (c.wavesK != 1 || c.vPasses != 1 || c.ldsStages != 0)
+    os << "mma = 1 takes waves_k = 1, v_passes = 1 and lds_stages = 0, got "
+       << c.wavesK << ", " << c.vPasses << " and " << c.ldsStages;
+  else if (c.lanesK != 0 && c.lanesK != t.waveSize / t.mmaN)
+    os << "mma = 1: lanes_k is the atom's " << t.waveSize / t.mmaN
+       << " lanes a column, got " << c.lanesK;
+  else if (K % t.mmaK != 0 || K % t.waveSize != 0 ||
+           (K / (t.waveSize / t.mmaN)) % 8 != 0)
+    os << "mma = 1: head_k (" << K << ") must be a multiple of the atom's k ("
+       << t.mmaK << "), of the wave (" << t.waveSize << ", one k a lane in "
+       << "the token terms) and of " << t.waveSize / t.mmaN
+       << " runs of 8 k (16 bytes)";
+  else if (c.blockV % (c.warps * t.mmaN) != 0 || V % c.blockV != 0)
+    os << "mma = 1: block_v (" << c.blockV << ") must be a multiple of "
+       << c.warps << " waves x the atom's n (" << t.mmaN
+       << ") and divide head_v (" << V << ")";
+  if (!os.str().empty())
+    return os.str();
+  s.mma = true;
+  s.mmaN = t.mmaN;
+  s.mmaK = t.mmaK;
+  s.lanesK = t.waveSize / t.mmaN;
+  s.vPasses = 1;
+  s.colsPerThread = c.blockV / (c.warps * t.mmaN);
+  s.elemsK = K / s.lanesK;
+  if (s.mmaLdsBytes() > t.staticLdsBytes)
+    os << "mma = 1: the token terms need " << s.mmaLdsBytes()
+       << " bytes of LDS, more than the " << t.staticLdsBytes
+       << " a kernel may declare statically on " << t.name;
   return os.str();
 }
 
@@ -65,7 +115,11 @@ std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
   else if (s.threads() > t.maxWorkgroupSize)
     os << s.warps << " waves of " << t.waveSize << " exceed the "
        << t.maxWorkgroupSize << "-thread workgroup limit of " << t.name;
-  else if (s.wavesK > 1 && c.lanesK == 0)
+  if (!os.str().empty())
+    return os.str();
+  if (c.mma)
+    return deriveMmaPlan(layer, c, t, s);
+  if (s.wavesK > 1 && c.lanesK == 0)
     os << "waves_k = " << s.wavesK
        << " needs lanes_k (the lanes of one wave sharing a column)";
   else if (c.lanesK == 0 && s.threads() % s.blockV != 0)

@@ -17,6 +17,7 @@
 #include "kda/Passes/KernelAbi.h"
 #include "kda/Passes/PipelineExpansion.h"
 #include "kda/Passes/PipelineHazards.h"
+#include "kda/Passes/TileLayer.h"
 
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -47,17 +48,89 @@ rules::LayerFacts mlir::kda::recurrentLayerFacts(LayerAttr layer) {
 rules::ConfigValues mlir::kda::configValues(ConfigAttr c) {
   return {c.getBlockK(),    c.getBlockV(), c.getBlockT(),
           c.getWarps(),     c.getStages(), c.getLanesK(),
-          c.getLdsStages(), c.getWavesK(), c.getVPasses()};
+          c.getLdsStages(), c.getWavesK(), c.getVPasses(), c.getMma()};
 }
 
 rules::TargetFacts mlir::kda::targetFacts(const TargetInfo &t) {
-  return {t.name.str(), t.waveSize, t.maxWorkgroupSize, t.staticLdsBytes};
+  rules::TargetFacts f{t.name.str(), t.waveSize, t.maxWorkgroupSize,
+                       t.staticLdsBytes};
+  if (std::optional<DecodeMmaAtom> d = decodeMmaAtom(t)) {
+    f.mmaN = d->atom->n;
+    f.mmaK = d->atom->k;
+  }
+  return f;
+}
+
+std::optional<DecodeMmaAtom> mlir::kda::decodeMmaAtom(const TargetInfo &t) {
+  const MmaAtom *best = nullptr;
+  for (const MmaAtom *a : mmaAtomsOf(t.chip))
+    if (a->m == 16 && a->ab == ScalarKind::BF16 && a->acc == ScalarKind::F32 &&
+        a->waveSize == t.waveSize && (!best || a->k > best->k))
+      best = a;
+  if (!best)
+    return std::nullopt;
+  const FragmentLayout &B = best->b;
+  DecodeMmaAtom d{best, 0, 0};
+  // The lane part of each lane's k (element 0) and the element part of each
+  // element (the same on every lane), their n the lane's alone.
+  for (unsigned l = 0; l < t.waveSize; ++l) {
+    const unsigned k0 = B.rowOf(l, 0);
+    d.laneMask |= k0;
+    for (unsigned e = 0; e < B.elems; ++e) {
+      const unsigned part = B.rowOf(l, e) - k0;
+      if (B.colOf(l, e) != B.colOf(l, 0) || B.rowOf(l, e) < k0 ||
+          part != B.rowOf(0, e) - B.rowOf(0, 0))
+        return std::nullopt;
+      d.elemMask |= part;
+    }
+  }
+  // Disjoint bits covering the k step; the element parts count 0, 1, ...
+  auto pext = [](unsigned x, unsigned mask) {
+    unsigned v = 0, i = 0;
+    for (unsigned bit = 0; bit < 32; ++bit)
+      if (mask >> bit & 1)
+        v |= (x >> bit & 1) << i++;
+    return v;
+  };
+  if ((d.laneMask & d.elemMask) || (d.laneMask | d.elemMask) != best->k - 1 ||
+      (1u << llvm::popcount(d.elemMask)) != B.elems)
+    return std::nullopt;
+  for (unsigned e = 0; e < B.elems; ++e)
+    if (pext(B.rowOf(0, e) - B.rowOf(0, 0), d.elemMask) != e)
+      return std::nullopt;
+  auto usedRow = [&](const FragmentLayout &L, unsigned e) {
+    for (unsigned l = 0; l < t.waveSize; ++l)
+      if (L.rowOf(l, e) < 2)
+        return true;
+    return false;
+  };
+  const FragmentLayout &A = best->a;
+  int liveA = -1;
+  for (unsigned e = 0; e < A.elems; ++e) {
+    d.aFromB.push_back(-1);
+    if (!usedRow(A, e))
+      continue;
+    for (unsigned eb = 0; eb < B.elems && d.aFromB.back() < 0; ++eb) {
+      bool same = true;
+      for (unsigned l = 0; l < t.waveSize && same; ++l)
+        same = A.colOf(l, e) == B.rowOf(l, eb) &&
+               (liveA < 0 || A.rowOf(l, e) == A.rowOf(l, liveA));
+      if (same)
+        d.aFromB.back() = eb;
+    }
+    if (d.aFromB.back() < 0)
+      return std::nullopt;
+    liveA = e;
+  }
+  for (unsigned e = 0; e < best->c.elems; ++e)
+    d.cUsed.push_back(usedRow(best->c, e));
+  return d;
 }
 
 ConfigAttr mlir::kda::configAttr(MLIRContext *ctx,
                                  const rules::ConfigValues &c) {
   return ConfigAttr::get(ctx, c.blockK, c.blockV, c.blockT, c.warps, c.stages,
-                         c.lanesK, c.ldsStages, c.wavesK, c.vPasses);
+                         c.lanesK, c.ldsStages, c.wavesK, c.vPasses, c.mma);
 }
 
 // State accesses of 16 bytes per lane. vk: a lane's k-run of a column is
@@ -135,7 +208,7 @@ ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
   return ConfigAttr::get(layer.getContext(), /*block_k=*/layer.getHeadK(),
                          /*block_v=*/gridCols * cols, /*block_t=*/1, warps,
                          /*stages=*/1, lanesK, /*lds_stages=*/0,
-                         /*waves_k=*/1, /*v_passes=*/1);
+                         /*waves_k=*/1, /*v_passes=*/1, /*mma=*/0);
 }
 
 LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
@@ -229,7 +302,10 @@ public:
                          const RowVariant &rows)
       : b(b), op(op), layer(op.getLayer()), s(s), target(target),
         tokenRing(tokenRing), f32(b.getF32Type()), slotLayout(slotLayout),
-        rows(rows) {}
+        rows(rows) {
+    if (s.mma)
+      mma = decodeMmaAtom(target);
+  }
 
   LogicalResult emit(gpu::GPUFuncOp func);
 
@@ -394,6 +470,29 @@ private:
                                ValueRange state, const TokenRows &rows);
 
   TokenRows globalRows(Value t, Value h, Value hq, Value k0);
+
+  // mma = 1: the column sums by the target's matrix atom. Each wave
+  // computes a token's terms once, one k a lane, into its LDS words; A is
+  // the decayed k and q (rows 0 and 1 of the atom's M, split into bf16
+  // halves), B the state (the lane's k-run of each of its columns, exact
+  // bf16 on a row's first token, split after). See decodeMmaAtom.
+  /// Bits of `x` under `mask`, packed down (the host's pext, in arith).
+  Value pext(Value x, unsigned mask);
+  /// Token t's terms into its region of the wave's LDS words; returns
+  /// beta and the scaled k.q.
+  std::pair<Value, Value> mmaTerms(Value t, Value h, Value hq, Value expALog,
+                                   Value region);
+  /// One token: the new state (column-major, as columnStep) and then one
+  /// output per column. `words`: the state as loaded (packed bf16), for a
+  /// row's first token, whose state is exactly bf16; empty after.
+  SmallVector<Value> mmaStep(Value t, Value h, Value hq, Value expALog,
+                             ValueRange S, ArrayRef<Value> words,
+                             ArrayRef<Value> cols);
+  void emitMmaTokens(Value bos, Value eos, Value n, Value h, Value hq,
+                     Value k0, ArrayRef<Value> cols, Value expALog,
+                     ArrayRef<Value> words, ValueRange initial,
+                     SmallVectorImpl<Value> &finalState,
+                     function_ref<void(Value, ArrayRef<Value>)> storeOut);
   /// `elems` elements of type `elem` at `byteOffset` of ring slot `slot`.
   Value ldsView(Value slot, int64_t byteOffset, int64_t elems, Type elem);
   /// The LDS views of slot `slot` of the token ring.
@@ -419,6 +518,11 @@ private:
   RowVariant rows;
   Value lds, priv; // workgroup / private attributions of the staged loop
   Value exchange;  // the cross-wave exchange (wavesK > 1)
+  // mma = 1: the atom, the LDS words (RecurrentPlan::mmaWaveWords a wave),
+  // this wave's first word, the lane within the wave and its column within
+  // the atom's n.
+  std::optional<DecodeMmaAtom> mma;
+  Value mmaLds, mmaWaveBase, lane, mmaCol;
   // The exchange's region alternates over the workgroup's tokens, passes
   // included: token t of pass p is exchange number t + exchangeBase, with
   // exchangeBase = p * len - bos (a row's first token of pass p + 1 follows
@@ -1220,6 +1324,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   }
   if (s.wavesK > 1)
     exchange = func.getWorkgroupAttributions().back();
+  if (s.mma)
+    mmaLds = func.getWorkgroupAttributions().back();
 
   const int64_t G = layer.getGroupSize(), HV = layer.getValueHeads(),
                 V = layer.getHeadV();
@@ -1232,7 +1338,19 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   // wavesK that share columns and split k.
   Value vl, kt;
   const bool vkLayout = layer.getStateLayout() == StateLayout::VK;
-  if (vkLayout && s.wavesK == 1) { // a column's lanes are adjacent threads
+  if (s.mma) {
+    // The atom's B layout places the lane: its column within the atom's n
+    // and its k-set (which run of each column it holds). Wave w takes
+    // columns w * n + col, then gridCols apart (columnOffset).
+    lane = arith::RemUIOp::create(b, tid, idx(s.waveSize));
+    Value wave = arith::DivUIOp::create(b, tid, idx(s.waveSize));
+    auto [slot0, col] =
+        fragmentCoords(b, b.getLoc(), mma->atom->b, lane, /*elem=*/0);
+    mmaCol = col;
+    kt = ktInWave = pext(slot0, mma->laneMask);
+    vl = gridCol = add(mul(wave, idx(s.mmaN)), col);
+    mmaWaveBase = mul(wave, idx(s.mmaWaveWords()));
+  } else if (vkLayout && s.wavesK == 1) { // a column's lanes are adjacent threads
     vl = arith::DivUIOp::create(b, tid, idx(s.lanesK));
     kt = ktInWave = arith::RemUIOp::create(b, tid, idx(s.lanesK));
     gridCol = vl;
@@ -1383,6 +1501,9 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
       if (failed(emitStagedTokenLoop(bos, eos, h, hq, k0, cols, expALog,
                                      initial, finalState, storeOut)))
         return failure();
+    } else if (s.mma) { // one pass, direct loads (rules)
+      emitMmaTokens(bos, eos, n, h, hq, k0, cols, expALog, loaded, initial,
+                    finalState, storeOut);
     } else {
       auto loop = scf::ForOp::create(b, bos, eos, idx(1), initial);
       OpBuilder::InsertionGuard guard(b);
@@ -1407,6 +1528,250 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b);
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// mma = 1: the column sums by the matrix atom
+//===----------------------------------------------------------------------===//
+//
+// Per token, per wave: S'^T k and S'^T q of the wave's columns are rows 0
+// and 1 of D = A B with A (16 x K, rows 0 and 1 the decayed k and q, the
+// rest zero) and B = S^T (K x columns). decay * k is taken into A, so B is
+// the state as it is: on a row's first token the bf16 pool's own values,
+// an exact operand (two atoms a k step: A's hi and lo halves); after it,
+// the f32 state split in two (three atoms). k runs in the atom's k-slot
+// order inside A and B alike, and the slots are mapped to physical k so
+// that a lane's B elements of all steps are one contiguous run of its
+// column (decodeMmaAtom): its state loads stay 16-byte vectors, and the
+// element update reads the decays and k of that run. Against the FMA
+// kernel, no lane exchanges and no per-lane FMAs for the sums: on the
+// H200 (ncu, bf16 vk pool, N 128) those were about 12 of its 18
+// instructions an element.
+
+Value RecurrentKernelEmitter::pext(Value x, unsigned mask) {
+  Value v = idx(0);
+  for (unsigned bit = 0, i = 0; bit < 32; ++bit) {
+    if (!(mask >> bit & 1))
+      continue;
+    Value one = arith::AndIOp::create(
+        b, arith::ShRUIOp::create(b, x, idx(bit)), idx(1));
+    v = arith::OrIOp::create(b, v, arith::ShLIOp::create(b, one, idx(i++)));
+  }
+  return v;
+}
+
+std::pair<Value, Value> RecurrentKernelEmitter::mmaTerms(Value t, Value h,
+                                                         Value hq,
+                                                         Value expALog,
+                                                         Value region) {
+  const int64_t K = layer.getHeadK(), HV = layer.getValueHeads();
+  const unsigned W = s.waveSize, per = K / W;
+  TokenRows r = globalRows(t, h, hq, idx(0));
+  SmallVector<Value> qs, ks, decays, ps;
+  Value kq = f(0.0), qq = f(0.0), kk = f(0.0);
+  for (unsigned i = 0; i < per; ++i) {
+    Value p = add(lane, idx(i * W));
+    ps.push_back(p);
+    qs.push_back(widen(memref::LoadOp::create(b, q, add(r.qOff, p))));
+    ks.push_back(widen(memref::LoadOp::create(b, k, add(r.kOff, p))));
+    Value raw = widen(memref::LoadOp::create(b, g, add(r.gOff, p)));
+    if (dtBias)
+      raw = fadd(raw, widen(memref::LoadOp::create(
+                          b, dtBias, add(mul(h, idx(K)), p))));
+    decays.push_back(emitFastExp(b, b.getLoc(),
+                                 emitGate(b, b.getLoc(), layer, raw, expALog)));
+    kq = fma(ks.back(), qs.back(), kq);
+    if (layer.getQkL2norm()) {
+      qq = fma(qs.back(), qs.back(), qq);
+      kk = fma(ks.back(), ks.back(), kk);
+    }
+  }
+  // Over the wave, every lane getting every sum.
+  SmallVector<Value> sums = {kq};
+  if (layer.getQkL2norm())
+    sums.append({qq, kk});
+  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, v, 32); };
+  for (Value &x : sums)
+    for (unsigned o = 1; o < W; o *= 2)
+      x = fadd(x, gpu::ShuffleOp::create(b, x, i32(o), i32(W),
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult());
+  NormFactors nf = normFactors(sums);
+  for (unsigned i = 0; i < per; ++i) {
+    Value kn = nf.kScale ? fmul(ks[i], nf.kScale) : ks[i];
+    Value qn = fmul(qs[i], nf.qScale);
+    auto put = [&](Value x, int64_t at) {
+      memref::StoreOp::create(b, x, mmaLds, add(region, add(idx(at), ps[i])));
+    };
+    put(packSplitWord(b, b.getLoc(), *mma->atom, fmul(decays[i], kn)), 0);
+    put(packSplitWord(b, b.getLoc(), *mma->atom, fmul(decays[i], qn)), K);
+    put(decays[i], 2 * K);
+    put(kn, 3 * K);
+  }
+  Value braw = widen(memref::LoadOp::create(b, beta, add(mul(t, idx(HV)), h)));
+  return {emitBeta(b, b.getLoc(), layer, braw), nf.kq};
+}
+
+SmallVector<Value>
+RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
+                                ValueRange S, ArrayRef<Value> words,
+                                ArrayRef<Value> cols) {
+  const MmaAtom &atom = *mma->atom;
+  const int64_t K = layer.getHeadK();
+  const unsigned EB = atom.b.elems, KT = K / atom.k, NT = s.colsPerThread,
+                 E = s.elemsK, N = atom.n;
+  Location loc = b.getLoc();
+  // The v loads first: their latency hides behind the terms.
+  SmallVector<Value> vvals = columnLoads(t, h, cols);
+  Value region = add(mmaWaveBase,
+                     mul(arith::RemUIOp::create(b, t, idx(2)), idx(4 * K)));
+  Value sumsBase = add(mmaWaveBase, idx(8 * K));
+  auto [betaV, kq] = mmaTerms(t, h, hq, expALog, region);
+  // The terms' region is the other one than the previous token's, whose
+  // element updates may still read theirs; the sums' words were last read
+  // before this token's terms barrier.
+  gpu::BarrierOp::create(b);
+
+  // A of step kt: the lane's row (0: decayed k, 1: decayed q, else zero)
+  // at the k of its own B elements, one vector read of its run a step.
+  const std::vector<int> &aFromB = mma->aFromB;
+  const unsigned live = std::find_if(aFromB.begin(), aFromB.end(),
+                                     [](int e) { return e >= 0; }) -
+                        aFromB.begin();
+  Value aRow = fragmentCoords(b, loc, atom.a, lane, live).first;
+  Value aUsed =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, aRow, idx(2));
+  Value isQ = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, aRow, idx(1));
+  Value k0 = mul(ktInWave, idx(E));
+  Value aBase = add(add(region, arith::SelectOp::create(b, isQ, idx(K), idx(0))),
+                    k0);
+  VectorType runWords = VectorType::get({int64_t(EB)}, f32);
+  SmallVector<SplitFragment> as;
+  for (unsigned kt = 0; kt < KT; ++kt) {
+    Value run = vector::LoadOp::create(
+        b, runWords, mmaLds, ValueRange{add(aBase, idx(kt * EB))},
+        /*nontemporal=*/false,
+        llvm::MaybeAlign(rules::accessAlignment(4, EB)));
+    SmallVector<Value> words;
+    for (int eb : aFromB)
+      words.push_back(eb < 0 ? f(0.0)
+                             : arith::SelectOp::create(
+                                   b, aUsed, vector::ExtractOp::create(b, run, eb),
+                                   f(0.0))
+                                   .getResult());
+    as.push_back(splitWordsFragment(b, loc, atom, words));
+  }
+  VectorType i32s = VectorType::get({int64_t(EB / 2)}, b.getI32Type());
+  VectorType f32s = VectorType::get({int64_t(EB)}, f32);
+  const unsigned rowWords = NT * N;
+  for (unsigned j = 0; j < NT; ++j) {
+    SplitAccumulator acc{zeroAccumulator(b, loc, atom),
+                         zeroAccumulator(b, loc, atom)};
+    for (unsigned kt = 0; kt < KT; ++kt) {
+      if (!words.empty()) { // the pool's bf16, as loaded: exact
+        SmallVector<Value> w(words.slice((j * E + kt * EB) / 2, EB / 2));
+        Value frag = vector::BitCastOp::create(
+            b, fragmentType(b.getContext(), atom, MmaOperand::B),
+            vector::FromElementsOp::create(b, i32s, w));
+        acc = emitMmaExactInto(b, loc, atom, as[kt], frag, acc);
+        continue;
+      }
+      SmallVector<Value> x(S.begin() + j * E + kt * EB,
+                           S.begin() + j * E + kt * EB + EB);
+      SplitFragment bs = splitFragment(
+          b, loc, atom, vector::FromElementsOp::create(b, f32s, x));
+      acc = emitMmaSplitInto(b, loc, atom, as[kt], bs, acc);
+    }
+    // Rows 0 and 1 of D (S'^T k, S'^T q) to the wave's sums words; the
+    // elements on rows >= 2 on every lane are not even looked at.
+    Value d = acc.sum(b, loc);
+    for (unsigned e = 0; e < atom.c.elems; ++e) {
+      if (!mma->cUsed[e])
+        continue;
+      auto [row, col] = fragmentCoords(b, loc, atom.c, lane, e);
+      Value used =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ult, row, idx(2));
+      auto ifUsed = scf::IfOp::create(b, used, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifUsed.thenBlock()->getTerminator());
+      memref::StoreOp::create(
+          b, vector::ExtractOp::create(b, d, e), mmaLds,
+          add(sumsBase, add(mul(row, idx(rowWords)), add(idx(j * N), col))));
+    }
+  }
+  gpu::BarrierOp::create(b);
+
+  // Per column: r = beta (v - S'^T k), output S'^T q + (k.q) r; then the
+  // lane's elements S' + k r^T with S' = decay * S, from its run's decays
+  // and k (memory order, contiguous: 4-word vector reads).
+  SmallVector<Value> rs, outs;
+  for (unsigned j = 0; j < NT; ++j) {
+    Value at = add(sumsBase, add(idx(j * N), mmaCol));
+    Value pk = memref::LoadOp::create(b, mmaLds, at);
+    Value pq = memref::LoadOp::create(b, mmaLds, add(at, idx(rowWords)));
+    rs.push_back(fmul(betaV, fsub(vvals[j], pk)));
+    outs.push_back(fma(kq, rs.back(), pq));
+  }
+  SmallVector<Value> decay(E), kn(E);
+  VectorType four = VectorType::get({4}, f32);
+  for (unsigned i = 0; i < E; i += 4) {
+    auto read = [&](int64_t at) {
+      return vector::LoadOp::create(b, four, mmaLds,
+                                    ValueRange{add(add(region, idx(at + i)), k0)},
+                                    /*nontemporal=*/false, llvm::MaybeAlign(16))
+          .getResult();
+    };
+    Value d4 = read(2 * K), k4 = read(3 * K);
+    for (unsigned e = 0; e < 4; ++e) {
+      decay[i + e] = vector::ExtractOp::create(b, d4, e);
+      kn[i + e] = vector::ExtractOp::create(b, k4, e);
+    }
+  }
+  SmallVector<Value> next(E * NT);
+  for (unsigned j = 0; j < NT; ++j)
+    for (unsigned i = 0; i < E; ++i)
+      next[j * E + i] = fma(kn[i], rs[j], fmul(S[j * E + i], decay[i]));
+  llvm::append_range(next, outs);
+  return next;
+}
+
+void RecurrentKernelEmitter::emitMmaTokens(
+    Value bos, Value eos, Value n, Value h, Value hq, Value k0,
+    ArrayRef<Value> cols, Value expALog, ArrayRef<Value> words,
+    ValueRange initial, SmallVectorImpl<Value> &finalState,
+    function_ref<void(Value, ArrayRef<Value>)> storeOut) {
+  const unsigned regs = s.elemsK * s.colsPerThread;
+  // A row's first token reads the pool's words as the atom's operand; the
+  // rest of the row the f32 state, split.
+  auto step = [&](Value t, ValueRange S, ArrayRef<Value> w) {
+    SmallVector<Value> next = mmaStep(t, h, hq, expALog, S, w, cols);
+    ArrayRef<Value> all(next);
+    storeOut(t, all.drop_front(regs));
+    if (rows.speculative())
+      storeState(slotAt(n, arith::SubIOp::create(b, t, bos)), h, k0, cols,
+                 all.take_front(regs));
+    return SmallVector<Value>(all.take_front(regs));
+  };
+  Value nonEmpty =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, bos, eos);
+  auto first = scf::IfOp::create(b, SmallVector<Type>(regs, f32), nonEmpty,
+                                 /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(first.thenBlock());
+    scf::YieldOp::create(b, step(bos, initial, words));
+    b.setInsertionPointToStart(first.elseBlock());
+    scf::YieldOp::create(b, initial);
+  }
+  auto loop = scf::ForOp::create(b, add(bos, idx(1)), eos, idx(1),
+                                 first.getResults());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    scf::YieldOp::create(
+        b, step(loop.getInductionVar(), loop.getRegionIterArgs(), {}));
+  }
+  finalState.assign(loop.getResults().begin(), loop.getResults().end());
 }
 
 // Test only: the same kernel with its argument list reversed. The numeric
@@ -1479,9 +1844,13 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   const int64_t ringBytes =
       s.ldsStages > 0 ? (s.ldsStages + (layout.sinkSlot ? 1 : 0)) * layout.bytes
                       : 0;
-  if (ringBytes + s.exchangeBytes() > int64_t(target.staticLdsBytes))
+  if (s.mma && !decodeMmaAtom(target))
+    return op.emitOpError() << "config " << config << ": mma = 1 but "
+                            << target.name << " has no matrix atom for it";
+  if (ringBytes + s.exchangeBytes() + s.mmaLdsBytes() >
+      int64_t(target.staticLdsBytes))
     return op.emitOpError() << "config " << config << " needs "
-                            << ringBytes + s.exchangeBytes()
+                            << ringBytes + s.exchangeBytes() + s.mmaLdsBytes()
                             << " bytes of LDS, more than the "
                             << target.staticLdsBytes
                             << " a kernel may declare statically on "
@@ -1502,6 +1871,11 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     workgroup.push_back(MemRefType::get(
         {int64_t(s.exchangeBytes() / 4)}, Float32Type::get(ctx), nullptr,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+  // mma = 1: each wave's token terms and sums (flat f32 words).
+  if (s.mma)
+    workgroup.push_back(MemRefType::get(
+        {int64_t(s.mmaLdsBytes() / 4)}, Float32Type::get(ctx), nullptr,
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   auto func = gpu::GPUFuncOp::create(
       b, name, FunctionType::get(ctx, argTypes, {}), workgroup, priv);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
@@ -1514,6 +1888,10 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   if (s.wavesK > 1)
     func->setAttr("kda.waves_k", b.getI32IntegerAttr(s.wavesK));
   func->setAttr("kda.cols_per_thread", b.getI32IntegerAttr(s.colsPerThread));
+  if (s.mma) { // the atom's shape, for the runtime's rules (manifest)
+    func->setAttr("kda.mma_n", b.getI32IntegerAttr(s.mmaN));
+    func->setAttr("kda.mma_k", b.getI32IntegerAttr(s.mmaK));
+  }
   func->setAttr("kda.spec_tokens", b.getI64IntegerAttr(rows->specTokens));
   func->setAttr("kda.padding_below", b.getI64IntegerAttr(rows->paddingBelow));
   func->setAttr("kda.slot_stride", b.getI64IntegerAttr(rows->slotStride));

@@ -297,6 +297,14 @@ SplitFragment mlir::kda::buildSplitFragment(OpBuilder &b, Location loc,
                      buildFragment(b, loc, atom, operand, lane, fn));
 }
 
+SplitFragment mlir::kda::splitWordsFragment(OpBuilder &b, Location loc,
+                                            const MmaAtom &atom,
+                                            ArrayRef<Value> words) {
+  auto type = VectorType::get({int64_t(words.size())}, b.getF32Type());
+  return unpackWords(b, loc, atom,
+                     vector::FromElementsOp::create(b, loc, type, words));
+}
+
 SplitFragment mlir::kda::loadSplitFragment(OpBuilder &b, Location loc,
                                            const MmaAtom &atom,
                                            MmaOperand operand,

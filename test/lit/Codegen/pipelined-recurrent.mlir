@@ -92,6 +92,7 @@
 // PTX: cp.async.commit_group
 // PTX: cp.async.wait_group
 // MANIFEST: "lds_stages": 4,
+// MANIFEST-NEXT: "mma": 0,
 // MANIFEST-NEXT: "padding_below": 1,
 // MANIFEST-NEXT: "slot_stride": 16384,
 // MANIFEST-NEXT: "spec_tokens": 1,

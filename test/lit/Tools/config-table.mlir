@@ -12,18 +12,21 @@
 // RUN: not kda-compile %s --targets=gfx942 --config-table=%S/Inputs/table-unsafe.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=UNSAFE
 // RUN: not ls %t.bad
 // RUN: not kda-compile %s --targets=gfx942 --config-table=%S/Inputs/table-overlap.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=OVERLAP
-// RUN: kda-tune %s --target=sm_90 --list --lanes=16 --warps=1,2 --cols=1,8 --waves-k=1,2 --v-passes=1 --lds-stages=0 | FileCheck %s --check-prefix=LIST
-// RUN: kda-tune %s --target=sm_90 --list --lanes=16 --warps=1 --cols=2 --waves-k=1 --v-passes=2,3 --lds-stages=0,2 | FileCheck %s --check-prefix=PASSES
-// RUN: rm -f %t.table.json && kda-tune %s --target=gfx942 --static --table=%t.table.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-4,5-65535 2>&1 | FileCheck %s --check-prefix=PROGRESS
+// RUN: kda-tune %s --target=sm_90 --mma=0 --list --lanes=16 --warps=1,2 --cols=1,8 --waves-k=1,2 --v-passes=1 --lds-stages=0 | FileCheck %s --check-prefix=LIST
+// RUN: kda-tune %s --target=sm_90 --mma=0 --list --lanes=16 --warps=1 --cols=2 --waves-k=1 --v-passes=2,3 --lds-stages=0,2 | FileCheck %s --check-prefix=PASSES
+// mma = 1 (the column sums by the matrix atom) takes a bf16 state pool: the
+// f32 pool of this layer is refused with the rule.
+// RUN: kda-tune %s --target=sm_90 --mma=1 --list --warps=1 --cols=2 | FileCheck %s --check-prefix=MMA
+// RUN: rm -f %t.table.json && kda-tune %s --target=gfx942 --mma=0 --static --table=%t.table.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-4,5-65535 2>&1 | FileCheck %s --check-prefix=PROGRESS
 // RUN: FileCheck %s --check-prefix=STATIC --input-file=%t.table.json
 // The static model prefers direct token loads to the LDS token ring.
-// RUN: rm -f %t.direct.json && kda-tune %s --target=gfx942 --static --table=%t.direct.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1 --lds-stages=0,2 --buckets=1-65535 > %t.direct.log 2>&1
+// RUN: rm -f %t.direct.json && kda-tune %s --target=gfx942 --mma=0 --static --table=%t.direct.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1 --lds-stages=0,2 --buckets=1-65535 > %t.direct.log 2>&1
 // RUN: FileCheck %s --check-prefix=DIRECT --input-file=%t.direct.json
 // The measured path on the emulator: candidates, kda-bench --all-kernels,
 // the fastest per bucket into a table, compiled and run.
-// RUN: rm -rf %t.cand && kda-tune %s --target=emu32 --candidates=%t.cand --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0
+// RUN: rm -rf %t.cand && kda-tune %s --target=emu32 --mma=0 --candidates=%t.cand --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0
 // RUN: kda-bench --backend emu --bundle %t.cand --all-kernels --decode 1,2,5 --reps 1 --json %t.times.json
-// RUN: rm -f %t.measured.json && kda-tune %s --target=emu32 --times=%t.times.json --table=%t.measured.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-2,3-65535
+// RUN: rm -f %t.measured.json && kda-tune %s --target=emu32 --mma=0 --times=%t.times.json --table=%t.measured.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-2,3-65535
 // RUN: FileCheck %s --check-prefix=MEASURED --input-file=%t.measured.json
 // RUN: rm -rf %t.m && kda-compile %s --targets=emu32 --config-table=%t.measured.json -o %t.m -q
 // RUN: kda-bench --backend emu --bundle %t.m --kernel tiny__n3_65535 --numerics | FileCheck %s --check-prefix=BENCH
@@ -67,6 +70,9 @@
 // PASSES: accepted: lanes_k 16, warps 1, waves_k 1, block_v 8, v_passes 2, lds_stages 0 (4 workgroups per head, 32 threads)
 // PASSES: accepted: lanes_k 16, warps 1, waves_k 1, block_v 12, v_passes 3, lds_stages 0 (3 workgroups per head, 32 threads)
 // PASSES: rejected: lanes_k 16, warps 1, waves_k 1, block_v 8, v_passes 2, lds_stages 2: v_passes (2) needs direct token loads: the LDS token ring (lds_stages = 2) is one pipeline over the tokens of one pass
+
+// MMA: tiny on sm_90: 0 configs accepted, 1 rejected
+// MMA: rejected: lanes_k 4, warps 1, waves_k 1, block_v 16, v_passes 1, lds_stages 0, mma 1: mma = 1 takes a bf16 state pool (the state is the atom's exact operand), got an f32 state
 
 // MEASURED: "machine": "host emulator"
 // MEASURED: "method": "measured"

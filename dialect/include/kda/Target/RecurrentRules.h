@@ -34,17 +34,21 @@ struct LayerFacts {
 struct TargetFacts {
   std::string name;
   unsigned waveSize = 0, maxWorkgroupSize = 0, staticLdsBytes = 0;
+  /// The n and k of the matrix atom the recurrent kernel takes with
+  /// mma = 1 (bf16 operands, f32 accumulator, m = 16; the compiler picks
+  /// it from the atom table, the manifest records it); 0 without one.
+  unsigned mmaN = 0, mmaK = 0;
 };
 
 /// The integer fields of a #kda.config.
 struct ConfigValues {
   unsigned blockK = 0, blockV = 0, blockT = 1, warps = 1, stages = 1;
-  unsigned lanesK = 0, ldsStages = 0, wavesK = 1, vPasses = 1;
+  unsigned lanesK = 0, ldsStages = 0, wavesK = 1, vPasses = 1, mma = 0;
   bool operator==(const ConfigValues &o) const {
     return blockK == o.blockK && blockV == o.blockV && blockT == o.blockT &&
            warps == o.warps && stages == o.stages && lanesK == o.lanesK &&
            ldsStages == o.ldsStages && wavesK == o.wavesK &&
-           vPasses == o.vPasses;
+           vPasses == o.vPasses && mma == o.mma;
   }
 };
 
@@ -59,6 +63,12 @@ struct RecurrentPlan {
   unsigned colsPerThread = 0; // columns each lane owns in one pass
   unsigned vPasses = 1;       // passes over the block's columns
   unsigned ldsStages = 0;     // depth of the LDS token pipeline (0: none)
+  /// mma = 1: the column sums by the matrix atom (mmaN x mmaK of the
+  /// target). A wave's lanes then hold B fragments of mmaN columns; lanesK
+  /// (waveSize / mmaN) lanes share a column, each a contiguous k-run of
+  /// elemsK (K / lanesK), and colsPerThread is the n-tiles a wave takes.
+  bool mma = false;
+  unsigned mmaN = 0, mmaK = 0;
   unsigned headK = 0, headV = 0;
   unsigned threads() const { return warps * waveSize; }
   unsigned colsPerWave() const { return waveSize / lanesK; }
@@ -81,6 +91,14 @@ struct RecurrentPlan {
   unsigned exchangeBytes() const {
     return wavesK == 1 ? 0 : 2 * wavesK * gridCols() * exchangeValues() * 4;
   }
+  /// mma = 1: f32 words of one wave's LDS (each wave computes its own
+  /// token terms): two regions of terms (tokens alternate), each the split
+  /// words of the decayed k and q and the decays and k, K each; then rows 0
+  /// and 1 of the atom's result (S'^T k and S'^T q) for the wave's columns.
+  unsigned mmaWaveWords() const {
+    return 2 * 4 * headK + 2 * colsPerThread * mmaN;
+  }
+  unsigned mmaLdsBytes() const { return mma ? warps * mmaWaveWords() * 4 : 0; }
 };
 
 /// The ranges of a #kda.config's fields on their own (what the attribute's

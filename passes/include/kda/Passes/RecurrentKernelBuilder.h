@@ -60,6 +60,29 @@ LogicalResult deriveRecurrentSchedule(LayerAttr layer, ConfigAttr config,
                                       RecurrentSchedule &schedule,
                                       std::string &reason);
 
+/// mma = 1: the matrix atom of the recurrent kernel on a target (bf16
+/// operands, f32 accumulator, m = 16, the largest k the chip has) and how a
+/// lane's B fragments sit on one contiguous k-run. The atom's k coordinate
+/// of a B element must be a lane part plus an element part on disjoint bits
+/// (laneMask, elemMask; the element part counting 0, 1, 2, ... in element
+/// order) and its n coordinate the lane's alone: then lane set
+/// s = pext(lane part) holds, over all k steps kt, the physical k
+/// s * K / lanesK + kt * E + e (E elements a lane per step), a run of
+/// K / lanesK contiguous k of its column. Only rows 0 and 1 of A and of the
+/// result are used: an A or C element on a row >= 2 on every lane is a
+/// constant zero or never read, and each other A element must sit on the
+/// k of one of the lane's B elements (aFromB), all on one row a lane, so a
+/// lane's A of a k step is read from its own run. None where the chip has
+/// no such atom (the rules then refuse mma = 1).
+struct DecodeMmaAtom {
+  const MmaAtom *atom = nullptr;
+  unsigned laneMask = 0, elemMask = 0;
+  /// Per A element: the B element at its k, or -1 for a constant zero.
+  std::vector<int> aFromB;
+  /// Per C element: whether it can be on row 0 or 1.
+  std::vector<bool> cUsed;
+};
+std::optional<DecodeMmaAtom> decodeMmaAtom(const TargetInfo &target);
 /// One LDS slot of the token pipeline: a token's q, k and g rows.
 struct TokenSlotLayout {
   int64_t q, k, g; // byte offsets of the rows in the slot

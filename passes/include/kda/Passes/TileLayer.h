@@ -126,6 +126,10 @@ SplitFragment buildSplitFragment(OpBuilder &b, Location loc,
                                  const MmaAtom &atom, MmaOperand operand,
                                  Value lane, ElementFn fn);
 
+/// The split fragment whose elements' split words (packSplitWord, in
+/// fragment order) the caller has at hand.
+SplitFragment splitWordsFragment(OpBuilder &b, Location loc,
+                                 const MmaAtom &atom, ArrayRef<Value> words);
 /// The calling lane's split fragment of `operand` from a tile of split
 /// words in memory (f32 elements), read by loadFragment's vector loads.
 SplitFragment loadSplitFragment(OpBuilder &b, Location loc, const MmaAtom &atom,

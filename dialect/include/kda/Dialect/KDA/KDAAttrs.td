@@ -130,6 +130,11 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     the state of pass p + 1 before it computes pass p: more state bytes in
     flight per workgroup, and the workgroup's fixed work (launch, the row's
     slot and flags) shared by every pass.
+    `mma` (optional, 0 or 1, default 0): 1 has the recurrent kernel of a
+    bf16 state pool take each token's column sums S'^T k and S'^T q with the
+    target's matrix atom (the state is an exact operand; k and q, decayed,
+    split into two bf16 halves), each lane updating the elements of its
+    fragments; 0 takes them with FMAs and lane exchanges.
   }];
   let parameters = (ins
     "unsigned":$block_k,
@@ -140,7 +145,8 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     DefaultValuedParameter<"unsigned", "0">:$lanes_k,
     DefaultValuedParameter<"unsigned", "0">:$lds_stages,
     DefaultValuedParameter<"unsigned", "1">:$waves_k,
-    DefaultValuedParameter<"unsigned", "1">:$v_passes);
+    DefaultValuedParameter<"unsigned", "1">:$v_passes,
+    DefaultValuedParameter<"unsigned", "0">:$mma);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
