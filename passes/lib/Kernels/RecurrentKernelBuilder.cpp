@@ -490,8 +490,7 @@ private:
                              ArrayRef<Value> cols);
   void emitMmaTokens(Value bos, Value eos, Value n, Value h, Value hq,
                      Value k0, ArrayRef<Value> cols, Value expALog,
-                     ArrayRef<Value> words, ValueRange initial,
-                     SmallVectorImpl<Value> &finalState,
+                     ArrayRef<Value> words, SmallVectorImpl<Value> &finalState,
                      function_ref<void(Value, ArrayRef<Value>)> storeOut);
   /// `elems` elements of type `elem` at `byteOffset` of ring slot `slot`.
   Value ldsView(Value slot, int64_t byteOffset, int64_t elems, Type elem);
@@ -1502,8 +1501,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
                                      initial, finalState, storeOut)))
         return failure();
     } else if (s.mma) { // one pass, direct loads (rules)
-      emitMmaTokens(bos, eos, n, h, hq, k0, cols, expALog, loaded, initial,
-                    finalState, storeOut);
+      emitMmaTokens(bos, eos, n, h, hq, k0, cols, expALog, loaded, finalState,
+                    storeOut);
     } else {
       auto loop = scf::ForOp::create(b, bos, eos, idx(1), initial);
       OpBuilder::InsertionGuard guard(b);
@@ -1646,42 +1645,46 @@ RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
   Value aBase = add(add(region, arith::SelectOp::create(b, isQ, idx(K), idx(0))),
                     k0);
   VectorType runWords = VectorType::get({int64_t(EB)}, f32);
-  SmallVector<SplitFragment> as;
+  VectorType i32s = VectorType::get({int64_t(EB / 2)}, b.getI32Type());
+  VectorType f32s = VectorType::get({int64_t(EB)}, f32);
+  // k steps outside, columns inside: a step's A is live for its atoms only
+  // (as the inner loop it held every step's A, 8 fragments of split
+  // halves, across the columns: 160 registers at two n-tiles on sm_90).
+  SmallVector<SplitAccumulator> accs(
+      NT, SplitAccumulator{zeroAccumulator(b, loc, atom),
+                           zeroAccumulator(b, loc, atom)});
   for (unsigned kt = 0; kt < KT; ++kt) {
     Value run = vector::LoadOp::create(
         b, runWords, mmaLds, ValueRange{add(aBase, idx(kt * EB))},
         /*nontemporal=*/false,
         llvm::MaybeAlign(rules::accessAlignment(4, EB)));
-    SmallVector<Value> words;
+    SmallVector<Value> aWords;
     for (int eb : aFromB)
-      words.push_back(eb < 0 ? f(0.0)
-                             : arith::SelectOp::create(
-                                   b, aUsed, vector::ExtractOp::create(b, run, eb),
-                                   f(0.0))
-                                   .getResult());
-    as.push_back(splitWordsFragment(b, loc, atom, words));
-  }
-  VectorType i32s = VectorType::get({int64_t(EB / 2)}, b.getI32Type());
-  VectorType f32s = VectorType::get({int64_t(EB)}, f32);
-  const unsigned rowWords = NT * N;
-  for (unsigned j = 0; j < NT; ++j) {
-    SplitAccumulator acc{zeroAccumulator(b, loc, atom),
-                         zeroAccumulator(b, loc, atom)};
-    for (unsigned kt = 0; kt < KT; ++kt) {
+      aWords.push_back(
+          eb < 0 ? f(0.0)
+                 : arith::SelectOp::create(
+                       b, aUsed, vector::ExtractOp::create(b, run, eb), f(0.0))
+                       .getResult());
+    SplitFragment a = splitWordsFragment(b, loc, atom, aWords);
+    for (unsigned j = 0; j < NT; ++j) {
       if (!words.empty()) { // the pool's bf16, as loaded: exact
         SmallVector<Value> w(words.slice((j * E + kt * EB) / 2, EB / 2));
         Value frag = vector::BitCastOp::create(
             b, fragmentType(b.getContext(), atom, MmaOperand::B),
             vector::FromElementsOp::create(b, i32s, w));
-        acc = emitMmaExactInto(b, loc, atom, as[kt], frag, acc);
+        accs[j] = emitMmaExactInto(b, loc, atom, a, frag, accs[j]);
         continue;
       }
       SmallVector<Value> x(S.begin() + j * E + kt * EB,
                            S.begin() + j * E + kt * EB + EB);
       SplitFragment bs = splitFragment(
           b, loc, atom, vector::FromElementsOp::create(b, f32s, x));
-      acc = emitMmaSplitInto(b, loc, atom, as[kt], bs, acc);
+      accs[j] = emitMmaSplitInto(b, loc, atom, a, bs, accs[j]);
     }
+  }
+  const unsigned rowWords = NT * N;
+  for (unsigned j = 0; j < NT; ++j) {
+    SplitAccumulator &acc = accs[j];
     // Rows 0 and 1 of D (S'^T k, S'^T q) to the wave's sums words; the
     // elements on rows >= 2 on every lane are not even looked at.
     Value d = acc.sum(b, loc);
@@ -1712,7 +1715,17 @@ RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
     rs.push_back(fmul(betaV, fsub(vvals[j], pk)));
     outs.push_back(fma(kq, rs.back(), pq));
   }
-  SmallVector<Value> decay(E), kn(E);
+  // A row's first token widens the pool's words only now: held as f32
+  // through the atoms as well, they took a third more registers.
+  SmallVector<Value> widened;
+  if (!words.empty()) {
+    widened = widenState(words);
+    S = widened;
+  }
+  // Four k of the run at a time for all columns: the decays and k of the
+  // whole run read at once stayed live through every column (2 x 32
+  // registers at K = 128 on sm_90).
+  SmallVector<Value> next(E * NT);
   VectorType four = VectorType::get({4}, f32);
   for (unsigned i = 0; i < E; i += 4) {
     auto read = [&](int64_t at) {
@@ -1723,14 +1736,13 @@ RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
     };
     Value d4 = read(2 * K), k4 = read(3 * K);
     for (unsigned e = 0; e < 4; ++e) {
-      decay[i + e] = vector::ExtractOp::create(b, d4, e);
-      kn[i + e] = vector::ExtractOp::create(b, k4, e);
+      Value decay = vector::ExtractOp::create(b, d4, e);
+      Value kn = vector::ExtractOp::create(b, k4, e);
+      for (unsigned j = 0; j < NT; ++j)
+        next[j * E + i + e] =
+            fma(kn, rs[j], fmul(S[j * E + i + e], decay));
     }
   }
-  SmallVector<Value> next(E * NT);
-  for (unsigned j = 0; j < NT; ++j)
-    for (unsigned i = 0; i < E; ++i)
-      next[j * E + i] = fma(kn[i], rs[j], fmul(S[j * E + i], decay[i]));
   llvm::append_range(next, outs);
   return next;
 }
@@ -1738,7 +1750,7 @@ RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
 void RecurrentKernelEmitter::emitMmaTokens(
     Value bos, Value eos, Value n, Value h, Value hq, Value k0,
     ArrayRef<Value> cols, Value expALog, ArrayRef<Value> words,
-    ValueRange initial, SmallVectorImpl<Value> &finalState,
+    SmallVectorImpl<Value> &finalState,
     function_ref<void(Value, ArrayRef<Value>)> storeOut) {
   const unsigned regs = s.elemsK * s.colsPerThread;
   // A row's first token reads the pool's words as the atom's operand; the
@@ -1759,9 +1771,9 @@ void RecurrentKernelEmitter::emitMmaTokens(
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(first.thenBlock());
-    scf::YieldOp::create(b, step(bos, initial, words));
+    scf::YieldOp::create(b, step(bos, {}, words));
     b.setInsertionPointToStart(first.elseBlock());
-    scf::YieldOp::create(b, initial);
+    scf::YieldOp::create(b, widenState(words));
   }
   auto loop = scf::ForOp::create(b, add(bos, idx(1)), eos, idx(1),
                                  first.getResults());
