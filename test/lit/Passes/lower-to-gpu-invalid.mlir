@@ -85,3 +85,35 @@ func.func @f(%q: memref<?x1x16xbf16>, %v: memref<?x1x128xbf16>, %b: memref<?x1xb
   kda.recurrent #l config #kda.config<block_k = 16, block_v = 16, block_t = 1, warps = 1, stages = 1, lanes_k = 16, lds_stages = 2, v_passes = 2> q(%q : memref<?x1x16xbf16>) k(%q : memref<?x1x16xbf16>) v(%v : memref<?x1x128xbf16>) g(%q : memref<?x1x16xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x16x128xf32>) out(%v : memref<?x1x128xbf16>)
   return
 }
+
+// -----
+
+// mma = 1 (column sums by the matrix atom) takes a bf16 pool: an f32 state
+// is not an exact bf16 operand.
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = vk>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
+  // expected-error @+1 {{does not fit gfx942: mma = 1 takes a bf16 state pool (the state is the atom's exact operand), got an f32 state}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 1, stages = 1, mma = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  return
+}
+
+// -----
+
+// mma = 1 reads each lane's k-run of a column as 16-byte vectors: the vk
+// layout only.
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = bf16, state_layout = kv>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xbf16>) {
+  // expected-error @+1 {{does not fit gfx942: mma = 1 takes the vk state layout (k-runs contiguous in memory)}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 1, stages = 1, mma = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xbf16>) out(%q : memref<?x1x128xbf16>)
+  return
+}
+
+// -----
+
+// The atom's n columns a wave: block_v 8 is not a multiple of gfx942's 16.
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = bf16, state_layout = vk>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xbf16>) {
+  // expected-error @+1 {{does not fit gfx942: mma = 1: block_v (8) must be a multiple of 1 waves x the atom's n (16) and divide head_v (128)}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 8, block_t = 1, warps = 1, stages = 1, mma = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xbf16>) out(%q : memref<?x1x128xbf16>)
+  return
+}
