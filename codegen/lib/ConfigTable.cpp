@@ -50,9 +50,9 @@ std::string TableLayerKey::describe() const {
 }
 
 static json::Object configJson(const rules::ConfigValues &c) {
-  return json::Object{{"block_k", c.blockK},  {"block_v", c.blockV},
-                      {"warps", c.warps},     {"lanes_k", c.lanesK},
-                      {"waves_k", c.wavesK},  {"lds_stages", c.ldsStages},
+  return json::Object{{"block_k", c.blockK},   {"block_v", c.blockV},
+                      {"warps", c.warps},      {"lanes_k", c.lanesK},
+                      {"waves_k", c.wavesK},   {"lds_stages", c.ldsStages},
                       {"v_passes", c.vPasses}, {"mma", c.mma}};
 }
 

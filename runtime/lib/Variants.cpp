@@ -54,8 +54,11 @@ std::string checkRecurrentConfig(const mf::Kernel &k) {
                           k.state == "f32" ? 4u : 2u,
                           k.layer.stateLayout == "vk"};
   // The matrix atom of an mma = 1 kernel, as the compiler recorded it.
-  rules::TargetFacts target{k.target, k.waveSize, k.maxWorkgroupSize,
-                            k.staticLdsBytes, configField(k, "mma_n", 0),
+  rules::TargetFacts target{k.target,
+                            k.waveSize,
+                            k.maxWorkgroupSize,
+                            k.staticLdsBytes,
+                            configField(k, "mma_n", 0),
                             configField(k, "mma_k", 0)};
   rules::RecurrentPlan plan;
   std::string rule = rules::deriveRecurrentPlan(layer, configOf(k), target,

@@ -316,8 +316,7 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
                 c.wavesK = wavesK;
                 c.ldsStages = lds;
                 c.vPasses = passes;
-                const unsigned gridCols =
-                    warps * t.waveSize / (lanes * wavesK);
+                const unsigned gridCols = warps * t.waveSize / (lanes * wavesK);
                 c.blockV = std::max(1u, gridCols * cols * passes);
                 consider(c);
               }

@@ -19,7 +19,6 @@
 #include "kda/Passes/PipelineHazards.h"
 #include "kda/Passes/TileLayer.h"
 
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -46,9 +45,9 @@ rules::LayerFacts mlir::kda::recurrentLayerFacts(LayerAttr layer) {
 }
 
 rules::ConfigValues mlir::kda::configValues(ConfigAttr c) {
-  return {c.getBlockK(),    c.getBlockV(), c.getBlockT(),
-          c.getWarps(),     c.getStages(), c.getLanesK(),
-          c.getLdsStages(), c.getWavesK(), c.getVPasses(), c.getMma()};
+  return {c.getBlockK(),  c.getBlockV(), c.getBlockT(),    c.getWarps(),
+          c.getStages(),  c.getLanesK(), c.getLdsStages(), c.getWavesK(),
+          c.getVPasses(), c.getMma()};
 }
 
 rules::TargetFacts mlir::kda::targetFacts(const TargetInfo &t) {
@@ -488,9 +487,9 @@ private:
   SmallVector<Value> mmaStep(Value t, Value h, Value hq, Value expALog,
                              ValueRange S, ArrayRef<Value> words,
                              ArrayRef<Value> cols);
-  void emitMmaTokens(Value bos, Value eos, Value n, Value h, Value hq,
-                     Value k0, ArrayRef<Value> cols, Value expALog,
-                     ArrayRef<Value> words, SmallVectorImpl<Value> &finalState,
+  void emitMmaTokens(Value bos, Value eos, Value n, Value h, Value hq, Value k0,
+                     ArrayRef<Value> cols, Value expALog, ArrayRef<Value> words,
+                     SmallVectorImpl<Value> &finalState,
                      function_ref<void(Value, ArrayRef<Value>)> storeOut);
   /// `elems` elements of type `elem` at `byteOffset` of ring slot `slot`.
   Value ldsView(Value slot, int64_t byteOffset, int64_t elems, Type elem);
@@ -1349,7 +1348,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     kt = ktInWave = pext(slot0, mma->laneMask);
     vl = gridCol = add(mul(wave, idx(s.mmaN)), col);
     mmaWaveBase = mul(wave, idx(s.mmaWaveWords()));
-  } else if (vkLayout && s.wavesK == 1) { // a column's lanes are adjacent threads
+  } else if (vkLayout && s.wavesK == 1) {
+    // A column's lanes are adjacent threads.
     vl = arith::DivUIOp::create(b, tid, idx(s.lanesK));
     kt = ktInWave = arith::RemUIOp::create(b, tid, idx(s.lanesK));
     gridCol = vl;
@@ -1552,8 +1552,8 @@ Value RecurrentKernelEmitter::pext(Value x, unsigned mask) {
   for (unsigned bit = 0, i = 0; bit < 32; ++bit) {
     if (!(mask >> bit & 1))
       continue;
-    Value one = arith::AndIOp::create(
-        b, arith::ShRUIOp::create(b, x, idx(bit)), idx(1));
+    Value one = arith::AndIOp::create(b, arith::ShRUIOp::create(b, x, idx(bit)),
+                                      idx(1));
     v = arith::OrIOp::create(b, v, arith::ShLIOp::create(b, one, idx(i++)));
   }
   return v;
@@ -1575,8 +1575,8 @@ std::pair<Value, Value> RecurrentKernelEmitter::mmaTerms(Value t, Value h,
     ks.push_back(widen(memref::LoadOp::create(b, k, add(r.kOff, p))));
     Value raw = widen(memref::LoadOp::create(b, g, add(r.gOff, p)));
     if (dtBias)
-      raw = fadd(raw, widen(memref::LoadOp::create(
-                          b, dtBias, add(mul(h, idx(K)), p))));
+      raw = fadd(raw, widen(memref::LoadOp::create(b, dtBias,
+                                                   add(mul(h, idx(K)), p))));
     decays.push_back(emitFastExp(b, b.getLoc(),
                                  emitGate(b, b.getLoc(), layer, raw, expALog)));
     kq = fma(ks.back(), qs.back(), kq);
@@ -1592,9 +1592,9 @@ std::pair<Value, Value> RecurrentKernelEmitter::mmaTerms(Value t, Value h,
   auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, v, 32); };
   for (Value &x : sums)
     for (unsigned o = 1; o < W; o *= 2)
-      x = fadd(x, gpu::ShuffleOp::create(b, x, i32(o), i32(W),
-                                         gpu::ShuffleMode::XOR)
-                      .getShuffleResult());
+      x = fadd(
+          x, gpu::ShuffleOp::create(b, x, i32(o), i32(W), gpu::ShuffleMode::XOR)
+                 .getShuffleResult());
   NormFactors nf = normFactors(sums);
   for (unsigned i = 0; i < per; ++i) {
     Value kn = nf.kScale ? fmul(ks[i], nf.kScale) : ks[i];
@@ -1611,10 +1611,10 @@ std::pair<Value, Value> RecurrentKernelEmitter::mmaTerms(Value t, Value h,
   return {emitBeta(b, b.getLoc(), layer, braw), nf.kq};
 }
 
-SmallVector<Value>
-RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
-                                ValueRange S, ArrayRef<Value> words,
-                                ArrayRef<Value> cols) {
+SmallVector<Value> RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq,
+                                                   Value expALog, ValueRange S,
+                                                   ArrayRef<Value> words,
+                                                   ArrayRef<Value> cols) {
   const MmaAtom &atom = *mma->atom;
   const int64_t K = layer.getHeadK();
   const unsigned EB = atom.b.elems, KT = K / atom.k, NT = s.colsPerThread,
@@ -1622,8 +1622,8 @@ RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
   Location loc = b.getLoc();
   // The v loads first: their latency hides behind the terms.
   SmallVector<Value> vvals = columnLoads(t, h, cols);
-  Value region = add(mmaWaveBase,
-                     mul(arith::RemUIOp::create(b, t, idx(2)), idx(4 * K)));
+  Value region =
+      add(mmaWaveBase, mul(arith::RemUIOp::create(b, t, idx(2)), idx(4 * K)));
   Value sumsBase = add(mmaWaveBase, idx(8 * K));
   auto [betaV, kq] = mmaTerms(t, h, hq, expALog, region);
   // The terms' region is the other one than the previous token's, whose
@@ -1634,16 +1634,16 @@ RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
   // A of step kt: the lane's row (0: decayed k, 1: decayed q, else zero)
   // at the k of its own B elements, one vector read of its run a step.
   const std::vector<int> &aFromB = mma->aFromB;
-  const unsigned live = std::find_if(aFromB.begin(), aFromB.end(),
-                                     [](int e) { return e >= 0; }) -
-                        aFromB.begin();
+  const unsigned live =
+      std::find_if(aFromB.begin(), aFromB.end(), [](int e) { return e >= 0; }) -
+      aFromB.begin();
   Value aRow = fragmentCoords(b, loc, atom.a, lane, live).first;
   Value aUsed =
       arith::CmpIOp::create(b, arith::CmpIPredicate::ult, aRow, idx(2));
   Value isQ = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, aRow, idx(1));
   Value k0 = mul(ktInWave, idx(E));
-  Value aBase = add(add(region, arith::SelectOp::create(b, isQ, idx(K), idx(0))),
-                    k0);
+  Value aBase =
+      add(add(region, arith::SelectOp::create(b, isQ, idx(K), idx(0))), k0);
   VectorType runWords = VectorType::get({int64_t(EB)}, f32);
   VectorType i32s = VectorType::get({int64_t(EB / 2)}, b.getI32Type());
   VectorType f32s = VectorType::get({int64_t(EB)}, f32);
@@ -1656,8 +1656,7 @@ RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
   for (unsigned kt = 0; kt < KT; ++kt) {
     Value run = vector::LoadOp::create(
         b, runWords, mmaLds, ValueRange{add(aBase, idx(kt * EB))},
-        /*nontemporal=*/false,
-        llvm::MaybeAlign(rules::accessAlignment(4, EB)));
+        /*nontemporal=*/false, llvm::MaybeAlign(rules::accessAlignment(4, EB)));
     SmallVector<Value> aWords;
     for (int eb : aFromB)
       aWords.push_back(
@@ -1729,9 +1728,9 @@ RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
   VectorType four = VectorType::get({4}, f32);
   for (unsigned i = 0; i < E; i += 4) {
     auto read = [&](int64_t at) {
-      return vector::LoadOp::create(b, four, mmaLds,
-                                    ValueRange{add(add(region, idx(at + i)), k0)},
-                                    /*nontemporal=*/false, llvm::MaybeAlign(16))
+      return vector::LoadOp::create(
+                 b, four, mmaLds, ValueRange{add(add(region, idx(at + i)), k0)},
+                 /*nontemporal=*/false, llvm::MaybeAlign(16))
           .getResult();
     };
     Value d4 = read(2 * K), k4 = read(3 * K);
@@ -1739,8 +1738,7 @@ RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq, Value expALog,
       Value decay = vector::ExtractOp::create(b, d4, e);
       Value kn = vector::ExtractOp::create(b, k4, e);
       for (unsigned j = 0; j < NT; ++j)
-        next[j * E + i + e] =
-            fma(kn, rs[j], fmul(S[j * E + i + e], decay));
+        next[j * E + i + e] = fma(kn, rs[j], fmul(S[j * E + i + e], decay));
     }
   }
   llvm::append_range(next, outs);
@@ -1775,8 +1773,8 @@ void RecurrentKernelEmitter::emitMmaTokens(
     b.setInsertionPointToStart(first.elseBlock());
     scf::YieldOp::create(b, widenState(words));
   }
-  auto loop = scf::ForOp::create(b, add(bos, idx(1)), eos, idx(1),
-                                 first.getResults());
+  auto loop =
+      scf::ForOp::create(b, add(bos, idx(1)), eos, idx(1), first.getResults());
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -1861,12 +1859,11 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                             << target.name << " has no matrix atom for it";
   if (ringBytes + s.exchangeBytes() + s.mmaLdsBytes() >
       int64_t(target.staticLdsBytes))
-    return op.emitOpError() << "config " << config << " needs "
-                            << ringBytes + s.exchangeBytes() + s.mmaLdsBytes()
-                            << " bytes of LDS, more than the "
-                            << target.staticLdsBytes
-                            << " a kernel may declare statically on "
-                            << target.name;
+    return op.emitOpError()
+           << "config " << config << " needs "
+           << ringBytes + s.exchangeBytes() + s.mmaLdsBytes()
+           << " bytes of LDS, more than the " << target.staticLdsBytes
+           << " a kernel may declare statically on " << target.name;
   if (s.ldsStages > 0) {
     std::string ringName = (name + "_tokens").str();
     LdsBufferOp::create(b, ringName, s.ldsStages, layout.bytes, 0);
