@@ -710,7 +710,8 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
         {"waves_k", config.getWavesK()},
         {"v_passes", config.getVPasses()},
         {"lds_stages", config.getLdsStages()},
-        {"mma", config.getMma()}};
+        {"mma", config.getMma()},
+        {"shared_terms", config.getSharedTerms()}};
     // The row variant the kernel was built for (RecurrentKernelBuilder):
     // what kda_forward checks a call against.
     for (const char *key :

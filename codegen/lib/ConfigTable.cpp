@@ -50,10 +50,15 @@ std::string TableLayerKey::describe() const {
 }
 
 static json::Object configJson(const rules::ConfigValues &c) {
-  return json::Object{{"block_k", c.blockK},   {"block_v", c.blockV},
-                      {"warps", c.warps},      {"lanes_k", c.lanesK},
-                      {"waves_k", c.wavesK},   {"lds_stages", c.ldsStages},
-                      {"v_passes", c.vPasses}, {"mma", c.mma}};
+  return json::Object{{"block_k", c.blockK},
+                      {"block_v", c.blockV},
+                      {"warps", c.warps},
+                      {"lanes_k", c.lanesK},
+                      {"waves_k", c.wavesK},
+                      {"lds_stages", c.ldsStages},
+                      {"v_passes", c.vPasses},
+                      {"mma", c.mma},
+                      {"shared_terms", c.sharedTerms}};
 }
 
 json::Object ConfigTableEntry::toJson() const {
@@ -154,6 +159,8 @@ bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
         cv.vPasses = r.integer(*c, "v_passes", "config", 0, 1 << 20);
       if (c->get("mma"))
         cv.mma = r.integer(*c, "mma", "config", 0, 1 << 20);
+      if (c->get("shared_terms"))
+        cv.sharedTerms = r.integer(*c, "shared_terms", "config", 0, 1 << 20);
     }
     if (const json::Object *p = e->getObject("provenance"))
       entry.provenance = *p;

@@ -262,12 +262,13 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  unsigned blockT, unsigned warps,
                                  unsigned stages, unsigned lanesK,
                                  unsigned ldsStages, unsigned wavesK,
-                                 unsigned vPasses, unsigned mma) {
+                                 unsigned vPasses, unsigned mma,
+                                 unsigned sharedTerms) {
   // One statement of the ranges (RecurrentRules.h): the runtime checks a
   // bundle's config table with the same code.
   std::string rule =
       rules::checkConfigRanges({blockK, blockV, blockT, warps, stages, lanesK,
-                                ldsStages, wavesK, vPasses, mma});
+                                ldsStages, wavesK, vPasses, mma, sharedTerms});
   if (!rule.empty())
     return emitError() << rule;
   return success();

@@ -33,6 +33,7 @@ rules::ConfigValues configOf(const mf::Kernel &k) {
   c.wavesK = configField(k, "waves_k", 1);
   c.vPasses = configField(k, "v_passes", 1);
   c.mma = configField(k, "mma", 0);
+  c.sharedTerms = configField(k, "shared_terms", 0);
   return c;
 }
 

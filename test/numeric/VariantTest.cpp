@@ -167,6 +167,18 @@ TEST_F(TunedVariantsEdited, AConfigBreakingARuleIsRefused) {
                       "got 64"});
 }
 
+TEST_F(TunedVariantsEdited, SharedTermsWithoutPassesAreRefused) {
+  // The tuned emu32 variants walk their columns in one pass: nothing to
+  // share a row's first token's terms with.
+  std::string dir = editFirstVariant([](json &k) {
+    k["config"]["v_passes"] = 1;
+    k["config"]["shared_terms"] = 1;
+  });
+  expectRefused(dir, {"(emu32): config refused: shared_terms = 1 shares a "
+                      "row's first token's terms across v_passes: it takes "
+                      "v_passes > 1, waves_k = 1 and lds_stages = 0, got 1"});
+}
+
 TEST_F(TunedVariantsEdited, AConfigNotMatchingItsCodeObjectIsRefused) {
   std::string dir = editFirstVariant([](json &k) {
     k["block"][0] = 2 * k["block"][0].get<int>();

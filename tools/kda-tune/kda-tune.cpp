@@ -108,6 +108,11 @@ static cl::list<unsigned> mmaList(
     cl::desc("mma values: column sums by the matrix atom (default 0,1; 1 "
              "for bf16 vk pools on chips with the atom, with warps and cols "
              "and nothing else)"));
+static cl::list<unsigned> sharedTermsList(
+    "shared-terms", cl::CommaSeparated, cl::cat(tuneCategory),
+    cl::desc("shared_terms values: a row's first token's terms once a "
+             "workgroup for its v_passes (default 0,1; 1 only where it "
+             "applies: v_passes > 1, waves_k 1, lds_stages 0)"));
 static cl::list<unsigned> ldsList("lds-stages", cl::CommaSeparated,
                                   cl::cat(tuneCategory),
                                   cl::desc("lds_stages values (default 0,2)"));
@@ -143,9 +148,10 @@ std::vector<unsigned> orDefault(const cl::list<unsigned> &given,
 
 std::string describe(const rules::ConfigValues &c) {
   return llvm::formatv("lanes_k {0}, warps {1}, waves_k {2}, block_v {3}, "
-                       "v_passes {4}, lds_stages {5}{6}",
+                       "v_passes {4}, lds_stages {5}{6}{7}",
                        c.lanesK, c.warps, c.wavesK, c.blockV, c.vPasses,
-                       c.ldsStages, c.mma ? ", mma 1" : "");
+                       c.ldsStages, c.mma ? ", mma 1" : "",
+                       c.sharedTerms ? ", shared_terms 1" : "");
 }
 
 bool parseBuckets(std::vector<Bucket> &out) {
@@ -302,24 +308,32 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
     tu.accepted.push_back(cand);
   };
   const std::vector<unsigned> mmas = orDefault(mmaList, {0, 1});
+  const std::vector<unsigned> shared = orDefault(sharedTermsList, {0, 1});
   if (llvm::is_contained(mmas, 0u))
     for (unsigned lanes : orDefault(lanesList, lanesDefault))
       for (unsigned warps : orDefault(warpsList, {1, 2, 4}))
         for (unsigned wavesK : orDefault(wavesKList, {1, 2}))
           for (unsigned cols : orDefault(colsList, {1, 2, 4, 8}))
             for (unsigned passes : orDefault(passesList, {1, 2, 4}))
-              for (unsigned lds : orDefault(ldsList, {0, 2})) {
-                rules::ConfigValues c;
-                c.blockK = facts.headK;
-                c.lanesK = lanes;
-                c.warps = warps;
-                c.wavesK = wavesK;
-                c.ldsStages = lds;
-                c.vPasses = passes;
-                const unsigned gridCols = warps * t.waveSize / (lanes * wavesK);
-                c.blockV = std::max(1u, gridCols * cols * passes);
-                consider(c);
-              }
+              for (unsigned lds : orDefault(ldsList, {0, 2}))
+                for (unsigned st : shared) {
+                  // shared_terms = 1 only where it means something (the
+                  // rules refuse it elsewhere).
+                  if (st && (passes < 2 || wavesK != 1 || lds != 0))
+                    continue;
+                  rules::ConfigValues c;
+                  c.blockK = facts.headK;
+                  c.lanesK = lanes;
+                  c.warps = warps;
+                  c.wavesK = wavesK;
+                  c.ldsStages = lds;
+                  c.vPasses = passes;
+                  c.sharedTerms = st;
+                  const unsigned gridCols =
+                      warps * t.waveSize / (lanes * wavesK);
+                  c.blockV = std::max(1u, gridCols * cols * passes);
+                  consider(c);
+                }
   // mma = 1: the atom fixes the lanes of a column; a wave takes `cols`
   // n-tiles of the atom's n columns.
   if (llvm::is_contained(mmas, 1u))
@@ -459,12 +473,14 @@ unsigned stateAccessBytes(const Candidate &c, LayerAttr layer) {
 /// token loads (lds_stages 0: every entry measured on the H200 has them; a
 /// decode row is one token, and the ring adds a copy and a barrier a token
 /// - without this the registers it saves made gfx942's kv entries pick
-/// it), how much
+/// it), the FMA column sums with each pass's own terms (mma 0: mma = 1 was
+/// slower than the FMA kernel at every candidate measured on the H200;
+/// shared_terms 0 until shared_terms 1 is measured somewhere), how much
 /// of the machine the launch fills (capped at 1), the state bytes a lane
 /// keeps in flight (capped at 64: on the H200, 4 columns of 4 f32 per lane
 /// beat one column by 2x, the norms and gates shared), then occupancy and
 /// registers.
-std::tuple<unsigned, bool, bool, double, unsigned, double, int64_t>
+std::tuple<unsigned, bool, bool, bool, double, unsigned, double, int64_t>
 staticScore(const Candidate &c, LayerAttr layer, const TargetInfo &t,
             int64_t n) {
   double launched = double(c.plan.gridX()) * layer.getValueHeads() * n *
@@ -474,13 +490,10 @@ staticScore(const Candidate &c, LayerAttr layer, const TargetInfo &t,
   int64_t regs = c.figures.vgprs >= 0 ? c.figures.vgprs : c.figures.registers;
   unsigned inFlight = std::min(64u, c.plan.elemsK * c.plan.colsPerThread *
                                         recurrentLayerFacts(layer).stateBytes);
-  return {stateAccessBytes(c, layer),
-          c.plan.wavesK == 1,
-          c.config.ldsStages == 0,
-          std::round(fill * 20) / 20,
-          inFlight,
-          residentWavesPerUnit(c, t),
-          -regs};
+  return {stateAccessBytes(c, layer), c.plan.wavesK == 1,
+          c.config.ldsStages == 0,    !c.config.mma && !c.config.sharedTerms,
+          std::round(fill * 20) / 20, inFlight,
+          residentWavesPerUnit(c, t), -regs};
 }
 
 std::string today() {
@@ -505,9 +518,9 @@ void chooseStatic(std::vector<Tuned> &all, const TargetInfo &t,
           best = &c;
       if (!best)
         continue;
-      auto [bytes, noExchange, direct, fill, inFlight, resident, negRegs] =
-          staticScore(*best, layer, t, bk.nMin);
-      (void)noExchange, (void)direct;
+      auto [bytes, noExchange, direct, plainForm, fill, inFlight, resident,
+            negRegs] = staticScore(*best, layer, t, bk.nMin);
+      (void)noExchange, (void)direct, (void)plainForm;
       ConfigTableEntry e;
       e.target = t.name.str();
       e.layer = TableLayerKey::of(layer);
@@ -579,7 +592,9 @@ bool chooseMeasured(std::vector<Tuned> &all, const TargetInfo &t,
               cfg->getInteger("lds_stages") != int64_t(c.config.ldsStages) ||
               cfg->getInteger("v_passes").value_or(1) !=
                   int64_t(c.config.vPasses) ||
-              cfg->getInteger("mma").value_or(0) != int64_t(c.config.mma)) {
+              cfg->getInteger("mma").value_or(0) != int64_t(c.config.mma) ||
+              cfg->getInteger("shared_terms").value_or(0) !=
+                  int64_t(c.config.sharedTerms)) {
             llvm::errs() << "kda-tune: " << timesFile << ": " << c.name
                          << " was measured with another config than this "
                             "enumeration's ("

@@ -41,6 +41,8 @@ std::string checkConfigRanges(const ConfigValues &c) {
     os << "v_passes must be in [1, 8], got " << c.vPasses;
   else if (c.mma > 1)
     os << "mma must be 0 or 1, got " << c.mma;
+  else if (c.sharedTerms > 1)
+    os << "shared_terms must be 0 or 1, got " << c.sharedTerms;
   return os.str();
 }
 
@@ -117,6 +119,11 @@ std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
        << t.maxWorkgroupSize << "-thread workgroup limit of " << t.name;
   if (!os.str().empty())
     return os.str();
+  if (c.mma && c.sharedTerms)
+    os << "shared_terms = 1 takes the FMA column sums (mma = 0): with mma = 1 "
+          "each wave already computes a token's terms once";
+  if (!os.str().empty())
+    return os.str();
   if (c.mma)
     return deriveMmaPlan(layer, c, t, s);
   if (s.wavesK > 1 && c.lanesK == 0)
@@ -152,8 +159,21 @@ std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
   s.colsPerThread = s.blockV / (s.gridCols() * s.vPasses);
   s.ldsStages = c.ldsStages;
   s.elemsK = (K + s.lanesK * s.wavesK - 1) / (s.lanesK * s.wavesK);
+  if (c.sharedTerms && (c.vPasses < 2 || s.wavesK != 1 || c.ldsStages != 0))
+    os << "shared_terms = 1 shares a row's first token's terms across "
+          "v_passes: it takes v_passes > 1, waves_k = 1 and lds_stages = 0, "
+          "got "
+       << c.vPasses << ", " << s.wavesK << " and " << c.ldsStages;
+  if (!os.str().empty())
+    return os.str();
+  s.sharedTerms = c.sharedTerms != 0;
+  // (waves_k is 1 with shared terms: never both.)
   if (s.exchangeBytes() > t.staticLdsBytes)
     os << "the cross-wave exchange needs " << s.exchangeBytes()
+       << " bytes of LDS, more than the " << t.staticLdsBytes
+       << " a kernel may declare statically on " << t.name;
+  else if (s.sharedTermsLdsBytes() > t.staticLdsBytes)
+    os << "shared_terms = 1: the token terms need " << s.sharedTermsLdsBytes()
        << " bytes of LDS, more than the " << t.staticLdsBytes
        << " a kernel may declare statically on " << t.name;
   return os.str();

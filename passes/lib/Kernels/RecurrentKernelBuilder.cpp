@@ -45,9 +45,9 @@ rules::LayerFacts mlir::kda::recurrentLayerFacts(LayerAttr layer) {
 }
 
 rules::ConfigValues mlir::kda::configValues(ConfigAttr c) {
-  return {c.getBlockK(),  c.getBlockV(), c.getBlockT(),    c.getWarps(),
-          c.getStages(),  c.getLanesK(), c.getLdsStages(), c.getWavesK(),
-          c.getVPasses(), c.getMma()};
+  return {c.getBlockK(),  c.getBlockV(), c.getBlockT(),     c.getWarps(),
+          c.getStages(),  c.getLanesK(), c.getLdsStages(),  c.getWavesK(),
+          c.getVPasses(), c.getMma(),    c.getSharedTerms()};
 }
 
 rules::TargetFacts mlir::kda::targetFacts(const TargetInfo &t) {
@@ -129,7 +129,8 @@ std::optional<DecodeMmaAtom> mlir::kda::decodeMmaAtom(const TargetInfo &t) {
 ConfigAttr mlir::kda::configAttr(MLIRContext *ctx,
                                  const rules::ConfigValues &c) {
   return ConfigAttr::get(ctx, c.blockK, c.blockV, c.blockT, c.warps, c.stages,
-                         c.lanesK, c.ldsStages, c.wavesK, c.vPasses, c.mma);
+                         c.lanesK, c.ldsStages, c.wavesK, c.vPasses, c.mma,
+                         c.sharedTerms);
 }
 
 // State accesses of 16 bytes per lane. vk: a lane's k-run of a column is
@@ -207,7 +208,8 @@ ConfigAttr mlir::kda::defaultRecurrentConfig(LayerAttr layer,
   return ConfigAttr::get(layer.getContext(), /*block_k=*/layer.getHeadK(),
                          /*block_v=*/gridCols * cols, /*block_t=*/1, warps,
                          /*stages=*/1, lanesK, /*lds_stages=*/0,
-                         /*waves_k=*/1, /*v_passes=*/1, /*mma=*/0);
+                         /*waves_k=*/1, /*v_passes=*/1, /*mma=*/0,
+                         /*shared_terms=*/0);
 }
 
 LogicalResult mlir::kda::deriveRecurrentSchedule(LayerAttr layer,
@@ -451,6 +453,21 @@ private:
   };
   TokenTerms tokenTerms(Value t, Value h, Value k0, Value expALog,
                         const TokenRows &rows);
+  /// Token t's terms over all of head_k, one k a lane across the wave (k =
+  /// laneInWave, + waveSize, ...; those past head_k zero, `valid` false):
+  /// q and k normalised (q scaled), the decays, and the scaled k.q. Every
+  /// lane of the wave takes part (the row sums are wave-wide exchanges).
+  struct WaveTerms {
+    SmallVector<Value> k, valid, qs, ks, decays;
+    Value kq;
+  };
+  WaveTerms waveTerms(Value t, Value h, Value hq, Value expALog,
+                      Value laneInWave);
+  /// sharedTerms: token `bos`'s terms over all of head_k into the LDS words
+  /// (wave 0, one k a lane), then a barrier; and a pass's read of its
+  /// lanes' k-runs of them.
+  void writeSharedTerms(Value bos, Value eos, Value h, Value hq, Value expALog);
+  TokenTerms readSharedTerms(Value k0);
   /// The norms' factors from the reduced row sums: q scaled by qScale, k by
   /// kScale (null without the l2norm), and the scaled k.q.
   struct NormFactors {
@@ -521,6 +538,7 @@ private:
   // the atom's n.
   std::optional<DecodeMmaAtom> mma;
   Value mmaLds, mmaWaveBase, lane, mmaCol;
+  Value sharedLds; // sharedTerms: the first token's terms
   // The exchange's region alternates over the workgroup's tokens, passes
   // included: token t of pass p is exchange number t + exchangeBase, with
   // exchangeBase = p * len - bos (a row's first token of pass p + 1 follows
@@ -925,6 +943,116 @@ RecurrentKernelEmitter::tokenTerms(Value t, Value h, Value k0, Value expALog,
   return terms;
 }
 
+RecurrentKernelEmitter::WaveTerms
+RecurrentKernelEmitter::waveTerms(Value t, Value h, Value hq, Value expALog,
+                                  Value laneInWave) {
+  const int64_t K = layer.getHeadK();
+  const unsigned W = s.waveSize, per = (K + W - 1) / W;
+  TokenRows r = globalRows(t, h, hq, idx(0));
+  WaveTerms wt;
+  Value kq = f(0.0), qq = f(0.0), kk = f(0.0);
+  for (unsigned i = 0; i < per; ++i) {
+    Value p = add(laneInWave, idx(i * W));
+    // k past head_k: row 0 read, zeros kept.
+    Value valid;
+    if (K % W)
+      valid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, p, idx(K));
+    Value at = valid ? select(valid, p, idx(0)) : p;
+    auto zeroUnless = [&](Value x) {
+      return valid ? select(valid, x, f(0.0)) : x;
+    };
+    wt.k.push_back(p);
+    wt.valid.push_back(valid);
+    wt.qs.push_back(
+        zeroUnless(widen(memref::LoadOp::create(b, q, add(r.qOff, at)))));
+    wt.ks.push_back(
+        zeroUnless(widen(memref::LoadOp::create(b, k, add(r.kOff, at)))));
+    Value raw = widen(memref::LoadOp::create(b, g, add(r.gOff, at)));
+    if (dtBias)
+      raw = fadd(raw, widen(memref::LoadOp::create(b, dtBias,
+                                                   add(mul(h, idx(K)), at))));
+    wt.decays.push_back(emitFastExp(
+        b, b.getLoc(), emitGate(b, b.getLoc(), layer, raw, expALog)));
+    kq = fma(wt.ks.back(), wt.qs.back(), kq);
+    if (layer.getQkL2norm()) {
+      qq = fma(wt.qs.back(), wt.qs.back(), qq);
+      kk = fma(wt.ks.back(), wt.ks.back(), kk);
+    }
+  }
+  // Over the wave, every lane getting every sum.
+  SmallVector<Value> sums = {kq};
+  if (layer.getQkL2norm())
+    sums.append({qq, kk});
+  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, v, 32); };
+  for (Value &x : sums)
+    for (unsigned o = 1; o < W; o *= 2)
+      x = fadd(
+          x, gpu::ShuffleOp::create(b, x, i32(o), i32(W), gpu::ShuffleMode::XOR)
+                 .getShuffleResult());
+  NormFactors nf = normFactors(sums);
+  for (unsigned i = 0; i < per; ++i) {
+    if (nf.kScale)
+      wt.ks[i] = fmul(wt.ks[i], nf.kScale);
+    wt.qs[i] = fmul(wt.qs[i], nf.qScale);
+  }
+  wt.kq = nf.kq;
+  return wt;
+}
+
+void RecurrentKernelEmitter::writeSharedTerms(Value bos, Value eos, Value h,
+                                              Value hq, Value expALog) {
+  const int64_t HV = layer.getValueHeads(), K = layer.getHeadK();
+  auto ult = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
+  };
+  // Every wave computes them (the lane exchanges are wave-wide); wave 0
+  // stores them. An empty row has no first token (nor rows to read).
+  Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  {
+    auto ifRow = scf::IfOp::create(b, ult(bos, eos), /*withElse=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(ifRow.thenBlock()->getTerminator());
+    WaveTerms wt = waveTerms(bos, h, hq, expALog,
+                             arith::RemUIOp::create(b, tid, idx(s.waveSize)));
+    auto ifWriter =
+        scf::IfOp::create(b, ult(tid, idx(s.waveSize)), /*withElse=*/false);
+    b.setInsertionPoint(ifWriter.thenBlock()->getTerminator());
+    for (auto [i, at] : llvm::enumerate(wt.k)) {
+      OpBuilder::InsertionGuard inRange(b);
+      if (wt.valid[i]) {
+        auto ifValid = scf::IfOp::create(b, wt.valid[i], /*withElse=*/false);
+        b.setInsertionPoint(ifValid.thenBlock()->getTerminator());
+      }
+      memref::StoreOp::create(b, wt.decays[i], sharedLds, at);
+      memref::StoreOp::create(b, wt.ks[i], sharedLds, add(idx(K), at));
+      memref::StoreOp::create(b, wt.qs[i], sharedLds, add(idx(2 * K), at));
+    }
+    auto ifLane0 = scf::IfOp::create(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, tid, idx(0)),
+        /*withElse=*/false);
+    b.setInsertionPoint(ifLane0.thenBlock()->getTerminator());
+    Value braw =
+        widen(memref::LoadOp::create(b, beta, add(mul(bos, idx(HV)), h)));
+    memref::StoreOp::create(b, wt.kq, sharedLds, idx(3 * K));
+    memref::StoreOp::create(b, emitBeta(b, b.getLoc(), layer, braw), sharedLds,
+                            idx(3 * K + 1));
+  }
+  // Every pass reads them; nothing writes them again.
+  gpu::BarrierOp::create(b);
+}
+
+RecurrentKernelEmitter::TokenTerms
+RecurrentKernelEmitter::readSharedTerms(Value k0) {
+  const int64_t K = layer.getHeadK();
+  TokenTerms terms;
+  terms.decay = loadKRun(sharedLds, k0);
+  terms.k = loadKRun(sharedLds, add(idx(K), k0));
+  terms.q = loadKRun(sharedLds, add(idx(2 * K), k0));
+  terms.kq = memref::LoadOp::create(b, sharedLds, idx(3 * K));
+  terms.beta = memref::LoadOp::create(b, sharedLds, idx(3 * K + 1));
+  return terms;
+}
+
 SmallVector<Value>
 RecurrentKernelEmitter::tokenStep(Value t, Value h, Value k0,
                                   ArrayRef<Value> cols, Value expALog,
@@ -1324,6 +1452,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
     exchange = func.getWorkgroupAttributions().back();
   if (s.mma)
     mmaLds = func.getWorkgroupAttributions().back();
+  if (s.sharedTerms)
+    sharedLds = func.getWorkgroupAttributions().back();
 
   const int64_t G = layer.getGroupSize(), HV = layer.getValueHeads(),
                 V = layer.getHeadV();
@@ -1486,6 +1616,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   // Pass p + 1's state is loaded before pass p is computed, so its latency
   // hides behind that work (registers only: nothing is shared, no barrier).
   SmallVector<Value> ahead = startState(0);
+  if (s.sharedTerms) // behind the first pass's state loads
+    writeSharedTerms(bos, eos, h, hq, expALog);
   for (unsigned pass = 0; pass < s.vPasses; ++pass) {
     SmallVector<Value> loaded = std::move(ahead);
     if (pass + 1 < s.vPasses)
@@ -1504,20 +1636,49 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
       emitMmaTokens(bos, eos, n, h, hq, k0, cols, expALog, loaded, finalState,
                     storeOut);
     } else {
-      auto loop = scf::ForOp::create(b, bos, eos, idx(1), initial);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value t = loop.getInductionVar();
-      SmallVector<Value> next =
-          tokenStep(t, h, k0, cols, expALog, loop.getRegionIterArgs(),
-                    globalRows(t, h, hq, k0));
-      ArrayRef<Value> all(next);
-      storeOut(t, all.drop_front(stateRegs));
-      // Speculative rows keep the state after every token, in its own slot.
-      if (rows.speculative())
-        storeState(slotAt(n, arith::SubIOp::create(b, t, bos)), h, k0, cols,
-                   all.take_front(stateRegs));
-      scf::YieldOp::create(b, all.take_front(stateRegs));
+      // One token: its outputs stored, the state after it returned.
+      auto step = [&](Value t, ValueRange S,
+                      const TokenTerms *first) -> SmallVector<Value> {
+        SmallVector<Value> next =
+            first ? columnStep(t, S, columnLoads(t, h, cols), *first)
+                  : tokenStep(t, h, k0, cols, expALog, S,
+                              globalRows(t, h, hq, k0));
+        ArrayRef<Value> all(next);
+        storeOut(t, all.drop_front(stateRegs));
+        // Speculative rows keep the state after every token, in its own
+        // slot.
+        if (rows.speculative())
+          storeState(slotAt(n, arith::SubIOp::create(b, t, bos)), h, k0, cols,
+                     all.take_front(stateRegs));
+        return SmallVector<Value>(all.take_front(stateRegs));
+      };
+      Value from = bos;
+      ValueRange carried = initial;
+      SmallVector<Value> afterFirst;
+      if (s.sharedTerms) { // the row's first token peeled: terms from LDS
+        Value nonEmpty =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, bos, eos);
+        auto first = scf::IfOp::create(b, SmallVector<Type>(stateRegs, f32),
+                                       nonEmpty, /*withElse=*/true);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(first.thenBlock());
+          TokenTerms terms = readSharedTerms(k0);
+          scf::YieldOp::create(b, step(bos, initial, &terms));
+          b.setInsertionPointToStart(first.elseBlock());
+          scf::YieldOp::create(b, initial);
+        }
+        afterFirst.assign(first.getResults().begin(), first.getResults().end());
+        carried = afterFirst;
+        from = add(bos, idx(1));
+      }
+      auto loop = scf::ForOp::create(b, from, eos, idx(1), carried);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        scf::YieldOp::create(
+            b, step(loop.getInductionVar(), loop.getRegionIterArgs(), nullptr));
+      }
       finalState.assign(loop.getResults().begin(), loop.getResults().end());
     }
     if (!rows.speculative())
@@ -1564,51 +1725,21 @@ std::pair<Value, Value> RecurrentKernelEmitter::mmaTerms(Value t, Value h,
                                                          Value expALog,
                                                          Value region) {
   const int64_t K = layer.getHeadK(), HV = layer.getValueHeads();
-  const unsigned W = s.waveSize, per = K / W;
-  TokenRows r = globalRows(t, h, hq, idx(0));
-  SmallVector<Value> qs, ks, decays, ps;
-  Value kq = f(0.0), qq = f(0.0), kk = f(0.0);
-  for (unsigned i = 0; i < per; ++i) {
-    Value p = add(lane, idx(i * W));
-    ps.push_back(p);
-    qs.push_back(widen(memref::LoadOp::create(b, q, add(r.qOff, p))));
-    ks.push_back(widen(memref::LoadOp::create(b, k, add(r.kOff, p))));
-    Value raw = widen(memref::LoadOp::create(b, g, add(r.gOff, p)));
-    if (dtBias)
-      raw = fadd(raw, widen(memref::LoadOp::create(b, dtBias,
-                                                   add(mul(h, idx(K)), p))));
-    decays.push_back(emitFastExp(b, b.getLoc(),
-                                 emitGate(b, b.getLoc(), layer, raw, expALog)));
-    kq = fma(ks.back(), qs.back(), kq);
-    if (layer.getQkL2norm()) {
-      qq = fma(qs.back(), qs.back(), qq);
-      kk = fma(ks.back(), ks.back(), kk);
-    }
-  }
-  // Over the wave, every lane getting every sum.
-  SmallVector<Value> sums = {kq};
-  if (layer.getQkL2norm())
-    sums.append({qq, kk});
-  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, v, 32); };
-  for (Value &x : sums)
-    for (unsigned o = 1; o < W; o *= 2)
-      x = fadd(
-          x, gpu::ShuffleOp::create(b, x, i32(o), i32(W), gpu::ShuffleMode::XOR)
-                 .getShuffleResult());
-  NormFactors nf = normFactors(sums);
-  for (unsigned i = 0; i < per; ++i) {
-    Value kn = nf.kScale ? fmul(ks[i], nf.kScale) : ks[i];
-    Value qn = fmul(qs[i], nf.qScale);
-    auto put = [&](Value x, int64_t at) {
-      memref::StoreOp::create(b, x, mmaLds, add(region, add(idx(at), ps[i])));
+  // K is a multiple of the wave (rules): every lane's k is in range.
+  WaveTerms wt = waveTerms(t, h, hq, expALog, lane);
+  for (auto [i, at] : llvm::enumerate(wt.k)) {
+    auto put = [&](Value x, int64_t field) {
+      memref::StoreOp::create(b, x, mmaLds, add(region, add(idx(field), at)));
     };
-    put(packSplitWord(b, b.getLoc(), *mma->atom, fmul(decays[i], kn)), 0);
-    put(packSplitWord(b, b.getLoc(), *mma->atom, fmul(decays[i], qn)), K);
-    put(decays[i], 2 * K);
-    put(kn, 3 * K);
+    put(packSplitWord(b, b.getLoc(), *mma->atom, fmul(wt.decays[i], wt.ks[i])),
+        0);
+    put(packSplitWord(b, b.getLoc(), *mma->atom, fmul(wt.decays[i], wt.qs[i])),
+        K);
+    put(wt.decays[i], 2 * K);
+    put(wt.ks[i], 3 * K);
   }
   Value braw = widen(memref::LoadOp::create(b, beta, add(mul(t, idx(HV)), h)));
-  return {emitBeta(b, b.getLoc(), layer, braw), nf.kq};
+  return {emitBeta(b, b.getLoc(), layer, braw), wt.kq};
 }
 
 SmallVector<Value> RecurrentKernelEmitter::mmaStep(Value t, Value h, Value hq,
@@ -1857,11 +1988,11 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   if (s.mma && !decodeMmaAtom(target))
     return op.emitOpError() << "config " << config << ": mma = 1 but "
                             << target.name << " has no matrix atom for it";
-  if (ringBytes + s.exchangeBytes() + s.mmaLdsBytes() >
-      int64_t(target.staticLdsBytes))
+  const int64_t ldsTotal =
+      ringBytes + s.exchangeBytes() + s.mmaLdsBytes() + s.sharedTermsLdsBytes();
+  if (ldsTotal > int64_t(target.staticLdsBytes))
     return op.emitOpError()
-           << "config " << config << " needs "
-           << ringBytes + s.exchangeBytes() + s.mmaLdsBytes()
+           << "config " << config << " needs " << ldsTotal
            << " bytes of LDS, more than the " << target.staticLdsBytes
            << " a kernel may declare statically on " << target.name;
   if (s.ldsStages > 0) {
@@ -1884,6 +2015,11 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   if (s.mma)
     workgroup.push_back(MemRefType::get(
         {int64_t(s.mmaLdsBytes() / 4)}, Float32Type::get(ctx), nullptr,
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
+  // sharedTerms: the first token's terms (flat f32 words).
+  if (s.sharedTerms)
+    workgroup.push_back(MemRefType::get(
+        {int64_t(s.sharedTermsLdsBytes() / 4)}, Float32Type::get(ctx), nullptr,
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup)));
   auto func = gpu::GPUFuncOp::create(
       b, name, FunctionType::get(ctx, argTypes, {}), workgroup, priv);

@@ -94,6 +94,7 @@
 // MANIFEST: "lds_stages": 4,
 // MANIFEST-NEXT: "mma": 0,
 // MANIFEST-NEXT: "padding_below": 1,
+// MANIFEST-NEXT: "shared_terms": 0,
 // MANIFEST-NEXT: "slot_stride": 16384,
 // MANIFEST-NEXT: "spec_tokens": 1,
 // MANIFEST-NEXT: "stages": 1,

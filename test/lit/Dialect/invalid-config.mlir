@@ -54,3 +54,8 @@ func.func @f(%q: memref<?x2x8xbf16>, %k: memref<?x2x8xbf16>, %v: memref<?x4x4xbf
 
 // expected-error @+1 {{mma must be 0 or 1, got 2}}
 #c = #kda.config<block_k = 16, block_v = 16, block_t = 1, warps = 1, stages = 1, mma = 2>
+
+// -----
+
+// expected-error @+1 {{shared_terms must be 0 or 1, got 2}}
+#c = #kda.config<block_k = 16, block_v = 16, block_t = 1, warps = 1, stages = 1, v_passes = 2, shared_terms = 2>

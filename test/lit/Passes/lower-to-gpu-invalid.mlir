@@ -117,3 +117,36 @@ func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>
   kda.recurrent #l config #kda.config<block_k = 128, block_v = 8, block_t = 1, warps = 1, stages = 1, mma = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xbf16>) out(%q : memref<?x1x128xbf16>)
   return
 }
+
+// -----
+
+// shared_terms = 1 shares a row's first token's terms across the passes of
+// a workgroup: one pass has nothing to share them with.
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = kv>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
+  // expected-error @+1 {{does not fit gfx942: shared_terms = 1 shares a row's first token's terms across v_passes: it takes v_passes > 1, waves_k = 1 and lds_stages = 0, got 1, 1 and 0}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 64, block_t = 1, warps = 1, stages = 1, lanes_k = 4, shared_terms = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  return
+}
+
+// -----
+
+// With k split over waves each wave holds part of the row sums (they meet
+// in the cross-wave exchange): the shared terms, normalised once, need a
+// wave that covers all of k.
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = kv>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
+  // expected-error @+1 {{does not fit gfx942: shared_terms = 1 shares a row's first token's terms across v_passes: it takes v_passes > 1, waves_k = 1 and lds_stages = 0, got 2, 2 and 0}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 64, block_t = 1, warps = 2, stages = 1, lanes_k = 4, waves_k = 2, v_passes = 2, shared_terms = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  return
+}
+
+// -----
+
+// mma = 1 computes a token's terms once a wave already.
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = bf16, state_layout = vk>
+func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xbf16>) {
+  // expected-error @+1 {{does not fit gfx942: shared_terms = 1 takes the FMA column sums (mma = 0): with mma = 1 each wave already computes a token's terms once}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 1, stages = 1, mma = 1, shared_terms = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xbf16>) out(%q : memref<?x1x128xbf16>)
+  return
+}

@@ -12,6 +12,8 @@
 // RUN: not kda-compile %s --targets=gfx942 --config-table=%S/Inputs/table-unsafe.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=UNSAFE
 // RUN: not ls %t.bad
 // RUN: not kda-compile %s --targets=gfx942 --config-table=%S/Inputs/table-overlap.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=OVERLAP
+// RUN: not kda-compile %s --targets=gfx942 --config-table=%S/Inputs/table-shared-terms-one-pass.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: not ls %t.bad
 // RUN: kda-tune %s --target=sm_90 --mma=0 --list --lanes=16 --warps=1,2 --cols=1,8 --waves-k=1,2 --v-passes=1 --lds-stages=0 | FileCheck %s --check-prefix=LIST
 // RUN: kda-tune %s --target=sm_90 --mma=0 --list --lanes=16 --warps=1 --cols=2 --waves-k=1 --v-passes=2,3 --lds-stages=0,2 | FileCheck %s --check-prefix=PASSES
 // mma = 1 (the column sums by the matrix atom) takes a bf16 state pool: the
@@ -57,6 +59,8 @@
 
 // OVERLAP: entries[0] (N 1..4) and entries[1] (N 3..9) overlap for gfx942
 
+// SHARED: table-shared-terms-one-pass.json entries[0] (gfx942, N 1..65535): config refused on gfx942: shared_terms = 1 shares a row's first token's terms across v_passes: it takes v_passes > 1, waves_k = 1 and lds_stages = 0, got 1, 1 and 0
+
 // LIST: tiny on sm_90: 6 configs accepted, 2 rejected
 // LIST: accepted: lanes_k 16, warps 1, waves_k 1, block_v 2, v_passes 1, lds_stages 0 (16 workgroups per head, 32 threads)
 // LIST: accepted: lanes_k 16, warps 2, waves_k 2, block_v 16, v_passes 1, lds_stages 0 (2 workgroups per head, 64 threads)
@@ -66,9 +70,13 @@
 // block's columns past head_v masked (3 x 4 columns for head_v = 32); the
 // LDS token ring is one pipeline over one pass's tokens, so with passes it
 // is refused by the rule.
-// PASSES: tiny on sm_90: 2 configs accepted, 2 rejected
+// With passes, shared_terms 1 (a row's first token's terms once a
+// workgroup) is enumerated beside 0.
+// PASSES: tiny on sm_90: 4 configs accepted, 2 rejected
 // PASSES: accepted: lanes_k 16, warps 1, waves_k 1, block_v 8, v_passes 2, lds_stages 0 (4 workgroups per head, 32 threads)
+// PASSES: accepted: lanes_k 16, warps 1, waves_k 1, block_v 8, v_passes 2, lds_stages 0, shared_terms 1 (4 workgroups per head, 32 threads)
 // PASSES: accepted: lanes_k 16, warps 1, waves_k 1, block_v 12, v_passes 3, lds_stages 0 (3 workgroups per head, 32 threads)
+// PASSES: accepted: lanes_k 16, warps 1, waves_k 1, block_v 12, v_passes 3, lds_stages 0, shared_terms 1 (3 workgroups per head, 32 threads)
 // PASSES: rejected: lanes_k 16, warps 1, waves_k 1, block_v 8, v_passes 2, lds_stages 2: v_passes (2) needs direct token loads: the LDS token ring (lds_stages = 2) is one pipeline over the tokens of one pass
 
 // MMA: tiny on sm_90: 0 configs accepted, 1 rejected

@@ -44,11 +44,12 @@ struct TargetFacts {
 struct ConfigValues {
   unsigned blockK = 0, blockV = 0, blockT = 1, warps = 1, stages = 1;
   unsigned lanesK = 0, ldsStages = 0, wavesK = 1, vPasses = 1, mma = 0;
+  unsigned sharedTerms = 0;
   bool operator==(const ConfigValues &o) const {
     return blockK == o.blockK && blockV == o.blockV && blockT == o.blockT &&
            warps == o.warps && stages == o.stages && lanesK == o.lanesK &&
            ldsStages == o.ldsStages && wavesK == o.wavesK &&
-           vPasses == o.vPasses && mma == o.mma;
+           vPasses == o.vPasses && mma == o.mma && sharedTerms == o.sharedTerms;
   }
 };
 
@@ -69,6 +70,11 @@ struct RecurrentPlan {
   /// elemsK (K / lanesK), and colsPerThread is the n-tiles a wave takes.
   bool mma = false;
   unsigned mmaN = 0, mmaK = 0;
+  /// shared_terms = 1: a row's first token's terms (decays, normalised k
+  /// and q, k.q, beta) computed once a workgroup into LDS before the
+  /// v_passes, each pass reading its lanes' k-runs back (vPasses > 1,
+  /// wavesK == 1, direct loads).
+  bool sharedTerms = false;
   unsigned headK = 0, headV = 0;
   unsigned threads() const { return warps * waveSize; }
   unsigned colsPerWave() const { return waveSize / lanesK; }
@@ -99,6 +105,10 @@ struct RecurrentPlan {
     return 2 * 4 * headK + 2 * colsPerThread * mmaN;
   }
   unsigned mmaLdsBytes() const { return mma ? warps * mmaWaveWords() * 4 : 0; }
+  /// sharedTerms: the decays, k and q (head_k each), then k.q and beta.
+  unsigned sharedTermsLdsBytes() const {
+    return sharedTerms ? (3 * headK + 2) * 4 : 0;
+  }
 };
 
 /// The ranges of a #kda.config's fields on their own (what the attribute's

@@ -135,6 +135,10 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     target's matrix atom (the state is an exact operand; k and q, decayed,
     split into two bf16 halves), each lane updating the elements of its
     fragments; 0 takes them with FMAs and lane exchanges.
+    `shared_terms` (optional, 0 or 1, default 0): 1 has a recurrent kernel
+    with v_passes > 1 compute a row's first token's terms (gate decays,
+    normalised k and q, k.q, beta) once a workgroup into LDS, each pass
+    reading its lanes' share back; 0 has every pass compute its own.
   }];
   let parameters = (ins
     "unsigned":$block_k,
@@ -146,7 +150,8 @@ def KDA_ConfigAttr : KDA_Attr<"Config", "config"> {
     DefaultValuedParameter<"unsigned", "0">:$lds_stages,
     DefaultValuedParameter<"unsigned", "1">:$waves_k,
     DefaultValuedParameter<"unsigned", "1">:$v_passes,
-    DefaultValuedParameter<"unsigned", "0">:$mma);
+    DefaultValuedParameter<"unsigned", "0">:$mma,
+    DefaultValuedParameter<"unsigned", "0">:$shared_terms);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
