@@ -256,6 +256,18 @@ class KernelVariants(unittest.TestCase):
                 kda.forward(kernel, b.args(4))
                 b.check(self)
 
+    def test_speculative_rows_with_shared_terms(self):
+        # The same rows through a kernel walking its columns in 2 passes
+        # that share each row's first token's terms (shared_terms = 1).
+        for target, kernel in self.kernels("k3_spec_shared"):
+            with self.subTest(target=target):
+                b = Batch(K3_SMALL, [3, 2, 1, 3],
+                          [[4, 7, 1], [2, 9, 5], [0, 0, 0], [3, 8, 6]],
+                          [1, 1, 1, 0], num_slots=10, seed=17,
+                          num_accepted=[2, 3, 1, 1])
+                kda.forward(kernel, b.args(4))
+                b.check(self)
+
     def test_speculative_calls_are_checked_against_the_kernel(self):
         kernel = dict(self.kernels("k3_spec"))["emu"]
         b = Batch(K3_SMALL, [3, 4], [[1, 2, 3], [4, 5, 6]], [1, 1],
