@@ -120,7 +120,7 @@ std::vector<NumericCase> allCases() {
       "k3_multicol",   "linear_multicol",   "k3_lds1",       "k3_lds2",
       "linear_lds3",   "linear_lds4",       "linear_wavesk", "k3_wavesk_lds2",
       "k3_bf16_state", "linear_bf16_state", "k3_passes",     "linear_passes",
-      "k3_mma",        "k3_shared",         "linear_shared"};
+      "k3_mma",        "k3_shared",         "linear_shared", "none_f16_shared"};
   for (const char *spec : small)
     for (const char *target : {"emu", "emu32"})
       for (const char *batch :

@@ -12,6 +12,7 @@
 #include "kda/Passes/Passes.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -54,13 +55,14 @@ private:
   /// at the vmcnt wait that counts past them.
   LogicalResult lowerCopyAtoms(func::FuncOp fn, Value emuCtx);
   /// An address (i64) of element `elem` of a flat memref.
-  /// A load or store that indexes workgroup memory directly; the emulator's
-  /// race detector watches it at LDS byte `base` + index x element bytes.
+  /// A load or store (scalar or vector) that indexes workgroup memory
+  /// directly; the emulator's race detector watches its `size` bytes at LDS
+  /// byte `base` + index x element bytes (`bytes`).
   struct WatchedAccess {
     Operation *op;
     MemRefType type;
     ValueRange indices;
-    int64_t base, bytes;
+    int64_t base, bytes, size;
     bool write;
   };
   LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs,
@@ -378,13 +380,25 @@ LogicalResult EmuLowering::replaceAttributions(
     b.setInsertionPointToStart(&entry);
     if (space && space.getValue() == gpu::AddressSpace::Workgroup) {
       const int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+      // Vector accesses cover their whole vector (a masked store, whose
+      // lanes off the mask write nothing, is left unwatched rather than
+      // reported for bytes it does not touch).
+      auto vectorBytes = [&](VectorType v) {
+        return elemBytes * v.getNumElements();
+      };
       for (Operation *user : arg.getUsers()) {
         if (auto l = dyn_cast<memref::LoadOp>(user))
           watched.push_back({user, type, l.getIndices(), ldsBase, elemBytes,
-                             false});
+                             elemBytes, false});
         else if (auto st = dyn_cast<memref::StoreOp>(user))
           watched.push_back({user, type, st.getIndices(), ldsBase, elemBytes,
-                             true});
+                             elemBytes, true});
+        else if (auto vl = dyn_cast<vector::LoadOp>(user))
+          watched.push_back({user, type, vl.getIndices(), ldsBase, elemBytes,
+                             vectorBytes(vl.getVectorType()), false});
+        else if (auto vs = dyn_cast<vector::StoreOp>(user))
+          watched.push_back({user, type, vs.getIndices(), ldsBase, elemBytes,
+                             vectorBytes(vs.getVectorType()), true});
       }
       ldsBase += (type.getNumElements() * elemBytes + 15) / 16 * 16;
       std::string name = (fn.getName() + "_lds" + Twine(counter++)).str();
@@ -449,7 +463,7 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
         arith::MulIOp::create(b, loc, linear,
                               arith::ConstantIndexOp::create(b, loc, a.bytes)));
     Value lo = arith::IndexCastOp::create(b, loc, i64, byte);
-    Value bytes = arith::ConstantIntOp::create(b, loc, a.bytes, 64);
+    Value bytes = arith::ConstantIntOp::create(b, loc, a.size, 64);
     func::CallOp::create(b, loc, a.write ? storeFn : loadFn,
                          ValueRange{emuCtx, lo, bytes});
   }

@@ -20,6 +20,7 @@
 #include "kda/Passes/TileLayer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -1005,8 +1006,11 @@ void RecurrentKernelEmitter::writeSharedTerms(Value bos, Value eos, Value h,
   auto ult = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
   };
-  // Every wave computes them (the lane exchanges are wave-wide); wave 0
-  // stores them. An empty row has no first token (nor rows to read).
+  // Every wave computes them and wave 0 stores them: the row sums are
+  // wave-wide exchanges, which the emulators want reached by every lane of
+  // the workgroup together (their convergence rule for gpu.shuffle); on
+  // the chips wave 0 alone would do, the other waves waiting at the
+  // barrier. An empty row has no first token (nor rows to read).
   Value tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
   {
     auto ifRow = scf::IfOp::create(b, ult(bos, eos), /*withElse=*/false);
@@ -1637,12 +1641,17 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
                     storeOut);
     } else {
       // One token: its outputs stored, the state after it returned.
-      auto step = [&](Value t, ValueRange S,
-                      const TokenTerms *first) -> SmallVector<Value> {
-        SmallVector<Value> next =
-            first ? columnStep(t, S, columnLoads(t, h, cols), *first)
-                  : tokenStep(t, h, k0, cols, expALog, S,
-                              globalRows(t, h, hq, k0));
+      // `first`: the row's first token, its terms shared (read from LDS
+      // behind its v loads).
+      auto step = [&](Value t, ValueRange S, bool first) -> SmallVector<Value> {
+        SmallVector<Value> next;
+        if (first) {
+          SmallVector<Value> vvals = columnLoads(t, h, cols);
+          next = columnStep(t, S, vvals, readSharedTerms(k0));
+        } else {
+          next =
+              tokenStep(t, h, k0, cols, expALog, S, globalRows(t, h, hq, k0));
+        }
         ArrayRef<Value> all(next);
         storeOut(t, all.drop_front(stateRegs));
         // Speculative rows keep the state after every token, in its own
@@ -1663,8 +1672,7 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
         {
           OpBuilder::InsertionGuard guard(b);
           b.setInsertionPointToStart(first.thenBlock());
-          TokenTerms terms = readSharedTerms(k0);
-          scf::YieldOp::create(b, step(bos, initial, &terms));
+          scf::YieldOp::create(b, step(bos, initial, /*first=*/true));
           b.setInsertionPointToStart(first.elseBlock());
           scf::YieldOp::create(b, initial);
         }
@@ -1676,8 +1684,9 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(loop.getBody());
-        scf::YieldOp::create(
-            b, step(loop.getInductionVar(), loop.getRegionIterArgs(), nullptr));
+        scf::YieldOp::create(b, step(loop.getInductionVar(),
+                                     loop.getRegionIterArgs(),
+                                     /*first=*/false));
       }
       finalState.assign(loop.getResults().begin(), loop.getResults().end());
     }
@@ -2024,6 +2033,13 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   auto func = gpu::GPUFuncOp::create(
       b, name, FunctionType::get(ctx, argTypes, {}), workgroup, priv);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  // The emitter reads and writes these buffers by vectors of up to 16 bytes
+  // at offsets that are multiples of their width (kRunAlign and the like
+  // assume a 16-byte base): say so, rather than rely on each being the
+  // only buffer of its kernel (the backends declare 4 otherwise).
+  for (unsigned i = 0; i < workgroup.size(); ++i)
+    func.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                                     b.getI64IntegerAttr(16));
   setKernelAbi(func, abi);
   func.setKnownBlockSizeAttr(
       b.getDenseI32ArrayAttr({int32_t(s.threads()), 1, 1}));

@@ -24,7 +24,7 @@
 // The builder's output: the ring, the verified schedule, the copy atoms
 // chosen by the schedule (staged here) with their real operands.
 // GFX942: kda.lds_buffer @kda_lds1_tokens slots(1) slot_bytes(768) offset(0)
-// GFX942: gpu.func @kda_lds1({{.*}}workgroup(%[[LDS:.*]] : memref<768xi8, #gpu.address_space<workgroup>>) private(%{{.*}} : memref<16xf32, #gpu.address_space<private>>){{.*}}kda.verified_pipeline = "tokens: depth 1, 1 slots of 768 bytes, verified for gfx942"
+// GFX942: gpu.func @kda_lds1({{.*}}workgroup(%[[LDS:.*]] : memref<768xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) private(%{{.*}} : memref<16xf32, #gpu.address_space<private>>){{.*}}kda.verified_pipeline = "tokens: depth 1, 1 slots of 768 bytes, verified for gfx942"
 // GFX942: kda.schedule "tokens" dynamic_trip_count(%{{.*}}) depth(1) target("gfx942")
 // GFX942: kda.staged_copy @kda_lds1_tokens[%{{.*}}] iter(%{{.*}}) do {
 // GFX942: kda.copy_row %[[Q:.*]][%[[QOFF:.*]]] to %[[LDS]][%{{.*}}] elems(128) atom({{ ?}}staged) : memref<?xbf16>, memref<768xi8, #gpu.address_space<workgroup>>
@@ -44,7 +44,7 @@
 // GFX942: kda.copy_row %[[QV]][
 // GFX942: kda.copy_row %[[KV]][
 // GFX942: kda.copy_row %[[GV]][
-// GFX942: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<3072xi8, #gpu.address_space<workgroup>>){{.*}}kda.verified_pipeline = "tokens: depth 4, 4 slots of 768 bytes, verified for gfx942"
+// GFX942: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<3072xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}){{.*}}kda.verified_pipeline = "tokens: depth 4, 4 slots of 768 bytes, verified for gfx942"
 
 // gfx942 after kda-lower-atoms: 16-byte pieces through registers, the
 // drained barrier as amdgpu.lds_barrier, the bare one as s_barrier; nothing
@@ -62,10 +62,10 @@
 // one more slot, the sink, that predicated-off copies write (of token
 // min(i, T - 1)), so each group is 3 instructions and vmcnt(3 x groups)
 // waits for exactly the groups the schedule names.
-// GFX950: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<6144xi8, #gpu.address_space<workgroup>>){{.*}}"tokens: depth 1, 1 slots of 3072 bytes, verified for gfx950"
+// GFX950: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<6144xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}){{.*}}"tokens: depth 1, 1 slots of 3072 bytes, verified for gfx950"
 // GFX950-COUNT-3: amdgpu.gather_to_lds %{{.*}} : vector<8xbf16>, memref<?xbf16>, memref<512xbf16, #gpu.address_space<workgroup>>
 // GFX950: amdgpu.memory_counter_wait load(0)
-// GFX950: gpu.func @kda_lds3({{.*}}workgroup(%{{.*}} : memref<12288xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
+// GFX950: gpu.func @kda_lds3({{.*}}workgroup(%{{.*}} : memref<12288xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}){{.*}}verified for gfx950
 // GFX950: amdgpu.memory_counter_wait load(3)
 // The steady state's predicated copy of iteration i + 2: if off and T > 0,
 // the rows of token min(i + 2, T - 1) into the sink (slot 3, byte 9216).
@@ -77,9 +77,9 @@
 // GFX950: memref.view %{{.*}}[%c9216][]
 // GFX950-NEXT: arith.addi
 // GFX950-NEXT: amdgpu.gather_to_lds
-// GFX950: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<15360xi8, #gpu.address_space<workgroup>>){{.*}}verified for gfx950
+// GFX950: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<15360xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}){{.*}}verified for gfx950
 // GFX950-NOT: {{^ *kda\.}}
-// SM90: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<768xi8, #gpu.address_space<workgroup>>){{.*}}verified for sm_90
+// SM90: gpu.func @kda_lds1({{.*}}workgroup(%{{.*}} : memref<768xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}){{.*}}verified for sm_90
 // SM90: gpu.barrier
 // SM90-COUNT-3: nvgpu.device_async_copy %{{.*}}, 8 {bypassL1} : memref<?xbf16> to memref<128xbf16, #gpu.address_space<workgroup>>
 // SM90: nvvm.cp.async.commit.group

@@ -10,7 +10,7 @@
 
 #l = #kda.layer<heads = 2, value_heads = 2, head_k = 64, head_v = 32, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = bf16, state_layout = vk>
 // SM90-LABEL: gpu.func @kda_decode
-// SM90-SAME: workgroup(%{{.*}} : memref<544xf32, #gpu.address_space<workgroup>>)
+// SM90-SAME: workgroup(%{{.*}} : memref<544xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // SM90-SAME: kda.lanes_k = 4 : i32
 // SM90-SAME: kda.mma_k = 16 : i32, kda.mma_n = 8 : i32
 // SM90: gpu.barrier

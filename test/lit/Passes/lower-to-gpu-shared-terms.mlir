@@ -10,7 +10,7 @@
 
 #l = #kda.layer<heads = 2, value_heads = 2, head_k = 64, head_v = 64, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
 // SM90-LABEL: gpu.func @kda_decode
-// SM90-SAME: workgroup(%[[LDS:.*]] : memref<194xf32, #gpu.address_space<workgroup>>)
+// SM90-SAME: workgroup(%[[LDS:.*]] : memref<194xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // SM90-COUNT-15: gpu.shuffle  xor
 // SM90: memref.store %{{.*}}, %[[LDS]][%{{.*}}] : memref<194xf32, #gpu.address_space<workgroup>>
 // SM90: memref.store %{{.*}}, %[[LDS]][%c192] : memref<194xf32, #gpu.address_space<workgroup>>
@@ -18,12 +18,20 @@
 // SM90: gpu.barrier
 // SM90-NOT: gpu.barrier
 // Pass 0's first token: its terms from LDS, no global loads of q, k or g.
+// (bf16 loads of the activations: only v's, before the terms' reads.)
 // SM90: scf.if %{{.*}} -> (f32,
+// SM90-COUNT-4: memref.load %{{.*}} : memref<?xbf16>
+// SM90-NOT: memref.load %{{.*}} : memref<?xbf16>
 // SM90: vector.load %[[LDS]][%{{.*}}] {alignment = 16 : i64} : memref<194xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// SM90-NOT: memref.load %{{.*}} : memref<?xbf16>
 // SM90: vector.load %[[LDS]][%{{.*}}] {alignment = 16 : i64} : memref<194xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// SM90-NOT: memref.load %{{.*}} : memref<?xbf16>
 // SM90: vector.load %[[LDS]][%{{.*}}] {alignment = 16 : i64} : memref<194xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// SM90-NOT: memref.load %{{.*}} : memref<?xbf16>
 // SM90: memref.load %[[LDS]][%c192]
 // SM90: memref.load %[[LDS]][%c193]
+// SM90-NOT: memref.load %{{.*}} : memref<?xbf16>
+// SM90: scf.yield
 // The rest of the row: terms of its own.
 // SM90: scf.for
 // SM90: math.exp
@@ -32,7 +40,7 @@
 // SM90: vector.load %[[LDS]]
 // SM90: gpu.return
 // GFX942-LABEL: gpu.func @kda_decode
-// GFX942-SAME: workgroup(%{{.*}} : memref<194xf32, #gpu.address_space<workgroup>>)
+// GFX942-SAME: workgroup(%{{.*}} : memref<194xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // GFX942-COUNT-1: gpu.barrier
 // GFX942-NOT: gpu.barrier
 // GFX942: gpu.return

@@ -8,7 +8,7 @@
 // RUN: kda-opt %s --kda-lower-to-gpu=target=sm_90 | FileCheck %s
 
 // CHECK: gpu.func @kda_decode
-// CHECK-SAME: workgroup(%[[EX:.*]] : memref<2816xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[EX:.*]] : memref<2816xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-SAME: kda.grid = array<i64: 1, 2, -1>, kda.lanes_k = 1 : i32, kda.layer = #layer, kda.padding_below = 1 : i64, kda.slot_stride = 32768 : i64, kda.spec_tokens = 1 : i64, kda.waves_k = 4 : i32
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
 // CHECK: %[[WAVE:.*]] = arith.divui %{{.*}}, %c32
