@@ -12,6 +12,7 @@
 #include "kda/Passes/Passes.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -68,6 +69,16 @@ private:
   LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs,
                                     SmallVectorImpl<WatchedAccess> &watched);
   void watchAccesses(ArrayRef<WatchedAccess> watched, Value emuCtx);
+  /// The loads and stores (scalar or vector) that index a typed view of the
+  /// dynamic LDS at a constant byte offset (the chunk kernels' arrays),
+  /// watched at that offset. Views of views (the scan ring's slots) are
+  /// the pipeline markers' to describe.
+  void watchDynamicLdsViews(func::FuncOp fn,
+                            SmallVectorImpl<WatchedAccess> &watched);
+  /// `user` as a watched access of `mem` (of `type`) at LDS byte `base`,
+  /// if it is a load or store of it.
+  void watchUser(Operation *user, MemRefType type, int64_t base,
+                 SmallVectorImpl<WatchedAccess> &watched);
   /// A barrier that first drains the thread's LDS operations: kda.lds_barrier
   /// and gpu.barrier (which on gfx9 lowers with the LDS counter drained).
   void emitDrainedBarrier(OpBuilder &b, Location loc, Value emuCtx);
@@ -380,26 +391,8 @@ LogicalResult EmuLowering::replaceAttributions(
     b.setInsertionPointToStart(&entry);
     if (space && space.getValue() == gpu::AddressSpace::Workgroup) {
       const int64_t elemBytes = type.getElementTypeBitWidth() / 8;
-      // Vector accesses cover their whole vector (a masked store, whose
-      // lanes off the mask write nothing, is left unwatched rather than
-      // reported for bytes it does not touch).
-      auto vectorBytes = [&](VectorType v) {
-        return elemBytes * v.getNumElements();
-      };
-      for (Operation *user : arg.getUsers()) {
-        if (auto l = dyn_cast<memref::LoadOp>(user))
-          watched.push_back({user, type, l.getIndices(), ldsBase, elemBytes,
-                             elemBytes, false});
-        else if (auto st = dyn_cast<memref::StoreOp>(user))
-          watched.push_back({user, type, st.getIndices(), ldsBase, elemBytes,
-                             elemBytes, true});
-        else if (auto vl = dyn_cast<vector::LoadOp>(user))
-          watched.push_back({user, type, vl.getIndices(), ldsBase, elemBytes,
-                             vectorBytes(vl.getVectorType()), false});
-        else if (auto vs = dyn_cast<vector::StoreOp>(user))
-          watched.push_back({user, type, vs.getIndices(), ldsBase, elemBytes,
-                             vectorBytes(vs.getVectorType()), true});
-      }
+      for (Operation *user : arg.getUsers())
+        watchUser(user, type, ldsBase, watched);
       ldsBase += (type.getNumElements() * elemBytes + 15) / 16 * 16;
       std::string name = (fn.getName() + "_lds" + Twine(counter++)).str();
       OpBuilder mb(ctx);
@@ -439,6 +432,47 @@ void EmuLowering::emitDrainedBarrier(OpBuilder &b, Location loc,
                        ValueRange{emuCtx});
   func::CallOp::create(b, loc, declare("kda_emu_barrier", {ptr}, {}),
                        ValueRange{emuCtx});
+}
+
+void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
+                            SmallVectorImpl<WatchedAccess> &watched) {
+  const int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  // Vector accesses cover their whole vector (a masked store, whose lanes
+  // off the mask write nothing, is left unwatched rather than reported for
+  // bytes it does not touch).
+  auto vectorBytes = [&](VectorType v) {
+    return elemBytes * v.getNumElements();
+  };
+  if (auto l = dyn_cast<memref::LoadOp>(user))
+    watched.push_back(
+        {user, type, l.getIndices(), base, elemBytes, elemBytes, false});
+  else if (auto st = dyn_cast<memref::StoreOp>(user))
+    watched.push_back(
+        {user, type, st.getIndices(), base, elemBytes, elemBytes, true});
+  else if (auto vl = dyn_cast<vector::LoadOp>(user))
+    watched.push_back({user, type, vl.getIndices(), base, elemBytes,
+                       vectorBytes(vl.getVectorType()), false});
+  else if (auto vs = dyn_cast<vector::StoreOp>(user))
+    watched.push_back({user, type, vs.getIndices(), base, elemBytes,
+                       vectorBytes(vs.getVectorType()), true});
+}
+
+void EmuLowering::watchDynamicLdsViews(
+    func::FuncOp fn, SmallVectorImpl<WatchedAccess> &watched) {
+  fn.walk([&](gpu::DynamicSharedMemoryOp lds) {
+    for (Operation *user : lds->getUsers()) {
+      auto view = dyn_cast<memref::ViewOp>(user);
+      if (!view || !view.getSizes().empty())
+        continue;
+      auto type = view.getType();
+      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+      if (!shift || !type.hasStaticShape() ||
+          !type.getElementType().isIntOrFloat())
+        continue;
+      for (Operation *access : view->getUsers())
+        watchUser(access, type, *shift, watched);
+    }
+  });
 }
 
 void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
@@ -538,6 +572,7 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
   if (failed(replaceAttributions(fn, kernel.getFunctionType().getNumInputs(),
                                  watched)))
     return failure();
+  watchDynamicLdsViews(fn, watched);
   stripGpuAddressSpaces(fn);
   Value emuCtx = fn.getBody().front().insertArgument(0u, ptr, kernel.getLoc());
   // The tile layer (MmaToEmu.cpp): matrix atoms with the semantics of the

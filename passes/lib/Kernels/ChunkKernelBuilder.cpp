@@ -451,7 +451,11 @@ private:
   }
   Value ifValue(Value cond, llvm::function_ref<Value()> then,
                 llvm::function_ref<Value()> otherwise) {
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, cond,
+    return ifValue(f32, cond, then, otherwise);
+  }
+  Value ifValue(Type type, Value cond, llvm::function_ref<Value()> then,
+                llvm::function_ref<Value()> otherwise) {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{type}, cond,
                                   /*withElse=*/true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
@@ -1901,17 +1905,26 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
                    decays[i][k], d);
       return d;
     };
+    // A wave past the last piece (computing on a clamped one) does not
+    // read S: a live wave rewrites those elements in this phase, and the
+    // read, whose result is dropped, would still race with that write.
+    auto accType = VectorType::get({int64_t(c.elems)}, f32);
     for (int64_t t = 0; t < blk.tiles(); ++t) {
       auto [row0, col0] = tileOf(blk, t);
-      SmallVector<Value> elems;
-      for (unsigned e = 0; e < c.elems; ++e) {
-        auto [r, col] = fragmentCoords(b, loc, c, lane, e);
-        elems.push_back(
-            fmul(decayOf(t * c.elems + e),
-                 load(ldsS, blockAt(add(row0, r), add(col0, col)))));
-      }
-      accs.push_back(vector::FromElementsOp::create(
-          b, loc, VectorType::get({int64_t(c.elems)}, f32), elems));
+      accs.push_back(ifValue(
+          accType, live,
+          [&] {
+            SmallVector<Value> elems;
+            for (unsigned e = 0; e < c.elems; ++e) {
+              auto [r, col] = fragmentCoords(b, loc, c, lane, e);
+              elems.push_back(
+                  fmul(decayOf(t * c.elems + e),
+                       load(ldsS, blockAt(add(row0, r), add(col0, col)))));
+            }
+            return vector::FromElementsOp::create(b, loc, accType, elems)
+                .getResult();
+          },
+          [&] { return zeroAccumulator(b, loc, *p.atom); }));
     }
     accs = gemmBlock(accs, blk, p.C,
                      words([&](Value d, Value j) { return kd(j, d); }), vnOp);
