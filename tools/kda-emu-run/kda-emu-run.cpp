@@ -1,6 +1,7 @@
 //===- kda-emu-run.cpp - run one emulator kernel, race detector on --------===//
 //
 //   kda-emu-run KERNEL.so SYMBOL [--block N] [--grid X,Y,Z] [--wave 32|64]
+//               [--dynamic-lds BYTES]
 //
 // Launches a packed emulator entry that takes no arguments (the pipeline
 // schedules of test/lit/Pipelines) and prints "race-free" or the first LDS
@@ -19,7 +20,8 @@
 int main(int argc, char **argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: kda-emu-run KERNEL.so SYMBOL [--block N] "
-                         "[--grid X,Y,Z] [--wave 32|64]\n");
+                         "[--grid X,Y,Z] [--wave 32|64] "
+                         "[--dynamic-lds BYTES]\n");
     return 2;
   }
   kda::emu::LaunchConfig config;
@@ -27,6 +29,8 @@ int main(int argc, char **argv) {
     std::string flag = argv[i];
     if (flag == "--block")
       config.block[0] = uint32_t(std::atoi(argv[i + 1]));
+    else if (flag == "--dynamic-lds") // what the kernel was built for
+      config.dynamicLdsBytes = uint32_t(std::atoi(argv[i + 1]));
     else if (flag == "--wave")
       config.waveSize = uint32_t(std::atoi(argv[i + 1]));
     else if (flag == "--grid")
