@@ -243,11 +243,11 @@ class KernelVariants(unittest.TestCase):
             self.addCleanup(bundle.close)
             yield target, bundle.kernel(name)
 
-    def test_speculative_rows_keep_the_state_after_each_token(self):
+    def check_speculative_rows(self, name):
         # Rows of 3, 2, 1 and 3 tokens, 3 slots each; the row starts from
         # the slot of its last accepted token. Row 2 is padding (its first
         # slot 0), row 3 starts from zeros over NaN slots.
-        for target, kernel in self.kernels("k3_spec"):
+        for target, kernel in self.kernels(name):
             with self.subTest(target=target):
                 b = Batch(K3_SMALL, [3, 2, 1, 3],
                           [[4, 7, 1], [2, 9, 5], [0, 0, 0], [3, 8, 6]],
@@ -256,17 +256,13 @@ class KernelVariants(unittest.TestCase):
                 kda.forward(kernel, b.args(4))
                 b.check(self)
 
+    def test_speculative_rows_keep_the_state_after_each_token(self):
+        self.check_speculative_rows("k3_spec")
+
     def test_speculative_rows_with_shared_terms(self):
-        # The same rows through a kernel walking its columns in 2 passes
-        # that share each row's first token's terms (shared_terms = 1).
-        for target, kernel in self.kernels("k3_spec_shared"):
-            with self.subTest(target=target):
-                b = Batch(K3_SMALL, [3, 2, 1, 3],
-                          [[4, 7, 1], [2, 9, 5], [0, 0, 0], [3, 8, 6]],
-                          [1, 1, 1, 0], num_slots=10, seed=17,
-                          num_accepted=[2, 3, 1, 1])
-                kda.forward(kernel, b.args(4))
-                b.check(self)
+        # Through a kernel walking its columns in 2 passes that share each
+        # row's first token's terms (shared_terms = 1).
+        self.check_speculative_rows("k3_spec_shared")
 
     def test_speculative_calls_are_checked_against_the_kernel(self):
         kernel = dict(self.kernels("k3_spec"))["emu"]
