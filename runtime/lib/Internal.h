@@ -72,6 +72,9 @@ kda_status packChunkUnchecked(const kda_kernel *chunk, const kda_batch &batch,
 /// Enqueues `plan` on `stream` with the backend of `bundle`.
 kda_status runPlan(const kda_bundle *bundle, const LaunchPlan &plan,
                    void *stream);
+/// The same for its launches [first, first + count) (inside the plan).
+kda_status runPlan(const kda_bundle *bundle, const LaunchPlan &plan,
+                   void *stream, size_t first, size_t count);
 
 } // namespace kda::rt
 

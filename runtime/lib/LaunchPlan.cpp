@@ -1,10 +1,13 @@
 //===- LaunchPlan.cpp - kernel launches executed in order on one stream ---===//
 #include "LaunchPlan.h"
 
+#include <cassert>
+
 namespace kda::rt {
 
 kda_status LaunchPlan::run(Backend &backend, void *stream, std::string &error,
                            size_t first, size_t count) const {
+  assert(first + count <= launches.size() && "launch range inside the plan");
   for (size_t i = first; i < first + count; ++i) {
     const PlannedLaunch &l = launches[i];
     // kernelParams convention: params[j] points at the value of argument j.

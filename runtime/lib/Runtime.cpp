@@ -514,8 +514,13 @@ kda_status packNamed(const kda_kernel *k, const kda_arg *args,
 
 kda_status kda::rt::runPlan(const kda_bundle *bundle, const LaunchPlan &plan,
                             void *stream) {
+  return runPlan(bundle, plan, stream, 0, plan.size());
+}
+
+kda_status kda::rt::runPlan(const kda_bundle *bundle, const LaunchPlan &plan,
+                            void *stream, size_t first, size_t count) {
   std::string error;
-  if (kda_status s = plan.run(*bundle->backend, stream, error))
+  if (kda_status s = plan.run(*bundle->backend, stream, error, first, count))
     return fail(s, error);
   return KDA_OK;
 }
@@ -989,11 +994,8 @@ kda_status kda_plan_launch_range(const kda_plan *plan, int32_t first,
                 "launches [" + std::to_string(first) + ", " +
                     std::to_string(int64_t(first) + count) +
                     ") are not inside the plan's " + std::to_string(size));
-  std::string error;
-  if (kda_status s = plan->plan.run(*plan->bundle->backend, stream, error,
-                                    size_t(first), size_t(count)))
-    return fail(s, error);
-  return KDA_OK;
+  return kda::rt::runPlan(plan->bundle, plan->plan, stream, size_t(first),
+                          size_t(count));
 }
 
 void kda_plan_destroy(kda_plan *plan) { delete plan; }

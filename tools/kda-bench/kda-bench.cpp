@@ -624,9 +624,15 @@ int main(int argc, char **argv) {
       kda_plan *plan = nullptr;
       if (layer.chunk) {
         if (kda_plan_create(bundle, &plan) != KDA_OK ||
-            kda_plan_add_chunk(plan, kernel, &b) != KDA_OK ||
-            kda_plan_size(plan) != 2) {
+            kda_plan_add_chunk(plan, kernel, &b) != KDA_OK) {
           std::fprintf(stderr, "kda-bench: chunk plan: %s\n", kda_last_error());
+          std::exit(1);
+        }
+        if (kda_plan_size(plan) != 2) {
+          std::fprintf(stderr,
+                       "kda-bench: chunk plan: %d launches, expected 2 "
+                       "(prep, scan)\n",
+                       int(kda_plan_size(plan)));
           std::exit(1);
         }
         scan = kda_plan_kernel_symbol(plan, 1);
@@ -658,8 +664,8 @@ int main(int argc, char **argv) {
       const double ms = timeOf(launch);
       // Each stage alone, after the whole path ran (the scan reads the
       // prep's workspace and the states the earlier runs left).
-      const double prepMs = plan ? timeOf(stage(0)) : 0;
-      const double scanMs = plan ? timeOf(stage(1)) : 0;
+      const double prepMs = layer.chunk ? timeOf(stage(0)) : 0;
+      const double scanMs = layer.chunk ? timeOf(stage(1)) : 0;
       kda_plan_destroy(plan);
       std::printf("%-10s %8zu %8lld %10.3f", name.c_str(), shape.lengths.size(),
                   (long long)b.num_tokens, ms);

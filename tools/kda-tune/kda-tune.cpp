@@ -317,10 +317,6 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
             for (unsigned passes : orDefault(passesList, {1, 2, 4}))
               for (unsigned lds : orDefault(ldsList, {0, 2}))
                 for (unsigned st : shared) {
-                  // shared_terms = 1 only where it means something (the
-                  // rules refuse it elsewhere).
-                  if (st && (passes < 2 || wavesK != 1 || lds != 0))
-                    continue;
                   rules::ConfigValues c;
                   c.blockK = facts.headK;
                   c.lanesK = lanes;
@@ -332,7 +328,10 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
                   const unsigned gridCols =
                       warps * t.waveSize / (lanes * wavesK);
                   c.blockV = std::max(1u, gridCols * cols * passes);
-                  consider(c);
+                  // shared_terms = 1 only where it means something (the
+                  // rules refuse it elsewhere with this rule).
+                  if (!st || rules::sharedTermsRule(c).empty())
+                    consider(c);
                 }
   // mma = 1: the atom fixes the lanes of a column; a wave takes `cols`
   // n-tiles of the atom's n columns.

@@ -94,6 +94,16 @@ static std::string deriveMmaPlan(const LayerFacts &layer, const ConfigValues &c,
   return os.str();
 }
 
+std::string sharedTermsRule(const ConfigValues &c) {
+  if (c.vPasses >= 2 && c.wavesK == 1 && c.ldsStages == 0)
+    return "";
+  std::ostringstream os;
+  os << "shared_terms = 1 shares a row's first token's terms across "
+        "v_passes: it takes v_passes > 1, waves_k = 1 and lds_stages = 0, got "
+     << c.vPasses << ", " << c.wavesK << " and " << c.ldsStages;
+  return os.str();
+}
+
 std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
                                 const TargetFacts &t, RecurrentPlan &s) {
   std::ostringstream os;
@@ -159,13 +169,9 @@ std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
   s.colsPerThread = s.blockV / (s.gridCols() * s.vPasses);
   s.ldsStages = c.ldsStages;
   s.elemsK = (K + s.lanesK * s.wavesK - 1) / (s.lanesK * s.wavesK);
-  if (c.sharedTerms && (c.vPasses < 2 || s.wavesK != 1 || c.ldsStages != 0))
-    os << "shared_terms = 1 shares a row's first token's terms across "
-          "v_passes: it takes v_passes > 1, waves_k = 1 and lds_stages = 0, "
-          "got "
-       << c.vPasses << ", " << s.wavesK << " and " << c.ldsStages;
-  if (!os.str().empty())
-    return os.str();
+  if (c.sharedTerms)
+    if (std::string rule = sharedTermsRule(c); !rule.empty())
+      return rule;
   s.sharedTerms = c.sharedTerms != 0;
   // (waves_k is 1 with shared terms: never both.)
   if (s.exchangeBytes() > t.staticLdsBytes)

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -107,7 +108,7 @@ struct ApproxDivToRcp : OpRewritePattern<arith::DivFOp> {
 
 void mlir::kda::populateFastMathToNVVMPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ApproxToEx2<math::ExpOp>>(ctx, 1.4426950408889634);
+  patterns.add<ApproxToEx2<math::ExpOp>>(ctx, llvm::numbers::log2e);
   patterns.add<ApproxToEx2<math::Exp2Op>>(ctx, 1.0);
   patterns.add<ApproxDivToRcp>(ctx);
 }

@@ -55,15 +55,14 @@ private:
   /// per wave instruction, 16 bytes per lane from a wave-uniform base) land
   /// at the vmcnt wait that counts past them.
   LogicalResult lowerCopyAtoms(func::FuncOp fn, Value emuCtx);
-  /// An address (i64) of element `elem` of a flat memref.
   /// A load or store (scalar or vector) that indexes workgroup memory
   /// directly; the emulator's race detector watches its `size` bytes at LDS
-  /// byte `base` + index x element bytes (`bytes`).
+  /// byte `base` + index x the element's bytes.
   struct WatchedAccess {
     Operation *op;
     MemRefType type;
     ValueRange indices;
-    int64_t base, bytes, size;
+    int64_t base, size;
     bool write;
   };
   LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs,
@@ -371,8 +370,9 @@ LogicalResult EmuLowering::lowerCopyAtoms(func::FuncOp fn, Value emuCtx) {
 // the fiber's stack. Workgroup attributions sit in LDS one after another (16-
 // byte aligned), as on the GPU: pipeline markers address the first from byte
 // 0, and loads and stores that index an attribution directly are watched at
-// their byte offsets (views into raw byte buffers are what pipeline markers
-// describe, so those are left to the markers).
+// their byte offsets (views of a view of raw bytes, such as a pipeline's ring
+// slots, are what pipeline markers describe, so those are left to the
+// markers; typed views of the dynamic LDS: watchDynamicLdsViews).
 LogicalResult EmuLowering::replaceAttributions(
     func::FuncOp fn, unsigned numArgs,
     SmallVectorImpl<WatchedAccess> &watched) {
@@ -444,16 +444,14 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
     return elemBytes * v.getNumElements();
   };
   if (auto l = dyn_cast<memref::LoadOp>(user))
-    watched.push_back(
-        {user, type, l.getIndices(), base, elemBytes, elemBytes, false});
+    watched.push_back({user, type, l.getIndices(), base, elemBytes, false});
   else if (auto st = dyn_cast<memref::StoreOp>(user))
-    watched.push_back(
-        {user, type, st.getIndices(), base, elemBytes, elemBytes, true});
+    watched.push_back({user, type, st.getIndices(), base, elemBytes, true});
   else if (auto vl = dyn_cast<vector::LoadOp>(user))
-    watched.push_back({user, type, vl.getIndices(), base, elemBytes,
+    watched.push_back({user, type, vl.getIndices(), base,
                        vectorBytes(vl.getVectorType()), false});
   else if (auto vs = dyn_cast<vector::StoreOp>(user))
-    watched.push_back({user, type, vs.getIndices(), base, elemBytes,
+    watched.push_back({user, type, vs.getIndices(), base,
                        vectorBytes(vs.getVectorType()), true});
 }
 
@@ -495,7 +493,8 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
     Value byte = arith::AddIOp::create(
         b, loc, arith::ConstantIndexOp::create(b, loc, a.base),
         arith::MulIOp::create(b, loc, linear,
-                              arith::ConstantIndexOp::create(b, loc, a.bytes)));
+                              arith::ConstantIndexOp::create(
+                                  b, loc, type.getElementTypeBitWidth() / 8)));
     Value lo = arith::IndexCastOp::create(b, loc, i64, byte);
     Value bytes = arith::ConstantIntOp::create(b, loc, a.size, 64);
     func::CallOp::create(b, loc, a.write ? storeFn : loadFn,
@@ -521,6 +520,14 @@ void EmuLowering::stripGpuAddressSpaces(func::FuncOp fn) {
 }
 
 LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
+  // The race detector tags both kinds of LDS by byte offset from 0: a
+  // kernel with both would have them alias (none does).
+  bool usesDynamicLds = false;
+  kernel.walk([&](gpu::DynamicSharedMemoryOp) { usesDynamicLds = true; });
+  if (usesDynamicLds && kernel.getNumWorkgroupAttributions() > 0)
+    return kernel.emitOpError(
+        "has both workgroup attributions and dynamic LDS, which the "
+        "emulator's race detector would watch at the same byte offsets");
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());
   SmallVector<Type> args{ptr};

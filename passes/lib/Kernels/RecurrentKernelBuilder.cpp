@@ -509,6 +509,19 @@ private:
                      ArrayRef<Value> cols, Value expALog, ArrayRef<Value> words,
                      SmallVectorImpl<Value> &finalState,
                      function_ref<void(Value, ArrayRef<Value>)> storeOut);
+  /// One token of a row: the new state and then one output per column.
+  using TokenFn =
+      function_ref<SmallVector<Value>(Value t, ValueRange state, bool first)>;
+  /// A row's tokens bos..eos from `initial`: each token's outputs stored
+  /// (and, for speculative rows, the state after it in its own slot); the
+  /// final state returned. With `peelFirst` the row's first token is its
+  /// own step (`token(bos, initial, true)`), an empty row keeping
+  /// `ifEmpty()`, and the loop runs over the rest.
+  SmallVector<Value>
+  emitRowTokens(Value bos, Value eos, Value n, Value h, Value k0,
+                ArrayRef<Value> cols, ValueRange initial, bool peelFirst,
+                function_ref<SmallVector<Value>()> ifEmpty, TokenFn token,
+                function_ref<void(Value, ArrayRef<Value>)> storeOut);
   /// `elems` elements of type `elem` at `byteOffset` of ring slot `slot`.
   Value ldsView(Value slot, int64_t byteOffset, int64_t elems, Type elem);
   /// The LDS views of slot `slot` of the token ring.
@@ -1640,55 +1653,18 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
       emitMmaTokens(bos, eos, n, h, hq, k0, cols, expALog, loaded, finalState,
                     storeOut);
     } else {
-      // One token: its outputs stored, the state after it returned.
-      // `first`: the row's first token, its terms shared (read from LDS
-      // behind its v loads).
-      auto step = [&](Value t, ValueRange S, bool first) -> SmallVector<Value> {
-        SmallVector<Value> next;
-        if (first) {
-          SmallVector<Value> vvals = columnLoads(t, h, cols);
-          next = columnStep(t, S, vvals, readSharedTerms(k0));
-        } else {
-          next =
-              tokenStep(t, h, k0, cols, expALog, S, globalRows(t, h, hq, k0));
-        }
-        ArrayRef<Value> all(next);
-        storeOut(t, all.drop_front(stateRegs));
-        // Speculative rows keep the state after every token, in its own
-        // slot.
-        if (rows.speculative())
-          storeState(slotAt(n, arith::SubIOp::create(b, t, bos)), h, k0, cols,
-                     all.take_front(stateRegs));
-        return SmallVector<Value>(all.take_front(stateRegs));
+      // With shared terms the row's first token reads them from LDS,
+      // behind its v loads.
+      auto token = [&](Value t, ValueRange S, bool first) {
+        if (!first)
+          return tokenStep(t, h, k0, cols, expALog, S,
+                           globalRows(t, h, hq, k0));
+        SmallVector<Value> vvals = columnLoads(t, h, cols);
+        return columnStep(t, S, vvals, readSharedTerms(k0));
       };
-      Value from = bos;
-      ValueRange carried = initial;
-      SmallVector<Value> afterFirst;
-      if (s.sharedTerms) { // the row's first token peeled: terms from LDS
-        Value nonEmpty =
-            arith::CmpIOp::create(b, arith::CmpIPredicate::ult, bos, eos);
-        auto first = scf::IfOp::create(b, SmallVector<Type>(stateRegs, f32),
-                                       nonEmpty, /*withElse=*/true);
-        {
-          OpBuilder::InsertionGuard guard(b);
-          b.setInsertionPointToStart(first.thenBlock());
-          scf::YieldOp::create(b, step(bos, initial, /*first=*/true));
-          b.setInsertionPointToStart(first.elseBlock());
-          scf::YieldOp::create(b, initial);
-        }
-        afterFirst.assign(first.getResults().begin(), first.getResults().end());
-        carried = afterFirst;
-        from = add(bos, idx(1));
-      }
-      auto loop = scf::ForOp::create(b, from, eos, idx(1), carried);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(loop.getBody());
-        scf::YieldOp::create(b, step(loop.getInductionVar(),
-                                     loop.getRegionIterArgs(),
-                                     /*first=*/false));
-      }
-      finalState.assign(loop.getResults().begin(), loop.getResults().end());
+      finalState = emitRowTokens(
+          bos, eos, n, h, k0, cols, initial, /*peelFirst=*/s.sharedTerms,
+          [&] { return initial; }, token, storeOut);
     }
     if (!rows.speculative())
       storeState(slot, h, k0, cols, finalState);
@@ -1890,38 +1866,58 @@ void RecurrentKernelEmitter::emitMmaTokens(
     ArrayRef<Value> cols, Value expALog, ArrayRef<Value> words,
     SmallVectorImpl<Value> &finalState,
     function_ref<void(Value, ArrayRef<Value>)> storeOut) {
-  const unsigned regs = s.elemsK * s.colsPerThread;
   // A row's first token reads the pool's words as the atom's operand; the
   // rest of the row the f32 state, split.
-  auto step = [&](Value t, ValueRange S, ArrayRef<Value> w) {
-    SmallVector<Value> next = mmaStep(t, h, hq, expALog, S, w, cols);
+  auto token = [&](Value t, ValueRange S, bool first) {
+    return mmaStep(t, h, hq, expALog, S, first ? words : ArrayRef<Value>(),
+                   cols);
+  };
+  finalState = emitRowTokens(
+      bos, eos, n, h, k0, cols, /*initial=*/{}, /*peelFirst=*/true,
+      [&] { return widenState(words); }, token, storeOut);
+}
+
+SmallVector<Value> RecurrentKernelEmitter::emitRowTokens(
+    Value bos, Value eos, Value n, Value h, Value k0, ArrayRef<Value> cols,
+    ValueRange initial, bool peelFirst,
+    function_ref<SmallVector<Value>()> ifEmpty, TokenFn token,
+    function_ref<void(Value, ArrayRef<Value>)> storeOut) {
+  const unsigned regs = s.elemsK * s.colsPerThread;
+  auto step = [&](Value t, ValueRange S, bool first) {
+    SmallVector<Value> next = token(t, S, first);
     ArrayRef<Value> all(next);
     storeOut(t, all.drop_front(regs));
+    // Speculative rows keep the state after every token, in its own slot.
     if (rows.speculative())
       storeState(slotAt(n, arith::SubIOp::create(b, t, bos)), h, k0, cols,
                  all.take_front(regs));
     return SmallVector<Value>(all.take_front(regs));
   };
-  Value nonEmpty =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, bos, eos);
-  auto first = scf::IfOp::create(b, SmallVector<Type>(regs, f32), nonEmpty,
-                                 /*withElse=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(first.thenBlock());
-    scf::YieldOp::create(b, step(bos, {}, words));
-    b.setInsertionPointToStart(first.elseBlock());
-    scf::YieldOp::create(b, widenState(words));
+  Value from = bos;
+  SmallVector<Value> carried(initial.begin(), initial.end());
+  if (peelFirst) {
+    Value nonEmpty =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, bos, eos);
+    auto first = scf::IfOp::create(b, SmallVector<Type>(regs, f32), nonEmpty,
+                                   /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(first.thenBlock());
+      scf::YieldOp::create(b, step(bos, initial, /*first=*/true));
+      b.setInsertionPointToStart(first.elseBlock());
+      scf::YieldOp::create(b, ifEmpty());
+    }
+    carried.assign(first.getResults().begin(), first.getResults().end());
+    from = add(bos, idx(1));
   }
-  auto loop =
-      scf::ForOp::create(b, add(bos, idx(1)), eos, idx(1), first.getResults());
+  auto loop = scf::ForOp::create(b, from, eos, idx(1), carried);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    scf::YieldOp::create(
-        b, step(loop.getInductionVar(), loop.getRegionIterArgs(), {}));
+    scf::YieldOp::create(b, step(loop.getInductionVar(),
+                                 loop.getRegionIterArgs(), /*first=*/false));
   }
-  finalState.assign(loop.getResults().begin(), loop.getResults().end());
+  return SmallVector<Value>(loop.getResults());
 }
 
 // Test only: the same kernel with its argument list reversed. The numeric

@@ -309,11 +309,8 @@ SplitFragment mlir::kda::loadSplitFragment(OpBuilder &b, Location loc,
                                            const MmaAtom &atom,
                                            MmaOperand operand,
                                            const MemTile &tile, Value lane) {
-  SmallVector<Value> words =
-      loadFragmentElements(b, loc, atom, operand, tile, lane);
-  auto type = VectorType::get({int64_t(words.size())}, b.getF32Type());
-  return unpackWords(b, loc, atom,
-                     vector::FromElementsOp::create(b, loc, type, words));
+  return splitWordsFragment(
+      b, loc, atom, loadFragmentElements(b, loc, atom, operand, tile, lane));
 }
 
 Value SplitAccumulator::sum(OpBuilder &b, Location loc) const {

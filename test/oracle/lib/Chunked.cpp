@@ -143,23 +143,6 @@ void scan(const Layer &l, const Batch &b, int C, int64_t c0, int64_t c1, int h,
   }
 }
 
-/// Calls fn(n, h, bos, eos) for every (sequence, value head) with a state
-/// slot; a padding sequence's rows (slot <= 0) get zero outputs instead.
-template <typename Fn>
-void forEachSequenceHead(const Layer &l, const Batch &b, double *out, Fn fn) {
-  for (int n = 0; n < b.numSequences(); ++n) {
-    const int64_t bos = b.cuSeqlens[n], eos = b.cuSeqlens[n + 1];
-    for (int h = 0; h < l.HV; ++h) {
-      if (b.slots[n] > 0) {
-        fn(n, h, bos, eos);
-        continue;
-      }
-      for (int64_t t = bos; t < eos; ++t)
-        std::fill_n(out + (t * l.HV + h) * l.V, l.V, 0.0);
-    }
-  }
-}
-
 } // namespace
 
 void chunked(const Layer &l, const Batch &b, int chunkSize, double *state,
@@ -168,11 +151,12 @@ void chunked(const Layer &l, const Batch &b, int chunkSize, double *state,
     throw std::invalid_argument("kda oracle: chunk size must be positive");
   detail::checkOrThrow(l, b, numSlots);
   Mat S;
-  forEachSequenceHead(l, b, out, [&](int n, int h, int64_t bos, int64_t eos) {
-    detail::loadState(l, b, n, h, state, S);
-    scan(l, b, chunkSize, bos, eos, h, S, out);
-    detail::storeState(l, b, n, h, S, state);
-  });
+  detail::forEachSequenceHead(l, b, out,
+                              [&](int n, int h, int64_t bos, int64_t eos) {
+                                detail::loadState(l, b, n, h, state, S);
+                                scan(l, b, chunkSize, bos, eos, h, S, out);
+                                detail::storeState(l, b, n, h, S, state);
+                              });
 }
 
 void segmented(const Layer &l, const Batch &b, int chunkSize, int segmentChunks,
@@ -184,46 +168,47 @@ void segmented(const Layer &l, const Batch &b, int chunkSize, int segmentChunks,
   const int K = l.K, V = l.V;
   const int64_t segRows = int64_t(chunkSize) * segmentChunks;
   Mat S;
-  forEachSequenceHead(l, b, out, [&](int n, int h, int64_t bos, int64_t eos) {
-    // Phase 1, each segment on its own: (M, B) composed from (I, 0) as
-    // one K x (K + V) matrix [M | B]; M's columns take U' = 0.
-    std::vector<Mat> Ms, Bs;
-    for (int64_t s0 = bos; s0 < eos; s0 += segRows) {
-      const int64_t s1 = std::min(eos, s0 + segRows);
-      Mat M(size_t(K) * K, 0.0), B(size_t(K) * V, 0.0);
-      for (int d = 0; d < K; ++d)
-        M[size_t(d) * K + d] = 1.0;
-      for (int64_t t = s0; t < s1; t += chunkSize) {
-        ChunkTerms c =
-            chunkTerms(l, b, t, int(std::min<int64_t>(chunkSize, s1 - t)), h);
-        advance(c, M, K, /*withU=*/false);
-        advance(c, B, V, /*withU=*/true);
-      }
-      Ms.push_back(std::move(M));
-      Bs.push_back(std::move(B));
-    }
-    // Phase 2, serial over segments: S_{p+1} = M_p S_p + B_p.
-    detail::loadState(l, b, n, h, state, S);
-    std::vector<Mat> entering;
-    for (size_t p = 0; p < Ms.size(); ++p) {
-      entering.push_back(S);
-      Mat next = Bs[p];
-      for (int i = 0; i < K; ++i)
-        for (int j = 0; j < K; ++j)
-          for (int x = 0; x < V; ++x)
-            next[size_t(i) * V + x] +=
-                Ms[p][size_t(i) * K + j] * S[size_t(j) * V + x];
-      S = std::move(next);
-    }
-    // Phase 3, each segment on its own: its outputs from its entering
-    // state (its final state is the next one's entering state).
-    for (size_t p = 0; p < entering.size(); ++p) {
-      const int64_t s0 = bos + int64_t(p) * segRows;
-      Mat Sp = entering[p];
-      scan(l, b, chunkSize, s0, std::min(eos, s0 + segRows), h, Sp, out);
-    }
-    detail::storeState(l, b, n, h, S, state);
-  });
+  detail::forEachSequenceHead(
+      l, b, out, [&](int n, int h, int64_t bos, int64_t eos) {
+        // Phase 1, each segment on its own: (M, B) composed from (I, 0) as
+        // one K x (K + V) matrix [M | B]; M's columns take U' = 0.
+        std::vector<Mat> Ms, Bs;
+        for (int64_t s0 = bos; s0 < eos; s0 += segRows) {
+          const int64_t s1 = std::min(eos, s0 + segRows);
+          Mat M(size_t(K) * K, 0.0), B(size_t(K) * V, 0.0);
+          for (int d = 0; d < K; ++d)
+            M[size_t(d) * K + d] = 1.0;
+          for (int64_t t = s0; t < s1; t += chunkSize) {
+            ChunkTerms c = chunkTerms(
+                l, b, t, int(std::min<int64_t>(chunkSize, s1 - t)), h);
+            advance(c, M, K, /*withU=*/false);
+            advance(c, B, V, /*withU=*/true);
+          }
+          Ms.push_back(std::move(M));
+          Bs.push_back(std::move(B));
+        }
+        // Phase 2, serial over segments: S_{p+1} = M_p S_p + B_p.
+        detail::loadState(l, b, n, h, state, S);
+        std::vector<Mat> entering;
+        for (size_t p = 0; p < Ms.size(); ++p) {
+          entering.push_back(S);
+          Mat next = Bs[p];
+          for (int i = 0; i < K; ++i)
+            for (int j = 0; j < K; ++j)
+              for (int x = 0; x < V; ++x)
+                next[size_t(i) * V + x] +=
+                    Ms[p][size_t(i) * K + j] * S[size_t(j) * V + x];
+          S = std::move(next);
+        }
+        // Phase 3, each segment on its own: its outputs from its entering
+        // state (its final state is the next one's entering state).
+        for (size_t p = 0; p < entering.size(); ++p) {
+          const int64_t s0 = bos + int64_t(p) * segRows;
+          Mat Sp = entering[p];
+          scan(l, b, chunkSize, s0, std::min(eos, s0 + segRows), h, Sp, out);
+        }
+        detail::storeState(l, b, n, h, S, state);
+      });
 }
 
 } // namespace kda::ref

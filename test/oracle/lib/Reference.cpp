@@ -152,45 +152,39 @@ void recurrent(const Layer &l, const Batch &b, double *state, int64_t numSlots,
   detail::checkOrThrow(l, b, numSlots);
   const int K = l.K, V = l.V;
   std::vector<double> S, r(V);
-  for (int n = 0; n < b.numSequences(); ++n) {
-    const int64_t bos = b.cuSeqlens[n], eos = b.cuSeqlens[n + 1];
-    for (int h = 0; h < l.HV; ++h) {
-      if (b.slots[n] <= 0) { // padding: zeros out, no state access
-        for (int64_t t = bos; t < eos; ++t)
-          std::fill_n(out + (t * l.HV + h) * V, V, 0.0);
-        continue;
-      }
-      detail::loadState(l, b, n, h, state, S);
-      for (int64_t t = bos; t < eos; ++t) {
-        detail::TokenHead p = detail::prepare(l, b, t, h);
-        // S <- diag(exp g) S
-        for (int dk = 0; dk < K; ++dk) {
-          double decay = std::exp(p.g[dk]);
-          for (int dv = 0; dv < V; ++dv)
-            S[size_t(dk) * V + dv] *= decay;
-        }
-        // r = v - S^T k ; S <- S + beta k r^T
-        for (int dv = 0; dv < V; ++dv) {
-          double acc = 0;
+  // Padding rows: zeros out, no state access.
+  detail::forEachSequenceHead(
+      l, b, out, [&](int n, int h, int64_t bos, int64_t eos) {
+        detail::loadState(l, b, n, h, state, S);
+        for (int64_t t = bos; t < eos; ++t) {
+          detail::TokenHead p = detail::prepare(l, b, t, h);
+          // S <- diag(exp g) S
+          for (int dk = 0; dk < K; ++dk) {
+            double decay = std::exp(p.g[dk]);
+            for (int dv = 0; dv < V; ++dv)
+              S[size_t(dk) * V + dv] *= decay;
+          }
+          // r = v - S^T k ; S <- S + beta k r^T
+          for (int dv = 0; dv < V; ++dv) {
+            double acc = 0;
+            for (int dk = 0; dk < K; ++dk)
+              acc += S[size_t(dk) * V + dv] * p.k[dk];
+            r[dv] = p.v[dv] - acc;
+          }
           for (int dk = 0; dk < K; ++dk)
-            acc += S[size_t(dk) * V + dv] * p.k[dk];
-          r[dv] = p.v[dv] - acc;
+            for (int dv = 0; dv < V; ++dv)
+              S[size_t(dk) * V + dv] += p.beta * p.k[dk] * r[dv];
+          // o = S^T (scale q)
+          double *o = out + (t * l.HV + h) * V;
+          for (int dv = 0; dv < V; ++dv) {
+            double acc = 0;
+            for (int dk = 0; dk < K; ++dk)
+              acc += S[size_t(dk) * V + dv] * p.q[dk];
+            o[dv] = acc;
+          }
         }
-        for (int dk = 0; dk < K; ++dk)
-          for (int dv = 0; dv < V; ++dv)
-            S[size_t(dk) * V + dv] += p.beta * p.k[dk] * r[dv];
-        // o = S^T (scale q)
-        double *o = out + (t * l.HV + h) * V;
-        for (int dv = 0; dv < V; ++dv) {
-          double acc = 0;
-          for (int dk = 0; dk < K; ++dk)
-            acc += S[size_t(dk) * V + dv] * p.q[dk];
-          o[dv] = acc;
-        }
-      }
-      detail::storeState(l, b, n, h, S, state);
-    }
-  }
+        detail::storeState(l, b, n, h, S, state);
+      });
 }
 
 } // namespace kda::ref

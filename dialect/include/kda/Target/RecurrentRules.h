@@ -115,6 +115,13 @@ struct RecurrentPlan {
 /// verifier checks). Empty on success, else the rule.
 std::string checkConfigRanges(const ConfigValues &c);
 
+/// Where shared_terms = 1 means something: a row's first token's terms
+/// shared across v_passes > 1, with waves_k 1 (one wave covers a column's
+/// k, so the terms are normalised once) and direct token loads. Empty when
+/// `c` is such a config, else the rule (deriveRecurrentPlan refuses
+/// shared_terms = 1 with it; kda-tune enumerates it only where it is empty).
+std::string sharedTermsRule(const ConfigValues &c);
+
 /// Checks `c` for the recurrent kernel of `layer` on `target` and derives
 /// `plan`. Empty on success, else the rule that fails with its values.
 std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,

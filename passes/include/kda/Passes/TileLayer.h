@@ -130,6 +130,7 @@ SplitFragment buildSplitFragment(OpBuilder &b, Location loc,
 /// fragment order) the caller has at hand.
 SplitFragment splitWordsFragment(OpBuilder &b, Location loc,
                                  const MmaAtom &atom, ArrayRef<Value> words);
+
 /// The calling lane's split fragment of `operand` from a tile of split
 /// words in memory (f32 elements), read by loadFragment's vector loads.
 SplitFragment loadSplitFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
