@@ -183,6 +183,17 @@ if command -v compute-sanitizer > /dev/null; then
       echo "racecheck $k: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck-$k.log" | tr '\n' ' ')"
     done
   fi
+  # The tuned bf16 pools' shared_terms variants: a row's first token's
+  # terms go through LDS behind a barrier (every variant a numerics batch's
+  # N picks).
+  if want racecheck && [ -d "$bundles/bf16-tuned" ]; then
+    for k in bf16_state_h32_vk bf16_state_h32_kv; do
+      compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 5 \
+        "$bench" --bundle "$bundles/bf16-tuned" --kernel "$k" --numerics \
+        > "$out/racecheck-$k.log" 2>&1 || status=1
+      echo "racecheck $k: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck-$k.log" | tr '\n' ' ')"
+    done
+  fi
 fi
 if want tiles && [ -d "$bundles/tile-gemm" ]; then
   echo "== tile-GEMM kernels through mma.sync (plain, tril-masked, 64 KiB dynamic shared memory) vs float64"
