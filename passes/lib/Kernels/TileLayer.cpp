@@ -251,14 +251,41 @@ void mlir::kda::forEachFragmentElement(OpBuilder &b, Location loc,
   }
 }
 
+/// `halves` (16-bit floats whose f32 is their bits in the high half: bf16)
+/// widened to f32. An even count goes by 32-bit words - a word's low half
+/// shifted up, its high half masked - so the narrowing before it stays
+/// one conversion a pair (cvt.rn.bf16x2.f32 on sm_90), where an extf of
+/// each element made the backend narrow them one at a time too.
+static Value widenPairs(OpBuilder &b, Location loc, Value halves) {
+  auto type = cast<VectorType>(halves.getType());
+  const int64_t n = type.getNumElements();
+  auto f32Type = VectorType::get({n}, b.getF32Type());
+  if (n % 2 || !type.getElementType().isBF16())
+    return arith::ExtFOp::create(b, loc, f32Type, halves);
+  auto wordType = VectorType::get({n / 2}, b.getI32Type());
+  auto pairType = VectorType::get({n / 2}, b.getF32Type());
+  Value words = vector::BitCastOp::create(b, loc, wordType, halves);
+  auto splat = [&](uint32_t v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(wordType, b.getI32IntegerAttr(v)));
+  };
+  Value low = arith::ShLIOp::create(b, loc, words, splat(16));
+  Value high = arith::AndIOp::create(b, loc, words, splat(0xffff0000u));
+  SmallVector<int64_t> interleave;
+  for (int64_t i = 0; i < n / 2; ++i)
+    interleave.append({i, n / 2 + i});
+  return vector::ShuffleOp::create(
+      b, loc, vector::BitCastOp::create(b, loc, pairType, low),
+      vector::BitCastOp::create(b, loc, pairType, high), interleave);
+}
+
 SplitFragment mlir::kda::splitFragment(OpBuilder &b, Location loc,
                                        const MmaAtom &atom, Value frag) {
   auto f32Type = cast<VectorType>(frag.getType());
   auto halfType =
       VectorType::get(f32Type.getShape(), scalarType(b.getContext(), atom.ab));
   Value hi = arith::TruncFOp::create(b, loc, halfType, frag);
-  Value rest = arith::SubFOp::create(
-      b, loc, frag, arith::ExtFOp::create(b, loc, f32Type, hi));
+  Value rest = arith::SubFOp::create(b, loc, frag, widenPairs(b, loc, hi));
   return {hi, arith::TruncFOp::create(b, loc, halfType, rest)};
 }
 
