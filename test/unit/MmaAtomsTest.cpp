@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "kda/Target/MmaAtoms.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <vector>
 
@@ -40,6 +41,54 @@ TEST(MmaAtoms, EveryLayoutIsABijection) {
     expectBijection(a, a.b, a.k, a.n, "B");
     expectBijection(a, a.c, a.m, a.n, "C");
   }
+}
+
+// The k-contiguous twin renames k by one bijection for A and B (so a
+// product over the twin's fragments is the atom's product), keeps M, N and
+// C, and gives each lane consecutive k within an A row and a B column.
+TEST(MmaAtoms, ContiguousKTwinRenamesKOnce) {
+  for (MmaKind kind : allMmaKinds()) {
+    const MmaAtom &a = getMmaAtom(kind), &t = contiguousKAtom(a);
+    SCOPED_TRACE(std::string(a.name));
+    EXPECT_EQ(t.kind, a.kind);
+    expectBijection(t, t.a, t.m, t.k, "A (twin)");
+    expectBijection(t, t.b, t.k, t.n, "B (twin)");
+    std::vector<int> rename(a.k, -1);
+    auto same = [&](unsigned k, unsigned twinK) {
+      if (rename[k] < 0)
+        rename[k] = int(twinK);
+      return rename[k] == int(twinK);
+    };
+    for (unsigned l = 0; l < a.waveSize; ++l) {
+      for (unsigned e = 0; e < a.a.elems; ++e) {
+        EXPECT_EQ(t.a.rowOf(l, e), a.a.rowOf(l, e));
+        EXPECT_TRUE(same(a.a.colOf(l, e), t.a.colOf(l, e)))
+            << "A lane " << l << " element " << e;
+      }
+      for (unsigned e = 0; e < a.b.elems; ++e) {
+        EXPECT_EQ(t.b.colOf(l, e), a.b.colOf(l, e));
+        EXPECT_TRUE(same(a.b.rowOf(l, e), t.b.rowOf(l, e)))
+            << "B lane " << l << " element " << e;
+      }
+      for (unsigned e = 0; e < a.c.elems; ++e)
+        EXPECT_EQ(t.c.rowOf(l, e) * a.n + t.c.colOf(l, e),
+                  a.c.rowOf(l, e) * a.n + a.c.colOf(l, e));
+      // A lane's k of one A row: consecutive.
+      std::vector<unsigned> ks;
+      for (unsigned e = 0; e < t.a.elems; ++e)
+        if (t.a.rowOf(l, e) == t.a.rowOf(l, 0))
+          ks.push_back(t.a.colOf(l, e));
+      std::sort(ks.begin(), ks.end());
+      for (size_t i = 1; i < ks.size(); ++i)
+        EXPECT_EQ(ks[i], ks[0] + i) << "lane " << l;
+    }
+  }
+  // The sync atom's twin: lane 5 (g 1, t 1) holds k 4..7 of row 1.
+  const MmaAtom &t =
+      contiguousKAtom(getMmaAtom(MmaKind::MmaSyncF32_16x8x16_BF16));
+  EXPECT_EQ(t.a.colOf(5, 0), 4u);
+  EXPECT_EQ(t.a.colOf(5, 5), 7u);
+  EXPECT_EQ(t.b.rowOf(5, 3), 7u);
 }
 
 TEST(MmaAtoms, KindNamesRoundTrip) {

@@ -56,6 +56,11 @@ const T kSyncBRow[] = {lane(1, 4, 2), elem(1, 2, 1), elem(2, 0, 8)};
 const T kSyncBCol[] = {lane(4, 0, 1)};
 const T kSyncCRow[] = {lane(4, 0, 1), elem(2, 0, 8)};
 const T kSyncCCol[] = {lane(1, 4, 2), elem(1, 2, 1)};
+// The same with the k slots renamed so a lane's k of one row (A) or column
+// (B) are four consecutive k: slot 2t + i + 8j holds k 4t + 2j + i (one
+// renaming for A and B, so a product's sum over k is unchanged).
+const T kSyncAColK[] = {lane(1, 4, 4), elem(1, 2, 1), elem(4, 0, 2)};
+const T kSyncBRowK[] = {lane(1, 4, 4), elem(1, 2, 1), elem(2, 0, 2)};
 
 const MmaAtom kAtoms[] = {
     {"v_mfma_f32_16x16x16_bf16", MmaKind::MfmaF32_16x16x16_BF16,
@@ -78,6 +83,27 @@ const MmaAtom kAtoms[] = {
      MmaKind::MmaSyncF32_16x8x16_BF16, MmaFamily::MmaSync, 16, 8, 16,
      ScalarKind::BF16, ScalarKind::F32, 32, {8, kSyncARow, kSyncACol},
      {4, kSyncBRow, kSyncBCol}, {4, kSyncCRow, kSyncCCol}},
+};
+
+// The k-contiguous twins (contiguousKAtom), in kAtoms' order: MFMA lanes
+// already hold consecutive k.
+const MmaAtom kContiguousK[] = {
+    kAtoms[0],
+    kAtoms[1],
+    kAtoms[2],
+    kAtoms[3],
+    {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+     MmaKind::MmaSyncF32_16x8x16_BF16,
+     MmaFamily::MmaSync,
+     16,
+     8,
+     16,
+     ScalarKind::BF16,
+     ScalarKind::F32,
+     32,
+     {8, kSyncARow, kSyncAColK},
+     {4, kSyncBRowK, kSyncBCol},
+     {4, kSyncCRow, kSyncCCol}},
 };
 
 const MmaKind kKinds[] = {
@@ -125,6 +151,10 @@ std::optional<MmaKind> mlir::kda::symbolizeMmaKind(llvm::StringRef name) {
 llvm::ArrayRef<MmaKind> mlir::kda::allMmaKinds() { return kKinds; }
 
 const MmaAtom &mlir::kda::getMmaAtom(MmaKind kind) { return *atom(kind); }
+
+const MmaAtom &mlir::kda::contiguousKAtom(const MmaAtom &atom) {
+  return kContiguousK[unsigned(atom.kind)];
+}
 
 llvm::ArrayRef<const MmaAtom *> mlir::kda::mmaAtomsOf(llvm::StringRef chip) {
   if (chip == "gfx942")

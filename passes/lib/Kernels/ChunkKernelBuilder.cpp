@@ -154,16 +154,41 @@ struct ChunkPlan {
   /// are (one copy atom per row).
   bool padRows = false;
   int64_t padded(int64_t width) const { return padRows ? width + 4 : width; }
+  /// Whether the scan reads its atom operands as 16-byte runs: fragments
+  /// by the atom's k-contiguous twin (contiguousKAtom), the state's and
+  /// V_new's words held transposed so that B's k is contiguous too, and
+  /// the arrays read that way padded by kPad = 16 floats (the two rows
+  /// eight lanes of a 16-byte read touch at once on different banks).
+  /// Only the 32-column scan: measured on the H200 (2026-12-01, sixteenth
+  /// session, 1 x 8192 H 32) its scan went from 1.004-1.011 to 0.945-0.949
+  /// ms; the same layout made the 16- and 64-column scans 4-5% slower
+  /// (the 16-column one at its 128-register cap, the 64-column one's 2 x 2
+  /// tile blocks reading each fragment for two atoms already) and the
+  /// prep 2%; with 4 floats of padding every scan was slower (2-way bank
+  /// conflicts on each 16-byte read).
+  bool operandRuns = false;
+  /// The row stride of the scan's arrays whose rows are k of an atom
+  /// operand (the staged W, q o exp G, k o exp(G_last - G) and A_qk rows;
+  /// with operandRuns the transposed state and V_new words).
+  int64_t kPad = 4;
+  int64_t paddedK(int64_t width) const {
+    return padRows ? width + kPad : width;
+  }
   int64_t scanStagedFloats() const {
-    return C * padded(K) + (pipelined() ? 0 : C * padded(blockV)) +
-           C * padded(C);
+    return C * paddedK(K) + (pipelined() ? 0 : C * padded(blockV)) +
+           C * paddedK(C);
   }
   /// The scan's state block (f32, and its split words where they fit: the
   /// f32 block starts each update, the words feed the atoms) and V_new
-  /// (split words only: it is only ever an atom operand).
+  /// (split words only: it is only ever an atom operand). With
+  /// operandRuns the words are held transposed (a column's K, or C, words
+  /// in a padded row).
   bool stateWords = true;
   int64_t scanOwnFloats() const {
-    return (stateWords ? 2 : 1) * K * padded(blockV) + C * padded(blockV);
+    if (!operandRuns)
+      return (stateWords ? 2 : 1) * K * padded(blockV) + C * padded(blockV);
+    return K * padded(blockV) + (stateWords ? blockV * paddedK(K) : 0) +
+           blockV * paddedK(C);
   }
   /// The scan's LDS before the ring: the state block, V_new, staged rows.
   int64_t scanFixedFloats() const {
@@ -268,16 +293,19 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
     // gives way first is staging, then padding, then the state's split
     // words (the atoms then split S at every fragment). None fitting, the
     // last stands (the LDS check below or R6 rejects it).
+    // The 32-column scan first tries its operands as runs (operandRuns).
     struct Layout {
-      bool staged, padded, words;
+      bool staged, padded, words, runs = false;
     };
-    const Layout layouts[] = {{true, true, true},
-                              {false, true, true},
-                              {false, false, true},
-                              {false, true, false},
-                              {false, false, false}};
+    const Layout layouts[] = {{true, true, true, true}, {true, true, true},
+                              {false, true, true},      {false, false, true},
+                              {false, true, false},     {false, false, false}};
     for (const Layout &l : layouts) {
+      if (l.runs && p.blockV != 32)
+        continue;
       p.stageScan = l.staged, p.padRows = l.padded, p.stateWords = l.words;
+      p.operandRuns = l.runs;
+      p.kPad = l.runs ? 16 : 4;
       if (fits(l.staged))
         break;
     }
@@ -618,17 +646,24 @@ private:
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(loop.getBody());
       Value k0 = loop.getInductionVar();
+      // With operandRuns both operands' fragments follow the atom's
+      // k-contiguous twin: a lane's k of a row of A (a column of B) are
+      // then one vector load wherever the operand's k is contiguous in LDS
+      // (the staged rows, the state's and V_new's transposed words), where
+      // the atom's own layout reads them in pairs (A) or one at a time (B).
+      const MmaAtom &kAtom = p.operandRuns ? contiguousKAtom(atom) : atom;
       SmallVector<SplitFragment> as, bsSplit;
       SmallVector<Value> bsExact;
       for (int64_t i = 0; i < blk.mt; ++i)
-        as.push_back(splitOperand(MmaOperand::A, blockRow(blk, i), k0, aK));
+        as.push_back(
+            splitOperand(kAtom, MmaOperand::A, blockRow(blk, i), k0, aK));
       for (int64_t j = 0; j < blk.nt; ++j) {
         if (bK.exact)
           bsExact.push_back(
-              exactFragment(MmaOperand::B, k0, blockCol(blk, j), bK));
+              exactFragment(kAtom, MmaOperand::B, k0, blockCol(blk, j), bK));
         else
           bsSplit.push_back(
-              splitOperand(MmaOperand::B, k0, blockCol(blk, j), bK));
+              splitOperand(kAtom, MmaOperand::B, k0, blockCol(blk, j), bK));
       }
       SmallVector<Value> next;
       for (int64_t t = 0; t < blk.tiles(); ++t) {
@@ -717,8 +752,8 @@ private:
                      mul(div(piece, bl.blocksN), idx(bl.mt * p.atom->m)),
                      mul(rem(piece, bl.blocksN), idx(bl.nt * p.atom->n))};
   }
-  SplitFragment splitOperand(MmaOperand operand, Value row0, Value col0,
-                             const Operand &op) {
+  SplitFragment splitOperand(const MmaAtom &atom, MmaOperand operand,
+                             Value row0, Value col0, const Operand &op) {
     if (op.mem) {
       // Every LDS array starts on 16 bytes (carve), the strides are padded
       // widths (multiples of 4) and every tile origin a multiple of the
@@ -733,38 +768,38 @@ private:
           add(mul(row0, idx(op.rowStride)), mul(col0, idx(op.colStride))),
           idx(op.rowStride), idx(op.colStride), align};
       if (op.words)
-        return loadSplitFragment(b, loc, *p.atom, operand, tile, lane);
+        return loadSplitFragment(b, loc, atom, operand, tile, lane);
       SmallVector<Value> elems =
-          loadFragmentElements(b, loc, *p.atom, operand, tile, lane);
+          loadFragmentElements(b, loc, atom, operand, tile, lane);
       auto type = VectorType::get({int64_t(elems.size())}, f32);
-      return splitFragment(b, loc, *p.atom,
+      return splitFragment(b, loc, atom,
                            vector::FromElementsOp::create(b, loc, type, elems));
     }
     auto at = [&](OpBuilder &, Location, Value r, Value c) {
       return op.at(add(row0, r), add(col0, c));
     };
     if (op.words)
-      return buildSplitFragment(b, loc, *p.atom, operand, lane, at);
-    return splitFragment(b, loc, *p.atom,
-                         buildFragment(b, loc, *p.atom, operand, lane, at));
+      return buildSplitFragment(b, loc, atom, operand, lane, at);
+    return splitFragment(b, loc, atom,
+                         buildFragment(b, loc, atom, operand, lane, at));
   }
   /// A field's chunk rows of `width` as an operand of split words: from
   /// their LDS buffer `buf` where the plan stages them, else by `at`.
   Operand rowsOperand(Value buf, int64_t width, At at) {
-    return p.stageScan ? inLds(buf, p.padded(width), /*asWords=*/true)
+    return p.stageScan ? inLds(buf, stagedStride(buf, width), /*asWords=*/true)
                        : words(std::move(at));
   }
   /// The fragment of an exact operand, in the atom's operand type.
-  Value exactFragment(MmaOperand operand, Value row0, Value col0,
-                      const Operand &op) {
-    const FragmentLayout &layout = layoutOf(*p.atom, operand);
+  Value exactFragment(const MmaAtom &atom, MmaOperand operand, Value row0,
+                      Value col0, const Operand &op) {
+    const FragmentLayout &layout = layoutOf(atom, operand);
     SmallVector<Value> elems;
     for (unsigned e = 0; e < layout.elems; ++e) {
       auto [r, c] = fragmentCoords(b, loc, layout, lane, e);
       elems.push_back(op.at(add(row0, r), add(col0, c)));
     }
     return vector::FromElementsOp::create(
-        b, loc, fragmentType(b.getContext(), *p.atom, operand), elems);
+        b, loc, fragmentType(b.getContext(), atom, operand), elems);
   }
   /// The split word of `x` (see Operand).
   Value word(Value x) { return packSplitWord(b, loc, *p.atom, x); }
@@ -882,6 +917,35 @@ private:
   /// and their word copies (rows of blockV, padded).
   Value blockAt(Value r, Value col) {
     return add(mul(r, idx(p.padded(p.blockV))), col);
+  }
+  /// Index of (row, column of the block) in the transposed word copies of
+  /// the state block (rows = K) and of V_new (rows = C).
+  /// Index of (row, column of the block) in the word copies of the state
+  /// block (rows = K) and of V_new (rows = C): blockAt's, or transposed
+  /// with operandRuns.
+  Value stateWordAt(Value r, Value col) {
+    return p.operandRuns ? add(mul(col, idx(p.paddedK(p.K))), r)
+                         : blockAt(r, col);
+  }
+  Value newValueAt(Value r, Value col) {
+    return p.operandRuns ? add(mul(col, idx(p.paddedK(p.C))), r)
+                         : blockAt(r, col);
+  }
+  /// The state's words and V_new as the atoms' B operands.
+  Operand stateWordsOperand() {
+    return p.operandRuns ? inLds(ldsSw, p.paddedK(p.K), /*asWords=*/true,
+                                 /*transposed=*/true)
+                         : inLds(ldsSw, p.padded(p.blockV), /*asWords=*/true);
+  }
+  Operand newValuesOperand() {
+    return p.operandRuns ? inLds(ldsVn, p.paddedK(p.C), /*asWords=*/true,
+                                 /*transposed=*/true)
+                         : inLds(ldsVn, p.padded(p.blockV), /*asWords=*/true);
+  }
+  /// The row stride of a staged buffer of the scan: U's rows are read by
+  /// accumulator coordinates (padded), the others' as atom operands.
+  int64_t stagedStride(Value buf, int64_t width) {
+    return buf == ldsU ? p.padded(width) : p.paddedK(width);
   }
   Value aIdx(Value i, Value j) { return add(mul(i, idx(p.padded(p.C))), j); }
   /// Element (i, m) of A's LDS block with a unit diagonal: T' = T + I once
@@ -1765,7 +1829,7 @@ void ChunkEmitter::storePieces(Value buf, const PendingRows &rows) {
                                               b.getZeroAttr(v.getType()));
       vector::StoreOp::create(
           b, loc, select(rowValid(r), v, zeros), buf,
-          ValueRange{add(mul(r, idx(p.padded(rows.width))), x)},
+          ValueRange{add(mul(r, idx(stagedStride(buf, rows.width))), x)},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
     };
     if (in)
@@ -1791,7 +1855,7 @@ void ChunkEmitter::stageRows(Value buf, int64_t field, Value from,
 }
 
 ChunkEmitter::At ChunkEmitter::stagedAt(Value buf, int64_t width) {
-  return inLds(buf, p.padded(width), /*asWords=*/false).at;
+  return inLds(buf, stagedStride(buf, width), /*asWords=*/false).at;
 }
 
 ChunkEmitter::At ChunkEmitter::chunkRows(Value buf, int64_t field, Value from,
@@ -1837,8 +1901,9 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   SmallVector<SmallVector<Value>> decays = updateDecays();
   // Every operand is a split word: S and V_new from their copies here, the
   // chunk's rows as the prep wrote them.
-  Operand sOp = inLds(p.stateWords ? ldsSw : ldsS, p.padded(BV), p.stateWords);
-  Operand vnOp = inLds(ldsVn, p.padded(BV), /*asWords=*/true);
+  Operand sOp = p.stateWords ? stateWordsOperand()
+                             : inLds(ldsS, p.padded(BV), /*asWords=*/false);
+  Operand vnOp = newValuesOperand();
   auto staged = [&] {
     if (p.stageScan)
       barrier();
@@ -1862,7 +1927,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
     SmallVector<Value> accs = gemmBlock(zeros(blk), blk, p.K, w, sOp);
     ifThen(live, [&] {
       eachBlockResult(accs, blk, [&](Value i, Value col, Value x) {
-        store(word(fsub(u(i, col), x)), ldsVn, blockAt(i, col));
+        store(word(fsub(u(i, col), x)), ldsVn, newValueAt(i, col));
       });
     });
   });
@@ -1932,7 +1997,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
       eachBlockResult(accs, blk, [&](Value d, Value col, Value x) {
         store(x, ldsS, blockAt(d, col));
         if (p.stateWords)
-          store(word(x), ldsSw, blockAt(d, col));
+          store(word(x), ldsSw, stateWordAt(d, col));
       });
     });
   });
@@ -2069,13 +2134,14 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
         beginLds();
         ldsS = carve(p.K * p.padded(BV));
         if (p.stateWords)
-          ldsSw = carve(p.K * p.padded(BV));
-        ldsVn = carve(p.C * p.padded(BV));
+          ldsSw =
+              carve(p.operandRuns ? BV * p.paddedK(p.K) : p.K * p.padded(BV));
+        ldsVn = carve(p.operandRuns ? BV * p.paddedK(p.C) : p.C * p.padded(BV));
         if (p.stageScan) {
-          ldsX = carve(p.C * p.padded(p.K));
+          ldsX = carve(p.C * p.paddedK(p.K));
           if (!p.pipelined())
             ldsU = carve(p.C * p.padded(BV));
-          ldsAq = carve(p.C * p.padded(p.C));
+          ldsAq = carve(p.C * p.paddedK(p.C));
         }
         if (p.pipelined()) {
           // The ring's slots, last: the kda.lds_buffer's offset is this
@@ -2098,10 +2164,9 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
           Value s0 = ifValue(
               init, [&] { return loadF(state, stateOffset(slot, d, col)); },
               [&] { return f(0); });
-          Value at = blockAt(d, rem(i, BV));
-          store(s0, ldsS, at);
+          store(s0, ldsS, blockAt(d, rem(i, BV)));
           if (p.stateWords)
-            store(word(s0), ldsSw, at);
+            store(word(s0), ldsSw, stateWordAt(d, rem(i, BV)));
         });
         barrier();
         Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);

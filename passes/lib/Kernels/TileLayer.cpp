@@ -127,34 +127,48 @@ SmallVector<Value> mlir::kda::loadFragmentElements(OpBuilder &b, Location loc,
   const bool alongCol = colStride == 1, alongRow = !alongCol && rowStride == 1;
   ArrayRef<LayoutTerm> along = alongCol ? layout.col : layout.row,
                        across = alongCol ? layout.row : layout.col;
-  SmallVector<Value> elems;
-  for (unsigned e = 0; e < layout.elems;) {
-    unsigned run = 1;
+  // Element `e + i` of a run is the lane's element whose along part is i
+  // past e's with the same across part, wherever it sits in the fragment
+  // (contiguousKAtom's A holds k 4t..4t+3 of a row in elements 0, 1, 4, 5).
+  auto elementAt = [&](unsigned e, unsigned i) -> std::optional<unsigned> {
+    for (unsigned x = 0; x < layout.elems; ++x)
+      if (elemPart(across, x) == elemPart(across, e) &&
+          elemPart(along, x) == elemPart(along, e) + int64_t(i))
+        return x;
+    return std::nullopt;
+  };
+  SmallVector<Value> elems(layout.elems);
+  for (unsigned e = 0; e < layout.elems; ++e) {
+    if (elems[e])
+      continue;
+    SmallVector<unsigned> run{e};
     if (alongCol || alongRow)
-      while (e + run < layout.elems &&
-             elemPart(across, e + run) == elemPart(across, e) &&
-             elemPart(along, e + run) == elemPart(along, e) + run)
-        ++run;
-    unsigned n = 1;
-    for (unsigned w = 4; w > 1; w /= 2)
-      if (w <= run && w <= tile.align && elemPart(along, e) % w == 0 &&
-          laneTermsAligned(along, w)) {
-        n = w;
-        break;
+      for (unsigned w = 4; w > 1; w /= 2) {
+        if (w > tile.align || elemPart(along, e) % w != 0 ||
+            !laneTermsAligned(along, w))
+          continue;
+        SmallVector<unsigned> members{e};
+        for (unsigned i = 1; i < w; ++i)
+          if (std::optional<unsigned> x = elementAt(e, i); x && !elems[*x])
+            members.push_back(*x);
+        if (members.size() == w) {
+          run = members;
+          break;
+        }
       }
     auto [row, col] = fragmentCoords(b, loc, layout, lane, e);
     Value at = tile.indexOf(b, loc, row, col);
-    if (n == 1) {
-      elems.push_back(memref::LoadOp::create(b, loc, tile.memref, at));
-    } else {
-      const unsigned bytes = n * stored.getIntOrFloatBitWidth() / 8;
-      Value v = vector::LoadOp::create(
-          b, loc, VectorType::get({n}, stored), tile.memref, ValueRange{at},
-          /*nontemporal=*/false, llvm::MaybeAlign(bytes));
-      for (unsigned i = 0; i < n; ++i)
-        elems.push_back(vector::ExtractOp::create(b, loc, v, int64_t(i)));
+    if (run.size() == 1) {
+      elems[e] = memref::LoadOp::create(b, loc, tile.memref, at);
+      continue;
     }
-    e += n;
+    const unsigned n = run.size();
+    const unsigned bytes = n * stored.getIntOrFloatBitWidth() / 8;
+    Value v = vector::LoadOp::create(
+        b, loc, VectorType::get({n}, stored), tile.memref, ValueRange{at},
+        /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+    for (unsigned i = 0; i < n; ++i)
+      elems[run[i]] = vector::ExtractOp::create(b, loc, v, int64_t(i));
   }
   return elems;
 }

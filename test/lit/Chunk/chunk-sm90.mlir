@@ -17,6 +17,7 @@
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
 // RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_scan=4,8 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
+// RUN: FileCheck %s --check-prefix=RUNS --input-file=%t/sm_90/kda_kernels.ptx
 
 // PTX: .target sm_90
 // PTX-LABEL: .visible .entry kda_chunk_heads128_prep(
@@ -56,3 +57,14 @@
 // MANIFEST: "dynamic_lds_bytes": 72960,
 // MANIFEST: "kind": "chunk_prep",
 // MANIFEST: "per_token": 5632
+
+// The 32-column scan reads its atom operands as 16-byte runs (operandRuns:
+// the k-contiguous twin of the atom, the state's and V_new's words
+// transposed); the other scans read them in pairs and singly, as measured
+// faster there.
+// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan(
+// RUNS-NOT: ld.shared.v4.b32
+// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan_v32(
+// RUNS: ld.shared.v4.b32
+// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan_v64(
+// RUNS-NOT: ld.shared.v4.b32

@@ -86,6 +86,15 @@ struct MmaAtom {
 /// The atom of `kind` (its layouts do not depend on the chip).
 const MmaAtom &getMmaAtom(MmaKind kind);
 
+/// `atom` with its k slots renamed so that the k a lane holds of one A row
+/// or one B column are consecutive (one vector load where the operand's k
+/// is contiguous in memory): the same instruction and C layout; the A and
+/// B layouts rename k by one bijection, so a product whose A and B
+/// fragments both follow the twin computes the same sum. Never mix the
+/// twin's A with the atom's B. MFMA lanes already hold consecutive k: their
+/// twin is the atom's layouts.
+const MmaAtom &contiguousKAtom(const MmaAtom &atom);
+
 /// The matrix atoms chip `chip` has (a TargetInfo::chip: gfx942, gfx950,
 /// sm_90); empty for a chip without matrix instructions. Emulator targets
 /// pass the chip they stand for, so they execute exactly these atoms.
