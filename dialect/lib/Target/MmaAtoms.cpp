@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <iterator>
 
 using namespace mlir::kda;
 using T = LayoutTerm;
@@ -105,6 +106,9 @@ const MmaAtom kContiguousK[] = {
      {4, kSyncBRowK, kSyncBCol},
      {4, kSyncCRow, kSyncCCol}},
 };
+
+static_assert(std::size(kContiguousK) == std::size(kAtoms),
+              "one k-contiguous twin per atom, in kAtoms' order");
 
 const MmaKind kKinds[] = {
     MmaKind::MfmaF32_16x16x16_BF16, MmaKind::MfmaF32_32x32x8_BF16,

@@ -165,11 +165,19 @@ struct ChunkPlan {
   /// (the 16-column one at its 128-register cap, the 64-column one's 2 x 2
   /// tile blocks reading each fragment for two atoms already) and the
   /// prep 2%; with 4 floats of padding every scan was slower (2-way bank
-  /// conflicts on each 16-byte read).
+  /// conflicts on each 16-byte read). What the 16-float padding costs
+  /// instead: the update's k o exp(G_last - G) rows, read element by
+  /// element down a column (their rows are the update's k, not its m),
+  /// and the stores into the transposed words are 4-way bank conflicts
+  /// on sm_90 (2-way before); the measured total is the net. Built for
+  /// the AMD targets too (their twin is the atom: only the transposed
+  /// words and the padding change there), structurally as on sm_90 and
+  /// unmeasured: their LDS banks differ.
   bool operandRuns = false;
-  /// The row stride of the scan's arrays whose rows are k of an atom
-  /// operand (the staged W, q o exp G, k o exp(G_last - G) and A_qk rows;
-  /// with operandRuns the transposed state and V_new words).
+  /// The padding of the scan's arrays read as atom operands along k (the
+  /// staged W, q o exp G, k o exp(G_last - G) and A_qk rows; with
+  /// operandRuns the transposed state and V_new words): paddedK(width) is
+  /// their row stride.
   int64_t kPad = 4;
   int64_t paddedK(int64_t width) const {
     return padRows ? width + kPad : width;
@@ -913,13 +921,12 @@ private:
     return add(chunkStart, select(rowValid(r), r, idx(0)));
   }
   Value gIdx(Value r, Value d) { return add(mul(r, idx(p.padded(p.K))), d); }
-  /// Index of (row, column of the block) in the scan's state block, V_new
-  /// and their word copies (rows of blockV, padded).
+  /// Index of (row, column of the block) in the scan's f32 state block
+  /// (rows of blockV, padded), and in the word copies of the state and
+  /// V_new without operandRuns.
   Value blockAt(Value r, Value col) {
     return add(mul(r, idx(p.padded(p.blockV))), col);
   }
-  /// Index of (row, column of the block) in the transposed word copies of
-  /// the state block (rows = K) and of V_new (rows = C).
   /// Index of (row, column of the block) in the word copies of the state
   /// block (rows = K) and of V_new (rows = C): blockAt's, or transposed
   /// with operandRuns.
