@@ -174,25 +174,26 @@ if command -v compute-sanitizer > /dev/null; then
       --bundle "$bundles/kimi-k3-tp8" --kernel kimi_k3_tp8_recurrent --numerics \
       > "$out/memcheck.log" 2>&1 && echo "memcheck: clean" || { echo "memcheck: errors"; tail -20 "$out/memcheck.log"; status=1; }
   fi
-  if want racecheck && [ -d "$bundles/decode-pipelined" ]; then
-    echo "== compute-sanitizer racecheck (LDS-pipelined kernels, numerics batches)"
-    for k in $pipelined; do
+  # racecheck BUNDLE KERNEL...: each kernel's numerics batches.
+  racecheck() {
+    local bundle=$1 k
+    shift
+    for k in "$@"; do
       compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 5 \
-        "$bench" --bundle "$bundles/decode-pipelined" --kernel "$k" --numerics \
+        "$bench" --bundle "$bundles/$bundle" --kernel "$k" --numerics \
         > "$out/racecheck-$k.log" 2>&1 || status=1
       echo "racecheck $k: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck-$k.log" | tr '\n' ' ')"
     done
+  }
+  if want racecheck && [ -d "$bundles/decode-pipelined" ]; then
+    echo "== compute-sanitizer racecheck (LDS-pipelined kernels, numerics batches)"
+    racecheck decode-pipelined $pipelined
   fi
   # The tuned bf16 pools' shared_terms variants: a row's first token's
   # terms go through LDS behind a barrier (every variant a numerics batch's
   # N picks).
   if want racecheck && [ -d "$bundles/bf16-tuned" ]; then
-    for k in bf16_state_h32_vk bf16_state_h32_kv; do
-      compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 5 \
-        "$bench" --bundle "$bundles/bf16-tuned" --kernel "$k" --numerics \
-        > "$out/racecheck-$k.log" 2>&1 || status=1
-      echo "racecheck $k: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck-$k.log" | tr '\n' ' ')"
-    done
+    racecheck bf16-tuned bf16_state_h32_vk bf16_state_h32_kv
   fi
 fi
 if want tiles && [ -d "$bundles/tile-gemm" ]; then

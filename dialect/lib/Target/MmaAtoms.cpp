@@ -86,6 +86,15 @@ const MmaAtom kAtoms[] = {
      {4, kSyncBRow, kSyncBCol}, {4, kSyncCRow, kSyncCCol}},
 };
 
+/// `atom` with other A and B layouts (the same instruction and C layout).
+MmaAtom withOperandLayouts(const MmaAtom &atom, FragmentLayout a,
+                           FragmentLayout b) {
+  MmaAtom twin = atom;
+  twin.a = a;
+  twin.b = b;
+  return twin;
+}
+
 // The k-contiguous twins (contiguousKAtom), in kAtoms' order: MFMA lanes
 // already hold consecutive k.
 const MmaAtom kContiguousK[] = {
@@ -93,18 +102,8 @@ const MmaAtom kContiguousK[] = {
     kAtoms[1],
     kAtoms[2],
     kAtoms[3],
-    {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-     MmaKind::MmaSyncF32_16x8x16_BF16,
-     MmaFamily::MmaSync,
-     16,
-     8,
-     16,
-     ScalarKind::BF16,
-     ScalarKind::F32,
-     32,
-     {8, kSyncARow, kSyncAColK},
-     {4, kSyncBRowK, kSyncBCol},
-     {4, kSyncCRow, kSyncCCol}},
+    withOperandLayouts(kAtoms[4], {8, kSyncARow, kSyncAColK},
+                       {4, kSyncBRowK, kSyncBCol}),
 };
 
 static_assert(std::size(kContiguousK) == std::size(kAtoms),

@@ -68,6 +68,9 @@ constexpr int64_t kPiecesInFlight = 8;
 /// trip made each pass a chain of 32 memory latencies a thread (C x K =
 /// 8192 elements over 256 threads).
 constexpr int64_t kRun = 4;
+/// The scan whose atom operands are read as 16-byte runs (operandRuns):
+/// the 32-column one, the only one measured faster with them.
+constexpr int64_t kOperandRunsBlockV = 32;
 
 /// The static sizes of both kernels of one layer on one target.
 struct ChunkPlan {
@@ -301,7 +304,8 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
     // gives way first is staging, then padding, then the state's split
     // words (the atoms then split S at every fragment). None fitting, the
     // last stands (the LDS check below or R6 rejects it).
-    // The 32-column scan first tries its operands as runs (operandRuns).
+    // The scan of kOperandRunsBlockV columns first tries its operands as
+    // runs (operandRuns).
     struct Layout {
       bool staged, padded, words, runs = false;
     };
@@ -309,7 +313,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
                               {false, true, true},      {false, false, true},
                               {false, true, false},     {false, false, false}};
     for (const Layout &l : layouts) {
-      if (l.runs && p.blockV != 32)
+      if (l.runs && p.blockV != kOperandRunsBlockV)
         continue;
       p.stageScan = l.staged, p.padRows = l.padded, p.stateWords = l.words;
       p.operandRuns = l.runs;
@@ -927,27 +931,18 @@ private:
   Value blockAt(Value r, Value col) {
     return add(mul(r, idx(p.padded(p.blockV))), col);
   }
-  /// Index of (row, column of the block) in the word copies of the state
-  /// block (rows = K) and of V_new (rows = C): blockAt's, or transposed
-  /// with operandRuns.
-  Value stateWordAt(Value r, Value col) {
-    return p.operandRuns ? add(mul(col, idx(p.paddedK(p.K))), r)
+  /// Index of (row, column of the block) in a word copy of `rows` rows -
+  /// the state block's (rows = K) or V_new's (rows = C): blockAt's, or
+  /// transposed with operandRuns.
+  Value wordCopyAt(Value r, Value col, int64_t rows) {
+    return p.operandRuns ? add(mul(col, idx(p.paddedK(rows))), r)
                          : blockAt(r, col);
   }
-  Value newValueAt(Value r, Value col) {
-    return p.operandRuns ? add(mul(col, idx(p.paddedK(p.C))), r)
-                         : blockAt(r, col);
-  }
-  /// The state's words and V_new as the atoms' B operands.
-  Operand stateWordsOperand() {
-    return p.operandRuns ? inLds(ldsSw, p.paddedK(p.K), /*asWords=*/true,
+  /// A word copy of `rows` rows in LDS `mem` as the atoms' B operand.
+  Operand wordCopyOperand(Value mem, int64_t rows) {
+    return p.operandRuns ? inLds(mem, p.paddedK(rows), /*asWords=*/true,
                                  /*transposed=*/true)
-                         : inLds(ldsSw, p.padded(p.blockV), /*asWords=*/true);
-  }
-  Operand newValuesOperand() {
-    return p.operandRuns ? inLds(ldsVn, p.paddedK(p.C), /*asWords=*/true,
-                                 /*transposed=*/true)
-                         : inLds(ldsVn, p.padded(p.blockV), /*asWords=*/true);
+                         : inLds(mem, p.padded(p.blockV), /*asWords=*/true);
   }
   /// The row stride of a staged buffer of the scan: U's rows are read by
   /// accumulator coordinates (padded), the others' as atom operands.
@@ -1908,9 +1903,9 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   SmallVector<SmallVector<Value>> decays = updateDecays();
   // Every operand is a split word: S and V_new from their copies here, the
   // chunk's rows as the prep wrote them.
-  Operand sOp = p.stateWords ? stateWordsOperand()
+  Operand sOp = p.stateWords ? wordCopyOperand(ldsSw, p.K)
                              : inLds(ldsS, p.padded(BV), /*asWords=*/false);
-  Operand vnOp = newValuesOperand();
+  Operand vnOp = wordCopyOperand(ldsVn, p.C);
   auto staged = [&] {
     if (p.stageScan)
       barrier();
@@ -1934,7 +1929,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
     SmallVector<Value> accs = gemmBlock(zeros(blk), blk, p.K, w, sOp);
     ifThen(live, [&] {
       eachBlockResult(accs, blk, [&](Value i, Value col, Value x) {
-        store(word(fsub(u(i, col), x)), ldsVn, newValueAt(i, col));
+        store(word(fsub(u(i, col), x)), ldsVn, wordCopyAt(i, col, p.C));
       });
     });
   });
@@ -2004,7 +1999,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
       eachBlockResult(accs, blk, [&](Value d, Value col, Value x) {
         store(x, ldsS, blockAt(d, col));
         if (p.stateWords)
-          store(word(x), ldsSw, stateWordAt(d, col));
+          store(word(x), ldsSw, wordCopyAt(d, col, p.K));
       });
     });
   });
@@ -2173,7 +2168,7 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
               [&] { return f(0); });
           store(s0, ldsS, blockAt(d, rem(i, BV)));
           if (p.stateWords)
-            store(word(s0), ldsSw, stateWordAt(d, rem(i, BV)));
+            store(word(s0), ldsSw, wordCopyAt(d, rem(i, BV), p.K));
         });
         barrier();
         Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
