@@ -91,6 +91,21 @@ TEST(MmaAtoms, ContiguousKTwinRenamesKOnce) {
   EXPECT_EQ(t.b.rowOf(5, 3), 7u);
 }
 
+// Pair words (TileLayer.h) need every atom and its twin to hold an even k
+// and the next in one register of A and of B; a layout whose registers
+// pair two rows at one k (the sync atom's A read transposed) must fail.
+TEST(MmaAtoms, RegistersPairConsecutiveK) {
+  for (MmaKind kind : allMmaKinds()) {
+    const MmaAtom &a = getMmaAtom(kind);
+    SCOPED_TRACE(std::string(a.name));
+    EXPECT_TRUE(pairsAlongK(a));
+    EXPECT_TRUE(pairsAlongK(contiguousKAtom(a)));
+  }
+  MmaAtom broken = getMmaAtom(MmaKind::MmaSyncF32_16x8x16_BF16);
+  broken.a = FragmentLayout{broken.a.elems, broken.a.col, broken.a.row};
+  EXPECT_FALSE(pairsAlongK(broken));
+}
+
 TEST(MmaAtoms, KindNamesRoundTrip) {
   for (MmaKind kind : allMmaKinds())
     EXPECT_EQ(symbolizeMmaKind(stringifyMmaKind(kind)), kind);

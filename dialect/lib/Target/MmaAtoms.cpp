@@ -159,6 +159,25 @@ const MmaAtom &mlir::kda::contiguousKAtom(const MmaAtom &atom) {
   return kContiguousK[unsigned(atom.kind)];
 }
 
+bool mlir::kda::pairsAlongK(const MmaAtom &atom) {
+  // k is A's column and B's row; the other index must not change.
+  auto pairs = [&](const FragmentLayout &l, bool kIsCol) {
+    if (l.elems % 2)
+      return false;
+    for (unsigned lane = 0; lane < atom.waveSize; ++lane)
+      for (unsigned e = 0; e < l.elems; e += 2) {
+        unsigned k0 = kIsCol ? l.colOf(lane, e) : l.rowOf(lane, e);
+        unsigned k1 = kIsCol ? l.colOf(lane, e + 1) : l.rowOf(lane, e + 1);
+        unsigned o0 = kIsCol ? l.rowOf(lane, e) : l.colOf(lane, e);
+        unsigned o1 = kIsCol ? l.rowOf(lane, e + 1) : l.colOf(lane, e + 1);
+        if (k0 % 2 || k1 != k0 + 1 || o0 != o1)
+          return false;
+      }
+    return true;
+  };
+  return pairs(atom.a, /*kIsCol=*/true) && pairs(atom.b, /*kIsCol=*/false);
+}
+
 llvm::ArrayRef<const MmaAtom *> mlir::kda::mmaAtomsOf(llvm::StringRef chip) {
   if (chip == "gfx942")
     return kGfx942;

@@ -45,6 +45,9 @@ constexpr unsigned kWaves = 8;
 /// Workgroups an SM the prep's registers are sized for on NVPTX (see
 /// buildChunkStageKernel).
 constexpr int kPrepWorkgroupsPerSM = 3;
+/// The most column tiles of W or U one prep wave takes with one A fragment
+/// of T' (wideTiles).
+constexpr int64_t kPrepRowTiles = 2;
 /// The most fragment registers (blockFragmentRegs) a scan's tile block may
 /// keep live a k step. From the figures (2026-12-01, K = V = 128): sm_90's
 /// 64-column update as 2 x 2 tiles (56) took 101 registers where single
@@ -378,6 +381,9 @@ public:
     /// bf16 inputs): fragments are built as they are, not split, and a
     /// product with them takes two atoms.
     bool exact = false;
+    /// The words are pair words (packPairWords: along the operand's k),
+    /// not split words.
+    bool paired = false;
   };
   static Operand words(At at) { return Operand(std::move(at), true); }
   /// The operand held in LDS array `mem` with rows of `stride` elements
@@ -759,6 +765,17 @@ private:
     bl.count = (tilesR / bl.mt) * bl.blocksN;
     return bl;
   }
+  /// Column tiles of a row tile a prep wave takes together in a product
+  /// `cols` wide (prepWU): as many as keep every wave busy, at most
+  /// kPrepRowTiles, so one A fragment feeds them all.
+  int64_t wideTiles(int64_t cols) const {
+    int64_t nt = 1;
+    const int64_t tiles = cols / p.atom->n;
+    while (nt < kPrepRowTiles && tiles % (2 * nt) == 0 &&
+           tiles / (2 * nt) >= int64_t(p.waves))
+      nt *= 2;
+    return nt;
+  }
   TileBlock blockOf(const Blocking &bl, Value piece) {
     return TileBlock{bl.mt, bl.nt,
                      mul(div(piece, bl.blocksN), idx(bl.mt * p.atom->m)),
@@ -780,7 +797,8 @@ private:
           add(mul(row0, idx(op.rowStride)), mul(col0, idx(op.colStride))),
           idx(op.rowStride), idx(op.colStride), align};
       if (op.words)
-        return loadSplitFragment(b, loc, atom, operand, tile, lane);
+        return op.paired ? loadPairedFragment(b, loc, atom, operand, tile, lane)
+                         : loadSplitFragment(b, loc, atom, operand, tile, lane);
       SmallVector<Value> elems =
           loadFragmentElements(b, loc, atom, operand, tile, lane);
       auto type = VectorType::get({int64_t(elems.size())}, f32);
@@ -790,6 +808,15 @@ private:
     auto at = [&](OpBuilder &, Location, Value r, Value c) {
       return op.at(add(row0, r), add(col0, c));
     };
+    if (op.words && op.paired) {
+      const FragmentLayout &layout = layoutOf(atom, operand);
+      SmallVector<Value> words;
+      for (unsigned e = 0; e < layout.elems; ++e) {
+        auto [r, c] = fragmentCoords(b, loc, layout, lane, e);
+        words.push_back(at(b, loc, r, c));
+      }
+      return pairWordsFragment(b, loc, atom, words);
+    }
     if (op.words)
       return buildSplitFragment(b, loc, atom, operand, lane, at);
     return splitFragment(b, loc, atom,
@@ -906,8 +933,12 @@ private:
   Value clusterSum(Value x, int64_t lanes);
   void prepGateCumsum();
   void prepIntraChunk();
-  /// The A_kk and A_qk atom tiles at (row0, col0) anchored at row `anchor`.
-  SmallVector<Value> intraTiles(Value row0, Value col0, Value anchor);
+  /// The atom tiles of one 16 x 16 block of A_kk and A_qk (raw sums, in
+  /// the block's tile order), anchored at row `anchor`.
+  struct IntraTiles {
+    SmallVector<Value> kk, qk;
+  };
+  IntraTiles intraTiles(const TileBlock &blk, Value anchor);
   void prepOperandWords();
   /// The chunk's V rows (masked rows 0) as U = T' V's B operand.
   Operand vRows();
@@ -1380,14 +1411,12 @@ void ChunkEmitter::prepIntraChunk() {
 
   const int64_t blocks = p.C / kSub;
   const int64_t pairs = blocks * (blocks - 1) / 2; // blocks I > J
-  const int64_t tilesPerBlock = (kSub / p.atom->m) * (kSub / p.atom->n);
   const bool diagonal = diagonalByAtoms(layer);
-  // Pieces: (block pair, atom tile), then (diagonal block, atom tile); each
-  // computes the tile of both A_kk and A_qk (same B operand
-  // k_j exp(G_m - G_j), same anchor).
+  // Pieces: block pairs, then diagonal blocks; each computes its 16 x 16
+  // block of both A_kk and A_qk (same B operand k_j exp(G_m - G_j), same
+  // anchor), all the block's atom tiles together (intraTiles).
   const int64_t blockPieces = pairs + (diagonal ? blocks : 0);
-  forPieces(blockPieces * tilesPerBlock, [&](Value piece, Value live) {
-    Value tile = rem(piece, tilesPerBlock), pair = div(piece, tilesPerBlock);
+  forPieces(blockPieces, [&](Value pair, Value live) {
     // Pair p -> (I, J), row-major over I > J: I = 1 + #{k >= 2 : k(k-1)/2 <= p}.
     Value bi = idx(1);
     for (int64_t kk = 2; kk < blocks; ++kk)
@@ -1407,10 +1436,9 @@ void ChunkEmitter::prepIntraChunk() {
     }
     // Inside a diagonal block only j < i (A_kk) and j <= i (A_qk) are
     // stored; off-diagonal tiles have j < i everywhere.
-    auto [tr, tc] = tileOrigin(tile, kSub);
-    Value row0 = add(mul(bi, idx(kSub)), tr),
-          colBase = add(mul(bj, idx(kSub)), tc);
-    SmallVector<Value> accs = intraTiles(row0, colBase, anchor);
+    const TileBlock blk{kSub / p.atom->m, kSub / p.atom->n, mul(bi, idx(kSub)),
+                        mul(bj, idx(kSub))};
+    IntraTiles accs = intraTiles(blk, anchor);
     // (The masks only where diagonal tiles exist: without them gfx942's
     // pairwise prep keeps within its SGPRs.)
     auto below = [&](arith::CmpIPredicate pred, Value i, Value j) -> Value {
@@ -1424,13 +1452,13 @@ void ChunkEmitter::prepIntraChunk() {
         body();
     };
     ifThen(live, [&] {
-      eachResult(accs[0], row0, colBase, [&](Value i, Value j, Value x) {
+      eachBlockResult(accs.kk, blk, [&](Value i, Value j, Value x) {
         storeIf(below(arith::CmpIPredicate::ult, i, j), [&] {
           Value rows = fmul(load(ldsRowB, i), load(ldsRowK, i));
           store(fmul(fmul(rows, load(ldsRowK, j)), x), ldsA, aIdx(i, j));
         });
       });
-      eachResult(accs[1], row0, colBase, [&](Value i, Value j, Value x) {
+      eachBlockResult(accs.qk, blk, [&](Value i, Value j, Value x) {
         Value valid = rowValid(i);
         if (Value lower = below(arith::CmpIPredicate::ule, i, j))
           valid = arith::AndIOp::create(b, loc, lower, valid);
@@ -1446,48 +1474,67 @@ void ChunkEmitter::prepIntraChunk() {
   barrier();
 }
 
-// One k loop for both products, on the raw k and q rows (their row
-// factors - normalisation, scale, beta, and 0 on masked rows - multiply
-// the tile's results once, at its stores, instead of every operand
-// element): k_i and q_i share their decay factor
+// One k loop for both products and every atom tile of a 16 x 16 block,
+// on the raw k and q rows (their row factors - normalisation, scale, beta,
+// and 0 on masked rows - multiply the tile's results once, at its stores,
+// instead of every operand element): k_i and q_i share their decay factor
 // exp2(G_i - G_a), and the B fragment k_j exp2(G_a - G_j) is built and
 // split once for both (as two gemms, each k step built B twice and every
-// factor of A twice: 24 exp2 a step for 6 atoms at m16n8k16, now 12).
-SmallVector<Value> ChunkEmitter::intraTiles(Value row0, Value col0,
-                                            Value anchor) {
+// factor of A twice: 24 exp2 a step for 6 atoms at m16n8k16, then 12); the
+// block's A fragments feed all its column tiles (a piece a tile built A
+// once per tile: 16 exp2 a step for the block's 12 m16n8k16 atoms, 24
+// before).
+ChunkEmitter::IntraTiles ChunkEmitter::intraTiles(const TileBlock &blk,
+                                                  Value anchor) {
   const MmaAtom &atom = *p.atom;
   Value zero = zeroAccumulator(b, loc, atom);
-  // (big, small) accumulators of A_kk, then of A_qk.
+  // Per tile t: A_kk, then A_qk; each k step has 2 x tiles independent
+  // chains of three atoms, so one accumulator each (emitMmaSplitFused):
+  // with big and small ones sm_90's prep spilled at its 80 registers.
   auto loop = scf::ForOp::create(b, loc, idx(0), idx(p.K), idx(atom.k),
-                                 ValueRange{zero, zero, zero, zero});
+                                 SmallVector<Value>(2 * blk.tiles(), zero));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value k0 = loop.getInductionVar();
-  SmallVector<Value> rowsA = buildFragments(
-      b, loc, atom, MmaOperand::A, lane, 2,
-      [&](OpBuilder &, Location, Value r, Value c) -> SmallVector<Value> {
-        Value i = add(row0, r), d = add(k0, c);
-        Value decay = exp2(fsub(gam(i, d), gam(anchor, d)));
-        return {fmul(kAct(i, d), decay), fmul(qkElem(q, i, d), decay)};
-      });
-  Value colsB = buildFragment(
-      b, loc, atom, MmaOperand::B, lane,
-      [&](OpBuilder &, Location, Value r, Value c) {
-        Value d = add(k0, r), j = add(col0, c);
-        return fmul(kAct(j, d), exp2(fsub(gam(anchor, d), gam(j, d))));
-      });
-  SplitFragment split = splitFragment(b, loc, atom, colsB);
-  SmallVector<Value> next;
-  for (unsigned i = 0; i < 2; ++i) {
-    SplitAccumulator acc = emitMmaSplitInto(
-        b, loc, atom, splitFragment(b, loc, atom, rowsA[i]), split,
-        {loop.getRegionIterArgs()[2 * i], loop.getRegionIterArgs()[2 * i + 1]});
-    next.append({acc.big, acc.small});
+  SmallVector<std::array<SplitFragment, 2>> rowsA; // (k, q) a row tile
+  for (int64_t i = 0; i < blk.mt; ++i) {
+    Value row0 = blockRow(blk, i);
+    SmallVector<Value> kq = buildFragments(
+        b, loc, atom, MmaOperand::A, lane, 2,
+        [&](OpBuilder &, Location, Value r, Value c) -> SmallVector<Value> {
+          Value i = add(row0, r), d = add(k0, c);
+          Value decay = exp2(fsub(gam(i, d), gam(anchor, d)));
+          return {fmul(kAct(i, d), decay), fmul(qkElem(q, i, d), decay)};
+        });
+    rowsA.push_back({splitFragment(b, loc, atom, kq[0]),
+                     splitFragment(b, loc, atom, kq[1])});
   }
+  SmallVector<SplitFragment> colsB;
+  for (int64_t j = 0; j < blk.nt; ++j) {
+    Value col0 = blockCol(blk, j);
+    colsB.push_back(splitFragment(
+        b, loc, atom,
+        buildFragment(b, loc, atom, MmaOperand::B, lane,
+                      [&](OpBuilder &, Location, Value r, Value c) {
+                        Value d = add(k0, r), j = add(col0, c);
+                        return fmul(kAct(j, d),
+                                    exp2(fsub(gam(anchor, d), gam(j, d))));
+                      })));
+  }
+  SmallVector<Value> next;
+  for (int64_t t = 0; t < blk.tiles(); ++t)
+    for (unsigned x = 0; x < 2; ++x)
+      next.push_back(emitMmaSplitFused(b, loc, atom, rowsA[t / blk.nt][x],
+                                       colsB[t % blk.nt],
+                                       loop.getRegionIterArgs()[2 * t + x]));
   scf::YieldOp::create(b, loc, next);
   b.setInsertionPointAfter(loop);
-  return {SplitAccumulator{loop.getResult(0), loop.getResult(1)}.sum(b, loc),
-          SplitAccumulator{loop.getResult(2), loop.getResult(3)}.sum(b, loc)};
+  IntraTiles out;
+  for (int64_t t = 0; t < blk.tiles(); ++t) {
+    out.kk.push_back(loop.getResult(2 * t));
+    out.qk.push_back(loop.getResult(2 * t + 1));
+  }
+  return out;
 }
 
 // Diagonal blocks, pairwise (no anchor keeps both factors below 1 inside a
@@ -1654,25 +1701,46 @@ void ChunkEmitter::prepInverse() {
 // G and T are read for the last time before this (prepIntraChunk and
 // prepInverse end with barriers); each thread rewrites only the elements
 // it reads.
+// T' = T diag(beta) and W's B operand k o exp2(G), as pair words along
+// W's k (m: T's columns, the B operand's rows) in place of T and G.
 void ChunkEmitter::prepOperandWords() {
   forRowRuns(p.C, [&](Value i, Value m0) {
     SmallVector<Value> a = loadRun(ldsA, aIdx(i, m0), aAlign());
     SmallVector<Value> rowB = loadRun(ldsRowB, m0, runAlign(ldsRowB, {}));
-    SmallVector<Value> out;
+    SmallVector<Value> t;
     for (int64_t e = 0; e < kRun; ++e) {
       Value diag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i,
                                          add(m0, idx(e)));
-      out.push_back(word(fmul(select(diag, f(1.0), a[e]), rowB[e])));
+      t.push_back(fmul(select(diag, f(1.0), a[e]), rowB[e]));
+    }
+    SmallVector<Value> out;
+    for (int64_t e = 0; e < kRun; e += 2) {
+      auto [hi, lo] = packPairWords(b, loc, *p.atom, t[e], t[e + 1]);
+      out.append({hi, lo});
     }
     storeRun(out, ldsA, aIdx(i, m0), aAlign());
   });
-  forRowRuns(p.K, [&](Value m, Value d0) {
-    SmallVector<Value> kr = kRowRun(m, d0), gr = gamRun(m, d0);
-    Value kf = select(rowValid(m), load(ldsRowK, m), f(0));
-    SmallVector<Value> out;
-    for (int64_t e = 0; e < kRun; ++e)
-      out.push_back(word(fmul(fmul(kr[e], kf), exp2(gr[e]))));
-    storeRun(out, ldsG, gIdx(m, d0), gAlign());
+  // Two rows a thread: a pair's words span rows m and m + 1 (each thread
+  // rewrites only the G runs it read, as the single rows did).
+  const int64_t runs = p.K / kRun;
+  forThreads(idx(p.C / 2 * runs), [&](Value i) {
+    Value m = mul(div(i, runs), idx(2)), d0 = mul(rem(i, runs), idx(kRun));
+    std::array<SmallVector<Value>, 2> x;
+    for (int64_t h = 0; h < 2; ++h) {
+      Value row = add(m, idx(h));
+      SmallVector<Value> kr = kRowRun(row, d0), gr = gamRun(row, d0);
+      Value kf = select(rowValid(row), load(ldsRowK, row), f(0));
+      for (int64_t e = 0; e < kRun; ++e)
+        x[h].push_back(fmul(fmul(kr[e], kf), exp2(gr[e])));
+    }
+    SmallVector<Value> his, los;
+    for (int64_t e = 0; e < kRun; ++e) {
+      auto [hi, lo] = packPairWords(b, loc, *p.atom, x[0][e], x[1][e]);
+      his.push_back(hi);
+      los.push_back(lo);
+    }
+    storeRun(his, ldsG, gIdx(m, d0), gAlign());
+    storeRun(los, ldsG, gIdx(add(m, idx(1)), d0), gAlign());
   });
   barrier();
 }
@@ -1697,9 +1765,10 @@ ChunkEmitter::Operand ChunkEmitter::vRows() {
 }
 
 // W = T' (K o exp G) and U = T' V, rows of the chunk only, from the words
-// prepOperandWords wrote. A piece is one atom tile of W or U. T' is lower
-// triangular, so row tile r's product stops at its last row, rounded up to
-// the atom's k (the columns past it are T's zero upper triangle, and
+// prepOperandWords wrote. A piece is a block of atom tiles of one row tile
+// of W or U (wideTiles: one A fragment of T' read for all of them). T' is
+// lower triangular, so row tile r's product stops at its last row, rounded
+// up to the atom's k (the columns past it are T's zero upper triangle, and
 // C % k == 0 keeps them inside the chunk): 10 of the 16 (row tile, k
 // step) products at chunk 64. The row tiles run one after another (a
 // loop, not unrolled: unrolled copies took gfx950's prep past its SGPRs),
@@ -1707,25 +1776,29 @@ ChunkEmitter::Operand ChunkEmitter::vRows() {
 void ChunkEmitter::prepWU() {
   Operand tOp = inLds(ldsA, p.padded(p.C), /*asWords=*/true);
   Operand bW = inLds(ldsG, p.padded(p.K), /*asWords=*/true);
-  const int64_t colsW = p.K / p.atom->n, colsU = p.V / p.atom->n;
+  tOp.paired = bW.paired = true; // prepOperandWords
+
   const int64_t m = p.atom->m, k = p.atom->k;
   forRange(idx(0), idx(p.C), idx(m), [&](Value row0) {
     Value kEnd = mul(div(add(row0, idx(m + k - 1)), k), idx(k));
     // W only feeds the scan's atoms (split words); U also starts V_new
     // (f32). Two passes: a U tile may take fewer atoms than a W tile, and
     // every wave must issue the same atoms (forPieces).
-    forPieces(colsW, [&](Value piece, Value live) {
-      Value c0 = mul(piece, idx(p.atom->n));
-      Value zero = zeroAccumulator(b, loc, *p.atom);
-      storeRows(gemmTo(zero, row0, c0, kEnd, /*ragged=*/false, tOp, bW), row0,
-                c0, live, p.recW(), true);
-    });
-    forPieces(colsU, [&](Value piece, Value live) {
-      Value c0 = mul(piece, idx(p.atom->n));
-      storeRows(gemmTo(zeroAccumulator(b, loc, *p.atom), row0, c0, kEnd,
-                       /*ragged=*/false, tOp, vRows()),
-                row0, c0, live, p.recU(), false);
-    });
+    auto pass = [&](int64_t cols, const Operand &bOp, int64_t field,
+                    bool asWords) {
+      const int64_t nt = wideTiles(cols);
+      forPieces(cols / (nt * p.atom->n), [&](Value piece, Value live) {
+        const TileBlock blk{1, nt, row0, mul(piece, idx(nt * p.atom->n))};
+        SmallVector<Value> accs = gemmBlock(zeros(blk), blk, kEnd,
+                                            /*ragged=*/false, tOp, bOp);
+        for (int64_t t = 0; t < blk.tiles(); ++t) {
+          auto [r0, c0] = tileOf(blk, t);
+          storeRows(accs[t], r0, c0, live, field, asWords);
+        }
+      });
+    };
+    pass(p.K, bW, p.recW(), /*asWords=*/true);
+    pass(p.V, vRows(), p.recU(), /*asWords=*/false);
   });
 }
 

@@ -354,6 +354,49 @@ SplitFragment mlir::kda::loadSplitFragment(OpBuilder &b, Location loc,
       b, loc, atom, loadFragmentElements(b, loc, atom, operand, tile, lane));
 }
 
+std::pair<Value, Value> mlir::kda::packPairWords(OpBuilder &b, Location loc,
+                                                 const MmaAtom &atom, Value x0,
+                                                 Value x1) {
+  auto two = VectorType::get({2}, b.getF32Type());
+  SplitFragment s = splitFragment(
+      b, loc, atom, vector::FromElementsOp::create(b, loc, two, {x0, x1}));
+  auto one = VectorType::get({1}, b.getF32Type());
+  auto word = [&](Value halves) {
+    return vector::ExtractOp::create(
+        b, loc, vector::BitCastOp::create(b, loc, one, halves), int64_t(0));
+  };
+  return {word(s.hi), word(s.lo)};
+}
+
+SplitFragment mlir::kda::pairWordsFragment(OpBuilder &b, Location loc,
+                                           const MmaAtom &atom,
+                                           ArrayRef<Value> words) {
+  assert(pairsAlongK(atom) && words.size() % 2 == 0 &&
+         "pair words need registers of consecutive k");
+  const int64_t n = words.size();
+  auto type = VectorType::get({n}, b.getF32Type());
+  auto halves = VectorType::get({2 * n}, scalarType(b.getContext(), atom.ab));
+  Value all = vector::BitCastOp::create(
+      b, loc, halves, vector::FromElementsOp::create(b, loc, type, words));
+  // Word 2i holds elements 2i and 2i + 1's hi halves (bf16 slots 4i, 4i +
+  // 1), word 2i + 1 their lo halves (4i + 2, 4i + 3): whole registers.
+  SmallVector<int64_t> hi, lo;
+  for (int64_t i = 0; i < n / 2; ++i) {
+    hi.append({4 * i, 4 * i + 1});
+    lo.append({4 * i + 2, 4 * i + 3});
+  }
+  return {vector::ShuffleOp::create(b, loc, all, all, hi),
+          vector::ShuffleOp::create(b, loc, all, all, lo)};
+}
+
+SplitFragment mlir::kda::loadPairedFragment(OpBuilder &b, Location loc,
+                                            const MmaAtom &atom,
+                                            MmaOperand operand,
+                                            const MemTile &tile, Value lane) {
+  return pairWordsFragment(
+      b, loc, atom, loadFragmentElements(b, loc, atom, operand, tile, lane));
+}
+
 Value SplitAccumulator::sum(OpBuilder &b, Location loc) const {
   return arith::AddFOp::create(b, loc, big, small);
 }
@@ -366,6 +409,14 @@ SplitAccumulator mlir::kda::emitMmaSplitInto(OpBuilder &b, Location loc,
   Value small = emitMma(b, loc, atom, a.lo, bFrag.hi, acc.small);
   small = emitMma(b, loc, atom, a.hi, bFrag.lo, small);
   return {emitMma(b, loc, atom, a.hi, bFrag.hi, acc.big), small};
+}
+
+Value mlir::kda::emitMmaSplitFused(OpBuilder &b, Location loc,
+                                   const MmaAtom &atom, const SplitFragment &a,
+                                   const SplitFragment &bFrag, Value acc) {
+  acc = emitMma(b, loc, atom, a.lo, bFrag.hi, acc);
+  acc = emitMma(b, loc, atom, a.hi, bFrag.lo, acc);
+  return emitMma(b, loc, atom, a.hi, bFrag.hi, acc);
 }
 
 SplitAccumulator mlir::kda::emitMmaExactInto(OpBuilder &b, Location loc,

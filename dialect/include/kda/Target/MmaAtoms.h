@@ -95,6 +95,12 @@ const MmaAtom &getMmaAtom(MmaKind kind);
 /// twin is the atom's layouts.
 const MmaAtom &contiguousKAtom(const MmaAtom &atom);
 
+/// Whether each register of `atom`'s A and B fragments (16-bit operands:
+/// elements 2i and 2i + 1 of a lane) holds an even k and the next one of
+/// the same row (A) or column (B). Pair words (TileLayer.h) are read as
+/// whole registers on such atoms; every atom kda knows, and its twin, does.
+bool pairsAlongK(const MmaAtom &atom);
+
 /// The matrix atoms chip `chip` has (a TargetInfo::chip: gfx942, gfx950,
 /// sm_90); empty for a chip without matrix instructions. Emulator targets
 /// pass the chip they stand for, so they execute exactly these atoms.

@@ -137,6 +137,29 @@ SplitFragment loadSplitFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
                                 MmaOperand operand, const MemTile &tile,
                                 Value lane);
 
+/// Pair words: the split of two f32 values adjacent along an operand's k
+/// (k even, then k + 1, same row or column) as two 32-bit words, the
+/// first (stored at k) both hi halves, the second (at k + 1) both lo
+/// halves, each in k order. On an atom whose registers pair consecutive k
+/// (pairsAlongK) a fragment of pair words is its loads, with no byte
+/// permutes, where split words (packSplitWord) take one a register; the
+/// producer narrows both values with one conversion a pair. Like split
+/// words, only loads, stores and selects may touch them (zero words are
+/// the split of zeros).
+std::pair<Value, Value> packPairWords(OpBuilder &b, Location loc,
+                                      const MmaAtom &atom, Value x0, Value x1);
+
+/// The split fragment of `operand` whose elements' pair words (in fragment
+/// order: even elements hi words, odd ones lo words) the caller has.
+SplitFragment pairWordsFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                                ArrayRef<Value> words);
+
+/// The calling lane's split fragment of `operand` from a tile of pair words
+/// in memory, read by loadFragment's vector loads.
+SplitFragment loadPairedFragment(OpBuilder &b, Location loc,
+                                 const MmaAtom &atom, MmaOperand operand,
+                                 const MemTile &tile, Value lane);
+
 /// A B to about f32 accuracy from split fragments (lo * lo is below f32
 /// rounding): three atoms a k step into two accumulators, `big` taking
 /// hi*hi and `small` lo*hi and hi*lo, summed once after the k loop (sum()).
@@ -152,6 +175,15 @@ SplitAccumulator emitMmaSplitInto(OpBuilder &b, Location loc,
                                   const MmaAtom &atom, const SplitFragment &a,
                                   const SplitFragment &bFrag,
                                   SplitAccumulator acc);
+
+/// The same three atoms into one accumulator (small terms first): for a
+/// product whose k step already has independent chains to overlap (several
+/// tiles or products at once), at half the accumulator registers. As
+/// accurate: the split itself is good to about 2^-16 of each element,
+/// far above f32 rounding of the sum.
+Value emitMmaSplitFused(OpBuilder &b, Location loc, const MmaAtom &atom,
+                        const SplitFragment &a, const SplitFragment &bFrag,
+                        Value acc);
 
 /// The same where B is exact in the atom's operand type (bf16 inputs: k,
 /// v): two atoms, lo*B into `small`, hi*B into `big`.
