@@ -1412,40 +1412,19 @@ void ChunkEmitter::prepIntraChunk() {
   const int64_t blocks = p.C / kSub;
   const int64_t pairs = blocks * (blocks - 1) / 2; // blocks I > J
   const bool diagonal = diagonalByAtoms(layer);
-  // Pieces: block pairs, then diagonal blocks; each computes its 16 x 16
-  // block of both A_kk and A_qk (same B operand k_j exp(G_m - G_j), same
-  // anchor), all the block's atom tiles together (intraTiles).
-  const int64_t blockPieces = pairs + (diagonal ? blocks : 0);
-  forPieces(blockPieces, [&](Value pair, Value live) {
-    // Pair p -> (I, J), row-major over I > J: I = 1 + #{k >= 2 : k(k-1)/2 <= p}.
-    Value bi = idx(1);
-    for (int64_t kk = 2; kk < blocks; ++kk)
-      bi = add(bi, select(arith::CmpIOp::create(b, loc,
-                                                arith::CmpIPredicate::uge, pair,
-                                                idx(kk * (kk - 1) / 2)),
-                          idx(1), idx(0)));
-    Value bj = sub(pair, div(mul(bi, sub(bi, idx(1))), 2));
-    Value anchor = mul(bi, idx(kSub));
-    if (diagonal) {
-      Value isDiag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                           pair, idx(pairs));
-      Value block = select(isDiag, sub(pair, idx(pairs)), idx(0));
-      bi = select(isDiag, block, bi);
-      bj = select(isDiag, block, bj);
-      anchor = add(mul(bi, idx(kSub)), select(isDiag, idx(kSub / 2), idx(0)));
-    }
-    // Inside a diagonal block only j < i (A_kk) and j <= i (A_qk) are
-    // stored; off-diagonal tiles have j < i everywhere.
-    const TileBlock blk{kSub / p.atom->m, kSub / p.atom->n, mul(bi, idx(kSub)),
-                        mul(bj, idx(kSub))};
+  // The tiles of `blk` (a live piece's), anchored at row `anchor`: A_kk's
+  // and A_qk's; `masked` inside a diagonal block, where only j < i (A_kk)
+  // and j <= i (A_qk) are stored.
+  auto intraPiece = [&](const TileBlock &blk, Value anchor, Value live,
+                        bool masked) {
     IntraTiles accs = intraTiles(blk, anchor);
-    // (The masks only where diagonal tiles exist: without them gfx942's
-    // pairwise prep keeps within its SGPRs.)
-    auto below = [&](arith::CmpIPredicate pred, Value i, Value j) -> Value {
-      return diagonal ? arith::CmpIOp::create(b, loc, pred, j, i).getResult()
-                      : Value();
-    };
-    auto storeIf = [&](Value cond, llvm::function_ref<void()> body) {
+    auto storeIf = [&](arith::CmpIPredicate pred, Value i, Value j, Value cond,
+                       llvm::function_ref<void()> body) {
+      if (masked) {
+        Value below = arith::CmpIOp::create(b, loc, pred, j, i);
+        cond = cond ? arith::AndIOp::create(b, loc, cond, below).getResult()
+                    : below;
+      }
       if (cond)
         ifThen(cond, body);
       else
@@ -1453,22 +1432,64 @@ void ChunkEmitter::prepIntraChunk() {
     };
     ifThen(live, [&] {
       eachBlockResult(accs.kk, blk, [&](Value i, Value j, Value x) {
-        storeIf(below(arith::CmpIPredicate::ult, i, j), [&] {
+        storeIf(arith::CmpIPredicate::ult, i, j, Value(), [&] {
           Value rows = fmul(load(ldsRowB, i), load(ldsRowK, i));
           store(fmul(fmul(rows, load(ldsRowK, j)), x), ldsA, aIdx(i, j));
         });
       });
       eachBlockResult(accs.qk, blk, [&](Value i, Value j, Value x) {
-        Value valid = rowValid(i);
-        if (Value lower = below(arith::CmpIPredicate::ule, i, j))
-          valid = arith::AndIOp::create(b, loc, lower, valid);
-        ifThen(valid, [&] {
+        storeIf(arith::CmpIPredicate::ule, i, j, rowValid(i), [&] {
           Value rows = fmul(load(ldsRowQ, i), load(ldsRowK, j));
           store(word(fmul(rows, x)), ws, recAt(rowToken(i), p.recA(), j));
         });
       });
     });
+  };
+  // Two passes, a trip each at chunk 64 on 8 waves: the off-diagonal
+  // blocks I > J whole, anchored at their first row (their atom tiles
+  // share the A fragments), then the diagonal blocks' atom tiles, anchored
+  // at the block's middle row. As one pass of the 10 blocks the second
+  // trip left 6 of 8 waves computing clamped pieces (ncu, H200: 11% of
+  // the prep's stall samples at the barrier after it). Where a block is
+  // one atom tile (MFMA 16 x 16) both kinds are alike and go in one pass
+  // of 10 pieces (two took gfx950's prep from 125 to 129 VGPRs, past the
+  // 128 of its 4 waves a SIMD), the masks then on every piece (harmless
+  // off the diagonal, where j < i).
+  const int64_t tiles = (kSub / p.atom->m) * (kSub / p.atom->n);
+  const bool onePass = diagonal && tiles == 1;
+  // Pair p -> (I, J), row-major over I > J: I = 1 + #{k >= 2 : k(k-1)/2 <= p}.
+  auto pairBlocks = [&](Value pair) -> std::pair<Value, Value> {
+    Value bi = idx(1);
+    for (int64_t kk = 2; kk < blocks; ++kk)
+      bi = add(bi,
+               select(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                            pair, idx(kk * (kk - 1) / 2)),
+                      idx(1), idx(0)));
+    return {bi, sub(pair, div(mul(bi, sub(bi, idx(1))), 2))};
+  };
+  forPieces(onePass ? pairs + blocks : pairs, [&](Value piece, Value live) {
+    auto [bi, bj] = pairBlocks(piece);
+    Value anchor = mul(bi, idx(kSub));
+    if (onePass) {
+      Value isDiag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                           piece, idx(pairs));
+      Value block = select(isDiag, sub(piece, idx(pairs)), idx(0));
+      bi = select(isDiag, block, bi);
+      bj = select(isDiag, block, bj);
+      anchor = add(mul(bi, idx(kSub)), select(isDiag, idx(kSub / 2), idx(0)));
+    }
+    intraPiece(TileBlock{kSub / p.atom->m, kSub / p.atom->n, mul(bi, idx(kSub)),
+                         mul(bj, idx(kSub))},
+               anchor, live, /*masked=*/onePass);
   });
+  if (diagonal && !onePass) {
+    forPieces(blocks * tiles, [&](Value piece, Value live) {
+      Value base = mul(div(piece, tiles), idx(kSub));
+      auto [tr, tc] = tileOrigin(rem(piece, tiles), kSub);
+      intraPiece(TileBlock{1, 1, add(base, tr), add(base, tc)},
+                 add(base, idx(kSub / 2)), live, /*masked=*/true);
+    });
+  }
   if (!diagonal)
     prepDiagonal();
   barrier();
