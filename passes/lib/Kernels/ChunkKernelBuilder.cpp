@@ -47,7 +47,7 @@ constexpr unsigned kWaves = 8;
 constexpr int kPrepWorkgroupsPerSM = 3;
 /// The most column tiles of W or U one prep wave takes with one A fragment
 /// of T' (wideTiles).
-constexpr int64_t kPrepRowTiles = 2;
+constexpr int64_t kPrepWideTiles = 2;
 /// The most fragment registers (blockFragmentRegs) a scan's tile block may
 /// keep live a k step. From the figures (2026-12-01, K = V = 128): sm_90's
 /// 64-column update as 2 x 2 tiles (56) took 101 registers where single
@@ -71,6 +71,7 @@ constexpr int64_t kPiecesInFlight = 8;
 /// trip made each pass a chain of 32 memory latencies a thread (C x K =
 /// 8192 elements over 256 threads).
 constexpr int64_t kRun = 4;
+static_assert(kRun % 2 == 0, "a run holds whole pairs of pair words");
 /// The scan whose atom operands are read as 16-byte runs (operandRuns):
 /// the 32-column one, the only one measured faster with them.
 constexpr int64_t kOperandRunsBlockV = 32;
@@ -652,6 +653,8 @@ private:
     };
     assert(!(ragged && (aAt.exact || bAt.exact)) &&
            "ragged padding is f32 zeros");
+    if (ragged && (aAt.paired || bAt.paired)) // a builder bug: fail loudly
+      llvm::report_fatal_error("kda: pair words are never padded along k");
     assert(!aAt.exact && "only B operands are taken exact");
     const Operand aK = inK(aAt, /*kFirst=*/false),
                   bK = inK(bAt, /*kFirst=*/true);
@@ -766,13 +769,15 @@ private:
     return bl;
   }
   /// Column tiles of a row tile a prep wave takes together in a product
-  /// `cols` wide (prepWU): as many as keep every wave busy, at most
-  /// kPrepRowTiles, so one A fragment feeds them all.
+  /// `cols` wide (prepWU), one A fragment feeding them all: at most
+  /// kPrepWideTiles, and only where the wider pieces still divide evenly
+  /// over the waves (else some waves would take a second trip of wide
+  /// pieces: more steps a wave than single tiles).
   int64_t wideTiles(int64_t cols) const {
     int64_t nt = 1;
     const int64_t tiles = cols / p.atom->n;
-    while (nt < kPrepRowTiles && tiles % (2 * nt) == 0 &&
-           tiles / (2 * nt) >= int64_t(p.waves))
+    while (nt < kPrepWideTiles && tiles % (2 * nt) == 0 &&
+           (tiles / (2 * nt)) % int64_t(p.waves) == 0)
       nt *= 2;
     return nt;
   }
@@ -808,15 +813,8 @@ private:
     auto at = [&](OpBuilder &, Location, Value r, Value c) {
       return op.at(add(row0, r), add(col0, c));
     };
-    if (op.words && op.paired) {
-      const FragmentLayout &layout = layoutOf(atom, operand);
-      SmallVector<Value> words;
-      for (unsigned e = 0; e < layout.elems; ++e) {
-        auto [r, c] = fragmentCoords(b, loc, layout, lane, e);
-        words.push_back(at(b, loc, r, c));
-      }
-      return pairWordsFragment(b, loc, atom, words);
-    }
+    if (op.paired) // a builder bug, not an input error: fail loudly
+      llvm::report_fatal_error("kda: pair words are read whole from LDS");
     if (op.words)
       return buildSplitFragment(b, loc, atom, operand, lane, at);
     return splitFragment(b, loc, atom,
@@ -933,8 +931,9 @@ private:
   Value clusterSum(Value x, int64_t lanes);
   void prepGateCumsum();
   void prepIntraChunk();
-  /// The atom tiles of one 16 x 16 block of A_kk and A_qk (raw sums, in
-  /// the block's tile order), anchored at row `anchor`.
+  /// The atom tiles of a block of A_kk and A_qk (a 16 x 16 block or one
+  /// of its tiles; raw sums, in the block's tile order), anchored at row
+  /// `anchor`.
   struct IntraTiles {
     SmallVector<Value> kk, qk;
   };
@@ -1412,7 +1411,8 @@ void ChunkEmitter::prepIntraChunk() {
   const int64_t blocks = p.C / kSub;
   const int64_t pairs = blocks * (blocks - 1) / 2; // blocks I > J
   const bool diagonal = diagonalByAtoms(layer);
-  // The tiles of `blk` (a live piece's), anchored at row `anchor`: A_kk's
+  // The tiles of `blk` (every wave's, a dead one's on its clamped piece;
+  // `live` guards the stores), anchored at row `anchor`: A_kk's
   // and A_qk's; `masked` inside a diagonal block, where only j < i (A_kk)
   // and j <= i (A_qk) are stored.
   auto intraPiece = [&](const TileBlock &blk, Value anchor, Value live,
@@ -1495,7 +1495,8 @@ void ChunkEmitter::prepIntraChunk() {
   barrier();
 }
 
-// One k loop for both products and every atom tile of a 16 x 16 block,
+// One k loop for both products and every atom tile of a block (a 16 x 16
+// block, or one tile of a diagonal block where those go tile by tile),
 // on the raw k and q rows (their row factors - normalisation, scale, beta,
 // and 0 on masked rows - multiply the tile's results once, at its stores,
 // instead of every operand element): k_i and q_i share their decay factor
@@ -1523,9 +1524,9 @@ ChunkEmitter::IntraTiles ChunkEmitter::intraTiles(const TileBlock &blk,
     SmallVector<Value> kq = buildFragments(
         b, loc, atom, MmaOperand::A, lane, 2,
         [&](OpBuilder &, Location, Value r, Value c) -> SmallVector<Value> {
-          Value i = add(row0, r), d = add(k0, c);
-          Value decay = exp2(fsub(gam(i, d), gam(anchor, d)));
-          return {fmul(kAct(i, d), decay), fmul(qkElem(q, i, d), decay)};
+          Value row = add(row0, r), d = add(k0, c);
+          Value decay = exp2(fsub(gam(row, d), gam(anchor, d)));
+          return {fmul(kAct(row, d), decay), fmul(qkElem(q, row, d), decay)};
         });
     rowsA.push_back({splitFragment(b, loc, atom, kq[0]),
                      splitFragment(b, loc, atom, kq[1])});
@@ -1537,9 +1538,9 @@ ChunkEmitter::IntraTiles ChunkEmitter::intraTiles(const TileBlock &blk,
         b, loc, atom,
         buildFragment(b, loc, atom, MmaOperand::B, lane,
                       [&](OpBuilder &, Location, Value r, Value c) {
-                        Value d = add(k0, r), j = add(col0, c);
-                        return fmul(kAct(j, d),
-                                    exp2(fsub(gam(anchor, d), gam(j, d))));
+                        Value d = add(k0, r), col = add(col0, c);
+                        return fmul(kAct(col, d),
+                                    exp2(fsub(gam(anchor, d), gam(col, d))));
                       })));
   }
   SmallVector<Value> next;
@@ -1716,14 +1717,12 @@ void ChunkEmitter::prepInverse() {
 }
 
 // T' = T diag(beta) (its unit diagonal becomes beta_i) in place of T, and
-// W's B operand k o exp2(G) in place of G, both as split words: written
-// once here, read by prepWU's atoms as vector loads (before: beta, the
-// normalised k and exp(G) were computed again at every fragment element).
-// G and T are read for the last time before this (prepIntraChunk and
-// prepInverse end with barriers); each thread rewrites only the elements
-// it reads.
-// T' = T diag(beta) and W's B operand k o exp2(G), as pair words along
-// W's k (m: T's columns, the B operand's rows) in place of T and G.
+// W's B operand k o exp2(G) in place of G, both as pair words along W's k
+// (m: T's columns, the B operand's rows): written once here, read by
+// prepWU's atoms as vector loads (before: beta, the normalised k and
+// exp(G) were computed again at every fragment element). G and T are read
+// for the last time before this (prepIntraChunk and prepInverse end with
+// barriers); each thread rewrites only the elements it reads.
 void ChunkEmitter::prepOperandWords() {
   forRowRuns(p.C, [&](Value i, Value m0) {
     SmallVector<Value> a = loadRun(ldsA, aIdx(i, m0), aAlign());
@@ -1743,6 +1742,7 @@ void ChunkEmitter::prepOperandWords() {
   });
   // Two rows a thread: a pair's words span rows m and m + 1 (each thread
   // rewrites only the G runs it read, as the single rows did).
+  assert(p.K % kRun == 0 && p.C % 2 == 0 && "rows are whole runs, in pairs");
   const int64_t runs = p.K / kRun;
   forThreads(idx(p.C / 2 * runs), [&](Value i) {
     Value m = mul(div(i, runs), idx(2)), d0 = mul(rem(i, runs), idx(kRun));

@@ -149,8 +149,8 @@ SplitFragment loadSplitFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
 std::pair<Value, Value> packPairWords(OpBuilder &b, Location loc,
                                       const MmaAtom &atom, Value x0, Value x1);
 
-/// The split fragment of `operand` whose elements' pair words (in fragment
-/// order: even elements hi words, odd ones lo words) the caller has.
+/// The split fragment whose elements' pair words (in fragment order: even
+/// elements hi words, odd ones lo words) the caller has.
 SplitFragment pairWordsFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
                                 ArrayRef<Value> words);
 
