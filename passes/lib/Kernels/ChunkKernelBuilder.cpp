@@ -363,16 +363,23 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
 class ChunkEmitter {
 public:
   using At = std::function<Value(Value, Value)>;
-  /// An atom operand by element: f32 values, split into hi and lo at every
-  /// fragment that reads them, or split words (packSplitWord), split once by
-  /// whoever wrote them - what the scan's operands are, each read by many
-  /// fragments (the prep writes W, q o exp G, k o exp(G_last - G) and A_qk
-  /// as words; the scan its state block's and V_new's copies).
+  /// How an operand's elements are held: f32 values, split into hi and lo
+  /// at every fragment that reads them; split words (packSplitWord), split
+  /// once by whoever wrote them - what the scan's operands are, each read
+  /// by many fragments (the prep writes W, q o exp G, k o exp(G_last - G)
+  /// and A_qk as words; the scan its state block's and V_new's copies); or
+  /// pair words (packPairWords, along the operand's k: T' and k o exp2(G)
+  /// in the prep), read only whole from an LDS array (inLds).
+  enum class Held { F32, SplitWords, PairWords };
+  /// An atom operand by element (`at`), held as `held` says.
   struct Operand {
     template <typename F>
-    Operand(F fn, bool words = false) : at(std::move(fn)), words(words) {}
+    Operand(F fn, bool splitWords = false)
+        : at(std::move(fn)), held(splitWords ? Held::SplitWords : Held::F32) {}
     At at;
-    bool words;
+    Held held;
+    bool words() const { return held != Held::F32; }
+    bool paired() const { return held == Held::PairWords; }
     /// Where the operand is a plain LDS array, element (r, c) at
     /// mem[r * rowStride + c * colStride]: fragments are then read by the
     /// tile layer's vector loads (MemTile) instead of element by element.
@@ -382,21 +389,16 @@ public:
     /// bf16 inputs): fragments are built as they are, not split, and a
     /// product with them takes two atoms.
     bool exact = false;
-    /// The words are pair words (packPairWords: along the operand's k),
-    /// not split words.
-    bool paired = false;
   };
   static Operand words(At at) { return Operand(std::move(at), true); }
   /// The operand held in LDS array `mem` with rows of `stride` elements
-  /// (`transposed`: element (r, c) at mem[c * stride + r]).
-  Operand inLds(Value mem, int64_t stride, bool asWords,
-                bool transposed = false) {
+  /// (`transposed`: element (r, c) at mem[c * stride + r]), as `held`.
+  Operand inLds(Value mem, int64_t stride, Held held, bool transposed = false) {
     const int64_t rs = transposed ? 1 : stride, cs = transposed ? stride : 1;
-    Operand op(
-        [this, mem, rs, cs](Value r, Value c) {
-          return load(mem, add(mul(r, idx(rs)), mul(c, idx(cs))));
-        },
-        asWords);
+    Operand op([this, mem, rs, cs](Value r, Value c) {
+      return load(mem, add(mul(r, idx(rs)), mul(c, idx(cs))));
+    });
+    op.held = held;
     op.mem = mem, op.rowStride = rs, op.colStride = cs;
     return op;
   }
@@ -649,11 +651,11 @@ private:
             Value safe = select(in, kk, sub(kEnd, idx(1)));
             return select(in, kFirst ? at(safe, y) : at(x, safe), f(0));
           },
-          op.words);
+          op.words());
     };
     assert(!(ragged && (aAt.exact || bAt.exact)) &&
            "ragged padding is f32 zeros");
-    if (ragged && (aAt.paired || bAt.paired)) // a builder bug: fail loudly
+    if (ragged && (aAt.paired() || bAt.paired())) // a builder bug
       llvm::report_fatal_error("kda: pair words are never padded along k");
     assert(!aAt.exact && "only B operands are taken exact");
     const Operand aK = inK(aAt, /*kFirst=*/false),
@@ -801,9 +803,10 @@ private:
           op.mem,
           add(mul(row0, idx(op.rowStride)), mul(col0, idx(op.colStride))),
           idx(op.rowStride), idx(op.colStride), align};
-      if (op.words)
-        return op.paired ? loadPairedFragment(b, loc, atom, operand, tile, lane)
-                         : loadSplitFragment(b, loc, atom, operand, tile, lane);
+      if (op.words())
+        return op.paired()
+                   ? loadPairedFragment(b, loc, atom, operand, tile, lane)
+                   : loadSplitFragment(b, loc, atom, operand, tile, lane);
       SmallVector<Value> elems =
           loadFragmentElements(b, loc, atom, operand, tile, lane);
       auto type = VectorType::get({int64_t(elems.size())}, f32);
@@ -813,9 +816,9 @@ private:
     auto at = [&](OpBuilder &, Location, Value r, Value c) {
       return op.at(add(row0, r), add(col0, c));
     };
-    if (op.paired) // a builder bug, not an input error: fail loudly
+    if (op.paired()) // a builder bug, not an input error: fail loudly
       llvm::report_fatal_error("kda: pair words are read whole from LDS");
-    if (op.words)
+    if (op.words())
       return buildSplitFragment(b, loc, atom, operand, lane, at);
     return splitFragment(b, loc, atom,
                          buildFragment(b, loc, atom, operand, lane, at));
@@ -823,7 +826,7 @@ private:
   /// A field's chunk rows of `width` as an operand of split words: from
   /// their LDS buffer `buf` where the plan stages them, else by `at`.
   Operand rowsOperand(Value buf, int64_t width, At at) {
-    return p.stageScan ? inLds(buf, stagedStride(buf, width), /*asWords=*/true)
+    return p.stageScan ? inLds(buf, stagedStride(buf, width), Held::SplitWords)
                        : words(std::move(at));
   }
   /// The fragment of an exact operand, in the atom's operand type.
@@ -970,9 +973,9 @@ private:
   }
   /// A word copy of `rows` rows in LDS `mem` as the atoms' B operand.
   Operand wordCopyOperand(Value mem, int64_t rows) {
-    return p.operandRuns ? inLds(mem, p.paddedK(rows), /*asWords=*/true,
+    return p.operandRuns ? inLds(mem, p.paddedK(rows), Held::SplitWords,
                                  /*transposed=*/true)
-                         : inLds(mem, p.padded(p.blockV), /*asWords=*/true);
+                         : inLds(mem, p.padded(p.blockV), Held::SplitWords);
   }
   /// The row stride of a staged buffer of the scan: U's rows are read by
   /// accumulator coordinates (padded), the others' as atom operands.
@@ -1795,10 +1798,9 @@ ChunkEmitter::Operand ChunkEmitter::vRows() {
 // loop, not unrolled: unrolled copies took gfx950's prep past its SGPRs),
 // so every wave of a pass issues the same atoms.
 void ChunkEmitter::prepWU() {
-  Operand tOp = inLds(ldsA, p.padded(p.C), /*asWords=*/true);
-  Operand bW = inLds(ldsG, p.padded(p.K), /*asWords=*/true);
-  tOp.paired = bW.paired = true; // prepOperandWords
-
+  // prepOperandWords wrote both as pair words.
+  Operand tOp = inLds(ldsA, p.padded(p.C), Held::PairWords);
+  Operand bW = inLds(ldsG, p.padded(p.K), Held::PairWords);
   const int64_t m = p.atom->m, k = p.atom->k;
   forRange(idx(0), idx(p.C), idx(m), [&](Value row0) {
     Value kEnd = mul(div(add(row0, idx(m + k - 1)), k), idx(k));
@@ -1951,7 +1953,7 @@ void ChunkEmitter::stageRows(Value buf, int64_t field, Value from,
 }
 
 ChunkEmitter::At ChunkEmitter::stagedAt(Value buf, int64_t width) {
-  return inLds(buf, stagedStride(buf, width), /*asWords=*/false).at;
+  return inLds(buf, stagedStride(buf, width), Held::F32).at;
 }
 
 ChunkEmitter::At ChunkEmitter::chunkRows(Value buf, int64_t field, Value from,
@@ -1998,7 +2000,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   // Every operand is a split word: S and V_new from their copies here, the
   // chunk's rows as the prep wrote them.
   Operand sOp = p.stateWords ? wordCopyOperand(ldsSw, p.K)
-                             : inLds(ldsS, p.padded(BV), /*asWords=*/false);
+                             : inLds(ldsS, p.padded(BV), Held::F32);
   Operand vnOp = wordCopyOperand(ldsVn, p.C);
   auto staged = [&] {
     if (p.stageScan)
