@@ -45,9 +45,12 @@ constexpr unsigned kWaves = 8;
 /// Workgroups an SM the prep's registers are sized for on NVPTX (see
 /// buildChunkStageKernel).
 constexpr int kPrepWorkgroupsPerSM = 3;
-/// The most column tiles of W or U one prep wave takes with one A fragment
-/// of T' (wideTiles).
-constexpr int64_t kPrepWideTiles = 2;
+/// The most atom tiles of W or U one prep wave takes together
+/// (forTileBlocks; at chunk 64 on sm_90 two column tiles of a row tile,
+/// one A fragment of T' for both). Measured on the H200 (2026-12-02, one
+/// call): the prep 0.729 -> 0.708 ms (1 x 8192 H32), 1.394 -> 1.351
+/// (4 x 4096) against single tiles.
+constexpr int64_t kPrepBlockTiles = 2;
 /// The most fragment registers (blockFragmentRegs) a scan's tile block may
 /// keep live a k step. From the figures (2026-12-01, K = V = 128): sm_90's
 /// 64-column update as 2 x 2 tiles (56) took 101 registers where single
@@ -83,10 +86,11 @@ struct ChunkPlan {
   int64_t blockV; // scan: state columns per workgroup
   unsigned waveSize;
   unsigned waves = kWaves;
-  /// The most atom tiles of one product a scan wave accumulates together
+  /// The most atom tiles of one product a wave accumulates together
   /// (forTileBlocks): 4 in the scans of 32 and more columns, 1 (single
   /// tiles) in the 16-column scan, whose two tiles of the update together
-  /// took sm_90's registers from 110 to 166 (one workgroup an SM, not two).
+  /// took sm_90's registers from 110 to 166 (one workgroup an SM, not two),
+  /// kPrepBlockTiles in the prep's W and U.
   int64_t maxBlockTiles = 1;
   unsigned threads() const { return waves * waveSize; }
   // Workspace record of one token and value head, in floats from its
@@ -327,6 +331,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
     }
   }
   if (op.getStage() == ChunkStage::Prep) {
+    p.maxBlockTiles = kPrepBlockTiles;
     // Stage the activation rows where the workgroups the LDS lets a compute
     // unit hold stay at least what the prep asks for (or what it held
     // without staging, if fewer): sm_90 3 (4 without), gfx950 2 (2),
@@ -526,12 +531,15 @@ private:
     forRange(tid, count, idx(p.threads()), body);
   }
   /// body(r, c0) for each run of kRun adjacent columns of a C x `width`
-  /// block of rows, the runs dealt to the threads (width % kRun == 0).
-  void forRowRuns(int64_t width, llvm::function_ref<void(Value, Value)> body) {
-    assert(width % kRun == 0 && "rows are whole runs");
+  /// block of rows, the runs dealt to the threads (width % kRun == 0);
+  /// with `rowStep`, only rows r that are multiples of it (the body takes
+  /// rows r .. r + rowStep - 1).
+  void forRowRuns(int64_t width, llvm::function_ref<void(Value, Value)> body,
+                  int64_t rowStep = 1) {
+    assert(width % kRun == 0 && p.C % rowStep == 0 && "rows are whole runs");
     const int64_t runs = width / kRun;
-    forThreads(idx(p.C * runs), [&](Value i) {
-      body(div(i, runs), mul(rem(i, runs), idx(kRun)));
+    forThreads(idx(p.C / rowStep * runs), [&](Value i) {
+      body(mul(div(i, runs), idx(rowStep)), mul(rem(i, runs), idx(kRun)));
     });
   }
   /// Alignment (bytes) of a run at an offset that is a multiple of every
@@ -770,19 +778,6 @@ private:
     bl.count = (tilesR / bl.mt) * bl.blocksN;
     return bl;
   }
-  /// Column tiles of a row tile a prep wave takes together in a product
-  /// `cols` wide (prepWU), one A fragment feeding them all: at most
-  /// kPrepWideTiles, and only where the wider pieces still divide evenly
-  /// over the waves (else some waves would take a second trip of wide
-  /// pieces: more steps a wave than single tiles).
-  int64_t wideTiles(int64_t cols) const {
-    int64_t nt = 1;
-    const int64_t tiles = cols / p.atom->n;
-    while (nt < kPrepWideTiles && tiles % (2 * nt) == 0 &&
-           (tiles / (2 * nt)) % int64_t(p.waves) == 0)
-      nt *= 2;
-    return nt;
-  }
   TileBlock blockOf(const Blocking &bl, Value piece) {
     return TileBlock{bl.mt, bl.nt,
                      mul(div(piece, bl.blocksN), idx(bl.mt * p.atom->m)),
@@ -803,10 +798,12 @@ private:
           op.mem,
           add(mul(row0, idx(op.rowStride)), mul(col0, idx(op.colStride))),
           idx(op.rowStride), idx(op.colStride), align};
-      if (op.words())
-        return op.paired()
-                   ? loadPairedFragment(b, loc, atom, operand, tile, lane)
-                   : loadSplitFragment(b, loc, atom, operand, tile, lane);
+      if (op.words()) {
+        SmallVector<Value> words =
+            loadFragmentElements(b, loc, atom, operand, tile, lane);
+        return op.paired() ? pairWordsFragment(b, loc, atom, words)
+                           : splitWordsFragment(b, loc, atom, words);
+      }
       SmallVector<Value> elems =
           loadFragmentElements(b, loc, atom, operand, tile, lane);
       auto type = VectorType::get({int64_t(elems.size())}, f32);
@@ -1745,27 +1742,27 @@ void ChunkEmitter::prepOperandWords() {
   });
   // Two rows a thread: a pair's words span rows m and m + 1 (each thread
   // rewrites only the G runs it read, as the single rows did).
-  assert(p.K % kRun == 0 && p.C % 2 == 0 && "rows are whole runs, in pairs");
-  const int64_t runs = p.K / kRun;
-  forThreads(idx(p.C / 2 * runs), [&](Value i) {
-    Value m = mul(div(i, runs), idx(2)), d0 = mul(rem(i, runs), idx(kRun));
-    std::array<SmallVector<Value>, 2> x;
-    for (int64_t h = 0; h < 2; ++h) {
-      Value row = add(m, idx(h));
-      SmallVector<Value> kr = kRowRun(row, d0), gr = gamRun(row, d0);
-      Value kf = select(rowValid(row), load(ldsRowK, row), f(0));
-      for (int64_t e = 0; e < kRun; ++e)
-        x[h].push_back(fmul(fmul(kr[e], kf), exp2(gr[e])));
-    }
-    SmallVector<Value> his, los;
-    for (int64_t e = 0; e < kRun; ++e) {
-      auto [hi, lo] = packPairWords(b, loc, *p.atom, x[0][e], x[1][e]);
-      his.push_back(hi);
-      los.push_back(lo);
-    }
-    storeRun(his, ldsG, gIdx(m, d0), gAlign());
-    storeRun(los, ldsG, gIdx(add(m, idx(1)), d0), gAlign());
-  });
+  forRowRuns(
+      p.K,
+      [&](Value m, Value d0) {
+        std::array<SmallVector<Value>, 2> x;
+        for (int64_t h = 0; h < 2; ++h) {
+          Value row = add(m, idx(h));
+          SmallVector<Value> kr = kRowRun(row, d0), gr = gamRun(row, d0);
+          Value kf = select(rowValid(row), load(ldsRowK, row), f(0));
+          for (int64_t e = 0; e < kRun; ++e)
+            x[h].push_back(fmul(fmul(kr[e], kf), exp2(gr[e])));
+        }
+        SmallVector<Value> his, los;
+        for (int64_t e = 0; e < kRun; ++e) {
+          auto [hi, lo] = packPairWords(b, loc, *p.atom, x[0][e], x[1][e]);
+          his.push_back(hi);
+          los.push_back(lo);
+        }
+        storeRun(his, ldsG, gIdx(m, d0), gAlign());
+        storeRun(los, ldsG, gIdx(add(m, idx(1)), d0), gAlign());
+      },
+      /*rowStep=*/2);
   barrier();
 }
 
@@ -1790,7 +1787,7 @@ ChunkEmitter::Operand ChunkEmitter::vRows() {
 
 // W = T' (K o exp G) and U = T' V, rows of the chunk only, from the words
 // prepOperandWords wrote. A piece is a block of atom tiles of one row tile
-// of W or U (wideTiles: one A fragment of T' read for all of them). T' is
+// of W or U (forTileBlocks: one A fragment of T' read for all of them). T' is
 // lower triangular, so row tile r's product stops at its last row, rounded
 // up to the atom's k (the columns past it are T's zero upper triangle, and
 // C % k == 0 keeps them inside the chunk): 10 of the 16 (row tile, k
@@ -1809,9 +1806,9 @@ void ChunkEmitter::prepWU() {
     // every wave must issue the same atoms (forPieces).
     auto pass = [&](int64_t cols, const Operand &bOp, int64_t field,
                     bool asWords) {
-      const int64_t nt = wideTiles(cols);
-      forPieces(cols / (nt * p.atom->n), [&](Value piece, Value live) {
-        const TileBlock blk{1, nt, row0, mul(piece, idx(nt * p.atom->n))};
+      forTileBlocks(m, cols, [&](const TileBlock &inRow, Value live) {
+        TileBlock blk = inRow; // a block of the row tile at row0
+        blk.row0 = row0;
         SmallVector<Value> accs = gemmBlock(zeros(blk), blk, kEnd,
                                             /*ragged=*/false, tOp, bOp);
         for (int64_t t = 0; t < blk.tiles(); ++t) {

@@ -389,14 +389,6 @@ SplitFragment mlir::kda::pairWordsFragment(OpBuilder &b, Location loc,
           vector::ShuffleOp::create(b, loc, all, all, lo)};
 }
 
-SplitFragment mlir::kda::loadPairedFragment(OpBuilder &b, Location loc,
-                                            const MmaAtom &atom,
-                                            MmaOperand operand,
-                                            const MemTile &tile, Value lane) {
-  return pairWordsFragment(
-      b, loc, atom, loadFragmentElements(b, loc, atom, operand, tile, lane));
-}
-
 Value SplitAccumulator::sum(OpBuilder &b, Location loc) const {
   return arith::AddFOp::create(b, loc, big, small);
 }

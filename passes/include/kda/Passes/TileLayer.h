@@ -150,15 +150,10 @@ std::pair<Value, Value> packPairWords(OpBuilder &b, Location loc,
                                       const MmaAtom &atom, Value x0, Value x1);
 
 /// The split fragment whose elements' pair words (in fragment order: even
-/// elements hi words, odd ones lo words) the caller has.
+/// elements hi words, odd ones lo words) the caller has (loaded as
+/// loadFragmentElements reads any words, like splitWordsFragment's).
 SplitFragment pairWordsFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
                                 ArrayRef<Value> words);
-
-/// The calling lane's split fragment of `operand` from a tile of pair words
-/// in memory, read by loadFragment's vector loads.
-SplitFragment loadPairedFragment(OpBuilder &b, Location loc,
-                                 const MmaAtom &atom, MmaOperand operand,
-                                 const MemTile &tile, Value lane);
 
 /// A B to about f32 accuracy from split fragments (lo * lo is below f32
 /// rounding): three atoms a k step into two accumulators, `big` taking
