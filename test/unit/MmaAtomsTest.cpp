@@ -106,6 +106,42 @@ TEST(MmaAtoms, RegistersPairConsecutiveK) {
   EXPECT_FALSE(pairsAlongK(broken));
 }
 
+// The accumulator -> operand identities the register-resident chunk scan
+// stands on (MmaAtoms.h, SlabForm), against every lane of the layout
+// tables: MFMA 16x16x16's C tile is its B fragment; two m16n8k16 C tiles
+// side by side are its A fragment; the k = 32 and 32 x 32 atoms have none.
+TEST(MmaAtoms, AccumulatorOperandIdentities) {
+  auto mfma = accumulatorOperandOf(getMmaAtom(MmaKind::MfmaF32_16x16x16_BF16));
+  ASSERT_TRUE(mfma.has_value());
+  EXPECT_EQ(mfma->form, SlabForm::Natural);
+  EXPECT_EQ(mfma->width, 16u);
+  EXPECT_EQ(mfma->tileLength, 16u);
+  EXPECT_EQ(mfma->tilesPerStep, 1u);
+  auto sync =
+      accumulatorOperandOf(getMmaAtom(MmaKind::MmaSyncF32_16x8x16_BF16));
+  ASSERT_TRUE(sync.has_value());
+  EXPECT_EQ(sync->form, SlabForm::Transposed);
+  EXPECT_EQ(sync->width, 16u);
+  EXPECT_EQ(sync->tileLength, 8u);
+  EXPECT_EQ(sync->tilesPerStep, 2u);
+  for (MmaKind kind :
+       {MmaKind::MfmaF32_16x16x32_BF16, MmaKind::MfmaF32_32x32x8_BF16,
+        MmaKind::MfmaF32_32x32x16_BF16})
+    EXPECT_FALSE(accumulatorOperandOf(getMmaAtom(kind)).has_value())
+        << stringifyMmaKind(kind).str();
+  // A spot check by hand (PTX ISA, m16n8k16): lane 5 (group 1, thread 1)
+  // holds A elements 4, 5 at row 1, columns 10, 11: element 0, 1 of the
+  // second C tile, row 1, columns 8 + 2, 8 + 3.
+  const MmaAtom &s = getMmaAtom(MmaKind::MmaSyncF32_16x8x16_BF16);
+  EXPECT_EQ(s.a.rowOf(5, 4), 1u);
+  EXPECT_EQ(s.a.colOf(5, 5), 11u);
+  EXPECT_EQ(8 + s.c.colOf(5, 1), 11u);
+  // Breaking one coordinate breaks the identity.
+  MmaAtom broken = s;
+  broken.c = FragmentLayout{s.c.elems, s.c.col, s.c.row};
+  EXPECT_FALSE(accumulatorOperandOf(broken).has_value());
+}
+
 TEST(MmaAtoms, KindNamesRoundTrip) {
   for (MmaKind kind : allMmaKinds())
     EXPECT_EQ(symbolizeMmaKind(stringifyMmaKind(kind)), kind);

@@ -178,6 +178,40 @@ bool mlir::kda::pairsAlongK(const MmaAtom &atom) {
   return pairs(atom.a, /*kIsCol=*/true) && pairs(atom.b, /*kIsCol=*/false);
 }
 
+std::optional<AccumulatorOperand>
+mlir::kda::accumulatorOperandOf(const MmaAtom &atom) {
+  const FragmentLayout &c = atom.c;
+  // Element e of the operand fragment is element e % c.elems of tile
+  // e / c.elems; both must name the same element of X.
+  auto holds = [&](SlabForm form) -> std::optional<AccumulatorOperand> {
+    const bool natural = form == SlabForm::Natural;
+    const FragmentLayout &op = natural ? atom.b : atom.a;
+    const unsigned tileLength = natural ? atom.m : atom.n;
+    if (atom.k % tileLength || op.elems != (atom.k / tileLength) * c.elems)
+      return std::nullopt;
+    for (unsigned lane = 0; lane < atom.waveSize; ++lane)
+      for (unsigned e = 0; e < op.elems; ++e) {
+        const unsigned t = e / c.elems, ce = e % c.elems;
+        // X's (length index, column) of the operand element and of the
+        // accumulator element: natural B is (k, n) = (row, col) and tile
+        // t's C is rows t m + row; transposed A is (m, k) = (col of X,
+        // length index) and tile t's C is X^T's (row, t n + col).
+        const unsigned opLen = natural ? op.rowOf(lane, e) : op.colOf(lane, e);
+        const unsigned opCol = natural ? op.colOf(lane, e) : op.rowOf(lane, e);
+        const unsigned cLen =
+            t * tileLength + (natural ? c.rowOf(lane, ce) : c.colOf(lane, ce));
+        const unsigned cCol = natural ? c.colOf(lane, ce) : c.rowOf(lane, ce);
+        if (opLen != cLen || opCol != cCol)
+          return std::nullopt;
+      }
+    return AccumulatorOperand{form, natural ? atom.n : atom.m, tileLength,
+                              atom.k / tileLength};
+  };
+  if (auto natural = holds(SlabForm::Natural))
+    return natural;
+  return holds(SlabForm::Transposed);
+}
+
 llvm::ArrayRef<const MmaAtom *> mlir::kda::mmaAtomsOf(llvm::StringRef chip) {
   if (chip == "gfx942")
     return kGfx942;

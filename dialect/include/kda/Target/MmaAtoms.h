@@ -101,6 +101,35 @@ const MmaAtom &contiguousKAtom(const MmaAtom &atom);
 /// whole registers on such atoms; every atom kda knows, and its twin, does.
 bool pairsAlongK(const MmaAtom &atom);
 
+/// How a wave's accumulator tiles of a matrix can feed the same atom again
+/// as an operand without leaving its registers: the identity a kernel needs
+/// to keep a matrix (the chunk scan's state) in accumulators across
+/// products. A "slab" is an L x w matrix X (w = 16 columns a wave owns, L
+/// its length) held as L / (tile length) accumulator tiles:
+///  - Natural (w = n): tile t holds rows [t m, t m + m) of X, and the
+///    `tilesPerStep` tiles t = s p .. s p + p - 1 (p = tilesPerStep),
+///    their elements concatenated in order, are, register for register,
+///    the B fragment of rows [s k, s k + k) of X (MFMA 16x16x16: C = B).
+///  - Transposed (w = m): tile t holds the transpose of rows [t n, t n + n)
+///    of X (a w x n tile of X^T), and the same concatenation is the A
+///    fragment of columns [s k, s k + k) of X^T (mma.sync m16n8k16: two
+///    16 x 8 accumulator tiles side by side are one A fragment).
+/// So a product L_out x w = (L_out x L) X takes X as B (natural) or, taken
+/// transposed, X^T as A; its result is again a slab of the same form.
+enum class SlabForm { Natural, Transposed };
+struct AccumulatorOperand {
+  SlabForm form;
+  unsigned width;        // w: the slab's columns (n or m)
+  unsigned tileLength;   // rows of X a tile holds (m or n)
+  unsigned tilesPerStep; // k / tileLength
+};
+
+/// The identity `atom` has, checked lane by lane on its layout tables
+/// (natural first), or none: the k = 32 MFMA atoms hold 8 consecutive k a
+/// lane where stacked accumulator tiles hold 4 and 4, and 32 x 32 tiles
+/// are longer than a k step.
+std::optional<AccumulatorOperand> accumulatorOperandOf(const MmaAtom &atom);
+
 /// The matrix atoms chip `chip` has (a TargetInfo::chip: gfx942, gfx950,
 /// sm_90); empty for a chip without matrix instructions. Emulator targets
 /// pass the chip they stand for, so they execute exactly these atoms.
