@@ -85,7 +85,7 @@ struct Thread {
   uint32_t tid[3] = {0, 0, 0};
   uint32_t linear = 0;
   bctx::fiber scheduler; // where to go on yield
-  uint64_t syncs = 0;
+  uint64_t syncs = 0, barriers = 0;
   SyncKind lastSync = SyncKind::None;
   uint32_t parity = 0;
   bool done = false;
@@ -240,37 +240,46 @@ uint32_t shuffleBits(Thread *t, uint32_t bits, int32_t offset, int32_t width,
   return wg->exchange[p][srcLinear];
 }
 
-/// After a round: every live thread must be at the same synchronisation
-/// point, and threads finish together.
-void checkRound(Workgroup &wg) {
+std::string describeSync(const Thread &x) {
+  if (x.done)
+    return "finished";
+  if (x.lastSync == SyncKind::Barrier)
+    return "barrier #" + std::to_string(x.barriers);
+  return "shuffle #" + std::to_string(x.syncs);
+}
+
+void divergent(Workgroup &wg, const Thread &a, const Thread &b) {
+  wg.error = "divergent synchronisation in " + blockName(wg) + ": thread " +
+             std::to_string(a.linear) + " at " + describeSync(a) + ", thread " +
+             std::to_string(b.linear) + " at " + describeSync(b);
+  wg.poisoned = true;
+}
+
+/// After a round of wave `w`'s lanes: wave collectives (shuffles, atoms)
+/// are the wave's alone, so its live lanes must be at the same one, or all
+/// at a barrier, or all finished. Other waves may run other collectives
+/// meanwhile (a wave that computes while another stages rows).
+void checkWaveRound(Workgroup &wg, uint32_t first, uint32_t end) {
   if (wg.poisoned)
     return;
-  const Thread *ref = nullptr;
-  for (const Thread &t : wg.threads) {
-    if (!ref) {
-      ref = &t;
-      continue;
-    }
-    if (t.done != ref->done ||
-        (!t.done && (t.syncs != ref->syncs || t.lastSync != ref->lastSync))) {
-      auto describe = [](const Thread &x) {
-        if (x.done)
-          return std::string("finished");
-        return std::string(x.lastSync == SyncKind::Barrier ? "barrier"
-                                                           : "shuffle") +
-               " #" + std::to_string(x.syncs);
-      };
-      wg.error = "divergent synchronisation in block (" +
-                 std::to_string(wg.block[0]) + ", " +
-                 std::to_string(wg.block[1]) + ", " +
-                 std::to_string(wg.block[2]) + "): thread " +
-                 std::to_string(ref->linear) + " at " + describe(*ref) +
-                 ", thread " + std::to_string(t.linear) + " at " +
-                 describe(t);
-      wg.poisoned = true;
-      return;
-    }
+  const Thread &ref = wg.threads[first];
+  for (uint32_t i = first + 1; i < end; ++i) {
+    const Thread &t = wg.threads[i];
+    if (t.done != ref.done ||
+        (!t.done && (t.syncs != ref.syncs || t.lastSync != ref.lastSync)))
+      return divergent(wg, ref, t);
   }
+}
+
+/// Once every wave waits at a barrier or has finished: all threads must be
+/// at the same barrier, or all finished.
+void checkBarrierRound(Workgroup &wg) {
+  if (wg.poisoned)
+    return;
+  const Thread &ref = wg.threads.front();
+  for (const Thread &t : wg.threads)
+    if (t.done != ref.done || (!t.done && t.barriers != ref.barriers))
+      return divergent(wg, ref, t);
 }
 
 } // namespace
@@ -320,15 +329,33 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
                 return std::move(t.scheduler);
               });
         }
+        // Each wave runs in lockstep from one barrier to the next (its
+        // lanes meet at every shuffle and atom); then the workgroup meets
+        // at the barrier.
+        const uint32_t wave = config.waveSize;
         bool live = true;
         while (live) {
-          live = false;
-          for (uint64_t i = 0; i < threads; ++i)
-            if (fibers[i]) {
-              fibers[i] = std::move(fibers[i]).resume();
-              live = live || bool(fibers[i]);
+          for (uint32_t first = 0; first < threads; first += wave) {
+            const uint32_t end = std::min<uint32_t>(first + wave, threads);
+            for (bool running = true; running;) {
+              running = false;
+              for (uint32_t i = first; i < end; ++i)
+                if (fibers[i] && wg.threads[i].lastSync != SyncKind::Barrier) {
+                  fibers[i] = std::move(fibers[i]).resume();
+                  running =
+                      running || (bool(fibers[i]) &&
+                                  wg.threads[i].lastSync != SyncKind::Barrier);
+                }
+              checkWaveRound(wg, first, end);
             }
-          checkRound(wg);
+          }
+          checkBarrierRound(wg);
+          live = false;
+          for (uint64_t i = 0; i < threads; ++i) {
+            if (wg.threads[i].lastSync == SyncKind::Barrier)
+              wg.threads[i].lastSync = SyncKind::None; // released
+            live = live || bool(fibers[i]);
+          }
         }
         if (!wg.error.empty())
           return wg.error;
@@ -373,9 +400,11 @@ extern "C" void kda_emu_barrier(void *ctx) {
   t->retiredSeq = t->drainedSeq; // reads drained before arriving retire
   if (t->wg->poisoned) {
     ++t->syncs;
+    ++t->barriers;
     ++t->epoch;
     return;
   }
+  ++t->barriers;
   kda::emu::yield(t, kda::emu::SyncKind::Barrier);
   ++t->epoch;
 }

@@ -167,6 +167,17 @@ void barrierVersusShuffle(void *ctx, void **) {
   else
     kda_emu_shuffle_i32(ctx, 0, 1, 32, 0);
 }
+// Waves run different collectives between two barriers: wave 0 two
+// shuffles, wave 1 none (a wave that computes while another stages).
+void waveOwnShuffles(void *ctx, void **) {
+  if (lin(ctx) < 32) {
+    kda_emu_shuffle_i32(ctx, 0, 1, 32, 0);
+    kda_emu_shuffle_i32(ctx, 0, 1, 32, 0);
+  }
+  kda_emu_barrier(ctx);
+  kda_emu_shuffle_i32(ctx, 0, 1, 32, 0);
+  kda_emu_barrier(ctx);
+}
 void lonelyBarrier(void *ctx, void **) {
   if (lin(ctx) == 0)
     kda_emu_barrier(ctx);
@@ -180,15 +191,24 @@ void extraBarrier(void *ctx, void **) {
 }
 
 TEST(EmulatorBarriers, DivergenceIsReported) {
+  // Wave 1's shuffle is its own; then it finishes while wave 0 waits at a
+  // barrier it never reaches.
   EXPECT_EQ(run(barrierVersusShuffle, block(64, 32)),
             "divergent synchronisation in block (0, 0, 0): thread 0 at "
-            "barrier #1, thread 32 at shuffle #1");
+            "barrier #1, thread 32 at finished");
   EXPECT_EQ(run(lonelyBarrier, block(64)),
             "divergent synchronisation in block (0, 0, 0): thread 0 at "
             "barrier #1, thread 1 at finished");
   EXPECT_EQ(run(extraBarrier, block(64)),
             "divergent synchronisation in block (0, 0, 0): thread 0 at "
             "barrier #2, thread 5 at shuffle #2");
+}
+
+// Shuffles and atoms are wave-collective: waves need not run the same
+// ones between barriers, only the lanes of one wave.
+TEST(EmulatorBarriers, WavesRunTheirOwnCollectives) {
+  EXPECT_EQ(run(waveOwnShuffles, block(64, 32)), "");
+  EXPECT_EQ(run(waveOwnShuffles, block(128, 32)), "");
 }
 
 TEST(EmulatorBarriers, BadConfigurationsAreRefused) {

@@ -75,6 +75,10 @@ constexpr int64_t kPiecesInFlight = 8;
 /// 8192 elements over 256 threads).
 constexpr int64_t kRun = 4;
 static_assert(kRun % 2 == 0, "a run holds whole pairs of pair words");
+/// 16-byte pieces a staging wave's thread of the register scan keeps in
+/// flight (ChunkPlan::regState): its staging is bound by how many bytes
+/// are in flight, not by registers (the compute waves' slabs set those).
+constexpr int64_t kStagePieces = 40;
 /// The scan whose atom operands are read as 16-byte runs (operandRuns):
 /// the 32-column one, the only one measured faster with them.
 constexpr int64_t kOperandRunsBlockV = 32;
@@ -214,7 +218,43 @@ struct ChunkPlan {
     return scanOwnFloats() + (stageScan ? scanStagedFloats() : 0);
   }
   int64_t scanLdsFloats() const {
+    if (regState)
+      return regLdsFloats();
     return scanFixedFloats() + (pipelined() ? scanStages * ringSlotFloats() : 0);
+  }
+  /// The scan keeps its state in registers (docs/scan-register-state.md):
+  /// each of blockV / 16 compute waves holds 16 state columns, all K rows,
+  /// as a slab of accumulator tiles (`slab`: the atom's accumulator ->
+  /// operand identity, MmaAtoms.h), across the whole sequence, and takes
+  /// the three products with it and V_new straight from registers; only the
+  /// chunk's rows (W, q o exp G, A_qk, k o exp(G_last - G), exp(G_last),
+  /// U) go through LDS, staged once a chunk by every wave. At depth 1,
+  /// where the scan's atom has the identity and the staged rows fit.
+  bool regState = false;
+  AccumulatorOperand slab{};
+  unsigned computeWaves = 0;
+  /// U's block of columns staged (else read from the workspace at V_new's
+  /// elements, where it does not fit: gfx942 past 32 columns).
+  bool stageU = false;
+  /// Row strides of the register scan's staged arrays. mma.sync reads W,
+  /// q o exp G and A_qk as B operands down their rows (k pairs contiguous:
+  /// 8-byte reads), conflict-free for a half warp when a row starts 8
+  /// banks after the last (+ 8 floats); k o exp(G_last - G) is read down
+  /// its columns (one word a row, four rows a lane), conflict-free at + 4.
+  static int64_t regStride(int64_t width, bool byColumn) {
+    return width + (byColumn ? 4 : 8);
+  }
+  /// W, q o exp G and k o exp(G_last - G) each have their own array, so
+  /// a phase's rows are staged while the previous phase's are read.
+  int64_t regRowsFloats(bool byColumn) const {
+    return C * regStride(K, byColumn);
+  }
+  int64_t regAqFloats() const { return C * regStride(C, false); }
+  int64_t regGlFloats() const { return (K + 3) / 4 * 4; }
+  int64_t regUFloats() const { return C * regStride(blockV, true); }
+  int64_t regLdsFloats() const {
+    return 2 * regRowsFloats(false) + regRowsFloats(true) + regAqFloats() +
+           regGlFloats() + (stageU ? regUFloats() : 0);
   }
 };
 
@@ -261,6 +301,51 @@ const MmaAtom *chooseAtom(const TargetInfo &target, int64_t C, int64_t K,
           "chunk and head_k among " +
           describeMmaAtoms(target.chip);
   return best;
+}
+
+/// The chip's bf16 -> f32 atom for a register-state scan: an accumulator
+/// -> operand identity 16 columns wide and k dividing the chunk and
+/// head_k (gfx950: its 16x16x16 atom, not the prep's k = 32 one).
+const MmaAtom *chooseSlabAtom(const TargetInfo &target, int64_t C, int64_t K) {
+  for (const MmaAtom *a : mmaAtomsOf(target.chip)) {
+    std::optional<AccumulatorOperand> id = accumulatorOperandOf(*a);
+    if (a->ab == ScalarKind::BF16 && a->acc == ScalarKind::F32 &&
+        a->waveSize == target.waveSize && id && id->width == kSub &&
+        C % a->k == 0 && K % a->k == 0)
+      return a;
+  }
+  return nullptr;
+}
+
+/// Makes `p` a register-state scan where it can be one (see ChunkPlan).
+void planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
+  const MmaAtom *atom = chooseSlabAtom(target, p.C, p.K);
+  if (!atom || p.pipelined() || p.blockV % kSub)
+    return;
+  ChunkPlan r = p;
+  r.regState = true;
+  r.atom = atom;
+  r.slab = *accumulatorOperandOf(*atom);
+  r.computeWaves = unsigned(p.blockV / kSub);
+  // Staging waves beside the compute waves, at least half of them: their
+  // loads of a phase's rows (16 to 24 16-byte pieces a thread) are in
+  // flight together while the compute waves take the atoms.
+  r.waves = kWaves;
+  if (2 * r.computeWaves > r.waves ||
+      r.regGlFloats() / 4 > int64_t(r.waves - r.computeWaves) * r.waveSize)
+    return;
+  r.stageScan = true;
+  r.padRows = true;
+  r.maxBlockTiles = 1;
+  r.prefetchNext = false;
+  r.operandRuns = false;
+  r.stageU = true;
+  if (4 * r.regLdsFloats() > int64_t(target.ldsBytes))
+    r.stageU = false;
+  if (4 * r.regLdsFloats() > int64_t(target.ldsBytes) ||
+      r.threads() > target.maxWorkgroupSize)
+    return;
+  p = r;
 }
 
 LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
@@ -329,6 +414,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
       if (fits(l.staged))
         break;
     }
+    planRegisterScan(p, target);
   }
   if (op.getStage() == ChunkStage::Prep) {
     p.maxBlockTiles = kPrepBlockTiles;
@@ -517,6 +603,33 @@ private:
     b.setInsertionPointToStart(ifOp.elseBlock());
     scf::YieldOp::create(b, loc, otherwise());
     return ifOp.getResult(0);
+  }
+  /// then() where `cond` holds, otherwise() elsewhere, values of `types`
+  /// (then() alone, unconditionally, without a condition).
+  SmallVector<Value>
+  ifValues(Value cond, TypeRange types,
+           llvm::function_ref<SmallVector<Value>()> then,
+           llvm::function_ref<SmallVector<Value>()> otherwise) {
+    if (!cond)
+      return then();
+    if (types.empty()) {
+      ifThenElse(
+          cond, [&] { then(); }, [&] { otherwise(); });
+      return {};
+    }
+    auto ifOp = scf::IfOp::create(b, loc, types, cond, /*withElse=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, then());
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, otherwise());
+    return SmallVector<Value>(ifOp.getResults());
+  }
+  void ifMaybe(Value cond, llvm::function_ref<void()> then) {
+    if (cond)
+      ifThen(cond, then);
+    else
+      then();
   }
   void barrier() { gpu::BarrierOp::create(b, loc); }
   /// The sum of `x` over the wave (every lane gets it).
@@ -1041,6 +1154,64 @@ private:
              runAlign(ws, {p.recFloats(), field}));
   }
 
+  // register-state scan (ChunkPlan::regState).
+  /// The scan with its state in registers: the state's slabs loaded, the
+  /// chunk loop, the slabs stored.
+  void emitRegisterScan();
+  /// Chunk c (of `chunks`) from the wave's state slab `s` (tiles); the
+  /// next slab. Two phases, a barrier after each: the compute waves take
+  /// the products of S, then those of V_new, while the staging waves bring
+  /// the rows the next phase reads into buffers the current one does not.
+  SmallVector<Value> registerScanChunk(Value c, Value chunks,
+                                       ArrayRef<Value> s);
+  /// A workspace field's chunk rows staged into an LDS array.
+  struct StagedField {
+    Value buf;
+    int64_t field;
+    Value from;
+    int64_t width, stride;
+  };
+  /// The staging waves copy chunk c's rows of `fields` (masked rows zero).
+  void stageChunkFields(Value c, ArrayRef<StagedField> fields);
+  /// ... exp(G_last) of chunk c, and the rows phase 1 reads (W, U and
+  /// q o exp G) of chunk c.
+  void stageExpGLast(Value c);
+  void stagePhase1Rows(Value c);
+  /// The slab's (length index, column) of element e of tile t: rows of X
+  /// (state rows d, or chunk rows i) and the wave's 16 columns.
+  std::pair<Value, Value> slabAt(int64_t t, unsigned e);
+  /// A slab of `length` rows whose element (len, col) is fn(len, col).
+  SmallVector<Value> slabOf(int64_t length,
+                            llvm::function_ref<Value(Value, Value)> fn);
+  /// fn(len, col, x) of each element x of `tiles`.
+  SmallVector<Value> mapSlab(ArrayRef<Value> tiles,
+                             llvm::function_ref<Value(Value, Value, Value)> fn);
+  /// sink(len, col, x) for each element of `tiles`.
+  void eachSlabElement(ArrayRef<Value> tiles,
+                       llvm::function_ref<void(Value, Value, Value)> sink);
+  /// One term of slabProducts: acc += L X, L (acc's length x kLen) of
+  /// split words in LDS `mem` with row stride `stride`: L(i, kk) at
+  /// mem[i stride + kk], or at mem[kk stride + i] `byColumn`; `lower`: L is
+  /// lower triangular (k steps past a tile's last row skipped).
+  struct SlabTerm {
+    SmallVector<Value> *acc;
+    Value mem;
+    int64_t stride;
+    bool byColumn = false, lower = false;
+  };
+  /// Every term's acc += L X for the slab X (`x`, kLen rows): X's k steps
+  /// are the operand the slab's identity gives (natural: B, L as A;
+  /// transposed: X^T as A, L^T as B), each split once for all the terms.
+  void slabProducts(ArrayRef<Value> x, int64_t kLen, ArrayRef<SlabTerm> terms);
+  SmallVector<Type> slabTypes(int64_t length) {
+    return SmallVector<Type>(length / p.slab.tileLength,
+                             VectorType::get({int64_t(p.atom->c.elems)}, f32));
+  }
+  SmallVector<Value> zeroSlab(int64_t length) {
+    return SmallVector<Value>(length / p.slab.tileLength,
+                              zeroAccumulator(b, loc, *p.atom));
+  }
+
   // scan steps.
   /// Chunk c of the sequence; with `ringSlot`, its W rows and U columns
   /// are read from that slot of the row pipeline's ring.
@@ -1104,6 +1275,9 @@ private:
   Value ldsG, ldsA, ldsT, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsSw, ldsVn;
   Value ldsK, ldsV;        // prep: the staged k rows, then v rows, in one area
   Value ldsX, ldsU, ldsAq; // scan: staged chunk rows
+  Value ldsQg, ldsKd, ldsGl; // register scan: its own staged rows
+  Value computes;            // register scan: this wave holds a slab (or null)
+  Value slabCol0;            // register scan: its first column in the block
   FlatSymbolRefAttr ring;  // scan: the row pipeline's kda.lds_buffer
   Value ringMem;           // scan: its bytes (a view of the dynamic LDS)
   Value col0; // scan: the workgroup's first state column
@@ -2226,6 +2400,10 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
         });
       },
       [&] {
+        if (p.regState) {
+          emitRegisterScan();
+          return;
+        }
         beginLds();
         ldsS = carve(p.K * p.padded(BV));
         if (p.stateWords)
@@ -2278,6 +2456,311 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
   b.setInsertionPointToEnd(&entry);
   gpu::ReturnOp::create(b, loc);
   return built;
+}
+
+//===----------------------------------------------------------------------===//
+// scan, state in registers
+//===----------------------------------------------------------------------===//
+
+std::pair<Value, Value> ChunkEmitter::slabAt(int64_t t, unsigned e) {
+  auto [r, c] = fragmentCoords(b, loc, p.atom->c, lane, e);
+  const bool natural = p.slab.form == SlabForm::Natural;
+  return {add(idx(t * p.slab.tileLength), natural ? r : c), natural ? c : r};
+}
+
+SmallVector<Value>
+ChunkEmitter::slabOf(int64_t length,
+                     llvm::function_ref<Value(Value, Value)> fn) {
+  auto type = VectorType::get({int64_t(p.atom->c.elems)}, f32);
+  SmallVector<Value> tiles;
+  for (int64_t t = 0; t < length / p.slab.tileLength; ++t) {
+    SmallVector<Value> elems;
+    for (unsigned e = 0; e < p.atom->c.elems; ++e) {
+      auto [len, col] = slabAt(t, e);
+      elems.push_back(fn(len, col));
+    }
+    tiles.push_back(vector::FromElementsOp::create(b, loc, type, elems));
+  }
+  return tiles;
+}
+
+SmallVector<Value>
+ChunkEmitter::mapSlab(ArrayRef<Value> tiles,
+                      llvm::function_ref<Value(Value, Value, Value)> fn) {
+  SmallVector<Value> out;
+  for (auto [t, tile] : llvm::enumerate(tiles)) {
+    SmallVector<Value> elems;
+    for (unsigned e = 0; e < p.atom->c.elems; ++e) {
+      auto [len, col] = slabAt(int64_t(t), e);
+      elems.push_back(
+          fn(len, col, vector::ExtractOp::create(b, loc, tile, int64_t(e))));
+    }
+    out.push_back(
+        vector::FromElementsOp::create(b, loc, tile.getType(), elems));
+  }
+  return out;
+}
+
+void ChunkEmitter::eachSlabElement(
+    ArrayRef<Value> tiles, llvm::function_ref<void(Value, Value, Value)> sink) {
+  for (auto [t, tile] : llvm::enumerate(tiles))
+    for (unsigned e = 0; e < p.atom->c.elems; ++e) {
+      auto [len, col] = slabAt(int64_t(t), e);
+      sink(len, col, vector::ExtractOp::create(b, loc, tile, int64_t(e)));
+    }
+}
+
+void ChunkEmitter::slabProducts(ArrayRef<Value> x, int64_t kLen,
+                                ArrayRef<SlabTerm> terms) {
+  const MmaAtom &atom = *p.atom;
+  const bool natural = p.slab.form == SlabForm::Natural;
+  const int64_t tl = p.slab.tileLength, per = p.slab.tilesPerStep;
+  const unsigned elems = atom.c.elems;
+  // L as the atom's A (natural) or L^T as its B (transposed): inLds's
+  // element (r, c) at mem[r stride + c], or at mem[c stride + r].
+  SmallVector<Operand> ls;
+  for (const SlabTerm &term : terms)
+    ls.push_back(
+        inLds(term.mem, term.stride, Held::SplitWords,
+              /*transposed=*/natural ? term.byColumn : !term.byColumn));
+  auto stepType = VectorType::get({int64_t(per * elems)}, f32);
+  for (int64_t s = 0; s < kLen / int64_t(atom.k); ++s) {
+    SmallVector<Value> elemsOfStep;
+    for (int64_t j = 0; j < per; ++j)
+      for (unsigned e = 0; e < elems; ++e)
+        elemsOfStep.push_back(
+            vector::ExtractOp::create(b, loc, x[s * per + j], int64_t(e)));
+    SplitFragment xs = splitFragment(
+        b, loc, atom,
+        vector::FromElementsOp::create(b, loc, stepType, elemsOfStep));
+    Value k0 = idx(s * atom.k);
+    for (auto [term, l] : llvm::zip(terms, ls))
+      for (auto [t, a] : llvm::enumerate(*term.acc)) {
+        const int64_t row0 = int64_t(t) * tl;
+        if (term.lower && s * int64_t(atom.k) > row0 + tl - 1)
+          continue; // L's upper triangle: zeros
+        Value r0 = idx(row0);
+        a = natural ? emitMmaSplitFused(
+                          b, loc, atom,
+                          splitOperand(atom, MmaOperand::A, r0, k0, l), xs, a)
+                    : emitMmaSplitFused(
+                          b, loc, atom, xs,
+                          splitOperand(atom, MmaOperand::B, k0, r0, l), a);
+      }
+  }
+}
+
+void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
+  // Staging waves only: thread st of `stagers`.
+  const int64_t stagers = int64_t(p.waves - p.computeWaves) * p.waveSize;
+  Value st = sub(tid, idx(int64_t(p.computeWaves) * p.waveSize));
+  Value start = add(bos, mul(c, idx(p.C)));
+  Value valid = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, start));
+  // Pieces go kPiecesInFlight at a time: all of a batch loaded, then
+  // stored (the staging waves carry the compute waves' slab registers too,
+  // so a phase's 16 to 24 pieces at once spilled on sm_90).
+  struct Piece {
+    const StagedField *field;
+    int64_t j;
+  };
+  SmallVector<Piece> pieces;
+  for (const StagedField &f : fields)
+    for (int64_t j = 0; j * stagers < p.C * (f.width / 4); ++j)
+      pieces.push_back({&f, j});
+  for (size_t first = 0; first < pieces.size(); first += kStagePieces) {
+    struct Loaded {
+      Value in, r, x, value;
+      const StagedField *field;
+    };
+    SmallVector<Loaded> batch;
+    for (size_t n = first;
+         n < std::min(pieces.size(), first + size_t(kStagePieces)); ++n) {
+      const StagedField &f = *pieces[n].field;
+      const int64_t j = pieces[n].j, quads = f.width / 4, count = p.C * quads;
+      Value i = add(st, idx(j * stagers));
+      Value in = (j + 1) * stagers > count ? lt(i, idx(count)) : Value();
+      Value safe = in ? select(in, i, idx(0)) : i;
+      Value r = div(safe, quads), x = mul(rem(safe, quads), idx(4));
+      Value token = add(start, select(lt(r, valid), r, idx(0)));
+      Value value = vector::LoadOp::create(
+          b, loc, VectorType::get({4}, f32), ws,
+          ValueRange{recAt(token, f.field, add(f.from, x))},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      batch.push_back({in, r, x, value, &f});
+    }
+    for (const Loaded &l : batch)
+      ifMaybe(l.in, [&] {
+        auto type = cast<VectorType>(l.value.getType());
+        Value zeros =
+            arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+        vector::StoreOp::create(
+            b, loc, select(lt(l.r, valid), l.value, zeros), l.field->buf,
+            ValueRange{add(mul(l.r, idx(l.field->stride)), l.x)},
+            /*nontemporal=*/false, llvm::MaybeAlign(16));
+      });
+  }
+}
+
+void ChunkEmitter::stageExpGLast(Value c) {
+  const int64_t stagers = int64_t(p.waves - p.computeWaves) * p.waveSize;
+  assert(p.regGlFloats() / 4 <= stagers && "one piece of exp(G_last) a thread");
+  Value st = sub(tid, idx(int64_t(p.computeWaves) * p.waveSize));
+  ifThen(lt(st, idx(p.regGlFloats() / 4)), [&] {
+    Value at = mul(st, idx(4));
+    Value start = add(bos, mul(c, idx(p.C)));
+    Value gl =
+        vector::LoadOp::create(b, loc, VectorType::get({4}, f32), ws,
+                               ValueRange{recAt(start, p.recGL(), at)},
+                               /*nontemporal=*/false, llvm::MaybeAlign(16));
+    vector::StoreOp::create(b, loc, gl, ldsGl, ValueRange{at},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  });
+}
+
+SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
+                                                   ArrayRef<Value> s) {
+  chunkStart = add(bos, mul(c, idx(p.C)));
+  rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
+  // Columns of the wave's slab in the state block, and in the head.
+  auto blockCol = [&](Value col) { return add(slabCol0, col); };
+  auto headCol = [&](Value col) { return add(col0, blockCol(col)); };
+  At u = [this](Value i, Value x) {
+    if (p.stageU)
+      return load(ldsU,
+                  add(mul(i, idx(ChunkPlan::regStride(p.blockV, true))), x));
+    return select(rowValid(i),
+                  loadF(ws, recAt(safeToken(i), p.recU(), add(col0, x))), f(0));
+  };
+  const int64_t rowStride = ChunkPlan::regStride(p.K, false);
+  SmallVector<Type> cTypes = slabTypes(p.C), kTypes = slabTypes(p.K);
+
+  // Phase 1, the products of S: V_new = U - W S and O = (q o exp G) S
+  // (each S step split once for both), while the staging waves bring
+  // A_qk, k o exp(G_last - G) and exp(G_last).
+  SmallVector<Type> phase1Types(cTypes);
+  phase1Types.append(cTypes);
+  SmallVector<Value> vnO = ifValues(
+      computes, phase1Types,
+      [&] {
+        SmallVector<Value> vn = zeroSlab(p.C), o = zeroSlab(p.C);
+        slabProducts(s, p.K, {{&vn, ldsX, rowStride}, {&o, ldsQg, rowStride}});
+        vn = mapSlab(vn, [&](Value i, Value col, Value x) {
+          return fsub(u(i, blockCol(col)), x);
+        });
+        vn.append(o);
+        return vn;
+      },
+      [&] {
+        stageChunkFields(
+            c,
+            {{ldsAq, p.recA(), idx(0), p.C, ChunkPlan::regStride(p.C, false)},
+             {ldsKd, p.recKD(), idx(0), p.K, ChunkPlan::regStride(p.K, true)}});
+        stageExpGLast(c);
+        SmallVector<Value> zeros = zeroSlab(p.C);
+        zeros.append(zeroSlab(p.C));
+        return zeros;
+      });
+  barrier();
+  const size_t cTiles = cTypes.size();
+  SmallVector<Value> vn(vnO.begin(), vnO.begin() + cTiles);
+  SmallVector<Value> o(vnO.begin() + cTiles, vnO.end());
+
+  // Phase 2, the products of V_new: O += A_qk V_new (stored, rows of the
+  // chunk only) and S = diag(exp G_last) S + (k o exp(G_last - G))^T
+  // V_new, while the staging waves bring the next chunk's W, U and
+  // q o exp G.
+  SmallVector<Value> next = ifValues(
+      computes, kTypes,
+      [&] {
+        // Both products of V_new together (each step split once): O and
+        // the new state's accumulators are live together and sm_90 spills
+        // a few words, but measured on the H200 (2026-12-02, one call) one
+        // after the other was slower: 1 x 8192 H32's scan 0.885 -> 1.011
+        // ms, 1 x 32768 H8's 2.88 -> 3.2.
+        SmallVector<Value> acc = mapSlab(s, [&](Value d, Value, Value x) {
+          return fmul(load(ldsGl, d), x);
+        });
+        slabProducts(vn, p.C,
+                     {{&o, ldsAq, ChunkPlan::regStride(p.C, false),
+                       /*byColumn=*/false, /*lower=*/true},
+                      {&acc, ldsKd, ChunkPlan::regStride(p.K, true),
+                       /*byColumn=*/true}});
+        eachSlabElement(o, [&](Value i, Value col, Value x) {
+          ifThen(rowValid(i), [&] {
+            Value t = rowToken(i);
+            store(x, out,
+                  add(mul(add(mul(t, idx(p.HV)), h), idx(p.V)), headCol(col)));
+          });
+        });
+        return acc;
+      },
+      [&] {
+        Value c1 = add(c, idx(1));
+        ifThen(lt(c1, chunks), [&] { stagePhase1Rows(c1); });
+        // A staging wave's slab is zeros it never reads: yielding constants
+        // leaves the carried tiles dead in this branch (their registers
+        // free for the rows in flight).
+        return zeroSlab(p.K);
+      });
+  barrier();
+  return next;
+}
+
+void ChunkEmitter::stagePhase1Rows(Value c) {
+  SmallVector<StagedField> fields = {
+      {ldsX, p.recW(), idx(0), p.K, ChunkPlan::regStride(p.K, false)},
+      {ldsQg, p.recQG(), idx(0), p.K, ChunkPlan::regStride(p.K, false)}};
+  if (p.stageU)
+    fields.push_back(
+        {ldsU, p.recU(), col0, p.blockV, ChunkPlan::regStride(p.blockV, true)});
+  stageChunkFields(c, fields);
+}
+
+void ChunkEmitter::emitRegisterScan() {
+  beginLds();
+  ldsX = carve(p.regRowsFloats(false));
+  ldsQg = carve(p.regRowsFloats(false));
+  ldsKd = carve(p.regRowsFloats(true));
+  ldsAq = carve(p.regAqFloats());
+  ldsGl = carve(p.regGlFloats());
+  if (p.stageU)
+    ldsU = carve(p.regUFloats());
+  computes = lt(wave, idx(p.computeWaves));
+  // A staging wave holds no slab; its column is clamped to 0.
+  slabCol0 = mul(select(computes, wave, idx(0)), idx(p.slab.width));
+  // The starting state: the slot's, or zeros without reading it.
+  Value init =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, load(hasInit, n),
+                            arith::ConstantIntOp::create(b, loc, 0, 8));
+  auto headCol = [&](Value col) { return add(col0, add(slabCol0, col)); };
+  SmallVector<Value> s0 = ifValues(
+      arith::AndIOp::create(b, loc, computes, init), slabTypes(p.K),
+      [&] {
+        return slabOf(p.K, [&](Value d, Value col) {
+          return loadF(state, stateOffset(slot, d, headCol(col)));
+        });
+      },
+      [&] { return zeroSlab(p.K); });
+  Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
+  // The first chunk's W and U (every sequence here has a chunk).
+  ifThen(arith::XOrIOp::create(b, loc, computes,
+                               arith::ConstantIntOp::create(b, loc, 1, 1)),
+         [&] { stagePhase1Rows(idx(0)); });
+  barrier();
+  auto loop = scf::ForOp::create(b, loc, idx(0), chunks, idx(1), s0);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> carried(loop.getRegionIterArgs());
+    scf::YieldOp::create(
+        b, loc, registerScanChunk(loop.getInductionVar(), chunks, carried));
+  }
+  SmallVector<Value> last(loop.getResults());
+  ifThen(computes, [&] {
+    eachSlabElement(last, [&](Value d, Value col, Value x) {
+      store(x, state, stateOffset(slot, d, headCol(col)));
+    });
+  });
 }
 
 /// The operands each stage reads or writes, with their roles, and the
@@ -2353,7 +2836,7 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   // (128 workgroups) 1.419 / 1.139 / 1.188, 3 x 8192 (192) 1.907 / 2.013 /
   // 1.814: the cap never loses to the late loads, and one an SM does where
   // the workgroups outnumber the SMs.
-  if (!prep && p.waves == kWaves)
+  if (!prep && p.waves == kWaves && !p.regState)
     func->setAttr(kWorkgroupsPerCuAttrName,
                   builder.getI32IntegerAttr(kNarrowScanWorkgroupsPerSM));
   func->setAttr("kda.kind",

@@ -1,5 +1,7 @@
 // The chunk kernels for gfx942 and gfx950: the assembly computes with the
-// chip's bf16 MFMA (gfx942 16x16x16; gfx950 16x16x32 where the chunk allows),
+// chip's bf16 MFMA (gfx942 16x16x16; gfx950's prep 16x16x32 where the chunk
+// allows, its scan 16x16x16: the register-state scan needs the atom whose
+// accumulator tile is its B fragment, MmaAtoms.h accumulatorOperandOf),
 // no scratch or spills, LDS (static + dynamic) within the chip; the manifest
 // lists the plan's two stages under the function's name with the workspace.
 // RUN: rm -rf %t && kda-compile %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --targets=gfx942,gfx950 -o %t -q
@@ -26,7 +28,10 @@
 // ASM950-LABEL: kda_chunk_heads128_prep:
 // ASM950: v_mfma_f32_16x16x32_bf16
 // ASM950-LABEL: kda_chunk_heads128_scan:
-// ASM950: v_mfma_f32_16x16x32_bf16
+// ASM950-NOT: v_mfma_f32_16x16x32_bf16
+// ASM950: v_mfma_f32_16x16x16_bf16
+// ASM950-NOT: v_mfma_f32_16x16x32_bf16
+// ASM950: .amdhsa_private_segment_fixed_size 0
 
 // MANIFEST: "grid": [
 // MANIFEST-NEXT: "max_chunks",

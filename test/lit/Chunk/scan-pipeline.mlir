@@ -9,7 +9,8 @@
 // with (the ring included). Copies: cp.async on sm_90 and emu32,
 // register-staged elsewhere (gfx950's global_load_lds would pad each 64-byte
 // U row to 1 KiB: scanRingAsync). Depth 1 stays the synchronous staging
-// (no ring, no schedule). gfx942 and emu (64 KiB) fit the depth-2 ring only
+// (no ring, no schedule): the scan with its state in registers where its
+// 78080 bytes fit (ChunkPlan::regState), else the LDS-resident one. gfx942 and emu (64 KiB) fit the depth-2 ring only
 // without staging the other rows (the ring sits at byte 15360); the others
 // stage them too (byte 50176). Depths 3 and 4: scan-pipeline-deep.mlir;
 // rejected depths: scan-pipeline-invalid.mlir.
@@ -30,7 +31,8 @@
 // RUN: test -f %t/emu/kda_kernels.so
 
 // CHECK-LABEL: gpu.func @kda_d1_scan(
-// CHECK-SAME: kda.dynamic_lds_bytes = 55296 : i64
+// SMALL-SAME: kda.dynamic_lds_bytes = 55296 : i64
+// LARGE-SAME: kda.dynamic_lds_bytes = 78080 : i64
 // CHECK-SAME: scan_stages = 1 : i64
 // CHECK-NOT: kda.schedule
 // CHECK-NOT: kda.verified_pipeline

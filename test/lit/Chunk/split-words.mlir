@@ -2,7 +2,7 @@
 // buildSplitFragment): the prep writes the scan's operands as words (hi and
 // lo bf16 packed into an f32's 32 bits) and the scan's fragments unpack them
 // (one bitcast, two shuffles) instead of splitting f32 values at every
-// fragment; the scan packs its initial state block's words. The prep's
+// fragment. The prep's
 // diagonal 16-row blocks go by atoms where the gate is bounded per token
 // (lower_bound -5: no wave reductions past the row norms') and
 // pairwise by wave reductions where it is not (softplus). Operands held in
@@ -20,16 +20,15 @@
 // CHECK: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xf32>
 // CHECK: kda.mma
 // CHECK-NOT: gpu.subgroup_reduce
+// The scan (its state in registers) splits its slab's f32 tiles at each k
+// step and reads the staged rows' words as the other operand: mma.sync
+// takes them as B (pairs along k), MFMA as A (4 consecutive k).
 // CHECK-LABEL: gpu.func @kda_lb_scan(
-// CHECK: vector.bitcast %{{.*}} : vector<2xbf16> to vector<1xf32>
 // SYNC: vector.load %{{.*}} : memref<{{.*}}xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // MFMA: vector.load %{{.*}} : memref<{{.*}}xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// SYNC: %[[A:.*]] = vector.bitcast %{{.*}} : vector<8xf32> to vector<16xbf16>
-// SYNC-NEXT: vector.shuffle %[[A]], %[[A]] [0, 2, 4, 6, 8, 10, 12, 14]
-// SYNC-NEXT: vector.shuffle %[[A]], %[[A]] [1, 3, 5, 7, 9, 11, 13, 15]
-// MFMA: %[[A:.*]] = vector.bitcast %{{.*}} : vector<4xf32> to vector<8xbf16>
-// MFMA-NEXT: vector.shuffle %[[A]], %[[A]] [0, 2, 4, 6]
-// MFMA-NEXT: vector.shuffle %[[A]], %[[A]] [1, 3, 5, 7]
+// CHECK: %[[A:.*]] = vector.bitcast %{{.*}} : vector<4xf32> to vector<8xbf16>
+// CHECK-NEXT: vector.shuffle %[[A]], %[[A]] [0, 2, 4, 6]
+// CHECK-NEXT: vector.shuffle %[[A]], %[[A]] [1, 3, 5, 7]
 // CHECK: kda.mma
 // CHECK-LABEL: gpu.func @kda_sp_prep(
 // CHECK: gpu.subgroup_reduce add

@@ -1,6 +1,8 @@
 // kda-tune --list enumerates each kda.chunk's scan row pipeline at depths
-// 1..4 for each of its column blocks (the waves are fixed by the block: 8,
-// and 512 threads from 32 columns on) on each target without a device:
+// 1..4 for each of its column blocks (the waves are fixed by the block and
+// the depth: 8, and 512 threads from 32 columns on at depths 2..4; 8 in the
+// depth-1 scan with its state in registers, where it fits the chip) on
+// each target without a device:
 // every depth is built and verified as kda-compile would build it, listed
 // accepted with its dynamic LDS and copy kind, or rejected with the
 // verifier's rule - R6 where the ring does not fit gfx942's 64 KiB,
@@ -36,7 +38,8 @@
 // SM90-NEXT: rejected: scan_stages 4: {{.*}} R6: the kernel needs 299008 bytes {{.*}} but sm_90 has 232448 (pipeline 'scan_rows' at depth 4)
 
 // SM90: prefill_v32 chunk scan on sm_90, block_v 16: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed)
-// SM90: prefill_v32 chunk scan on sm_90, block_v 32: 4 depths accepted, 0 rejected (16 waves of 32 threads, fixed)
+// SM90: prefill_v32 chunk scan on sm_90, block_v 32: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed)
+// SM90-NEXT: accepted: scan_stages 1 (default): 82176 bytes of dynamic LDS, rows staged in the chunk loop
 // GFX942: prefill_v32 chunk scan on gfx942, block_v 32: {{.*}} (8 waves of 64 threads, fixed)
 
 // EMU32: prefill64 chunk scan on emu32, block_v 16: 2 depths accepted, 0 rejected
