@@ -2748,9 +2748,12 @@ void ChunkEmitter::emitRegisterScan() {
       },
       [&] { return zeroSlab(p.K); });
   Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
-  // The first chunk's W and U (every sequence here has a chunk).
-  ifThen(arith::XOrIOp::create(b, loc, computes,
-                               arith::ConstantIntOp::create(b, loc, 1, 1)),
+  // The first chunk's phase-1 rows, where the sequence has a chunk: an
+  // empty one (bos = eos, possibly the batch's last token + 1) reads no
+  // record.
+  Value stager = arith::XOrIOp::create(
+      b, loc, computes, arith::ConstantIntOp::create(b, loc, 1, 1));
+  ifThen(arith::AndIOp::create(b, loc, stager, lt(idx(0), chunks)),
          [&] { stagePhase1Rows(idx(0)); });
   barrier();
   auto loop = scf::ForOp::create(b, loc, idx(0), chunks, idx(1), s0);
