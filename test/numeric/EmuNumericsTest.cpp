@@ -114,13 +114,30 @@ std::vector<NumericCase> allCases() {
   // pipeline of depth 1..4 (the emulator's race detector watches every slot
   // access). k3_mma takes the column sums by the chip's matrix atom (mma = 1);
   // the *_shared specs share a row's first token's terms across their
-  // passes through LDS (shared_terms = 1).
-  const char *small[] = {
-      "k3_small",      "linear_gva",        "none_f16",      "lb_noalog",
-      "k3_multicol",   "linear_multicol",   "k3_lds1",       "k3_lds2",
-      "linear_lds3",   "linear_lds4",       "linear_wavesk", "k3_wavesk_lds2",
-      "k3_bf16_state", "linear_bf16_state", "k3_passes",     "linear_passes",
-      "k3_mma",        "k3_shared",         "linear_shared", "none_f16_shared"};
+  // passes and column groups through LDS (shared_terms = 1; *_shared_wavesk
+  // with k split over waves).
+  const char *small[] = {"k3_small",
+                         "linear_gva",
+                         "none_f16",
+                         "lb_noalog",
+                         "k3_multicol",
+                         "linear_multicol",
+                         "k3_lds1",
+                         "k3_lds2",
+                         "linear_lds3",
+                         "linear_lds4",
+                         "linear_wavesk",
+                         "k3_wavesk_lds2",
+                         "k3_bf16_state",
+                         "linear_bf16_state",
+                         "k3_passes",
+                         "linear_passes",
+                         "k3_mma",
+                         "k3_shared",
+                         "linear_shared",
+                         "none_f16_shared",
+                         "linear_shared_wavesk",
+                         "k3_shared_wavesk"};
   for (const char *spec : small)
     for (const char *target : {"emu", "emu32"})
       for (const char *batch :

@@ -111,8 +111,9 @@ static cl::list<unsigned> mmaList(
 static cl::list<unsigned> sharedTermsList(
     "shared-terms", cl::CommaSeparated, cl::cat(tuneCategory),
     cl::desc("shared_terms values: a row's first token's terms once a "
-             "workgroup for its v_passes (default 0,1; 1 only where it "
-             "applies: v_passes > 1, waves_k 1, lds_stages 0)"));
+             "workgroup for its v_passes and column groups (default 0,1; 1 "
+             "only where it applies: lds_stages 0, v_passes > 1 or more "
+             "than one column group)"));
 static cl::list<unsigned> ldsList("lds-stages", cl::CommaSeparated,
                                   cl::cat(tuneCategory),
                                   cl::desc("lds_stages values (default 0,2)"));
@@ -330,7 +331,7 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
                   c.blockV = std::max(1u, gridCols * cols * passes);
                   // shared_terms = 1 only where it means something (the
                   // rules refuse it elsewhere with this rule).
-                  if (!st || rules::sharedTermsRule(c).empty())
+                  if (!st || rules::sharedTermsRule(c, t.waveSize).empty())
                     consider(c);
                 }
   // mma = 1: the atom fixes the lanes of a column; a wave takes `cols`

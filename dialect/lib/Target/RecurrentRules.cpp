@@ -94,13 +94,21 @@ static std::string deriveMmaPlan(const LayerFacts &layer, const ConfigValues &c,
   return os.str();
 }
 
-std::string sharedTermsRule(const ConfigValues &c) {
-  if (c.vPasses >= 2 && c.wavesK == 1 && c.ldsStages == 0)
+std::string sharedTermsRule(const ConfigValues &c, unsigned waveSize) {
+  // Lane groups of a workgroup that read the same k of a token: one a
+  // column group (lanes_k x waves_k lanes split a column's k), so
+  // warps x wave / (lanes_k x waves_k) of them.
+  const unsigned groups =
+      c.lanesK && c.wavesK ? c.warps * waveSize / (c.lanesK * c.wavesK) : 0;
+  if (c.ldsStages == 0 && (c.vPasses >= 2 || groups >= 2))
     return "";
   std::ostringstream os;
-  os << "shared_terms = 1 shares a row's first token's terms across "
-        "v_passes: it takes v_passes > 1, waves_k = 1 and lds_stages = 0, got "
-     << c.vPasses << ", " << c.wavesK << " and " << c.ldsStages;
+  os << "shared_terms = 1 computes a row's first token's terms once a "
+        "workgroup for the passes and column groups that would each compute "
+        "them: it takes lds_stages = 0 and v_passes > 1 or more than one "
+        "column group (warps x wave / (lanes_k x waves_k)), got lds_stages "
+     << c.ldsStages << ", v_passes " << c.vPasses << " and " << groups
+     << " column group" << (groups == 1 ? "" : "s");
   return os.str();
 }
 
@@ -169,11 +177,13 @@ std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
   s.colsPerThread = s.blockV / (s.gridCols() * s.vPasses);
   s.ldsStages = c.ldsStages;
   s.elemsK = (K + s.lanesK * s.wavesK - 1) / (s.lanesK * s.wavesK);
-  if (c.sharedTerms)
-    if (std::string rule = sharedTermsRule(c); !rule.empty())
+  if (c.sharedTerms) {
+    ConfigValues derived = c; // lanes_k as derived when the config omits it
+    derived.lanesK = s.lanesK;
+    if (std::string rule = sharedTermsRule(derived, t.waveSize); !rule.empty())
       return rule;
+  }
   s.sharedTerms = c.sharedTerms != 0;
-  // (waves_k is 1 with shared terms: never both.)
   if (s.exchangeBytes() > t.staticLdsBytes)
     os << "the cross-wave exchange needs " << s.exchangeBytes()
        << " bytes of LDS, more than the " << t.staticLdsBytes

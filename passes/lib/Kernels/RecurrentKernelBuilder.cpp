@@ -1125,6 +1125,8 @@ SmallVector<Value> RecurrentKernelEmitter::columnStep(Value t, ValueRange S,
     // The sums over the column's lanes and waves.
     SmallVector<Value> pkSum, pqSum;
     if (s.wavesK > 1) {
+      // Terms read from LDS (shared terms) come normalised with their k.q:
+      // they add no row sums, and the exchange carries the column sums only.
       SmallVector<Value> all(pks);
       llvm::append_range(all, pqs);
       llvm::append_range(all, terms.rowSums);
@@ -1132,8 +1134,10 @@ SmallVector<Value> RecurrentKernelEmitter::columnStep(Value t, ValueRange S,
       ArrayRef<Value> sums(all);
       pkSum.assign(sums.begin(), sums.begin() + C);
       pqSum.assign(sums.begin() + C, sums.begin() + 2 * C);
-      NormFactors n = normFactors(sums.drop_front(2 * C));
-      qScale = n.qScale, kScale = n.kScale, kq = n.kq;
+      if (!terms.rowSums.empty()) {
+        NormFactors n = normFactors(sums.drop_front(2 * C));
+        qScale = n.qScale, kScale = n.kScale, kq = n.kq;
+      }
     } else {
       pkSum = laneSums(pks);
       pqSum = laneSums(pqs);
@@ -1461,16 +1465,24 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   hasInit = view("has_initial_state"), state = view("state"), out = view("out");
   if (rows.speculative())
     numAccepted = view("num_accepted_tokens");
+  // The workgroup buffers in the order buildRecurrentKernel declares them:
+  // the token ring, the exchange, mma's terms, the shared terms.
+  ArrayRef<BlockArgument> workgroupBufs = func.getWorkgroupAttributions();
+  auto nextBuf = [&] {
+    Value buf = workgroupBufs.front();
+    workgroupBufs = workgroupBufs.drop_front();
+    return buf;
+  };
   if (s.ldsStages > 0) {
-    lds = func.getWorkgroupAttributions().front();
+    lds = nextBuf();
     priv = func.getPrivateAttributions().front();
   }
   if (s.wavesK > 1)
-    exchange = func.getWorkgroupAttributions().back();
+    exchange = nextBuf();
   if (s.mma)
-    mmaLds = func.getWorkgroupAttributions().back();
+    mmaLds = nextBuf();
   if (s.sharedTerms)
-    sharedLds = func.getWorkgroupAttributions().back();
+    sharedLds = nextBuf();
 
   const int64_t G = layer.getGroupSize(), HV = layer.getValueHeads(),
                 V = layer.getHeadV();

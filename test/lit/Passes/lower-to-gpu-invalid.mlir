@@ -120,24 +120,24 @@ func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>
 
 // -----
 
-// shared_terms = 1 shares a row's first token's terms across the passes of
-// a workgroup: one pass has nothing to share them with.
+// shared_terms = 1 computes a row's first token's terms once for the passes
+// and column groups of a workgroup: one pass of one column group (a wave's
+// 64 lanes on one column's k) has nothing to share them with.
 #l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = kv>
 func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
-  // expected-error @+1 {{does not fit gfx942: shared_terms = 1 shares a row's first token's terms across v_passes: it takes v_passes > 1, waves_k = 1 and lds_stages = 0, got 1, 1 and 0}}
-  kda.recurrent #l config #kda.config<block_k = 128, block_v = 64, block_t = 1, warps = 1, stages = 1, lanes_k = 4, shared_terms = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  // expected-error @+1 {{does not fit gfx942: shared_terms = 1 computes a row's first token's terms once a workgroup for the passes and column groups that would each compute them: it takes lds_stages = 0 and v_passes > 1 or more than one column group (warps x wave / (lanes_k x waves_k)), got lds_stages 0, v_passes 1 and 1 column group}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 2, block_t = 1, warps = 1, stages = 1, lanes_k = 64, shared_terms = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
   return
 }
 
 // -----
 
-// With k split over waves each wave holds part of the row sums (they meet
-// in the cross-wave exchange): the shared terms, normalised once, need a
-// wave that covers all of k.
+// The LDS token ring loads every token's rows through its own pipeline:
+// shared terms take direct token loads.
 #l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = kv>
 func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
-  // expected-error @+1 {{does not fit gfx942: shared_terms = 1 shares a row's first token's terms across v_passes: it takes v_passes > 1, waves_k = 1 and lds_stages = 0, got 2, 2 and 0}}
-  kda.recurrent #l config #kda.config<block_k = 128, block_v = 64, block_t = 1, warps = 2, stages = 1, lanes_k = 4, waves_k = 2, v_passes = 2, shared_terms = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  // expected-error @+1 {{does not fit gfx942: shared_terms = 1 computes a row's first token's terms once a workgroup for the passes and column groups that would each compute them: it takes lds_stages = 0 and v_passes > 1 or more than one column group (warps x wave / (lanes_k x waves_k)), got lds_stages 2, v_passes 1 and 16 column groups}}
+  kda.recurrent #l config #kda.config<block_k = 128, block_v = 64, block_t = 1, warps = 1, stages = 1, lanes_k = 4, lds_stages = 2, shared_terms = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
   return
 }
 

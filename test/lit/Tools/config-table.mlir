@@ -59,9 +59,9 @@
 
 // OVERLAP: entries[0] (N 1..4) and entries[1] (N 3..9) overlap for gfx942
 
-// SHARED: table-shared-terms-one-pass.json entries[0] (gfx942, N 1..65535): config refused on gfx942: shared_terms = 1 shares a row's first token's terms across v_passes: it takes v_passes > 1, waves_k = 1 and lds_stages = 0, got 1, 1 and 0
+// SHARED: table-shared-terms-one-pass.json entries[0] (gfx942, N 1..65535): config refused on gfx942: shared_terms = 1 computes a row's first token's terms once a workgroup for the passes and column groups that would each compute them: it takes lds_stages = 0 and v_passes > 1 or more than one column group (warps x wave / (lanes_k x waves_k)), got lds_stages 0, v_passes 1 and 1 column group
 
-// LIST: tiny on sm_90: 6 configs accepted, 2 rejected
+// LIST: tiny on sm_90: 12 configs accepted, 2 rejected
 // LIST: accepted: lanes_k 16, warps 1, waves_k 1, block_v 2, v_passes 1, lds_stages 0 (16 workgroups per head, 32 threads)
 // LIST: accepted: lanes_k 16, warps 2, waves_k 2, block_v 16, v_passes 1, lds_stages 0 (2 workgroups per head, 64 threads)
 // LIST: rejected: lanes_k 16, warps 1, waves_k 2, block_v 1, v_passes 1, lds_stages 0: waves_k must be a power of two dividing warps (1), got 2

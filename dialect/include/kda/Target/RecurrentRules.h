@@ -72,8 +72,7 @@ struct RecurrentPlan {
   unsigned mmaN = 0, mmaK = 0;
   /// shared_terms = 1: a row's first token's terms (decays, normalised k
   /// and q, k.q, beta) computed once a workgroup into LDS before the
-  /// v_passes, each pass reading its lanes' k-runs back (vPasses > 1,
-  /// wavesK == 1, direct loads).
+  /// v_passes, each pass reading its lanes' k-runs back (sharedTermsRule).
   bool sharedTerms = false;
   unsigned headK = 0, headV = 0;
   unsigned threads() const { return warps * waveSize; }
@@ -116,11 +115,15 @@ struct RecurrentPlan {
 std::string checkConfigRanges(const ConfigValues &c);
 
 /// Where shared_terms = 1 means something: a row's first token's terms
-/// shared across v_passes > 1, with waves_k 1 (one wave covers a column's
-/// k, so the terms are normalised once) and direct token loads. Empty when
-/// `c` is such a config, else the rule (deriveRecurrentPlan refuses
-/// shared_terms = 1 with it; kda-tune enumerates it only where it is empty).
-std::string sharedTermsRule(const ConfigValues &c);
+/// (decays, normalised k and q, k.q, beta) computed once a workgroup into
+/// LDS where more than one pass (v_passes > 1) or more than one column
+/// group of lanes (warps x waveSize / (lanes_k x waves_k) > 1) would each
+/// compute them, with direct token loads. With waves_k > 1 each wave reads
+/// its share of k and the norms come normalised from LDS, so the token's
+/// exchange carries the column sums only. Empty when `c` is such a config,
+/// else the rule (deriveRecurrentPlan refuses shared_terms = 1 with it;
+/// kda-tune enumerates it only where it is empty).
+std::string sharedTermsRule(const ConfigValues &c, unsigned waveSize);
 
 /// Checks `c` for the recurrent kernel of `layer` on `target` and derives
 /// `plan`. Empty on success, else the rule that fails with its values.
