@@ -1234,14 +1234,41 @@ private:
   /// This thread's 16-byte pieces of the chunk rows of `width` floats from
   /// column `from` of workspace field `field` (piece i = base + tid +
   /// j x threads, row i / (width / 4)), loaded and not yet stored.
+  /// Who copies a chunk's rows, and which chunk: thread `thread` of the
+  /// `threads` copying threads, the chunk's first token `start` and its
+  /// `valid` rows. The whole workgroup on the current chunk (byWorkgroup),
+  /// or the register scan's staging waves on any chunk.
+  struct RowCopy {
+    Value thread;
+    int64_t threads;
+    Value start, valid;
+  };
+  RowCopy byWorkgroup() {
+    return {tid, int64_t(p.threads()), chunkStart, rows};
+  }
+  /// One 16-byte piece of a field's chunk rows, loaded: its row r and
+  /// column x, and `in` where the piece index may pass the rows' end (a
+  /// clamped piece is loaded and never stored).
+  struct Piece {
+    Value in, r, x, value;
+  };
+  /// Piece `i` (r = i / (width / 4)) of field `field` from column `from`,
+  /// its token clamped into the chunk; `mayPass` adds the range test.
+  Piece loadPiece(const RowCopy &by, int64_t field, Value from, int64_t width,
+                  Value i, bool mayPass);
+  /// Stores a loaded piece at row r of `buf` (rows `stride` floats apart),
+  /// zeros for rows past the chunk's valid ones.
+  void storePiece(const RowCopy &by, Value buf, int64_t stride,
+                  const Piece &piece);
   struct PendingRows {
     int64_t field, width;
     Value from;
     bool deferred = true; // nothing loaded: stagePending stages them itself
-    SmallVector<Value> index, in, value;
+    SmallVector<Piece> pieces;
   };
-  /// Loads `n` pieces after `base` into `rows`; a trip j that `mayPass`
-  /// past the rows' end loads a clamped piece and is never stored.
+  /// Loads `n` pieces after `base` into `rows` (the whole workgroup, the
+  /// current chunk); a trip j that `mayPass` past the rows' end loads a
+  /// clamped piece and is never stored.
   void loadPieces(PendingRows &rows, Value base, int64_t n,
                   llvm::function_ref<bool(int64_t)> mayPass);
   /// Stores the loaded pieces into `buf` (C x width, LDS), masked rows zero.
@@ -2075,41 +2102,49 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
 // scan
 //===----------------------------------------------------------------------===//
 
+ChunkEmitter::Piece ChunkEmitter::loadPiece(const RowCopy &by, int64_t field,
+                                            Value from, int64_t width, Value i,
+                                            bool mayPass) {
+  const int64_t quads = width / 4;
+  Piece piece;
+  piece.in = mayPass ? lt(i, idx(p.C * quads)) : Value();
+  Value safe = piece.in ? select(piece.in, i, idx(0)) : i;
+  piece.r = div(safe, quads);
+  piece.x = mul(rem(safe, quads), idx(4));
+  Value token = add(by.start, select(lt(piece.r, by.valid), piece.r, idx(0)));
+  piece.value = vector::LoadOp::create(
+      b, loc, VectorType::get({4}, f32), ws,
+      ValueRange{recAt(token, field, add(from, piece.x))},
+      /*nontemporal=*/false, llvm::MaybeAlign(16));
+  return piece;
+}
+
+void ChunkEmitter::storePiece(const RowCopy &by, Value buf, int64_t stride,
+                              const Piece &piece) {
+  ifMaybe(piece.in, [&] {
+    auto type = cast<VectorType>(piece.value.getType());
+    Value zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    vector::StoreOp::create(
+        b, loc, select(lt(piece.r, by.valid), piece.value, zeros), buf,
+        ValueRange{add(mul(piece.r, idx(stride)), piece.x)},
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
+  });
+}
+
 void ChunkEmitter::loadPieces(PendingRows &rows, Value base, int64_t n,
                               llvm::function_ref<bool(int64_t)> mayPass) {
-  const int64_t quads = rows.width / 4, count = p.C * quads;
-  const int64_t threads = p.threads();
-  for (int64_t j = 0; j < n; ++j) {
-    Value i = add(base, add(tid, idx(j * threads)));
-    Value in = mayPass(j) ? lt(i, idx(count)) : Value();
-    Value safe = in ? select(in, i, idx(0)) : i;
-    Value r = div(safe, quads), x = mul(rem(safe, quads), idx(4));
-    rows.index.push_back(safe);
-    rows.in.push_back(in);
-    rows.value.push_back(vector::LoadOp::create(
-        b, loc, VectorType::get({4}, f32), ws,
-        ValueRange{recAt(safeToken(r), rows.field, add(rows.from, x))},
-        /*nontemporal=*/false, llvm::MaybeAlign(16)));
-  }
+  const RowCopy by = byWorkgroup();
+  for (int64_t j = 0; j < n; ++j)
+    rows.pieces.push_back(
+        loadPiece(by, rows.field, rows.from, rows.width,
+                  add(base, add(by.thread, idx(j * by.threads))), mayPass(j)));
 }
 
 void ChunkEmitter::storePieces(Value buf, const PendingRows &rows) {
-  const int64_t quads = rows.width / 4;
-  for (auto [i, in, v] : llvm::zip(rows.index, rows.in, rows.value)) {
-    auto put = [&, i = i, v = v] {
-      Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
-      Value zeros = arith::ConstantOp::create(b, loc, v.getType(),
-                                              b.getZeroAttr(v.getType()));
-      vector::StoreOp::create(
-          b, loc, select(rowValid(r), v, zeros), buf,
-          ValueRange{add(mul(r, idx(stagedStride(buf, rows.width))), x)},
-          /*nontemporal=*/false, llvm::MaybeAlign(16));
-    };
-    if (in)
-      ifThen(in, put);
-    else
-      put();
-  }
+  const RowCopy by = byWorkgroup();
+  const int64_t stride = stagedStride(buf, rows.width);
+  for (const Piece &piece : rows.pieces)
+    storePiece(by, buf, stride, piece);
 }
 
 void ChunkEmitter::stageRows(Value buf, int64_t field, Value from,
@@ -2557,51 +2592,34 @@ void ChunkEmitter::slabProducts(ArrayRef<Value> x, int64_t kLen,
 void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
   // Staging waves only: thread st of `stagers`.
   const int64_t stagers = int64_t(p.waves - p.computeWaves) * p.waveSize;
-  Value st = sub(tid, idx(int64_t(p.computeWaves) * p.waveSize));
   Value start = add(bos, mul(c, idx(p.C)));
-  Value valid = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, start));
-  // Pieces go kPiecesInFlight at a time: all of a batch loaded, then
-  // stored (the staging waves carry the compute waves' slab registers too,
-  // so a phase's 16 to 24 pieces at once spilled on sm_90).
-  struct Piece {
+  const RowCopy by{sub(tid, idx(int64_t(p.computeWaves) * p.waveSize)), stagers,
+                   start,
+                   arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, start))};
+  // Pieces go kStagePieces at a time: all of a batch loaded, then stored
+  // (the staging waves carry the compute waves' slab registers too, so a
+  // phase's 16 to 24 pieces at once spilled on sm_90).
+  struct FieldPiece {
     const StagedField *field;
     int64_t j;
   };
-  SmallVector<Piece> pieces;
+  SmallVector<FieldPiece> pieces;
   for (const StagedField &f : fields)
     for (int64_t j = 0; j * stagers < p.C * (f.width / 4); ++j)
       pieces.push_back({&f, j});
   for (size_t first = 0; first < pieces.size(); first += kStagePieces) {
-    struct Loaded {
-      Value in, r, x, value;
-      const StagedField *field;
-    };
-    SmallVector<Loaded> batch;
-    for (size_t n = first;
-         n < std::min(pieces.size(), first + size_t(kStagePieces)); ++n) {
+    const size_t last = std::min(pieces.size(), first + size_t(kStagePieces));
+    SmallVector<Piece> batch;
+    for (size_t n = first; n < last; ++n) {
       const StagedField &f = *pieces[n].field;
-      const int64_t j = pieces[n].j, quads = f.width / 4, count = p.C * quads;
-      Value i = add(st, idx(j * stagers));
-      Value in = (j + 1) * stagers > count ? lt(i, idx(count)) : Value();
-      Value safe = in ? select(in, i, idx(0)) : i;
-      Value r = div(safe, quads), x = mul(rem(safe, quads), idx(4));
-      Value token = add(start, select(lt(r, valid), r, idx(0)));
-      Value value = vector::LoadOp::create(
-          b, loc, VectorType::get({4}, f32), ws,
-          ValueRange{recAt(token, f.field, add(f.from, x))},
-          /*nontemporal=*/false, llvm::MaybeAlign(16));
-      batch.push_back({in, r, x, value, &f});
+      const int64_t j = pieces[n].j;
+      batch.push_back(loadPiece(by, f.field, f.from, f.width,
+                                add(by.thread, idx(j * stagers)),
+                                (j + 1) * stagers > p.C * (f.width / 4)));
     }
-    for (const Loaded &l : batch)
-      ifMaybe(l.in, [&] {
-        auto type = cast<VectorType>(l.value.getType());
-        Value zeros =
-            arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
-        vector::StoreOp::create(
-            b, loc, select(lt(l.r, valid), l.value, zeros), l.field->buf,
-            ValueRange{add(mul(l.r, idx(l.field->stride)), l.x)},
-            /*nontemporal=*/false, llvm::MaybeAlign(16));
-      });
+    for (size_t n = first; n < last; ++n)
+      storePiece(by, pieces[n].field->buf, pieces[n].field->stride,
+                 batch[n - first]);
   }
 }
 
