@@ -12,6 +12,7 @@
 #include "kda/Passes/ChunkKernelBuilder.h"
 #include "kda/Passes/KdaMath.h"
 #include "kda/Passes/KernelAbi.h"
+#include "kda/Passes/LdsHandoffs.h"
 #include "kda/Passes/PipelineExpansion.h"
 #include "kda/Passes/PipelineHazards.h"
 #include "kda/Passes/TileLayer.h"
@@ -2911,6 +2912,18 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     if (ring)
       module.lookupSymbol<LdsBufferOp>(ring.getValue()).erase();
     return failure();
+  }
+  if (p.regState) {
+    // The register scan's waves hand the staged arrays to each other
+    // between barriers: checked here, and again by kda-verify-pipeline in
+    // every target pipeline (the attribute asks for it).
+    func->setAttr(kWaveRolesAttr,
+                  builder.getDenseI64ArrayAttr(
+                      {int64_t(p.waveSize), int64_t(p.computeWaves)}));
+    if (failed(verifyLdsHandoffs(func))) {
+      func.erase();
+      return failure();
+    }
   }
   if (ring) {
     // Record what was verified; the ring stays beside the kernel for

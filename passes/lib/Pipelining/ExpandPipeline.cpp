@@ -19,9 +19,10 @@
 // its copies.
 //
 //===----------------------------------------------------------------------===//
+#include "kda/Passes/LdsHandoffs.h"
+#include "kda/Passes/Passes.h"
 #include "kda/Passes/PipelineExpansion.h"
 #include "kda/Passes/PipelineHazards.h"
-#include "kda/Passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -341,6 +342,12 @@ struct KdaVerifyPipelinePass
   void runOnOperation() override {
     getOperation().walk([&](ScheduleOp s) {
       if (failed(verifyPipelineSchedule(s)))
+        signalPassFailure();
+    });
+    // Kernels whose waves hand LDS arrays to each other between barriers
+    // by plain loads and stores (LdsHandoffs.h).
+    getOperation().walk([&](gpu::GPUFuncOp f) {
+      if (f->hasAttr(kWaveRolesAttr) && failed(verifyLdsHandoffs(f)))
         signalPassFailure();
     });
     // LDS events outside any schedule are checked by nothing: R0. (Kernels

@@ -14,6 +14,18 @@
 // RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_scan=16,16 kda_chunk_heads128_scan_v32=24,24 kda_chunk_heads128_scan_v64=8,8 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 // RUN: FileCheck %s --check-prefix=RUNS --input-file=%t/sm_90/kda_kernels.ptx
+// The register scans say their wave roles (compute waves first, then the
+// staging waves), so kda-verify-pipeline checks their LDS handoffs
+// (test/lit/Pipelines/handoffs.mlir); the prep has no roles.
+// RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=ROLES
+// ROLES-LABEL: gpu.func @kda_chunk_heads128_prep
+// ROLES-NOT: kda.wave_roles
+// ROLES-LABEL: gpu.func @kda_chunk_heads128_scan(
+// ROLES-SAME: kda.wave_roles = array<i64: 32, 1>
+// ROLES-LABEL: gpu.func @kda_chunk_heads128_scan_v32(
+// ROLES-SAME: kda.wave_roles = array<i64: 32, 2>
+// ROLES-LABEL: gpu.func @kda_chunk_heads128_scan_v64(
+// ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
 
 // PTX: .target sm_90
 // PTX-LABEL: .visible .entry kda_chunk_heads128_prep(

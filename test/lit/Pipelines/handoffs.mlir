@@ -1,0 +1,271 @@
+// LDS handoffs between wave roles (passes/lib/Pipelining/LdsHandoffs.cpp):
+// kernels that say `kda.wave_roles` (the register-state chunk scan's shape:
+// compute waves read a phase's array while staging waves write another, a
+// barrier between phases) are checked by kda-verify-pipeline, interval by
+// interval, for every trip count of their loops. Hand-written kernels: two
+// waves of 32, role 0 wave 0 (computes), role 1 wave 1 (stages).
+// RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-verify-pipeline
+
+// Safe: the two arrays alternate, a barrier after each phase; the first
+// chunk's rows staged before the loop behind a barrier of their own.
+gpu.module @m {
+  gpu.func @two_phases(%out: memref<?xf32>, %n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %c128 = arith.constant 128 : index
+    %b = memref.view %lds[%c128][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %compute = arith.cmpi ult, %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %true = arith.constant true
+    %stage = arith.xori %compute, %true : i1
+    scf.if %stage {
+      memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    scf.for %i = %c0 to %n step %c1 {
+      scf.if %compute {
+        %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        memref.store %x, %out[%i] : memref<?xf32>
+      } else {
+        memref.store %f, %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      scf.if %compute {
+        %y = memref.load %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        memref.store %y, %out[%i] : memref<?xf32>
+      } else {
+        %i1 = arith.addi %i, %c1 : index
+        %more = arith.cmpi ult, %i1, %n : index
+        scf.if %more {
+          memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        }
+      }
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The barrier after the first phase is missing: the compute wave reads %b
+// in the interval where the staging wave writes it.
+gpu.module @m {
+  gpu.func @no_phase_barrier(%out: memref<?xf32>, %n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %c128 = arith.constant 128 : index
+    %b = memref.view %lds[%c128][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %compute = arith.cmpi ult, %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    scf.for %i = %c0 to %n step %c1 {
+      scf.if %compute {
+        %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        memref.store %x, %out[%i] : memref<?xf32>
+      } else {
+        // expected-note @+1 {{the other access}}
+        memref.store %f, %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      }
+      scf.if %compute {
+        // expected-error @+1 {{R1: LDS handoff in kernel 'no_phase_barrier': read of LDS bytes [128, 256) of space 0 by threads [0, 32) (role 0 (waves [0, 1))) in the barrier interval where threads [32, 64) (role 1 (waves [1, 2))) wrote them: no barrier between the two roles}}
+        %y = memref.load %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        memref.store %y, %out[%i] : memref<?xf32>
+      } else {
+        memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The barrier at the end of the loop body is missing: the next chunk's
+// rows land in %a while... the first phase of the next iteration reads it
+// (the loop's last interval runs into its first, found at the second trip).
+gpu.module @m {
+  gpu.func @no_loop_barrier(%out: memref<?xf32>, %n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %c128 = arith.constant 128 : index
+    %b = memref.view %lds[%c128][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %compute = arith.cmpi ult, %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    scf.for %i = %c0 to %n step %c1 {
+      scf.if %compute {
+        // expected-error @+1 {{R1: LDS handoff in kernel 'no_loop_barrier': read of LDS bytes [0, 128) of space 0 by threads [0, 32) (role 0 (waves [0, 1))) in the barrier interval where threads [32, 64) (role 1 (waves [1, 2))) wrote them}}
+        %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        memref.store %x, %out[%i] : memref<?xf32>
+      } else {
+        memref.store %f, %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      scf.if %compute {
+        %y = memref.load %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        memref.store %y, %out[%i] : memref<?xf32>
+      } else {
+        // expected-note @+1 {{the other access}}
+        memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A phase that reuses the array the other role reads in the same phase
+// (one array for two fields): a write after a read, R2.
+gpu.module @m {
+  gpu.func @shared_array(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %wave = arith.divui %tid, %c32 : index
+    %compute = arith.cmpi eq, %wave, %c0 : index
+    %lane = arith.remui %tid, %c32 : index
+    scf.if %compute {
+      // expected-note @+1 {{the other access}}
+      %x = memref.load %a[%lane] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%lane] : memref<?xf32>
+    } else {
+      %hi = arith.addi %lane, %c32 : index
+      // expected-error @+1 {{R2: LDS handoff in kernel 'shared_array': write of LDS bytes [0, 256) of space 0 by threads [32, 64) (role 1 (waves [1, 2))) in the barrier interval where threads [0, 32) (role 0 (waves [0, 1))) read them}}
+      memref.store %f, %a[%hi] : memref<64xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Every thread reads what the staging wave writes in the same interval:
+// the compute wave is among the readers.
+gpu.module @m {
+  gpu.func @all_read(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %stage = arith.cmpi uge, %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    scf.if %stage {
+      // expected-note @+1 {{the other access}}
+      memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    // expected-error @+1 {{R1: LDS handoff in kernel 'all_read': read of LDS bytes [0, 128) of space 0 by threads [0, 64) (role 0 (waves [0, 1)) and role 1 (waves [1, 2))) in the barrier interval where threads [32, 64) (role 1 (waves [1, 2))) wrote them}}
+    %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// A barrier only the staging wave reaches orders nothing: R0.
+gpu.module @m {
+  gpu.func @role_barrier(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c32 = arith.constant 32 : index
+    %tid = gpu.thread_id x
+    %stage = arith.cmpi uge, %tid, %c32 : index
+    scf.if %stage {
+      // expected-error @+1 {{R0: LDS handoff in kernel 'role_barrier': a barrier under a branch that depends on the thread: the threads that skip it are not ordered by it}}
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A branch on a value read from workgroup memory may split the threads any
+// way: a barrier inside it is R0 too.
+gpu.module @m {
+  gpu.func @data_barrier(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xi32, #gpu.address_space<workgroup>>
+    %tid = gpu.thread_id x
+    %c31 = arith.constant 31 : index
+    %l = arith.andi %tid, %c31 : index
+    %v = memref.load %a[%l] : memref<32xi32, #gpu.address_space<workgroup>>
+    %z = arith.constant 0 : i32
+    %p = arith.cmpi ne, %v, %z : i32
+    scf.if %p {
+      // expected-error @+1 {{R0: LDS handoff in kernel 'data_barrier': a barrier under a branch that depends on the thread}}
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// What the analysis cannot interpret is R0, naming it.
+gpu.module @m {
+  gpu.func @while_loop(%out: memref<?xf32>, %n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{R0: LDS handoff in kernel 'while_loop': cannot analyse scf.while (only scf.if and scf.for regions are interpreted)}}
+    %r = scf.while (%i = %c0) : (index) -> index {
+      %p = arith.cmpi ult, %i, %n : index
+      scf.condition(%p) %i : index
+    } do {
+    ^bb0(%i: index):
+      scf.yield %i : index
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @unknown_array(%out: memref<?xf32>, %lds: memref<32xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{R0: LDS handoff in kernel 'unknown_array': cannot analyse the workgroup array this access indexes (not a view at a constant offset of the dynamic LDS, nor a workgroup attribution)}}
+    %x = memref.load %lds[%c0] : memref<32xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+2 {{R0: LDS handoff in kernel 'no_block_size': the kernel's block size is not known and one-dimensional (known_block_size): its threads cannot be enumerated}}
+gpu.module @m {
+  gpu.func @no_block_size(%out: memref<?xf32>) kernel attributes {kda.wave_roles = array<i64: 32, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+2 {{R0: LDS handoff in kernel 'bad_roles': kda.wave_roles: role starts must be ascending waves inside the block of 64 threads, got wave 2}}
+gpu.module @m {
+  gpu.func @bad_roles(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 2>} {
+    gpu.return
+  }
+}
