@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Target/MmaAtoms.h"
+#include <set>
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -110,6 +111,34 @@ TEST(MmaAtoms, RegistersPairConsecutiveK) {
 // stands on (MmaAtoms.h, SlabForm), against every lane of the layout
 // tables: MFMA 16x16x16's C tile is its B fragment; two m16n8k16 C tiles
 // side by side are its A fragment; the k = 32 and 32 x 32 atoms have none.
+// The prep's LDS row padding, from the A layouts: mma.sync's wavefront of
+// 16 lanes reads 8 words of each of 4 rows (a 4-word pad overlaps rows:
+// measured on the H200 as 2-way conflicts, a third of the prep's LDS
+// wavefronts); MFMA's 8 lanes read 4 words of each of 8 rows.
+TEST(MmaAtoms, LdsRowPadding) {
+  EXPECT_EQ(ldsRowPadWords(getMmaAtom(MmaKind::MmaSyncF32_16x8x16_BF16)), 8u);
+  EXPECT_EQ(ldsRowPadWords(getMmaAtom(MmaKind::MfmaF32_16x16x16_BF16)), 4u);
+  EXPECT_EQ(ldsRowPadWords(getMmaAtom(MmaKind::MfmaF32_32x32x8_BF16)), 4u);
+  EXPECT_EQ(ldsRowPadWords(getMmaAtom(MmaKind::MfmaF32_16x16x32_BF16)), 4u);
+  EXPECT_EQ(ldsRowPadWords(getMmaAtom(MmaKind::MfmaF32_32x32x16_BF16)), 4u);
+  // The padding does what it says: mma.sync's A rows at width 64 + pad,
+  // each lane's 2 words, every 16-lane wavefront on distinct banks.
+  for (unsigned pad : {4u, 8u}) {
+    const MmaAtom &sync = getMmaAtom(MmaKind::MmaSyncF32_16x8x16_BF16);
+    bool distinct = true;
+    for (unsigned first = 0; first < 32; first += 16) {
+      std::set<unsigned> banks;
+      for (unsigned lane = first; lane < first + 16; ++lane)
+        for (unsigned w = 0; w < 2; ++w)
+          banks.insert(
+              (sync.a.rowOf(lane, 0) * (64 + pad) + sync.a.colOf(lane, 0) + w) %
+              32);
+      distinct &= banks.size() == 32;
+    }
+    EXPECT_EQ(distinct, pad == 8) << "pad " << pad;
+  }
+}
+
 TEST(MmaAtoms, AccumulatorOperandIdentities) {
   auto mfma = accumulatorOperandOf(getMmaAtom(MmaKind::MfmaF32_16x16x16_BF16));
   ASSERT_TRUE(mfma.has_value());

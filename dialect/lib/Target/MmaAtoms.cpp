@@ -178,6 +178,24 @@ bool mlir::kda::pairsAlongK(const MmaAtom &atom) {
   return pairs(atom.a, /*kIsCol=*/true) && pairs(atom.b, /*kIsCol=*/false);
 }
 
+unsigned mlir::kda::ldsRowPadWords(const MmaAtom &atom) {
+  const FragmentLayout &a = atom.a;
+  // The k lane 0 holds side by side from its first element: one load.
+  unsigned run = 1;
+  while (run < a.elems && run < 4 && a.rowOf(0, run) == a.rowOf(0, 0) &&
+         a.colOf(0, run) == a.colOf(0, 0) + run)
+    ++run;
+  // The lanes of one wavefront and the rows they read: each row's lanes
+  // read `words` consecutive words, so rows `words` banks apart do not meet.
+  const unsigned phase = std::min(atom.waveSize, 32 / run);
+  llvm::SmallVector<unsigned, 16> rows;
+  for (unsigned lane = 0; lane < phase; ++lane)
+    if (!llvm::is_contained(rows, a.rowOf(lane, 0)))
+      rows.push_back(a.rowOf(lane, 0));
+  const unsigned words = phase / unsigned(rows.size()) * run;
+  return std::max(4u, (words + 3) / 4 * 4);
+}
+
 std::optional<AccumulatorOperand>
 mlir::kda::accumulatorOperandOf(const MmaAtom &atom) {
   const FragmentLayout &c = atom.c;

@@ -120,7 +120,7 @@ struct ChunkPlan {
   // becomes W's B operand, read down its columns (unpadded rows of 128
   // floats put a fragment's 4 rows on one bank).
   int64_t prepLdsFloats() const {
-    return C * padded(K) + C * padded(C) + kSub * C + 3 * C +
+    return C * prepPadded(K) + C * prepPadded(C) + kSub * C + 3 * C +
            (stageActs ? prepActFloats() : 0);
   }
   /// The prep stages the chunk's k rows in LDS (read by A_kk / A_qk's
@@ -173,6 +173,12 @@ struct ChunkPlan {
   /// are (one copy atom per row).
   bool padRows = false;
   int64_t padded(int64_t width) const { return padRows ? width + 4 : width; }
+  /// The prep's padding of its A (C x C) and G (C x K) rows, whose atom
+  /// fragments are read as vectors along a row (ldsRowPadWords, MmaAtoms.h).
+  int64_t prepPad = 4;
+  int64_t prepPadded(int64_t width) const {
+    return padRows ? width + prepPad : width;
+  }
   /// Whether the scan reads its atom operands as 16-byte runs: fragments
   /// by the atom's k-contiguous twin (contiguousKAtom), the state's and
   /// V_new's words held transposed so that B's k is contiguous too, and
@@ -371,6 +377,11 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   if (!p.atom)
     return op.emitOpError() << "cannot build the chunk kernels on "
                             << target.name << ": " << why;
+  // Measured on the H200 (2026-12-02, one call, alternating, two rounds):
+  // sm_90's prep at 8 words of padding (its derived value) against 4, 1 x
+  // 8192 H32 0.675 -> 0.630 ms, 4 x 4096 1.322 -> 1.231, 1 x 32768 H8
+  // 0.673 -> 0.627; at 12 (two workgroups an SM) 0.77.
+  p.prepPad = ldsRowPadWords(*p.atom);
   // The scan's state columns per workgroup: its block_v (kda-decompose
   // makes one scan per block the runtime may pick), else 16. Blocks of 32
   // and more take 16 waves: one tile of each product a wave at 32, two at
@@ -1072,7 +1083,9 @@ private:
   Value safeToken(Value r) {
     return add(chunkStart, select(rowValid(r), r, idx(0)));
   }
-  Value gIdx(Value r, Value d) { return add(mul(r, idx(p.padded(p.K))), d); }
+  Value gIdx(Value r, Value d) {
+    return add(mul(r, idx(p.prepPadded(p.K))), d);
+  }
   /// Index of (row, column of the block) in the scan's f32 state block
   /// (rows of blockV, padded), and in the word copies of the state and
   /// V_new without operandRuns.
@@ -1097,7 +1110,9 @@ private:
   int64_t stagedStride(Value buf, int64_t width) {
     return buf == ldsU ? p.padded(width) : p.paddedK(width);
   }
-  Value aIdx(Value i, Value j) { return add(mul(i, idx(p.padded(p.C))), j); }
+  Value aIdx(Value i, Value j) {
+    return add(mul(i, idx(p.prepPadded(p.C))), j);
+  }
   /// Element (i, m) of A's LDS block with a unit diagonal: T' = T + I once
   /// the inverse holds T's strictly lower part there.
   Value unitLower(Value i, Value m) {
@@ -1152,8 +1167,8 @@ private:
   SmallVector<Value> gamRun(Value r, Value d0) {
     return loadRun(ldsG, gIdx(r, d0), gAlign());
   }
-  unsigned gAlign() { return runAlign(ldsG, {p.padded(p.K)}); }
-  unsigned aAlign() { return runAlign(ldsA, {p.padded(p.C)}); }
+  unsigned gAlign() { return runAlign(ldsG, {p.prepPadded(p.K)}); }
+  unsigned aAlign() { return runAlign(ldsA, {p.prepPadded(p.C)}); }
   void storeRec(ArrayRef<Value> run, Value t, int64_t field, Value d0) {
     storeRun(run, ws, recAt(t, field, d0),
              runAlign(ws, {p.recFloats(), field}));
@@ -2002,8 +2017,8 @@ ChunkEmitter::Operand ChunkEmitter::vRows() {
 // so every wave of a pass issues the same atoms.
 void ChunkEmitter::prepWU() {
   // prepOperandWords wrote both as pair words.
-  Operand tOp = inLds(ldsA, p.padded(p.C), Held::PairWords);
-  Operand bW = inLds(ldsG, p.padded(p.K), Held::PairWords);
+  Operand tOp = inLds(ldsA, p.prepPadded(p.C), Held::PairWords);
+  Operand bW = inLds(ldsG, p.prepPadded(p.K), Held::PairWords);
   const int64_t m = p.atom->m, k = p.atom->k;
   forRange(idx(0), idx(p.C), idx(m), [&](Value row0) {
     Value kEnd = mul(div(add(row0, idx(m + k - 1)), k), idx(k));
@@ -2070,8 +2085,8 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
   ifThen(live, [&] {
     rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
     beginLds();
-    ldsG = carve(p.C * p.padded(p.K));
-    ldsA = carve(p.C * p.padded(p.C));
+    ldsG = carve(p.C * p.prepPadded(p.K));
+    ldsA = carve(p.C * p.prepPadded(p.C));
     ldsT = carve(kSub * p.C);
     ldsRowQ = carve(p.C);
     ldsRowK = carve(p.C);

@@ -57,7 +57,7 @@
 // FIG-DAG: sm_90 kda_chunk_heads128_scan_v32: {{.*}}spills 24
 // FIG-DAG: sm_90 kda_chunk_heads128_scan_v64: {{.*}}spills 8
 
-// MANIFEST: "dynamic_lds_bytes": 72960,
+// MANIFEST: "dynamic_lds_bytes": 75008,
 // MANIFEST: "kind": "chunk_prep",
 // MANIFEST: "per_token": 5632
 

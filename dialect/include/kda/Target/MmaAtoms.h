@@ -101,6 +101,16 @@ const MmaAtom &contiguousKAtom(const MmaAtom &atom);
 /// whole registers on such atoms; every atom kda knows, and its twin, does.
 bool pairsAlongK(const MmaAtom &atom);
 
+/// Words (4 bytes) of padding for a row-major LDS array whose rows (a
+/// multiple of 32 words wide) feed `atom`'s A fragments by vector loads
+/// along k, one load a lane of the k it holds side by side (at most 16
+/// bytes): a multiple of 4 (rows stay 16-byte aligned), so that the rows
+/// the lanes of one 128-byte LDS wavefront read fall on distinct banks of
+/// 4 bytes (32 of them). mma.sync m16n8k16: 8 (a wavefront's 16 lanes read 8
+/// words of each of 4 rows; with 4 the rows overlap, 2-way conflicts);
+/// the MFMA atoms: 4 (8 lanes read 4 words of each of 8 rows).
+unsigned ldsRowPadWords(const MmaAtom &atom);
+
 /// How a wave's accumulator tiles of a matrix can feed the same atom again
 /// as an operand without leaving its registers: the identity a kernel needs
 /// to keep a matrix (the chunk scan's state) in accumulators across
