@@ -21,14 +21,19 @@
 #include "kda/Passes/LdsHandoffs.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -44,6 +49,8 @@ using Threads = llvm::BitVector;
 struct Range {
   unsigned space = 0;
   int64_t lo = 0, hi = std::numeric_limits<int64_t>::max();
+  /// Whether lo is where the view starts (else only somewhere in [lo, hi)).
+  bool exact = true;
   bool overlaps(const Range &o) const {
     return space == o.space && lo < o.hi && o.lo < hi;
   }
@@ -64,10 +71,23 @@ bool isWorkgroup(Type t) {
   return m && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(m);
 }
 
+/// Bytes of a statically shaped memref of int, float, index or vector
+/// elements; unknown (the rest of the space) otherwise.
 int64_t typeBytes(MemRefType t) {
-  if (!t.hasStaticShape())
+  Type e = t.getElementType();
+  int64_t elemBits = 0;
+  if (auto v = dyn_cast<VectorType>(e)) {
+    if (!v.hasStaticShape() || !v.getElementType().isIntOrFloat())
+      return std::numeric_limits<int64_t>::max();
+    elemBits = v.getNumElements() * v.getElementTypeBitWidth();
+  } else if (e.isIndex()) {
+    elemBits = 64;
+  } else if (e.isIntOrFloat()) {
+    elemBits = e.getIntOrFloatBitWidth();
+  }
+  if (!t.hasStaticShape() || !elemBits)
     return std::numeric_limits<int64_t>::max();
-  return t.getNumElements() * ((t.getElementTypeBitWidth() + 7) / 8);
+  return t.getNumElements() * ((elemBits + 7) / 8);
 }
 
 class Checker {
@@ -77,6 +97,14 @@ public:
       : fn(fn), threads(threads), waveSize(waveSize), roleStarts(roleStarts) {}
 
   std::optional<LdsHandoffHazard> run() {
+    if (!fn.getBody().hasOneBlock()) {
+      fail("R0",
+           "cannot analyse a kernel of more than one block (unstructured "
+           "control flow): only scf.if and scf.for are interpreted",
+           fn);
+      return hazard;
+    }
+    findWrittenArgs();
     State s;
     walkBlock(fn.getBody().front(), s, Threads(threads, true),
               /*divergent=*/false);
@@ -126,41 +154,59 @@ private:
 
   // ---- the thread id's values -------------------------------------------
 
+  /// Bits of an integer or index value (index: 64).
+  static unsigned widthOf(Type t) {
+    return t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
+  }
+  /// `x` wrapped to `bits`, kept sign-extended (the canonical form).
+  static int64_t wrap(int64_t x, unsigned bits) {
+    return bits >= 64 ? x : llvm::SignExtend64(uint64_t(x), bits);
+  }
+  /// The unsigned reading of a canonical value of `bits`.
+  static uint64_t unsignedOf(int64_t x, unsigned bits) {
+    return bits >= 64 ? uint64_t(x) : uint64_t(x) & ((uint64_t(1) << bits) - 1);
+  }
+
   /// `v` for thread `tid` where it is a function of the thread id and
-  /// constants only.
+  /// constants only, wrapped to its type's width (sign-extended).
   std::optional<int64_t> eval(Value v, int64_t tid, unsigned depth = 0) {
-    std::optional<int64_t> x = evalRaw(v, tid, depth);
-    // i1 as 0 / 1 (a true constant reads as -1 sign-extended).
-    if (x && v.getType().isInteger(1))
-      return *x & 1;
+    if (depth > 48 ||
+        !(v.getType().isSignlessInteger() || v.getType().isIndex()))
+      return std::nullopt;
+    auto key = std::make_pair(v.getAsOpaquePointer(), tid);
+    if (auto it = evalMemo.find(key); it != evalMemo.end())
+      return it->second;
+    std::optional<int64_t> x = evalOp(v, tid, depth);
+    if (x)
+      x = wrap(*x, widthOf(v.getType()));
+    evalMemo[key] = x;
     return x;
   }
-  std::optional<int64_t> evalRaw(Value v, int64_t tid, unsigned depth) {
-    if (depth > 48)
-      return std::nullopt;
+  llvm::DenseMap<std::pair<void *, int64_t>, std::optional<int64_t>> evalMemo;
+
+  std::optional<int64_t> evalOp(Value v, int64_t tid, unsigned depth) {
     Operation *op = v.getDefiningOp();
     if (!op)
       return std::nullopt;
     if (std::optional<int64_t> c = getConstantIntValue(v))
       return c;
     auto at = [&](Value x) { return eval(x, tid, depth + 1); };
+    // Lane and subgroup ids are not evaluated: the wave size they depend on
+    // is the target's, which this analysis does not see.
     if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
       return id.getDimension() == gpu::Dimension::x ? std::optional(tid)
                                                     : std::optional<int64_t>(0);
-    if (isa<gpu::LaneIdOp>(op))
-      return waveSize ? std::optional(tid % waveSize) : std::nullopt;
-    if (isa<gpu::SubgroupIdOp>(op))
-      return waveSize ? std::optional(tid / waveSize) : std::nullopt;
-    if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
-            arith::ExtSIOp>(op))
-      return at(op->getOperand(0));
-    if (auto t = dyn_cast<arith::TruncIOp>(op)) {
-      std::optional<int64_t> x = at(t.getIn());
-      unsigned w = t.getType().getIntOrFloatBitWidth();
-      if (!x || w >= 64)
+    auto widthIn = [&](Value x) { return widthOf(x.getType()); };
+    if (isa<arith::ExtSIOp, arith::IndexCastOp>(op))
+      return at(op->getOperand(0)); // canonical values are sign-extended
+    if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(op)) {
+      std::optional<int64_t> x = at(op->getOperand(0));
+      if (!x)
         return x;
-      return *x & ((int64_t(1) << w) - 1);
+      return int64_t(unsignedOf(*x, widthIn(op->getOperand(0))));
     }
+    if (isa<arith::TruncIOp>(op))
+      return at(op->getOperand(0)); // eval wraps to the result's width
     if (auto s = dyn_cast<arith::SelectOp>(op)) {
       std::optional<int64_t> c = at(s.getCondition());
       if (c)
@@ -173,86 +219,135 @@ private:
       std::optional<int64_t> x = at(cmp.getLhs()), y = at(cmp.getRhs());
       if (!x || !y)
         return std::nullopt;
-      uint64_t ux = uint64_t(*x), uy = uint64_t(*y);
+      const unsigned w = widthIn(cmp.getLhs());
+      uint64_t ux = unsignedOf(*x, w), uy = unsignedOf(*y, w);
+      bool r = false;
       switch (cmp.getPredicate()) {
       case arith::CmpIPredicate::eq:
-        return *x == *y;
+        r = *x == *y;
+        break;
       case arith::CmpIPredicate::ne:
-        return *x != *y;
+        r = *x != *y;
+        break;
       case arith::CmpIPredicate::slt:
-        return *x < *y;
+        r = *x < *y;
+        break;
       case arith::CmpIPredicate::sle:
-        return *x <= *y;
+        r = *x <= *y;
+        break;
       case arith::CmpIPredicate::sgt:
-        return *x > *y;
+        r = *x > *y;
+        break;
       case arith::CmpIPredicate::sge:
-        return *x >= *y;
+        r = *x >= *y;
+        break;
       case arith::CmpIPredicate::ult:
-        return ux < uy;
+        r = ux < uy;
+        break;
       case arith::CmpIPredicate::ule:
-        return ux <= uy;
+        r = ux <= uy;
+        break;
       case arith::CmpIPredicate::ugt:
-        return ux > uy;
+        r = ux > uy;
+        break;
       case arith::CmpIPredicate::uge:
-        return ux >= uy;
+        r = ux >= uy;
+        break;
       }
+      return r ? -1 : 0; // i1 true, sign-extended
     }
     if (op->getNumOperands() != 2 || op->getNumResults() != 1)
       return std::nullopt;
-    // And / or with one known side decide alone (the other may depend on
-    // anything: a sequence length, a chunk count).
+    const bool isBool = op->getResult(0).getType().isInteger(1);
+    // And / or of i1 with one side decided decide alone (the other may
+    // depend on anything: a sequence length, a chunk count).
     std::optional<int64_t> x = at(op->getOperand(0)), y = at(op->getOperand(1));
-    if (isa<arith::AndIOp>(op) && ((x && *x == 0) || (y && *y == 0)) &&
-        op->getResult(0).getType().isInteger(1))
+    if (isBool && isa<arith::AndIOp>(op) && ((x && !*x) || (y && !*y)))
       return 0;
-    if (isa<arith::OrIOp>(op) && ((x && *x == 1) || (y && *y == 1)) &&
-        op->getResult(0).getType().isInteger(1))
-      return 1;
+    if (isBool && isa<arith::OrIOp>(op) && ((x && *x) || (y && *y)))
+      return -1;
     if (!x || !y)
       return std::nullopt;
+    const unsigned w = widthOf(op->getResult(0).getType());
+    const uint64_t ux = unsignedOf(*x, w), uy = unsignedOf(*y, w);
     return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
-        .Case([&](arith::AddIOp) { return *x + *y; })
-        .Case([&](arith::SubIOp) { return *x - *y; })
-        .Case([&](arith::MulIOp) { return *x * *y; })
+        .Case(
+            [&](arith::AddIOp) { return int64_t(uint64_t(*x) + uint64_t(*y)); })
+        .Case(
+            [&](arith::SubIOp) { return int64_t(uint64_t(*x) - uint64_t(*y)); })
+        .Case(
+            [&](arith::MulIOp) { return int64_t(uint64_t(*x) * uint64_t(*y)); })
         .Case([&](arith::DivUIOp) {
-          return *y ? std::optional(int64_t(uint64_t(*x) / uint64_t(*y)))
-                    : std::nullopt;
+          return uy ? std::optional(int64_t(ux / uy)) : std::nullopt;
         })
         .Case([&](arith::RemUIOp) {
-          return *y ? std::optional(int64_t(uint64_t(*x) % uint64_t(*y)))
-                    : std::nullopt;
+          return uy ? std::optional(int64_t(ux % uy)) : std::nullopt;
         })
-        .Case([&](arith::DivSIOp) {
-          return *y ? std::optional(*x / *y) : std::nullopt;
+        .Case([&](arith::DivSIOp) -> std::optional<int64_t> {
+          if (!*y || (*y == -1 && *x == std::numeric_limits<int64_t>::min()))
+            return std::nullopt;
+          return *y == -1 ? -*x : *x / *y; // eval wraps to the width
         })
-        .Case([&](arith::RemSIOp) {
-          return *y ? std::optional(*x % *y) : std::nullopt;
+        .Case([&](arith::RemSIOp) -> std::optional<int64_t> {
+          if (!*y)
+            return std::nullopt;
+          return *y == -1 ? 0 : *x % *y;
         })
         .Case([&](arith::AndIOp) { return *x & *y; })
         .Case([&](arith::OrIOp) { return *x | *y; })
         .Case([&](arith::XOrIOp) { return *x ^ *y; })
-        .Case([&](arith::MinUIOp) {
-          return int64_t(std::min(uint64_t(*x), uint64_t(*y)));
-        })
-        .Case([&](arith::MaxUIOp) {
-          return int64_t(std::max(uint64_t(*x), uint64_t(*y)));
-        })
+        .Case([&](arith::MinUIOp) { return int64_t(std::min(ux, uy)); })
+        .Case([&](arith::MaxUIOp) { return int64_t(std::max(ux, uy)); })
         .Case([&](arith::MinSIOp) { return std::min(*x, *y); })
         .Case([&](arith::MaxSIOp) { return std::max(*x, *y); })
         .Default([](Operation *) { return std::nullopt; });
   }
 
-  /// Whether `v` has one value for every thread of the block: built from
-  /// constants, block and grid ids and sizes, kernel arguments, induction
-  /// variables of loops with such bounds and loads of non-workgroup memory
-  /// at such indices, by pure operations.
+  /// Kernel arguments some op of the kernel writes through (a load of one
+  /// may see another thread's store: not the same for every thread).
+  llvm::SmallPtrSet<void *, 8> writtenArgs;
+  void findWrittenArgs() {
+    auto baseArg = [&](Value m) -> Value {
+      while (Operation *d = m.getDefiningOp()) {
+        if (!isa<ViewLikeOpInterface>(d))
+          return Value();
+        m = d->getOperand(0);
+      }
+      return m;
+    };
+    fn.walk([&](Operation *op) {
+      for (Value operand : op->getOperands()) {
+        if (!isa<MemRefType>(operand.getType()))
+          continue;
+        auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+        bool writes = !effects || effects.hasEffect<MemoryEffects::Write>();
+        if (Value arg = baseArg(operand); arg && writes)
+          writtenArgs.insert(arg.getAsOpaquePointer());
+      }
+    });
+  }
+
+  /// Whether `v` has one value for every thread of the block: constants,
+  /// block and grid ids and sizes, kernel arguments and attributions,
+  /// integer and index arithmetic of such values, induction variables of
+  /// loops with such bounds, and loads at such indices of kernel arguments
+  /// the kernel never writes.
   bool uniform(Value v, unsigned depth = 0) {
     if (depth > 64)
       return false;
+    if (auto it = uniformMemo.find(v); it != uniformMemo.end())
+      return it->second;
+    bool u = uniformOf(v, depth);
+    uniformMemo[v] = u;
+    return u;
+  }
+  llvm::DenseMap<Value, bool> uniformMemo;
+
+  bool uniformOf(Value v, unsigned depth) {
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       Operation *owner = arg.getOwner()->getParentOp();
       if (owner == fn.getOperation())
-        return true; // kernel arguments and attributions
+        return true;
       if (auto loop = dyn_cast<scf::ForOp>(owner))
         return arg == loop.getInductionVar() &&
                uniform(loop.getLowerBound(), depth + 1) &&
@@ -261,19 +356,32 @@ private:
       return false;
     }
     Operation *op = v.getDefiningOp();
-    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(op))
-      return false;
     if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp>(op))
       return true;
     auto operandsUniform = [&] {
       return llvm::all_of(op->getOperands(),
                           [&](Value x) { return uniform(x, depth + 1); });
     };
-    if (isa<memref::LoadOp, vector::LoadOp>(op))
-      return !isWorkgroup(op->getOperand(0).getType()) && operandsUniform();
-    if (op->getNumRegions() || !isMemoryEffectFree(op))
+    if (isa<memref::LoadOp, vector::LoadOp>(op)) {
+      Value mem = op->getOperand(0);
+      while (Operation *d = mem.getDefiningOp()) {
+        if (!isa<memref::ReinterpretCastOp, memref::CastOp, memref::ViewOp,
+                 memref::SubViewOp>(d) ||
+            !llvm::all_of(d->getOperands().drop_front(),
+                          [&](Value x) { return uniform(x, depth + 1); }))
+          return false;
+        mem = d->getOperand(0);
+      }
+      auto arg = dyn_cast<BlockArgument>(mem);
+      return arg && arg.getOwner()->getParentOp() == fn.getOperation() &&
+             arg.getArgNumber() < fn.getNumArguments() &&
+             !writtenArgs.contains(mem.getAsOpaquePointer()) &&
+             llvm::all_of(op->getOperands().drop_front(),
+                          [&](Value x) { return uniform(x, depth + 1); });
+    }
+    if (!isa<arith::ArithDialect>(op->getDialect()))
       return false;
-    return operandsUniform();
+    return isMemoryEffectFree(op) && operandsUniform();
   }
 
   // ---- accesses -----------------------------------------------------------
@@ -289,22 +397,41 @@ private:
                    typeBytes(cast<MemRefType>(arg.getType()))};
     }
     Operation *op = mem.getDefiningOp();
+    if (!op)
+      return std::nullopt;
     if (isa<gpu::DynamicSharedMemoryOp>(op))
       return Range{};
     if (auto view = dyn_cast<memref::ViewOp>(op)) {
       std::optional<Range> src = rangeOf(view.getSource());
       std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
-      if (!src || !shift)
-        return src;
+      if (!src)
+        return std::nullopt;
+      if (!shift || !src->exact) // somewhere in the source
+        return Range{src->space, src->lo, src->hi, /*exact=*/false};
       int64_t bytes = typeBytes(view.getType());
       return Range{src->space, src->lo + *shift,
                    bytes == std::numeric_limits<int64_t>::max()
                        ? src->hi
                        : src->lo + *shift + bytes};
     }
-    if (isa<memref::SubViewOp, memref::ReinterpretCastOp, memref::CastOp,
-            memref::ExpandShapeOp, memref::CollapseShapeOp>(op))
-      return rangeOf(op->getOperand(0)); // the whole source: conservative
+    // The same base and bytes.
+    if (isa<memref::CastOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(op))
+      return rangeOf(op->getOperand(0));
+    // Somewhere inside the source.
+    if (isa<memref::SubViewOp>(op)) {
+      std::optional<Range> src = rangeOf(op->getOperand(0));
+      if (src)
+        src->exact = false;
+      return src;
+    }
+    // May address anything of its space from the source's base on.
+    if (isa<memref::ReinterpretCastOp>(op)) {
+      std::optional<Range> src = rangeOf(op->getOperand(0));
+      if (src)
+        *src = Range{src->space, 0, std::numeric_limits<int64_t>::max(),
+                     /*exact=*/false};
+      return src;
+    }
     return std::nullopt;
   }
 
@@ -338,7 +465,16 @@ private:
             memref::CastOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
             gpu::DynamicSharedMemoryOp>(op))
       return true;
-    return llvm::none_of(op->getOperandTypes(), isWorkgroup);
+    // A call may reach workgroup memory of its own; a raw pointer may point
+    // into it: neither is told apart here.
+    if (isa<CallOpInterface>(op) ||
+        llvm::any_of(op->getOperandTypes(),
+                     llvm::IsaPred<LLVM::LLVMPointerType>) ||
+        llvm::any_of(op->getResultTypes(),
+                     llvm::IsaPred<LLVM::LLVMPointerType>))
+      return false;
+    return llvm::none_of(op->getOperandTypes(), isWorkgroup) &&
+           llvm::none_of(op->getResultTypes(), isWorkgroup);
   }
 
   std::string describe(const Threads &t) const {
@@ -370,16 +506,23 @@ private:
                   op);
     const unsigned roles = rolesOf(active);
     for (const Access &a : s) {
-      if (!a.range.overlaps(*r) || (!a.write && !write) || a.roles == roles)
+      // Accesses of one role among themselves are the emulator's (it sees
+      // addresses); any pair that may involve two roles is a hazard.
+      const bool oneRole = a.roles == roles && llvm::has_single_bit(roles);
+      if (!a.range.overlaps(*r) || (!a.write && !write) || oneRole)
         continue;
+      const int64_t hi = std::min(r->hi, a.range.hi);
       std::string msg = llvm::formatv(
-          "{0} of LDS bytes [{1}, {2}) of space {3} by threads {4} ({5}) in "
-          "the barrier interval where threads {6} ({7}) {8} them: no barrier "
-          "between the two roles",
+          "{0} of bytes [{1}, {2}) of {3} by threads {4} ({5}) in the "
+          "barrier interval where threads {6} ({7}) {8} them: no barrier "
+          "between the roles",
           write ? "write" : "read", std::max(r->lo, a.range.lo),
-          std::min(r->hi, a.range.hi), r->space, describe(active),
-          describeRoles(roles), describe(a.threads), describeRoles(a.roles),
-          a.write ? "wrote" : "read");
+          hi == std::numeric_limits<int64_t>::max() ? std::string("end")
+                                                    : std::to_string(hi),
+          r->space ? "workgroup attribution " + std::to_string(r->space - 1)
+                   : std::string("the dynamic LDS"),
+          describe(active), describeRoles(roles), describe(a.threads),
+          describeRoles(a.roles), a.write ? "wrote" : "read");
       return fail(write ? "R2" : "R1", msg, op, a.op);
     }
     for (const Access &a : s)
@@ -411,8 +554,10 @@ private:
     if (isa<gpu::BarrierOp>(op)) {
       if (divergent || !active.all())
         return fail("R0",
-                    "a barrier under a branch that depends on the thread: "
-                    "the threads that skip it are not ordered by it",
+                    "a barrier not every thread of the block may reach (under "
+                    "a branch, or in a loop, whose condition or bounds are "
+                    "not the same for every thread): the threads that skip "
+                    "it are not ordered by it",
                     op);
       s.clear();
       return;
@@ -452,6 +597,15 @@ private:
       if (!c || !*c)
         mayFalse.set(tid);
       split |= c.has_value();
+    }
+    // Decided the same way for every active thread: only that side runs.
+    if (split && (mayTrue == active) != (mayFalse == active) &&
+        (mayTrue.none() || mayFalse.none())) {
+      if (mayTrue.any())
+        walkBlock(*branch.thenBlock(), s, active, divergent);
+      else if (branch.elseBlock())
+        walkBlock(*branch.elseBlock(), s, active, divergent);
+      return;
     }
     const bool sameForAll = !split && uniform(cond);
     if (sameForAll) {

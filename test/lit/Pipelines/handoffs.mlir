@@ -77,7 +77,7 @@ gpu.module @m {
         memref.store %f, %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
       }
       scf.if %compute {
-        // expected-error @+1 {{R1: LDS handoff in kernel 'no_phase_barrier': read of LDS bytes [128, 256) of space 0 by threads [0, 32) (role 0 (waves [0, 1))) in the barrier interval where threads [32, 64) (role 1 (waves [1, 2))) wrote them: no barrier between the two roles}}
+        // expected-error @+1 {{R1: LDS handoff in kernel 'no_phase_barrier': read of bytes [128, 256) of the dynamic LDS by threads [0, 32) (role 0 (waves [0, 1))) in the barrier interval where threads [32, 64) (role 1 (waves [1, 2))) wrote them: no barrier between the roles}}
         %y = memref.load %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
         memref.store %y, %out[%i] : memref<?xf32>
       } else {
@@ -109,7 +109,7 @@ gpu.module @m {
     %lane = arith.remui %tid, %c32 : index
     scf.for %i = %c0 to %n step %c1 {
       scf.if %compute {
-        // expected-error @+1 {{R1: LDS handoff in kernel 'no_loop_barrier': read of LDS bytes [0, 128) of space 0 by threads [0, 32) (role 0 (waves [0, 1))) in the barrier interval where threads [32, 64) (role 1 (waves [1, 2))) wrote them}}
+        // expected-error @+1 {{R1: LDS handoff in kernel 'no_loop_barrier': read of bytes [0, 128) of the dynamic LDS by threads [0, 32) (role 0 (waves [0, 1))) in the barrier interval where threads [32, 64) (role 1 (waves [1, 2))) wrote them}}
         %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
         memref.store %x, %out[%i] : memref<?xf32>
       } else {
@@ -150,7 +150,7 @@ gpu.module @m {
       memref.store %x, %out[%lane] : memref<?xf32>
     } else {
       %hi = arith.addi %lane, %c32 : index
-      // expected-error @+1 {{R2: LDS handoff in kernel 'shared_array': write of LDS bytes [0, 256) of space 0 by threads [32, 64) (role 1 (waves [1, 2))) in the barrier interval where threads [0, 32) (role 0 (waves [0, 1))) read them}}
+      // expected-error @+1 {{R2: LDS handoff in kernel 'shared_array': write of bytes [0, 256) of the dynamic LDS by threads [32, 64) (role 1 (waves [1, 2))) in the barrier interval where threads [0, 32) (role 0 (waves [0, 1))) read them}}
       memref.store %f, %a[%hi] : memref<64xf32, #gpu.address_space<workgroup>>
     }
     gpu.barrier
@@ -176,7 +176,7 @@ gpu.module @m {
       // expected-note @+1 {{the other access}}
       memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
     }
-    // expected-error @+1 {{R1: LDS handoff in kernel 'all_read': read of LDS bytes [0, 128) of space 0 by threads [0, 64) (role 0 (waves [0, 1)) and role 1 (waves [1, 2))) in the barrier interval where threads [32, 64) (role 1 (waves [1, 2))) wrote them}}
+    // expected-error @+1 {{R1: LDS handoff in kernel 'all_read': read of bytes [0, 128) of the dynamic LDS by threads [0, 64) (role 0 (waves [0, 1)) and role 1 (waves [1, 2))) in the barrier interval where threads [32, 64) (role 1 (waves [1, 2))) wrote them}}
     %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
     memref.store %x, %out[%tid] : memref<?xf32>
     gpu.barrier
@@ -193,7 +193,7 @@ gpu.module @m {
     %tid = gpu.thread_id x
     %stage = arith.cmpi uge, %tid, %c32 : index
     scf.if %stage {
-      // expected-error @+1 {{R0: LDS handoff in kernel 'role_barrier': a barrier under a branch that depends on the thread: the threads that skip it are not ordered by it}}
+      // expected-error @+1 {{R0: LDS handoff in kernel 'role_barrier': a barrier not every thread of the block may reach (under a branch, or in a loop, whose condition or bounds are not the same for every thread): the threads that skip it are not ordered by it}}
       gpu.barrier
     }
     gpu.return
@@ -216,7 +216,7 @@ gpu.module @m {
     %z = arith.constant 0 : i32
     %p = arith.cmpi ne, %v, %z : i32
     scf.if %p {
-      // expected-error @+1 {{R0: LDS handoff in kernel 'data_barrier': a barrier under a branch that depends on the thread}}
+      // expected-error @+1 {{R0: LDS handoff in kernel 'data_barrier': a barrier not every thread of the block may reach}}
       gpu.barrier
     }
     gpu.return
@@ -266,6 +266,253 @@ gpu.module @m {
 // expected-error @+2 {{R0: LDS handoff in kernel 'bad_roles': kda.wave_roles: role starts must be ascending waves inside the block of 64 threads, got wave 2}}
 gpu.module @m {
   gpu.func @bad_roles(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 2>} {
+    gpu.return
+  }
+}
+
+// -----
+
+// One set of roles on both sides is still two roles: every thread reads an
+// array every thread writes in the same interval (thread 32 may write what
+// thread 0 reads).
+gpu.module @m {
+  gpu.func @both_roles(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c31 = arith.constant 31 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %lane = arith.andi %tid, %c31 : index
+    // expected-note @+1 {{the other access}}
+    %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{R2: LDS handoff in kernel 'both_roles': write of bytes [0, 128) of the dynamic LDS by threads [0, 64) (role 0 (waves [0, 1)) and role 1 (waves [1, 2))) in the barrier interval where threads [0, 64) (role 0 (waves [0, 1)) and role 1 (waves [1, 2))) read them}}
+    memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// A branch on something neither evaluated nor the same for every thread
+// (a global id) may put any thread on either side: both sides are taken
+// by the same threads, so the store and the load meet.
+gpu.module @m {
+  gpu.func @global_id_branch(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c31 = arith.constant 31 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %lane = arith.andi %tid, %c31 : index
+    %g = gpu.global_id x
+    %p = arith.cmpi ult, %g, %c32 : index
+    scf.if %p {
+      // expected-note @+1 {{the other access}}
+      %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%tid] : memref<?xf32>
+    } else {
+      // expected-error @+1 {{R2: LDS handoff in kernel 'global_id_branch': write of bytes [0, 128) of the dynamic LDS}}
+      memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// A value loaded from memory the kernel writes is not the same for every
+// thread: a barrier under a branch on it is R0.
+gpu.module @m {
+  gpu.func @written_flag(%flags: memref<?xi32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %z = arith.constant 0 : i32
+    %tid = gpu.thread_id x
+    %tz = arith.index_cast %tid : index to i32
+    memref.store %tz, %flags[%tid] : memref<?xi32>
+    %v = memref.load %flags[%c0] : memref<?xi32>
+    %p = arith.cmpi ne, %v, %z : i32
+    scf.if %p {
+      // expected-error @+1 {{R0: LDS handoff in kernel 'written_flag': a barrier not every thread of the block may reach}}
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A loop whose trip count differs between threads: its barrier is R0.
+gpu.module @m {
+  gpu.func @thread_loop(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %tid = gpu.thread_id x
+    scf.for %i = %c0 to %tid step %c1 {
+      // expected-error @+1 {{R0: LDS handoff in kernel 'thread_loop': a barrier not every thread of the block may reach}}
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A branch taken by every thread (its condition the same for all: a kernel
+// argument nothing writes) may hold a barrier; so may one decided the same
+// way for every thread by the thread id's arithmetic.
+gpu.module @m {
+  gpu.func @uniform_barriers(%n: memref<?xi32>, %out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c32 = arith.constant 32 : index
+    %z = arith.constant 0 : i32
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %stage = arith.cmpi uge, %tid, %c32 : index
+    %lane = arith.subi %tid, %c32 : index
+    %v = memref.load %n[%c0] : memref<?xi32>
+    %p = arith.cmpi ne, %v, %z : i32
+    scf.if %stage {
+      memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    scf.if %p {
+      gpu.barrier
+    } else {
+      gpu.barrier
+    }
+    %all = arith.cmpi ult, %tid, %c64 : index
+    scf.if %all {
+      gpu.barrier
+    }
+    %x = memref.load %a[%c0] : memref<32xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A view at an unknown offset may sit anywhere in its source, and so may a
+// view of it: the compute wave's reads may meet the staging wave's bytes.
+gpu.module @m {
+  gpu.func @view_of_view(%out: memref<?xf32>, %off: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %in = memref.view %lds[%off][%c256] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %in[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %b = memref.view %lds[%c128][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %compute = arith.cmpi ult, %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    scf.if %compute {
+      // expected-note @+1 {{the other access}}
+      %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%tid] : memref<?xf32>
+    } else {
+      // expected-error @+1 {{R2: LDS handoff in kernel 'view_of_view': write of bytes [128, 256) of the dynamic LDS}}
+      memref.store %f, %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// The width of the thread id's arithmetic: extsi of a true i1 is -1, so
+// `m < 1` holds for every thread and the staging wave reads too.
+gpu.module @m {
+  gpu.func @sign_extension(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %one = arith.constant 1 : i32
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %compute = arith.cmpi ult, %tid, %c32 : index
+    %stage = arith.cmpi uge, %tid, %c32 : index
+    %m = arith.extsi %stage : i1 to i32
+    %p = arith.cmpi slt, %m, %one : i32
+    %lane = arith.remui %tid, %c32 : index
+    scf.if %compute {
+      // expected-note @+1 {{the other access}}
+      memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    scf.if %p {
+      // expected-error @+1 {{R1: LDS handoff in kernel 'sign_extension': read of bytes [0, 128) of the dynamic LDS by threads [0, 64)}}
+      %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%tid] : memref<?xf32>
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// A call may reach workgroup memory of its own: R0.
+gpu.module @m {
+  func.func private @helper(index)
+  gpu.func @calls(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %tid = gpu.thread_id x
+    // expected-error @+1 {{R0: LDS handoff in kernel 'calls': cannot analyse func.call: it takes workgroup memory in a way this analysis does not model}}
+    func.call @helper(%tid) : (index) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// Three roles: a wave of each; the middle one hands an array to the last.
+gpu.module @m {
+  gpu.func @three_roles(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 96, 1, 1>, kda.wave_roles = array<i64: 32, 1, 2>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %lane = arith.remui %tid, %c32 : index
+    %wave = arith.divui %tid, %c32 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %mid = arith.cmpi eq, %wave, %c1 : index
+    %last = arith.cmpi eq, %wave, %c2 : index
+    scf.if %mid {
+      // expected-note @+1 {{the other access}}
+      memref.store %f, %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    scf.if %last {
+      // expected-error @+1 {{R1: LDS handoff in kernel 'three_roles': read of bytes [0, 128) of the dynamic LDS by threads [64, 96) (role 2 (waves [2, 3))) in the barrier interval where threads [32, 64) (role 1 (waves [1, 2))) wrote them}}
+      %x = memref.load %a[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%tid] : memref<?xf32>
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Unstructured control flow is not followed: R0.
+gpu.module @m {
+  // expected-error @+1 {{R0: LDS handoff in kernel 'blocks': cannot analyse a kernel of more than one block (unstructured control flow): only scf.if and scf.for are interpreted}}
+  gpu.func @blocks(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    cf.br ^bb1
+  ^bb1:
     gpu.return
   }
 }
