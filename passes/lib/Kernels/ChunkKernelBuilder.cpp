@@ -151,6 +151,14 @@ struct ChunkPlan {
   /// 32- and 64-column scans of the H32 batches, where 128-256 workgroups
   /// hide each other's waits, lost 0.6-3.3% with it.
   bool prefetchNext = false;
+  /// The register scan's staging waves hint the next chunk's workspace
+  /// records toward L2 as each chunk starts (regPrefetchNext), a phase and
+  /// a half before their loads. Measured on the H200 (2026-12-02, one call,
+  /// alternating, two rounds): the 16-column scan of 1 x 32768 H8 2.92-2.95
+  /// -> 2.854 ms, the 64-column ones of 4 x 4096 and varlen 16 H32 1.020 ->
+  /// 0.977-0.979 and 1.023 -> 1.003-1.004, but the 32-column one of 1 x
+  /// 8192 H32 0.892 -> 0.986: not there.
+  bool regPrefetch = false;
   /// Depth of the scan's row pipeline (kda.chunk's scan_stages, else
   /// kDefaultScanStages). Depth 1 is the synchronous staging above; from 2
   /// on, the W rows and this workgroup's U columns of chunk c (what the
@@ -348,6 +356,7 @@ void planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
   r.padRows = true;
   r.maxBlockTiles = 1;
   r.prefetchNext = false;
+  r.regPrefetch = r.blockV != 32;
   r.operandRuns = false;
   r.stageU = true;
   if (4 * r.regLdsFloats() > int64_t(target.ldsBytes))
@@ -1245,6 +1254,9 @@ private:
   SmallVector<SmallVector<Value>> updateDecays();
   /// The next chunk's workspace records toward L2 (kda.prefetch_row).
   void prefetchNextChunk();
+  /// The register scan's staging threads: chunk c + 1's records toward L2,
+  /// one a thread (ChunkPlan::regPrefetch).
+  void regPrefetchNext(Value c);
   /// W and U of the current chunk from ring slot `slot`.
   std::pair<At, At> ringRows(Value slot);
   /// This thread's 16-byte pieces of the chunk rows of `width` floats from
@@ -2339,6 +2351,13 @@ void ChunkEmitter::prefetchNextChunk() {
          [&] { PrefetchRowOp::create(b, loc, ws, rec(t, 0), p.recFloats()); });
 }
 
+void ChunkEmitter::regPrefetchNext(Value c) {
+  Value st = sub(tid, idx(int64_t(p.computeWaves) * p.waveSize));
+  Value t = add(add(bos, mul(add(c, idx(1)), idx(p.C))), st);
+  ifThen(arith::AndIOp::create(b, loc, lt(st, idx(p.C)), lt(t, eos)),
+         [&] { PrefetchRowOp::create(b, loc, ws, rec(t, 0), p.recFloats()); });
+}
+
 SmallVector<SmallVector<Value>> ChunkEmitter::updateDecays() {
   const Blocking bl = blockingOf(p.K, p.blockV);
   const FragmentLayout &c = p.atom->c;
@@ -2689,6 +2708,8 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
         return vn;
       },
       [&] {
+        if (p.regPrefetch)
+          regPrefetchNext(c);
         stageChunkFields(
             c,
             {{ldsAq, p.recA(), idx(0), p.C, ChunkPlan::regStride(p.C, false)},

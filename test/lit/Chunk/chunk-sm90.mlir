@@ -2,8 +2,9 @@
 // stages; the scan at each of its column blocks with its state in
 // registers (ChunkPlan::regState: 8 waves, blockV / 16 of them compute
 // waves holding 16 state columns each, the others staging the chunk's
-// rows; no L2 prefetch), no spills in the prep, the 16-, 32- and
-// 64-column scans' 16, 24 and 8 bytes at 255 registers (measured on the
+// rows; the 16- and 64-column scans' staging waves hint the next chunk's
+// records toward L2, ChunkPlan::regPrefetch), no spills in the prep, the
+// 16-, 32- and 64-column scans' 4, 24 and 24 bytes at 255 registers (measured on the
 // H200 faster than the update and the output's products one after the
 // other without spills: ChunkKernelBuilder.cpp), the
 // dynamic shared memory they launch with within the opt-in limit, and
@@ -11,7 +12,7 @@
 // 4 bytes x value heads x (4 head_k + head_v + chunk) = 4 x 2 x 704.
 // RUN: rm -rf %t && kda-compile %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --targets=sm_90 -o %t -q
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
-// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_scan=16,16 kda_chunk_heads128_scan_v32=24,24 kda_chunk_heads128_scan_v64=8,8 | FileCheck %s --check-prefix=FIG
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_scan=4,8 kda_chunk_heads128_scan_v32=24,24 kda_chunk_heads128_scan_v64=24,24 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 // RUN: FileCheck %s --check-prefix=RUNS --input-file=%t/sm_90/kda_kernels.ptx
 // The register scans say their wave roles (compute waves first, then the
@@ -39,7 +40,6 @@
 // after the first chunk's staging.
 // PTX-LABEL: .visible .entry kda_chunk_heads128_scan(
 // PTX: .maxntid 256, 1, 1
-// PTX-NOT: prefetch
 // PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
 // PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v32(
@@ -50,12 +50,20 @@
 // PTX: .maxntid 256, 1, 1
 // PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
-// PTX-NOT: prefetch
+// The staging waves' L2 hints of the next chunk's records: the 16- and
+// 64-column scans only.
+// RUN: FileCheck %s --check-prefix=PF --input-file=%t/sm_90/kda_kernels.ptx
+// PF-LABEL: .visible .entry kda_chunk_heads128_scan(
+// PF: prefetch.global.L2
+// PF-LABEL: .visible .entry kda_chunk_heads128_scan_v32(
+// PF-NOT: prefetch
+// PF-LABEL: .visible .entry kda_chunk_heads128_scan_v64(
+// PF: prefetch.global.L2
 
 // FIG-DAG: sm_90 kda_chunk_heads128_prep: {{.*}}spills 0
-// FIG-DAG: sm_90 kda_chunk_heads128_scan: {{.*}}spills 16
+// FIG-DAG: sm_90 kda_chunk_heads128_scan: {{.*}}spills 4
 // FIG-DAG: sm_90 kda_chunk_heads128_scan_v32: {{.*}}spills 24
-// FIG-DAG: sm_90 kda_chunk_heads128_scan_v64: {{.*}}spills 8
+// FIG-DAG: sm_90 kda_chunk_heads128_scan_v64: {{.*}}spills 24
 
 // MANIFEST: "dynamic_lds_bytes": 75008,
 // MANIFEST: "kind": "chunk_prep",
