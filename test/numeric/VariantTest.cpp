@@ -167,16 +167,23 @@ TEST_F(TunedVariantsEdited, AConfigBreakingARuleIsRefused) {
                       "got 64"});
 }
 
-TEST_F(TunedVariantsEdited, SharedTermsWithoutPassesAreRefused) {
-  // The tuned emu32 variants walk their columns in one pass: nothing to
-  // share a row's first token's terms with.
+TEST_F(TunedVariantsEdited, SharedTermsWithNothingToShareAreRefused) {
+  // One pass of one column group (a wave's 32 lanes on one column's k):
+  // nothing to share a row's first token's terms with.
   std::string dir = editFirstVariant([](json &k) {
     k["config"]["v_passes"] = 1;
+    k["config"]["lanes_k"] = 32;
+    k["config"]["warps"] = 1;
+    k["config"]["waves_k"] = 1;
     k["config"]["shared_terms"] = 1;
   });
-  expectRefused(dir, {"(emu32): config refused: shared_terms = 1 shares a "
-                      "row's first token's terms across v_passes: it takes "
-                      "v_passes > 1, waves_k = 1 and lds_stages = 0, got 1"});
+  expectRefused(dir, {"(emu32): config refused: shared_terms = 1 computes a "
+                      "row's first token's terms once a workgroup for the "
+                      "passes and column groups that would each compute "
+                      "them: it takes lds_stages = 0 and v_passes > 1 or more "
+                      "than one column group (warps x wave / (lanes_k x "
+                      "waves_k)), got lds_stages 0, v_passes 1 and 1 column "
+                      "group"});
 }
 
 TEST_F(TunedVariantsEdited, AConfigNotMatchingItsCodeObjectIsRefused) {
