@@ -301,15 +301,22 @@ bool scanRingAsync(const ChunkPlan &p, const TargetInfo &target) {
 /// cases of their own (test/numeric/chunk-specs/chunk_k3_s2.mlir).
 constexpr int64_t kDefaultScanStages = 1;
 
+/// Whether `a` is a bf16 -> f32 atom of the target's wave whose k divides
+/// both the chunk and head_k (what both the prep's and the register scan's
+/// choices ask first).
+bool chunkAtomFits(const MmaAtom &a, const TargetInfo &target, int64_t C,
+                   int64_t K) {
+  return a.ab == ScalarKind::BF16 && a.acc == ScalarKind::F32 &&
+         a.waveSize == target.waveSize && C % a.k == 0 && K % a.k == 0;
+}
+
 /// The chip's bf16 -> f32 atom whose m and n divide the 16-row blocks and
 /// whose k divides both the chunk and head_k, largest k first.
 const MmaAtom *chooseAtom(const TargetInfo &target, int64_t C, int64_t K,
                           std::string &why) {
   const MmaAtom *best = nullptr;
   for (const MmaAtom *a : mmaAtomsOf(target.chip)) {
-    if (a->ab != ScalarKind::BF16 || a->acc != ScalarKind::F32 ||
-        a->waveSize != target.waveSize || kSub % a->m || kSub % a->n ||
-        C % a->k || K % a->k)
+    if (!chunkAtomFits(*a, target, C, K) || kSub % a->m || kSub % a->n)
       continue;
     if (!best || a->k > best->k)
       best = a;
@@ -327,9 +334,7 @@ const MmaAtom *chooseAtom(const TargetInfo &target, int64_t C, int64_t K,
 const MmaAtom *chooseSlabAtom(const TargetInfo &target, int64_t C, int64_t K) {
   for (const MmaAtom *a : mmaAtomsOf(target.chip)) {
     std::optional<AccumulatorOperand> id = accumulatorOperandOf(*a);
-    if (a->ab == ScalarKind::BF16 && a->acc == ScalarKind::F32 &&
-        a->waveSize == target.waveSize && id && id->width == kSub &&
-        C % a->k == 0 && K % a->k == 0)
+    if (chunkAtomFits(*a, target, C, K) && id && id->width == kSub)
       return a;
   }
   return nullptr;
