@@ -143,7 +143,7 @@ struct ChunkPlan {
   /// workspace where they do not (gfx942's 64 KiB at chunk 64).
   bool stageScan = false;
   /// The scan hints the next chunk's workspace records toward L2 at the
-  /// start of each chunk (prefetchNextChunk). Only the 16-column scan: it
+  /// start of each chunk (prefetchChunkRecords). Only the 16-column scan: it
   /// is the one the runtime picks when few (row, head) pairs keep the GPU
   /// busy, where each chunk's staging waits on memory with nothing else to
   /// hide it. Measured on the H200 (2026-12-01, one call, alternating):
@@ -152,7 +152,7 @@ struct ChunkPlan {
   /// hide each other's waits, lost 0.6-3.3% with it.
   bool prefetchNext = false;
   /// The register scan's staging waves hint the next chunk's workspace
-  /// records toward L2 as each chunk starts (regPrefetchNext), a phase and
+  /// records toward L2 as each chunk starts (prefetchChunkRecords), a phase and
   /// a half before their loads. Measured on the H200 (2026-12-02, one call,
   /// alternating, two rounds): the 16-column scan of 1 x 32768 H8 2.92-2.95
   /// -> 2.854 ms, the 64-column ones of 4 x 4096 and varlen 16 H32 1.020 ->
@@ -1258,10 +1258,10 @@ private:
   /// trip of forTileBlockTrips(K, blockV) and tile of its block.
   SmallVector<SmallVector<Value>> updateDecays();
   /// The next chunk's workspace records toward L2 (kda.prefetch_row).
-  void prefetchNextChunk();
-  /// The register scan's staging threads: chunk c + 1's records toward L2,
-  /// one a thread (ChunkPlan::regPrefetch).
-  void regPrefetchNext(Value c);
+  /// The records of the C tokens from `next` toward L2, one a thread:
+  /// thread `thread` (of the workgroup, or of the register scan's staging
+  /// waves, ChunkPlan::regPrefetch) takes token next + thread.
+  void prefetchChunkRecords(Value next, Value thread);
   /// W and U of the current chunk from ring slot `slot`.
   std::pair<At, At> ringRows(Value slot);
   /// This thread's 16-byte pieces of the chunk rows of `width` floats from
@@ -2235,7 +2235,7 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
   rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
   const int64_t BV = p.blockV;
   if (p.prefetchNext)
-    prefetchNextChunk();
+    prefetchChunkRecords(add(chunkStart, idx(p.C)), tid);
   // exp(G_last) of the state rows this lane's update tiles hold, loaded
   // now: read where the update needs them, the global load's latency sat
   // on every chunk's serial path (after the barrier before the update).
@@ -2350,16 +2350,9 @@ void ChunkEmitter::scanChunk(Value c, Value ringSlot) {
 // L2), so without the hint every chunk's first staging waits on memory at
 // the head of its serial step. On sm_90 a line prefetch per 128 bytes; AMD
 // and the emulators drop the hint (kda.prefetch_row).
-void ChunkEmitter::prefetchNextChunk() {
-  Value t = add(add(chunkStart, idx(p.C)), tid);
-  ifThen(arith::AndIOp::create(b, loc, lt(tid, idx(p.C)), lt(t, eos)),
-         [&] { PrefetchRowOp::create(b, loc, ws, rec(t, 0), p.recFloats()); });
-}
-
-void ChunkEmitter::regPrefetchNext(Value c) {
-  Value st = sub(tid, idx(int64_t(p.computeWaves) * p.waveSize));
-  Value t = add(add(bos, mul(add(c, idx(1)), idx(p.C))), st);
-  ifThen(arith::AndIOp::create(b, loc, lt(st, idx(p.C)), lt(t, eos)),
+void ChunkEmitter::prefetchChunkRecords(Value next, Value thread) {
+  Value t = add(next, thread);
+  ifThen(arith::AndIOp::create(b, loc, lt(thread, idx(p.C)), lt(t, eos)),
          [&] { PrefetchRowOp::create(b, loc, ws, rec(t, 0), p.recFloats()); });
 }
 
@@ -2714,7 +2707,9 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
       },
       [&] {
         if (p.regPrefetch)
-          regPrefetchNext(c);
+          prefetchChunkRecords(
+              add(bos, mul(add(c, idx(1)), idx(p.C))),
+              sub(tid, idx(int64_t(p.computeWaves) * p.waveSize)));
         stageChunkFields(
             c,
             {{ldsAq, p.recA(), idx(0), p.C, ChunkPlan::regStride(p.C, false)},
