@@ -1,6 +1,7 @@
 //===- Harness.cpp - run a kda bundle against the float64 oracle ----------===//
 #include "Harness.h"
 
+#include "GuardedMemory.h"
 #include "Manifest.h"
 
 #include <cmath>
@@ -11,16 +12,14 @@
 
 namespace kda::test {
 
-void *HostMemory::alloc(size_t bytes) {
-  return std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64);
-}
+void *HostMemory::alloc(size_t bytes) { return guardedAlloc(bytes); }
 void HostMemory::upload(void *dst, const void *src, size_t bytes) {
   std::memcpy(dst, src, bytes);
 }
 void HostMemory::download(void *dst, const void *src, size_t bytes) {
   std::memcpy(dst, src, bytes);
 }
-void HostMemory::release(void *p) { std::free(p); }
+void HostMemory::release(void *p) { guardedRelease(p); }
 
 static uint32_t bitsOf(float f) {
   uint32_t x;
@@ -148,7 +147,7 @@ static std::vector<uint8_t> encode(std::vector<double> &values,
 void *Harness::put(const std::vector<double> &values, kda_dtype type) {
   std::vector<double> copy = values;
   std::vector<uint8_t> bytes = encode(copy, type);
-  void *p = mem.alloc(bytes.size() + 16);
+  void *p = mem.alloc(bytes.size());
   if (!bytes.empty())
     mem.upload(p, bytes.data(), bytes.size());
   buffers.push_back(p);
@@ -211,7 +210,7 @@ void Harness::prepare(const BatchShape &shape, int64_t slots, uint64_t seed) {
   if (kl.usesDtBias)
     desc.dt_bias = static_cast<const float *>(put(host.dtBias, KDA_F32));
   auto putInts = [&](const void *src, size_t bytes) {
-    void *p = mem.alloc(bytes + 16);
+    void *p = mem.alloc(bytes);
     mem.upload(p, src, bytes);
     buffers.push_back(p);
     return p;
@@ -239,12 +238,12 @@ void Harness::prepare(const BatchShape &shape, int64_t slots, uint64_t seed) {
             stale ? std::nan("") : normal(rng);
   }
   poolBytes0 = encode(pool0, kl.state); // the oracle starts from the rounded pool
-  desc.state = mem.alloc(poolBytes0.size() + 16);
+  desc.state = mem.alloc(poolBytes0.size());
   buffers.push_back(desc.state);
   restoreState();
   desc.num_slots = numSlots;
   size_t outBytes = size_t(host.T) * l.HV * l.V * (kl.act == KDA_F32 ? 4 : 2);
-  desc.out = mem.alloc(outBytes + 16);
+  desc.out = mem.alloc(outBytes);
   buffers.push_back(desc.out);
   std::vector<uint8_t> poison(outBytes, 0xff); // NaN in bf16 and f16
   if (outBytes)

@@ -29,7 +29,15 @@ public:
   virtual void synchronize() {}
 };
 
-/// Plain host memory, 64-byte aligned (the emulator's "device").
+/// Host memory for the emulators' "device": each buffer lies between two
+/// PROT_NONE pages, its end flush against the page after it (16-byte
+/// aligned, as the runtime requires), so a kernel that reads or writes past
+/// a buffer's end - or a page before its start - faults at that access
+/// instead of reading its neighbour's bytes. The fault handler names the
+/// buffer, its size and the offset of the access, then lets the process
+/// die by the signal. The up-to-15 bytes between a size and its 16-byte
+/// round-up hold a canary that release() checks (writes past the end that
+/// stay inside them).
 class HostMemory : public Memory {
 public:
   void *alloc(size_t bytes) override;

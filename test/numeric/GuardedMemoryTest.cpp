@@ -1,0 +1,151 @@
+//===- GuardedMemoryTest.cpp - the emulators' buffers catch overruns ------===//
+//
+// Every numeric case runs on test::HostMemory, whose buffers end at a
+// PROT_NONE page. These tests hand real kernels buffers shorter than the
+// batch says - which the runtime cannot see: it gets bare pointers - and
+// check that the overrun is caught where it happens, with the buffer named,
+// rather than the kernel reading a neighbour's bytes and a case passing.
+//
+//===----------------------------------------------------------------------===//
+#include "GuardedMemory.h"
+#include "Harness.h"
+
+#include <cstring>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+using namespace kda;
+
+namespace {
+
+struct Opened {
+  kda_bundle *bundle = nullptr;
+  const kda_kernel *kernel = nullptr;
+  ~Opened() { kda_bundle_close(bundle); }
+};
+
+/// The numeric bundles' folder of `spec` (the chunk specs live in chunk/).
+std::string dirOf(const std::string &spec) {
+  return std::string(KDA_NUMERIC_BUNDLES_DIR) +
+         (spec.rfind("chunk_", 0) == 0 ? "/chunk/" : "/") + spec;
+}
+
+void open(const std::string &spec, Opened &o) {
+  const std::string dir = dirOf(spec);
+  ASSERT_EQ(kda_bundle_open(dir.c_str(), KDA_BACKEND_EMU, &o.bundle), KDA_OK)
+      << kda_last_error();
+  ASSERT_EQ(kda_bundle_find(o.bundle, spec.c_str(), &o.kernel), KDA_OK)
+      << kda_last_error();
+}
+
+test::KernelLayer layerOf(const std::string &spec, const Opened &o) {
+  return test::readKernelLayer(dirOf(spec), spec, kda_bundle_target(o.bundle));
+}
+
+/// A copy of the first `bytes` of `src` (which holds at least that many) in
+/// a guarded buffer of exactly `bytes`.
+void *shortCopy(test::HostMemory &mem, const void *src, size_t bytes) {
+  void *p = mem.alloc(bytes);
+  std::memcpy(p, src, bytes);
+  return p;
+}
+
+class GuardedMemory : public ::testing::Test {
+protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+TEST_F(GuardedMemory, AllocatorFencesBothEndsAndChecksTheRoundUp) {
+  test::HostMemory mem;
+  auto *p = static_cast<unsigned char *>(mem.alloc(40));
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(p) % 16, 0u);
+  std::memset(p, 1, 40); // every byte of the buffer is usable
+  EXPECT_DEATH({ (void)*static_cast<volatile unsigned char *>(p + 48); },
+               "8 bytes past the end of a guarded buffer of 40 bytes");
+  EXPECT_DEATH({ (void)*static_cast<volatile unsigned char *>(p - 4096); },
+               "before the start of a guarded buffer of 40 bytes");
+  EXPECT_DEATH(
+      {
+        p[41] = 0; // inside the 16-byte round-up: no fault, the canary
+        mem.release(p);
+      },
+      "byte 1 past the end of a guarded buffer of 40 bytes was written");
+  mem.release(p);
+  void *empty = mem.alloc(0);
+  EXPECT_DEATH({ (void)*static_cast<volatile unsigned char *>(empty); },
+               "0 bytes past the end of a guarded buffer of 0 bytes");
+  mem.release(empty);
+}
+
+// The decode kernel reads the last token's q rows; given a buffer one head
+// row short, that read faults.
+TEST_F(GuardedMemory, RecurrentKernelReadingPastShortQFaults) {
+  Opened o;
+  ASSERT_NO_FATAL_FAILURE(open("k3_small", o));
+  test::HostMemory mem;
+  test::Harness h(layerOf("k3_small", o), mem);
+  h.prepare({{1, 3, 1}, {1, 2, 3}, {1, 1, 0}}, /*numSlots=*/4, 5);
+  kda_batch b = h.batch();
+  const size_t qBytes = size_t(b.num_tokens) * b.heads * b.head_k * 2;
+  const size_t shortBytes = qBytes - size_t(b.head_k) * 2;
+  void *q = shortCopy(mem, b.q, shortBytes);
+  b.q = q;
+  EXPECT_DEATH((void)kda_launch_recurrent(o.kernel, &b, nullptr),
+               "past the end of a guarded buffer of " +
+                   std::to_string(shortBytes) + " bytes");
+  mem.release(q);
+  // The full buffer launches cleanly: the fault is the shortfall's.
+  b = h.batch();
+  EXPECT_EQ(kda_launch_recurrent(o.kernel, &b, nullptr), KDA_OK)
+      << kda_last_error();
+}
+
+// The chunk path's prep writes its records into the caller's workspace;
+// with less than it claims, the first record past the end faults.
+TEST_F(GuardedMemory, ChunkPrepWritingPastShortWorkspaceFaults) {
+  Opened o;
+  ASSERT_NO_FATAL_FAILURE(open("chunk_k3", o));
+  test::HostMemory mem;
+  test::Harness h(layerOf("chunk_k3", o), mem);
+  h.prepare({{1, 70, 1}, {1, 3, 2}}, /*numSlots=*/4, 9);
+  kda_batch b = h.batch();
+  int64_t need = 0;
+  ASSERT_EQ(
+      kda_kernel_workspace_bytes(o.kernel, b.num_tokens, b.num_seqs, &need),
+      KDA_OK)
+      << kda_last_error();
+  ASSERT_GT(need, 4096);
+  void *ws = mem.alloc(size_t(need) - 4096);
+  b.workspace = ws;
+  b.workspace_bytes = need; // the runtime cannot tell
+  EXPECT_DEATH((void)kda_launch_chunk(o.kernel, &b, nullptr),
+               "past the end of a guarded buffer of " +
+                   std::to_string(need - 4096) + " bytes");
+  mem.release(ws);
+}
+
+// A write that stays inside the round-up to 16 bytes does not fault; the
+// canary there catches it when the buffer is released.
+TEST_F(GuardedMemory, RecurrentKernelWritingPastShortOutputIsCaught) {
+  Opened o;
+  ASSERT_NO_FATAL_FAILURE(open("k3_small", o));
+  test::HostMemory mem;
+  test::Harness h(layerOf("k3_small", o), mem);
+  h.prepare({{1, 3, 1}, {1, 2, 3}, {1, 1, 0}}, /*numSlots=*/4, 6);
+  kda_batch b = h.batch();
+  const size_t outBytes = size_t(b.num_tokens) * b.value_heads * b.head_v * 2;
+  ASSERT_EQ(outBytes % 16, 0u);
+  void *out = mem.alloc(outBytes - 2); // the last element lands in the canary
+  b.out = out;
+  EXPECT_DEATH(
+      {
+        (void)kda_launch_recurrent(o.kernel, &b, nullptr);
+        mem.release(out);
+      },
+      "byte 0 past the end of a guarded buffer of " +
+          std::to_string(outBytes - 2) + " bytes was written");
+  mem.release(out); // the parent never ran the kernel on it
+}
+
+} // namespace
