@@ -340,11 +340,12 @@ const MmaAtom *chooseSlabAtom(const TargetInfo &target, int64_t C, int64_t K) {
   return nullptr;
 }
 
-/// Makes `p` a register-state scan where it can be one (see ChunkPlan).
-void planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
+/// Makes `p` (its shape, block and depth set) a register-state scan where
+/// it can be one (see ChunkPlan); false leaves `p` as it was.
+bool planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
   const MmaAtom *atom = chooseSlabAtom(target, p.C, p.K);
   if (!atom || p.pipelined() || p.blockV % kSub)
-    return;
+    return false;
   ChunkPlan r = p;
   r.regState = true;
   r.atom = atom;
@@ -356,7 +357,7 @@ void planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
   r.waves = kWaves;
   if (2 * r.computeWaves > r.waves ||
       r.regGlFloats() / 4 > int64_t(r.waves - r.computeWaves) * r.waveSize)
-    return;
+    return false;
   r.stageScan = true;
   r.padRows = true;
   r.maxBlockTiles = 1;
@@ -368,8 +369,52 @@ void planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
     r.stageU = false;
   if (4 * r.regLdsFloats() > int64_t(target.ldsBytes) ||
       r.threads() > target.maxWorkgroupSize)
-    return;
+    return false;
   p = r;
+  return true;
+}
+
+/// Lays out the LDS-resident scan of `p` (its shape, block and depth set):
+/// the wide blocks' waves, the ring's copies, and the first LDS layout
+/// that fits.
+void planLdsScan(ChunkPlan &p, const TargetInfo &target) {
+  p.prefetchNext = p.blockV <= 16;
+  if (p.blockV >= 32) {
+    p.waves = std::max<unsigned>(kWaves, kWideScanThreads / p.waveSize);
+    p.maxBlockTiles = 4;
+  }
+  p.ringAsync = scanRingAsync(p, target);
+  // Staged beside the ring when everything fits; otherwise those rows
+  // come from the workspace and the ring alone must fit (R6 decides).
+  // Rows are padded where the padded layout fits, staged or not.
+  const int64_t ring =
+      p.pipelined() ? p.scanStages * p.ringSlotFloats() : 0;
+  auto fits = [&](bool staged) {
+    return 4 * (p.scanOwnFloats() + (staged ? p.scanStagedFloats() : 0) +
+                ring) <=
+           int64_t(target.ldsBytes);
+  };
+  // The first layout that fits, from the most LDS to the least: what
+  // gives way first is staging, then padding, then the state's split
+  // words (the atoms then split S at every fragment). None fitting, the
+  // last stands (the LDS check below or R6 rejects it).
+  // The scan of kOperandRunsBlockV columns first tries its operands as
+  // runs (operandRuns).
+  struct Layout {
+    bool staged, padded, words, runs = false;
+  };
+  const Layout layouts[] = {{true, true, true, true}, {true, true, true},
+                            {false, true, true},      {false, false, true},
+                            {false, true, false},     {false, false, false}};
+  for (const Layout &l : layouts) {
+    if (l.runs && p.blockV != kOperandRunsBlockV)
+      continue;
+    p.stageScan = l.staged, p.padRows = l.padded, p.stateWords = l.words;
+    p.operandRuns = l.runs;
+    p.kPad = l.runs ? 16 : 4;
+    if (fits(l.staged))
+      break;
+  }
 }
 
 LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
@@ -405,45 +450,11 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   p.blockV = op.getBlockV().value_or(std::min<int64_t>(p.V, 16));
   p.padRows = true;
   if (op.getStage() == ChunkStage::Scan) {
-    p.prefetchNext = p.blockV <= 16;
-    if (p.blockV >= 32) {
-      p.waves = std::max<unsigned>(kWaves, kWideScanThreads / p.waveSize);
-      p.maxBlockTiles = 4;
-    }
-    p.ringAsync = scanRingAsync(p, target);
     p.scanStages = op.getScanStages().value_or(kDefaultScanStages);
-    // Staged beside the ring when everything fits; otherwise those rows
-    // come from the workspace and the ring alone must fit (R6 decides).
-    // Rows are padded where the padded layout fits, staged or not.
-    const int64_t ring =
-        p.pipelined() ? p.scanStages * p.ringSlotFloats() : 0;
-    auto fits = [&](bool staged) {
-      return 4 * (p.scanOwnFloats() + (staged ? p.scanStagedFloats() : 0) +
-                  ring) <=
-             int64_t(target.ldsBytes);
-    };
-    // The first layout that fits, from the most LDS to the least: what
-    // gives way first is staging, then padding, then the state's split
-    // words (the atoms then split S at every fragment). None fitting, the
-    // last stands (the LDS check below or R6 rejects it).
-    // The scan of kOperandRunsBlockV columns first tries its operands as
-    // runs (operandRuns).
-    struct Layout {
-      bool staged, padded, words, runs = false;
-    };
-    const Layout layouts[] = {{true, true, true, true}, {true, true, true},
-                              {false, true, true},      {false, false, true},
-                              {false, true, false},     {false, false, false}};
-    for (const Layout &l : layouts) {
-      if (l.runs && p.blockV != kOperandRunsBlockV)
-        continue;
-      p.stageScan = l.staged, p.padRows = l.padded, p.stateWords = l.words;
-      p.operandRuns = l.runs;
-      p.kPad = l.runs ? 16 : 4;
-      if (fits(l.staged))
-        break;
-    }
-    planRegisterScan(p, target);
+    // The register scan where the target and depth allow it, else the
+    // LDS-resident one.
+    if (!planRegisterScan(p, target))
+      planLdsScan(p, target);
   }
   if (op.getStage() == ChunkStage::Prep) {
     p.maxBlockTiles = kPrepBlockTiles;
