@@ -1222,18 +1222,8 @@ private:
   /// q o exp G) of chunk c.
   void stageExpGLast(Value c);
   void stagePhase1Rows(Value c);
-  /// The slab's (length index, column) of element e of tile t: rows of X
-  /// (state rows d, or chunk rows i) and the wave's 16 columns.
-  std::pair<Value, Value> slabAt(int64_t t, unsigned e);
-  /// A slab of `length` rows whose element (len, col) is fn(len, col).
-  SmallVector<Value> slabOf(int64_t length,
-                            llvm::function_ref<Value(Value, Value)> fn);
-  /// fn(len, col, x) of each element x of `tiles`.
-  SmallVector<Value> mapSlab(ArrayRef<Value> tiles,
-                             llvm::function_ref<Value(Value, Value, Value)> fn);
-  /// sink(len, col, x) for each element of `tiles`.
-  void eachSlabElement(ArrayRef<Value> tiles,
-                       llvm::function_ref<void(Value, Value, Value)> sink);
+  /// The wave's slab (TileLayer's slabs: the scan's atom and identity).
+  SlabLayout slab() const { return {p.atom, p.slab, lane}; }
   /// One term of slabProducts: acc += L X, L (acc's length x kLen) of
   /// split words in LDS `mem` with row stride `stride`: L(i, kk) at
   /// mem[i stride + kk], or at mem[kk stride + i] `byColumn`; `lower`: L is
@@ -1248,14 +1238,6 @@ private:
   /// are the operand the slab's identity gives (natural: B, L as A;
   /// transposed: X^T as A, L^T as B), each split once for all the terms.
   void slabProducts(ArrayRef<Value> x, int64_t kLen, ArrayRef<SlabTerm> terms);
-  SmallVector<Type> slabTypes(int64_t length) {
-    return SmallVector<Type>(length / p.slab.tileLength,
-                             VectorType::get({int64_t(p.atom->c.elems)}, f32));
-  }
-  SmallVector<Value> zeroSlab(int64_t length) {
-    return SmallVector<Value>(length / p.slab.tileLength,
-                              zeroAccumulator(b, loc, *p.atom));
-  }
 
   // scan steps.
   /// Chunk c of the sequence; with `ringSlot`, its W rows and U columns
@@ -2545,54 +2527,6 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
 // scan, state in registers
 //===----------------------------------------------------------------------===//
 
-std::pair<Value, Value> ChunkEmitter::slabAt(int64_t t, unsigned e) {
-  auto [r, c] = fragmentCoords(b, loc, p.atom->c, lane, e);
-  const bool natural = p.slab.form == SlabForm::Natural;
-  return {add(idx(t * p.slab.tileLength), natural ? r : c), natural ? c : r};
-}
-
-SmallVector<Value>
-ChunkEmitter::slabOf(int64_t length,
-                     llvm::function_ref<Value(Value, Value)> fn) {
-  auto type = VectorType::get({int64_t(p.atom->c.elems)}, f32);
-  SmallVector<Value> tiles;
-  for (int64_t t = 0; t < length / p.slab.tileLength; ++t) {
-    SmallVector<Value> elems;
-    for (unsigned e = 0; e < p.atom->c.elems; ++e) {
-      auto [len, col] = slabAt(t, e);
-      elems.push_back(fn(len, col));
-    }
-    tiles.push_back(vector::FromElementsOp::create(b, loc, type, elems));
-  }
-  return tiles;
-}
-
-SmallVector<Value>
-ChunkEmitter::mapSlab(ArrayRef<Value> tiles,
-                      llvm::function_ref<Value(Value, Value, Value)> fn) {
-  SmallVector<Value> out;
-  for (auto [t, tile] : llvm::enumerate(tiles)) {
-    SmallVector<Value> elems;
-    for (unsigned e = 0; e < p.atom->c.elems; ++e) {
-      auto [len, col] = slabAt(int64_t(t), e);
-      elems.push_back(
-          fn(len, col, vector::ExtractOp::create(b, loc, tile, int64_t(e))));
-    }
-    out.push_back(
-        vector::FromElementsOp::create(b, loc, tile.getType(), elems));
-  }
-  return out;
-}
-
-void ChunkEmitter::eachSlabElement(
-    ArrayRef<Value> tiles, llvm::function_ref<void(Value, Value, Value)> sink) {
-  for (auto [t, tile] : llvm::enumerate(tiles))
-    for (unsigned e = 0; e < p.atom->c.elems; ++e) {
-      auto [len, col] = slabAt(int64_t(t), e);
-      sink(len, col, vector::ExtractOp::create(b, loc, tile, int64_t(e)));
-    }
-}
-
 void ChunkEmitter::slabProducts(ArrayRef<Value> x, int64_t kLen,
                                 ArrayRef<SlabTerm> terms) {
   const MmaAtom &atom = *p.atom;
@@ -2698,7 +2632,8 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
                   loadF(ws, recAt(safeToken(i), p.recU(), add(col0, x))), f(0));
   };
   const int64_t rowStride = ChunkPlan::regStride(p.K, false);
-  SmallVector<Type> cTypes = slabTypes(p.C), kTypes = slabTypes(p.K);
+  SmallVector<Type> cTypes = slabTileTypes(b.getContext(), slab(), p.C),
+                    kTypes = slabTileTypes(b.getContext(), slab(), p.K);
 
   // Phase 1, the products of S: V_new = U - W S and O = (q o exp G) S
   // (each S step split once for both), while the staging waves bring
@@ -2708,11 +2643,13 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
   SmallVector<Value> vnO = ifValues(
       computes, phase1Types,
       [&] {
-        SmallVector<Value> vn = zeroSlab(p.C), o = zeroSlab(p.C);
+        SmallVector<Value> vn = zeroSlab(b, loc, slab(), p.C),
+                           o = zeroSlab(b, loc, slab(), p.C);
         slabProducts(s, p.K, {{&vn, ldsX, rowStride}, {&o, ldsQg, rowStride}});
-        vn = mapSlab(vn, [&](Value i, Value col, Value x) {
-          return fsub(u(i, blockCol(col)), x);
-        });
+        vn = mapSlab(b, loc, slab(), vn,
+                     [&](OpBuilder &, Location, Value x, Value i, Value col) {
+                       return fsub(u(i, blockCol(col)), x);
+                     });
         vn.append(o);
         return vn;
       },
@@ -2726,8 +2663,8 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
             {{ldsAq, p.recA(), idx(0), p.C, ChunkPlan::regStride(p.C, false)},
              {ldsKd, p.recKD(), idx(0), p.K, ChunkPlan::regStride(p.K, true)}});
         stageExpGLast(c);
-        SmallVector<Value> zeros = zeroSlab(p.C);
-        zeros.append(zeroSlab(p.C));
+        SmallVector<Value> zeros = zeroSlab(b, loc, slab(), p.C);
+        zeros.append(zeroSlab(b, loc, slab(), p.C));
         return zeros;
       });
   barrier();
@@ -2747,21 +2684,26 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
         // a few words, but measured on the H200 (2026-12-02, one call) one
         // after the other was slower: 1 x 8192 H32's scan 0.885 -> 1.011
         // ms, 1 x 32768 H8's 2.88 -> 3.2.
-        SmallVector<Value> acc = mapSlab(s, [&](Value d, Value, Value x) {
-          return fmul(load(ldsGl, d), x);
-        });
+        SmallVector<Value> acc =
+            mapSlab(b, loc, slab(), s,
+                    [&](OpBuilder &, Location, Value x, Value d, Value) {
+                      return fmul(load(ldsGl, d), x);
+                    });
         slabProducts(vn, p.C,
                      {{&o, ldsAq, ChunkPlan::regStride(p.C, false),
                        /*byColumn=*/false, /*lower=*/true},
                       {&acc, ldsKd, ChunkPlan::regStride(p.K, true),
                        /*byColumn=*/true}});
-        eachSlabElement(o, [&](Value i, Value col, Value x) {
-          ifThen(rowValid(i), [&] {
-            Value t = rowToken(i);
-            store(x, out,
-                  add(mul(add(mul(t, idx(p.HV)), h), idx(p.V)), headCol(col)));
-          });
-        });
+        forEachSlabElement(
+            b, loc, slab(), o,
+            [&](OpBuilder &, Location, Value x, Value i, Value col) {
+              ifThen(rowValid(i), [&] {
+                Value t = rowToken(i);
+                store(x, out,
+                      add(mul(add(mul(t, idx(p.HV)), h), idx(p.V)),
+                          headCol(col)));
+              });
+            });
         return acc;
       },
       [&] {
@@ -2806,13 +2748,16 @@ void ChunkEmitter::emitRegisterScan() {
                             arith::ConstantIntOp::create(b, loc, 0, 8));
   auto headCol = [&](Value col) { return add(col0, add(slabCol0, col)); };
   SmallVector<Value> s0 = ifValues(
-      arith::AndIOp::create(b, loc, computes, init), slabTypes(p.K),
+      arith::AndIOp::create(b, loc, computes, init),
+      slabTileTypes(b.getContext(), slab(), p.K),
       [&] {
-        return slabOf(p.K, [&](Value d, Value col) {
-          return loadF(state, stateOffset(slot, d, headCol(col)));
-        });
+        return buildSlab(b, loc, slab(), p.K,
+                         [&](OpBuilder &, Location, Value d, Value col) {
+                           return loadF(state,
+                                        stateOffset(slot, d, headCol(col)));
+                         });
       },
-      [&] { return zeroSlab(p.K); });
+      [&] { return zeroSlab(b, loc, slab(), p.K); });
   Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
   // The first chunk's phase-1 rows, where the sequence has a chunk: an
   // empty one (bos = eos, possibly the batch's last token + 1) reads no
@@ -2832,9 +2777,10 @@ void ChunkEmitter::emitRegisterScan() {
   }
   SmallVector<Value> last(loop.getResults());
   ifThen(computes, [&] {
-    eachSlabElement(last, [&](Value d, Value col, Value x) {
-      store(x, state, stateOffset(slot, d, headCol(col)));
-    });
+    forEachSlabElement(b, loc, slab(), last,
+                       [&](OpBuilder &, Location, Value x, Value d, Value col) {
+                         store(x, state, stateOffset(slot, d, headCol(col)));
+                       });
   });
 }
 

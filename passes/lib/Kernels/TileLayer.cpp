@@ -419,3 +419,76 @@ SplitAccumulator mlir::kda::emitMmaExactInto(OpBuilder &b, Location loc,
   return {emitMma(b, loc, atom, a.hi, bFrag, acc.big),
           emitMma(b, loc, atom, a.lo, bFrag, acc.small)};
 }
+
+//===----------------------------------------------------------------------===//
+// Slabs
+//===----------------------------------------------------------------------===//
+
+std::pair<Value, Value> mlir::kda::slabCoords(OpBuilder &b, Location loc,
+                                              const SlabLayout &slab,
+                                              int64_t t, unsigned elem) {
+  auto [r, c] = fragmentCoords(b, loc, slab.atom->c, slab.lane, elem);
+  // Natural: a C tile's rows are X's rows; transposed: its columns are.
+  const bool natural = slab.id.form == SlabForm::Natural;
+  Value first = arith::ConstantIndexOp::create(b, loc, t * slab.id.tileLength);
+  return {arith::AddIOp::create(b, loc, first, natural ? r : c),
+          natural ? c : r};
+}
+
+SmallVector<Type> mlir::kda::slabTileTypes(MLIRContext *ctx,
+                                           const SlabLayout &slab,
+                                           int64_t length) {
+  return SmallVector<Type>(length / slab.id.tileLength,
+                           fragmentType(ctx, *slab.atom, MmaOperand::C));
+}
+
+SmallVector<Value> mlir::kda::zeroSlab(OpBuilder &b, Location loc,
+                                       const SlabLayout &slab, int64_t length) {
+  return SmallVector<Value>(length / slab.id.tileLength,
+                            zeroAccumulator(b, loc, *slab.atom));
+}
+
+SmallVector<Value> mlir::kda::buildSlab(OpBuilder &b, Location loc,
+                                        const SlabLayout &slab, int64_t length,
+                                        ElementFn fn) {
+  VectorType type = fragmentType(b.getContext(), *slab.atom, MmaOperand::C);
+  SmallVector<Value> tiles;
+  for (int64_t t = 0; t < length / slab.id.tileLength; ++t) {
+    SmallVector<Value> elems;
+    for (unsigned e = 0; e < slab.atom->c.elems; ++e) {
+      auto [row, col] = slabCoords(b, loc, slab, t, e);
+      elems.push_back(fn(b, loc, row, col));
+    }
+    tiles.push_back(vector::FromElementsOp::create(b, loc, type, elems));
+  }
+  return tiles;
+}
+
+SmallVector<Value> mlir::kda::mapSlab(OpBuilder &b, Location loc,
+                                      const SlabLayout &slab,
+                                      ArrayRef<Value> tiles, FragmentFn fn) {
+  SmallVector<Value> out;
+  for (auto [t, tile] : llvm::enumerate(tiles)) {
+    SmallVector<Value> elems;
+    for (unsigned e = 0; e < slab.atom->c.elems; ++e) {
+      auto [row, col] = slabCoords(b, loc, slab, int64_t(t), e);
+      elems.push_back(
+          fn(b, loc, vector::ExtractOp::create(b, loc, tile, int64_t(e)), row,
+             col));
+    }
+    out.push_back(
+        vector::FromElementsOp::create(b, loc, tile.getType(), elems));
+  }
+  return out;
+}
+
+void mlir::kda::forEachSlabElement(OpBuilder &b, Location loc,
+                                   const SlabLayout &slab,
+                                   ArrayRef<Value> tiles, ElementSink sink) {
+  for (auto [t, tile] : llvm::enumerate(tiles))
+    for (unsigned e = 0; e < slab.atom->c.elems; ++e) {
+      auto [row, col] = slabCoords(b, loc, slab, int64_t(t), e);
+      sink(b, loc, vector::ExtractOp::create(b, loc, tile, int64_t(e)), row,
+           col);
+    }
+}

@@ -193,6 +193,49 @@ Value zeroAccumulator(OpBuilder &b, Location loc, const MmaAtom &atom);
 Value emitMma(OpBuilder &b, Location loc, const MmaAtom &atom, Value a,
               Value bFrag, Value c);
 
+//===----------------------------------------------------------------------===//
+// Slabs: a matrix carried in accumulator tiles and fed back as an operand
+//===----------------------------------------------------------------------===//
+//
+// A slab holds `length` rows of a matrix X by the identity's `width`
+// columns (AccumulatorOperand, MmaAtoms.h) as accumulator tiles of `atom`,
+// tile t holding rows [t tileLength, (t + 1) tileLength): the form in which
+// a wave carries X across a loop (the chunk scan's state) and takes it back
+// into the atom as an operand without a trip through LDS. "Row" below is
+// X's row (the length index), "column" one of the slab's columns.
+
+/// Where slab elements live: the atom, its identity, the calling lane.
+struct SlabLayout {
+  const MmaAtom *atom;
+  AccumulatorOperand id;
+  Value lane;
+};
+
+/// (row, column), index-typed, of element `elem` of tile `t`.
+std::pair<Value, Value> slabCoords(OpBuilder &b, Location loc,
+                                   const SlabLayout &slab, int64_t t,
+                                   unsigned elem);
+
+/// The tiles' types of a slab of `length` rows.
+SmallVector<Type> slabTileTypes(MLIRContext *ctx, const SlabLayout &slab,
+                                int64_t length);
+
+/// A slab of `length` rows of zeros.
+SmallVector<Value> zeroSlab(OpBuilder &b, Location loc, const SlabLayout &slab,
+                            int64_t length);
+
+/// A slab of `length` rows whose element (row, col) is fn(builder, row, col).
+SmallVector<Value> buildSlab(OpBuilder &b, Location loc, const SlabLayout &slab,
+                             int64_t length, ElementFn fn);
+
+/// fn(builder, value, row, col) of each element of `tiles`.
+SmallVector<Value> mapSlab(OpBuilder &b, Location loc, const SlabLayout &slab,
+                           ArrayRef<Value> tiles, FragmentFn fn);
+
+/// sink(builder, value, row, col) for each element of `tiles`.
+void forEachSlabElement(OpBuilder &b, Location loc, const SlabLayout &slab,
+                        ArrayRef<Value> tiles, ElementSink sink);
+
 } // namespace mlir::kda
 
 #endif // KDA_PASSES_TILELAYER_H
