@@ -491,17 +491,37 @@ extern "C" void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes,
     shadowRead(t, lo, lo + bytes, tag, buffer);
 }
 
-extern "C" void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes) {
+/// Whether [lo, lo + bytes) lies in the array [arrayLo, arrayLo + arrayBytes)
+/// the access indexes; if not, the launch fails naming both. Always on (not
+/// only with the race detector): on a GPU such an access silently reads or
+/// overwrites the LDS array next to it, and on the emulator a module global.
+static bool inArray(Thread *t, const char *verb, int64_t lo, int64_t bytes,
+                    int64_t arrayLo, int64_t arrayBytes) {
+  if (lo >= arrayLo && lo + bytes <= arrayLo + arrayBytes)
+    return true;
+  kda::emu::Workgroup &wg = *t->wg;
+  if (wg.error.empty())
+    wg.error = "LDS access out of bounds in " + kda::emu::blockName(wg) +
+               ": thread " + std::to_string(t->linear) + " " + verb +
+               " bytes " + kda::emu::bytesText(lo, lo + bytes) + " of the " +
+               std::to_string(arrayBytes) + "-byte workgroup array at bytes " +
+               kda::emu::bytesText(arrayLo, arrayLo + arrayBytes);
+  return false;
+}
+
+extern "C" void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes,
+                                 int64_t arrayLo, int64_t arrayBytes) {
   auto *t = static_cast<Thread *>(ctx);
   ++t->seq;
-  if (raceChecking(t))
+  if (inArray(t, "reads", lo, bytes, arrayLo, arrayBytes) && raceChecking(t))
     shadowRead(t, lo, lo + bytes, /*tag=*/-1);
 }
 
-extern "C" void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes) {
+extern "C" void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes,
+                                  int64_t arrayLo, int64_t arrayBytes) {
   auto *t = static_cast<Thread *>(ctx);
   ++t->seq;
-  if (raceChecking(t))
+  if (inArray(t, "writes", lo, bytes, arrayLo, arrayBytes) && raceChecking(t))
     kda::emu::shadowWrite(t, lo, lo + bytes, /*tag=*/-1, "the store", true);
 }
 

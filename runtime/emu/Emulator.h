@@ -74,9 +74,13 @@ void kda_emu_global_load_lds(void *ctx, int64_t ldsBase, int64_t src);
 // thread's global_load_lds instructions have landed.
 void kda_emu_vmcnt_wait(void *ctx, int64_t outstanding);
 // Plain LDS loads and stores of one thread (workgroup memory a kernel indexes
-// directly, outside pipeline schedules), [lo, lo + bytes) in LDS bytes.
-void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes);
-void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes);
+// directly, outside pipeline schedules), [lo, lo + bytes) in LDS bytes, of
+// the array at [arrayLo, arrayLo + arrayBytes): an access outside it fails
+// the launch (always, the race detector on or off).
+void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes, int64_t arrayLo,
+                      int64_t arrayBytes);
+void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes, int64_t arrayLo,
+                       int64_t arrayBytes);
 
 // Matrix atoms (kda.mma), wave-collective: every lane of the wave passes its
 // fragments of A (m x k), B (k x n), C (m x n) as f32 values with their

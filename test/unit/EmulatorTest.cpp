@@ -221,22 +221,28 @@ TEST(EmulatorBarriers, BadConfigurationsAreRefused) {
 // The race detector through its C entry points (byte ranges of LDS).
 //===----------------------------------------------------------------------===//
 
+// The array a plain access indexes, for the race detector's cases: the
+// whole of a 64 KiB LDS (the bounds check has cases of its own below).
+constexpr int64_t kWholeLds = 65536;
+
 // RAW: thread t stores word t, then reads word t - 1 with no barrier.
 void storeThenReadNeighbour(void *ctx, void **) {
   const int32_t me = lin(ctx);
-  kda_emu_lds_store(ctx, 4 * me, 4);
+  kda_emu_lds_store(ctx, 4 * me, 4, 0, kWholeLds);
   if (me > 0)
-    kda_emu_lds_load(ctx, 4 * (me - 1), 4);
+    kda_emu_lds_load(ctx, 4 * (me - 1), 4, 0, kWholeLds);
 }
 // WAW: every thread stores word 0.
-void allStoreOneWord(void *ctx, void **) { kda_emu_lds_store(ctx, 0, 4); }
+void allStoreOneWord(void *ctx, void **) {
+  kda_emu_lds_store(ctx, 0, 4, 0, kWholeLds);
+}
 // Thread t stores word t, barrier, then word t + 1 (its neighbour's word of
 // the previous epoch): the barrier orders the two writes, race-free.
 void storeBarrierStore(void *ctx, void **) {
   const int32_t me = lin(ctx);
-  kda_emu_lds_store(ctx, 4 * me, 4);
+  kda_emu_lds_store(ctx, 4 * me, 4, 0, kWholeLds);
   kda_emu_barrier(ctx);
-  kda_emu_lds_store(ctx, 4 * ((me + 1) % 64), 4);
+  kda_emu_lds_store(ctx, 4 * ((me + 1) % 64), 4, 0, kWholeLds);
 }
 
 TEST(EmulatorRaceDetector, PlainStoresAndLoads) {
@@ -391,7 +397,7 @@ void asyncOverPendingRead(void *ctx, void **) {
 }
 void storeIntoCopyInFlight(void *ctx, void **) {
   kda_emu_async_copy(ctx, 0, 256, 5, true, "ring");
-  kda_emu_lds_store(ctx, 4 * lin(ctx), 4);
+  kda_emu_lds_store(ctx, 4 * lin(ctx), 4, 0, kWholeLds);
   kda_emu_async_wait(ctx, 0);
 }
 
@@ -428,7 +434,7 @@ TEST(EmulatorRaceDetector, AsyncCopyIsAWriteFromItsIssue) {
 // Each block starts with a clean shadow: block x's thread x stores word 0.
 void oneWriterPerBlock(void *ctx, void **) {
   if (lin(ctx) == int32_t(kda_emu_id(ctx, 3)))
-    kda_emu_lds_store(ctx, 0, 4);
+    kda_emu_lds_store(ctx, 0, 4, 0, kWholeLds);
 }
 
 TEST(EmulatorRaceDetector, BlocksDoNotShareShadowState) {
@@ -445,3 +451,51 @@ TEST(EmulatorRaceDetector, OffWhenRaceCheckIsOff) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Plain LDS accesses stay inside the array they index
+//===----------------------------------------------------------------------===//
+
+// Two 256-byte arrays side by side (bytes [0, 256) and [256, 512)); thread t
+// stores word t of the first and then reads word t + 1 of it: thread 63's
+// read is the second array's first word.
+void readPastFirstArray(void *ctx, void **) {
+  const int32_t me = lin(ctx);
+  kda_emu_lds_store(ctx, 4 * me, 4, 0, 256);
+  kda_emu_barrier(ctx);
+  kda_emu_lds_load(ctx, 4 * (me + 1), 4, 0, 256);
+}
+// Thread 5 writes a 16-byte vector starting 8 bytes before the second
+// array's start.
+void vectorStoreBeforeSecondArray(void *ctx, void **) {
+  if (lin(ctx) == 5)
+    kda_emu_lds_store(ctx, 248, 16, 256, 256);
+}
+// Every access in range, the last word of each array included.
+void everyWordOfBothArrays(void *ctx, void **) {
+  const int32_t me = lin(ctx);
+  kda_emu_lds_store(ctx, 4 * me, 4, 0, 256);
+  kda_emu_lds_store(ctx, 256 + 4 * me, 4, 256, 256);
+}
+
+TEST(EmulatorLdsBounds, AccessesOutsideTheirArrayFailTheLaunch) {
+  EXPECT_EQ(run(readPastFirstArray, block(64)),
+            "LDS access out of bounds in block (0, 0, 0): thread 63 reads "
+            "bytes [256, 260) of the 256-byte workgroup array at bytes "
+            "[0, 256)");
+  EXPECT_EQ(run(vectorStoreBeforeSecondArray, block(64)),
+            "LDS access out of bounds in block (0, 0, 0): thread 5 writes "
+            "bytes [248, 264) of the 256-byte workgroup array at bytes "
+            "[256, 512)");
+  EXPECT_EQ(run(everyWordOfBothArrays, block(64)), "");
+}
+
+// Without the race detector the bounds are still checked.
+TEST(EmulatorLdsBounds, CheckedWithTheRaceDetectorOff) {
+  LaunchConfig c = block(64);
+  c.raceCheck = false;
+  EXPECT_EQ(run(readPastFirstArray, c),
+            "LDS access out of bounds in block (0, 0, 0): thread 63 reads "
+            "bytes [256, 260) of the 256-byte workgroup array at bytes "
+            "[0, 256)");
+}

@@ -57,7 +57,8 @@ private:
   LogicalResult lowerCopyAtoms(func::FuncOp fn, Value emuCtx);
   /// A load or store (scalar or vector) that indexes workgroup memory
   /// directly; the emulator's race detector watches its `size` bytes at LDS
-  /// byte `base` + index x the element's bytes.
+  /// byte `base` + index x the element's bytes, and the emulator checks
+  /// they lie inside the array (`type`, at LDS byte `base`).
   struct WatchedAccess {
     Operation *op;
     MemRefType type;
@@ -476,8 +477,12 @@ void EmuLowering::watchDynamicLdsViews(
 void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
                                 Value emuCtx) {
   Type i64 = IntegerType::get(ctx, 64);
-  func::FuncOp loadFn = declare("kda_emu_lds_load", {ptr, i64, i64}, {});
-  func::FuncOp storeFn = declare("kda_emu_lds_store", {ptr, i64, i64}, {});
+  // Each access carries its array's bytes, which the emulator checks it
+  // stays inside.
+  func::FuncOp loadFn =
+      declare("kda_emu_lds_load", {ptr, i64, i64, i64, i64}, {});
+  func::FuncOp storeFn =
+      declare("kda_emu_lds_store", {ptr, i64, i64, i64, i64}, {});
   for (const WatchedAccess &a : watched) {
     OpBuilder b(a.op);
     Location loc = a.op->getLoc();
@@ -497,8 +502,12 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
                                   b, loc, type.getElementTypeBitWidth() / 8)));
     Value lo = arith::IndexCastOp::create(b, loc, i64, byte);
     Value bytes = arith::ConstantIntOp::create(b, loc, a.size, 64);
+    Value arrayLo = arith::ConstantIntOp::create(b, loc, a.base, 64);
+    Value arrayBytes = arith::ConstantIntOp::create(
+        b, loc, type.getNumElements() * (type.getElementTypeBitWidth() / 8),
+        64);
     func::CallOp::create(b, loc, a.write ? storeFn : loadFn,
-                         ValueRange{emuCtx, lo, bytes});
+                         ValueRange{emuCtx, lo, bytes, arrayLo, arrayBytes});
   }
 }
 
