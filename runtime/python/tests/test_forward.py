@@ -4,7 +4,12 @@ emulator's device memory) against the float64 numpy reference.
 Needs KDA_TEST_BUNDLES (the numeric test bundles, built by the test build)
 and the runtime (KDA_RUNTIME_LIB or the build folder); ctest sets both.
 """
+import ctypes
+import faulthandler
+import mmap
+import multiprocessing
 import os
+import signal
 import unittest
 
 import numpy as np
@@ -17,12 +22,41 @@ BUNDLES = os.environ.get("KDA_TEST_BUNDLES", "")
 K3_SMALL = reference.Layer(heads=2, value_heads=2, head_k=64, head_v=32)
 
 
+# A kernel that faults on a guard page below dies with the Python stack of
+# the call that launched it.
+faulthandler.enable()
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
 def aligned(nbytes, dtype):
-    """A zeroed host array at a 64-byte boundary (device pointers must be
-    16-byte aligned)."""
-    raw = np.zeros(nbytes + 64, dtype=np.uint8)
-    start = (-raw.ctypes.data) % 64
-    return raw[start:start + nbytes].view(dtype)
+    """A zeroed host array (the emulator's device memory) 16-byte aligned, as
+    device pointers must be, between two inaccessible pages with its end
+    flush against the one after it (as test::HostMemory in C++): a kernel
+    that reads or writes past what it was given faults there instead of
+    touching a neighbour."""
+    page = mmap.PAGESIZE
+    rounded = (nbytes + 15) // 16 * 16
+    body = (rounded + page - 1) // page * page
+    # Private: a forked child's writes (dies_by_segv) stay its own.
+    mem = mmap.mmap(-1, body + 2 * page, flags=mmap.MAP_PRIVATE)
+    base = ctypes.addressof(ctypes.c_char.from_buffer(mem))
+    for at in (base, base + page + body):
+        if _LIBC.mprotect(ctypes.c_void_p(at), ctypes.c_size_t(page), 0):
+            raise OSError(ctypes.get_errno(), "mprotect of a guard page")
+    return np.frombuffer(mem, dtype=np.uint8, count=nbytes,
+                         offset=page + body - rounded).view(dtype)
+
+
+def dies_by_segv(fn):
+    """Whether fn() run in a forked child dies by SIGSEGV."""
+    def quietly():
+        faulthandler.disable()  # the planted fault needs no stack dump
+        fn()
+
+    child = multiprocessing.get_context("fork").Process(target=quietly)
+    child.start()
+    child.join()
+    return child.exitcode == -signal.SIGSEGV
 
 
 class Batch:
@@ -219,6 +253,20 @@ class ForwardOnTheEmulator(unittest.TestCase):
                                     r"has_initial_state\[1\] is 2"):
             kda.validate(kernel, b.args(
                 1, has_initial_state_host=np.array([1, 2], np.uint8)))
+
+    def test_short_buffer_faults_at_the_overrun(self):
+        # The harness's buffers end at a guard page, so a kernel given a q
+        # one head row shorter than the batch needs faults on that row
+        # rather than reading past it; the full buffer launches cleanly.
+        kernel = self.open("emu")
+        b = Batch(K3_SMALL, [1, 1, 3], [1, 2, 3], [1, 1, 1], num_slots=4,
+                  seed=13)
+        short = aligned(b.q.nbytes - 2 * K3_SMALL.head_k, np.uint16)
+        short[...] = b.q.reshape(-1)[:short.size]
+        self.assertTrue(dies_by_segv(
+            lambda: kda.forward(kernel, b.args(2, q=short.ctypes.data))))
+        kda.forward(kernel, b.args(2))
+        b.check(self)
 
     def test_threshold_and_workspace(self):
         kernel = self.open("emu")
