@@ -11,6 +11,7 @@
 #include "Harness.h"
 
 #include <cstring>
+#include <memory>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -54,10 +55,20 @@ void *shortCopy(test::HostMemory &mem, const void *src, size_t bytes) {
 class GuardedMemory : public ::testing::Test {
 protected:
   void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+  /// k3_small opened and a mixed batch (rows of 1, 3 and 1 tokens, the last
+  /// without initial state) prepared in guarded memory.
+  void prepareK3Small(uint64_t seed) {
+    ASSERT_NO_FATAL_FAILURE(open("k3_small", o));
+    h = std::make_unique<test::Harness>(layerOf("k3_small", o), mem);
+    h->prepare({{1, 3, 1}, {1, 2, 3}, {1, 1, 0}}, /*numSlots=*/4, seed);
+  }
+
+  Opened o;
+  test::HostMemory mem;
+  std::unique_ptr<test::Harness> h;
 };
 
 TEST_F(GuardedMemory, AllocatorFencesBothEndsAndChecksTheRoundUp) {
-  test::HostMemory mem;
   auto *p = static_cast<unsigned char *>(mem.alloc(40));
   ASSERT_EQ(reinterpret_cast<uintptr_t>(p) % 16, 0u);
   std::memset(p, 1, 40); // every byte of the buffer is usable
@@ -81,12 +92,8 @@ TEST_F(GuardedMemory, AllocatorFencesBothEndsAndChecksTheRoundUp) {
 // The decode kernel reads the last token's q rows; given a buffer one head
 // row short, that read faults.
 TEST_F(GuardedMemory, RecurrentKernelReadingPastShortQFaults) {
-  Opened o;
-  ASSERT_NO_FATAL_FAILURE(open("k3_small", o));
-  test::HostMemory mem;
-  test::Harness h(layerOf("k3_small", o), mem);
-  h.prepare({{1, 3, 1}, {1, 2, 3}, {1, 1, 0}}, /*numSlots=*/4, 5);
-  kda_batch b = h.batch();
+  ASSERT_NO_FATAL_FAILURE(prepareK3Small(5));
+  kda_batch b = h->batch();
   const size_t qBytes = size_t(b.num_tokens) * b.heads * b.head_k * 2;
   const size_t shortBytes = qBytes - size_t(b.head_k) * 2;
   void *q = shortCopy(mem, b.q, shortBytes);
@@ -96,7 +103,7 @@ TEST_F(GuardedMemory, RecurrentKernelReadingPastShortQFaults) {
                    std::to_string(shortBytes) + " bytes");
   mem.release(q);
   // The full buffer launches cleanly: the fault is the shortfall's.
-  b = h.batch();
+  b = h->batch();
   EXPECT_EQ(kda_launch_recurrent(o.kernel, &b, nullptr), KDA_OK)
       << kda_last_error();
 }
@@ -104,12 +111,10 @@ TEST_F(GuardedMemory, RecurrentKernelReadingPastShortQFaults) {
 // The chunk path's prep writes its records into the caller's workspace;
 // with less than it claims, the first record past the end faults.
 TEST_F(GuardedMemory, ChunkPrepWritingPastShortWorkspaceFaults) {
-  Opened o;
   ASSERT_NO_FATAL_FAILURE(open("chunk_k3", o));
-  test::HostMemory mem;
-  test::Harness h(layerOf("chunk_k3", o), mem);
-  h.prepare({{1, 70, 1}, {1, 3, 2}}, /*numSlots=*/4, 9);
-  kda_batch b = h.batch();
+  h = std::make_unique<test::Harness>(layerOf("chunk_k3", o), mem);
+  h->prepare({{1, 70, 1}, {1, 3, 2}}, /*numSlots=*/4, 9);
+  kda_batch b = h->batch();
   int64_t need = 0;
   ASSERT_EQ(
       kda_kernel_workspace_bytes(o.kernel, b.num_tokens, b.num_seqs, &need),
@@ -128,12 +133,8 @@ TEST_F(GuardedMemory, ChunkPrepWritingPastShortWorkspaceFaults) {
 // A write that stays inside the round-up to 16 bytes does not fault; the
 // canary there catches it when the buffer is released.
 TEST_F(GuardedMemory, RecurrentKernelWritingPastShortOutputIsCaught) {
-  Opened o;
-  ASSERT_NO_FATAL_FAILURE(open("k3_small", o));
-  test::HostMemory mem;
-  test::Harness h(layerOf("k3_small", o), mem);
-  h.prepare({{1, 3, 1}, {1, 2, 3}, {1, 1, 0}}, /*numSlots=*/4, 6);
-  kda_batch b = h.batch();
+  ASSERT_NO_FATAL_FAILURE(prepareK3Small(6));
+  kda_batch b = h->batch();
   const size_t outBytes = size_t(b.num_tokens) * b.value_heads * b.head_v * 2;
   ASSERT_EQ(outBytes % 16, 0u);
   void *out = mem.alloc(outBytes - 2); // the last element lands in the canary

@@ -478,11 +478,14 @@ void everyWordOfBothArrays(void *ctx, void **) {
   kda_emu_lds_store(ctx, 256 + 4 * me, 4, 256, 256);
 }
 
+/// readPastFirstArray's report, the race detector on or off.
+constexpr const char *kPastFirstArray =
+    "LDS access out of bounds in block (0, 0, 0): thread 63 reads bytes "
+    "[256, 260) of the 256-byte workgroup array at bytes [0, 256)";
+
 TEST(EmulatorLdsBounds, AccessesOutsideTheirArrayFailTheLaunch) {
   EXPECT_EQ(run(readPastFirstArray, block(64)),
-            "LDS access out of bounds in block (0, 0, 0): thread 63 reads "
-            "bytes [256, 260) of the 256-byte workgroup array at bytes "
-            "[0, 256)");
+            kPastFirstArray);
   EXPECT_EQ(run(vectorStoreBeforeSecondArray, block(64)),
             "LDS access out of bounds in block (0, 0, 0): thread 5 writes "
             "bytes [248, 264) of the 256-byte workgroup array at bytes "
@@ -495,7 +498,5 @@ TEST(EmulatorLdsBounds, CheckedWithTheRaceDetectorOff) {
   LaunchConfig c = block(64);
   c.raceCheck = false;
   EXPECT_EQ(run(readPastFirstArray, c),
-            "LDS access out of bounds in block (0, 0, 0): thread 63 reads "
-            "bytes [256, 260) of the 256-byte workgroup array at bytes "
-            "[0, 256)");
+            kPastFirstArray);
 }
