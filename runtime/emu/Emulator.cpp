@@ -411,11 +411,40 @@ extern "C" void kda_emu_barrier(void *ctx) {
 
 static bool raceChecking(Thread *t) { return t->wg->config->raceCheck; }
 
+/// Whether [lo, lo + bytes) lies in [arrayLo, arrayLo + arrayBytes), the
+/// region the access may touch (`region`: "workgroup array", "ring @b",
+/// "slot of @b"); if not, the launch fails naming both. Always on (not only
+/// with the race detector): on a GPU such an access silently reads or
+/// overwrites the LDS next to it, and on the emulator a module global.
+static bool inArray(Thread *t, const char *verb, int64_t lo, int64_t bytes,
+                    int64_t arrayLo, int64_t arrayBytes,
+                    const std::string &region = "workgroup array") {
+  if (lo >= arrayLo && lo + bytes <= arrayLo + arrayBytes)
+    return true;
+  kda::emu::Workgroup &wg = *t->wg;
+  if (wg.error.empty())
+    wg.error = "LDS access out of bounds in " + kda::emu::blockName(wg) +
+               ": thread " + std::to_string(t->linear) + " " + verb +
+               " bytes " + kda::emu::bytesText(lo, lo + bytes) + " of the " +
+               std::to_string(arrayBytes) + "-byte " + region + " at bytes " +
+               kda::emu::bytesText(arrayLo, arrayLo + arrayBytes);
+  return false;
+}
+
+/// A pipeline marker's slot lies in its buffer's ring.
+static bool inRing(Thread *t, const char *verb, int64_t lo, int64_t bytes,
+                   const char *buffer, int64_t ringLo, int64_t ringBytes) {
+  return inArray(t, verb, lo, bytes, ringLo, ringBytes,
+                 std::string("ring @") + buffer);
+}
+
 extern "C" void kda_emu_lds_write(void *ctx, int64_t lo, int64_t bytes,
-                                  int64_t tag, const char *buffer) {
+                                  int64_t tag, const char *buffer,
+                                  int64_t ringLo, int64_t ringBytes) {
   auto *t = static_cast<Thread *>(ctx);
   ++t->seq;
-  if (!raceChecking(t))
+  if (!inRing(t, "copies into", lo, bytes, buffer, ringLo, ringBytes) ||
+      !raceChecking(t))
     return;
   auto [a, b] = kda::emu::chunkOf(t, lo, bytes);
   kda::emu::shadowWrite(t, a, b, tag, "the register-staged copy", true, buffer);
@@ -484,29 +513,13 @@ static void shadowRead(kda::emu::Thread *t, int64_t lo, int64_t hi,
 }
 
 extern "C" void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes,
-                                 int64_t tag, const char *buffer) {
+                                 int64_t tag, const char *buffer,
+                                 int64_t ringLo, int64_t ringBytes) {
   auto *t = static_cast<Thread *>(ctx);
   ++t->seq;
-  if (raceChecking(t))
+  if (inRing(t, "reads", lo, bytes, buffer, ringLo, ringBytes) &&
+      raceChecking(t))
     shadowRead(t, lo, lo + bytes, tag, buffer);
-}
-
-/// Whether [lo, lo + bytes) lies in the array [arrayLo, arrayLo + arrayBytes)
-/// the access indexes; if not, the launch fails naming both. Always on (not
-/// only with the race detector): on a GPU such an access silently reads or
-/// overwrites the LDS array next to it, and on the emulator a module global.
-static bool inArray(Thread *t, const char *verb, int64_t lo, int64_t bytes,
-                    int64_t arrayLo, int64_t arrayBytes) {
-  if (lo >= arrayLo && lo + bytes <= arrayLo + arrayBytes)
-    return true;
-  kda::emu::Workgroup &wg = *t->wg;
-  if (wg.error.empty())
-    wg.error = "LDS access out of bounds in " + kda::emu::blockName(wg) +
-               ": thread " + std::to_string(t->linear) + " " + verb +
-               " bytes " + kda::emu::bytesText(lo, lo + bytes) + " of the " +
-               std::to_string(arrayBytes) + "-byte workgroup array at bytes " +
-               kda::emu::bytesText(arrayLo, arrayLo + arrayBytes);
-  return false;
 }
 
 extern "C" void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes,
@@ -525,13 +538,27 @@ extern "C" void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes,
     kda::emu::shadowWrite(t, lo, lo + bytes, /*tag=*/-1, "the store", true);
 }
 
+extern "C" void kda_emu_copy_row(void *ctx, int64_t lo, int64_t bytes,
+                                 int64_t arrayLo, int64_t arrayBytes,
+                                 int64_t slotLo, int64_t slotBytes,
+                                 const char *buffer) {
+  auto *t = static_cast<Thread *>(ctx);
+  if (inArray(t, "copies a row into", lo, bytes, arrayLo, arrayBytes) && buffer)
+    inArray(t, "copies a row into", lo, bytes, slotLo, slotBytes,
+            std::string("slot of @") + buffer);
+}
+
 extern "C" void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes,
                                    int64_t tag, bool enabled,
-                                   const char *buffer) {
+                                   const char *buffer, int64_t ringLo,
+                                   int64_t ringBytes) {
   auto *t = static_cast<Thread *>(ctx);
   ++t->seq;
+  // An empty group (false predicate) writes nothing: its slot is not checked.
+  const bool inside = !enabled || inRing(t, "copies into", lo, bytes, buffer,
+                                         ringLo, ringBytes);
   auto [a, b] = kda::emu::chunkOf(t, lo, bytes);
-  if (raceChecking(t) && enabled) {
+  if (raceChecking(t) && enabled && inside) {
     // An async copy counts as a write from its issue (WAR).
     kda::emu::shadowWrite(t, a, b, tag, "the async copy", /*record=*/false);
     for (int64_t w = a / 4; w < (b + 3) / 4; ++w) {
@@ -540,8 +567,8 @@ extern "C" void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes,
       s.inFlightTag = tag;
     }
   }
-  t->groups.push_back({a, b, tag, !enabled || !raceChecking(t), buffer,
-                       std::move(t->open)});
+  t->groups.push_back({a, b, tag, !enabled || !inside || !raceChecking(t),
+                       buffer, std::move(t->open)});
   t->open.clear();
 }
 
@@ -578,11 +605,20 @@ extern "C" int32_t kda_emu_shuffle_i32(void *ctx, int32_t value, int32_t offset,
 
 // The copy atoms of the chips the emulator stands for, with their data
 // semantics (the race detector's view of them is kda_emu_async_copy/_wait).
+// Once the launch has failed (a row outside its array or slot:
+// kda_emu_copy_row) their pieces land nowhere: the report stands and the
+// emulator's own memory stays intact.
+
+/// The bytes a piece issued now writes when it lands.
+static size_t landingBytes(const Thread *t, int64_t bytes) {
+  return t->wg->error.empty() ? size_t(bytes) : 0;
+}
 
 extern "C" void kda_emu_cp_async(void *ctx, int64_t dst, int64_t src,
                                  int64_t bytes) {
   auto *t = static_cast<Thread *>(ctx);
-  kda::emu::PendingCopy c{reinterpret_cast<uint8_t *>(dst), {}, size_t(bytes)};
+  kda::emu::PendingCopy c{
+      reinterpret_cast<uint8_t *>(dst), {}, landingBytes(t, bytes)};
   std::memcpy(c.data, reinterpret_cast<const void *>(src), c.bytes);
   t->open.push_back(c);
 }
@@ -602,8 +638,9 @@ extern "C" void kda_emu_global_load_lds(void *ctx, int64_t ldsBase,
                " but its wave's instruction uses " +
                std::to_string(it->second) + " (the base is wave-uniform)";
   kda::emu::PendingCopy c{reinterpret_cast<uint8_t *>(ldsBase) + 16 * lane,
-                          {}, 16};
-  std::memcpy(c.data, reinterpret_cast<const void *>(src), 16);
+                          {},
+                          landingBytes(t, 16)};
+  std::memcpy(c.data, reinterpret_cast<const void *>(src), c.bytes);
   t->vmem.push_back(c);
 }
 

@@ -54,12 +54,25 @@ int32_t kda_emu_shuffle_i32(void *ctx, int32_t value, int32_t offset,
 // the kda.lds_buffer: every LDS word keeps the buffer and iteration of its
 // last write, and a read checks them against the tile it names (a wrong
 // tile, or another buffer's write over shared bytes, is reported).
+// [ringLo, ringLo + ringBytes) is the buffer's ring (all its slots): a slot
+// outside it fails the launch (always, the race detector on or off).
 void kda_emu_lds_write(void *ctx, int64_t lo, int64_t bytes, int64_t tag,
-                       const char *buffer);
+                       const char *buffer, int64_t ringLo, int64_t ringBytes);
 void kda_emu_lds_read(void *ctx, int64_t lo, int64_t bytes, int64_t tag,
-                      const char *buffer);
+                      const char *buffer, int64_t ringLo, int64_t ringBytes);
 void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes, int64_t tag,
-                        bool enabled, const char *buffer);
+                        bool enabled, const char *buffer, int64_t ringLo,
+                        int64_t ringBytes);
+// A copy row's destination, [lo, lo + bytes) in LDS bytes (padded to whole
+// wave regions for global_load_lds), checked before its atoms run: it must
+// lie in the array the row indexes, [arrayLo, arrayLo + arrayBytes), and in
+// the slot its copy names, [slotLo, slotLo + slotBytes) of ring `buffer`
+// (null: a row outside any pipeline copy, checked against its array only).
+// The race detector tags words by the copy's slot, so a row written outside
+// it would go unseen there; this is where it fails the launch.
+void kda_emu_copy_row(void *ctx, int64_t lo, int64_t bytes, int64_t arrayLo,
+                      int64_t arrayBytes, int64_t slotLo, int64_t slotBytes,
+                      const char *buffer);
 void kda_emu_async_wait(void *ctx, int64_t outstanding);
 void kda_emu_lds_drain(void *ctx);
 // Copy atoms with their chip's data semantics. Addresses are host pointers.

@@ -221,8 +221,9 @@ TEST(EmulatorBarriers, BadConfigurationsAreRefused) {
 // The race detector through its C entry points (byte ranges of LDS).
 //===----------------------------------------------------------------------===//
 
-// The array a plain access indexes, for the race detector's cases: the
-// whole of a 64 KiB LDS (the bounds check has cases of its own below).
+// The array a plain access indexes and the ring a pipeline marker names, for
+// the race detector's cases: the whole of a 64 KiB LDS (the bounds checks
+// have cases of their own below).
 constexpr int64_t kWholeLds = 65536;
 
 // RAW: thread t stores word t, then reads word t - 1 with no barrier.
@@ -259,7 +260,7 @@ TEST(EmulatorRaceDetector, PlainStoresAndLoads) {
 // the workgroup passes a drained barrier: the tile the hazard tests then
 // read is there (the detector checks each read's tile).
 void fill(void *ctx, int64_t lo, int64_t bytes, int64_t tag) {
-  kda_emu_lds_write(ctx, lo, bytes, tag, "ring");
+  kda_emu_lds_write(ctx, lo, bytes, tag, "ring", 0, kWholeLds);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
 }
@@ -269,11 +270,11 @@ void fill(void *ctx, int64_t lo, int64_t bytes, int64_t tag) {
 template <bool Drain> void readBarrierOverwrite(void *ctx, void **) {
   const int32_t me = lin(ctx);
   fill(ctx, 0, 256, 0);
-  kda_emu_lds_read(ctx, 0, 256, /*tag=*/0, "ring");
+  kda_emu_lds_read(ctx, 0, 256, /*tag=*/0, "ring", 0, kWholeLds);
   if (Drain)
     kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_write(ctx, 0, 256, /*tag=*/1, "ring");
+  kda_emu_lds_write(ctx, 0, 256, /*tag=*/1, "ring", 0, kWholeLds);
   (void)me;
 }
 
@@ -291,11 +292,11 @@ TEST(EmulatorRaceDetector, BareBarrierDoesNotRetirePendingReads) {
 void onlyThreadZeroDrains(void *ctx, void **) {
   const int32_t me = lin(ctx);
   fill(ctx, 0, 256, 0);
-  kda_emu_lds_read(ctx, 0, 256, 0, "ring");
+  kda_emu_lds_read(ctx, 0, 256, 0, "ring", 0, kWholeLds);
   if (me == 0)
     kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_write(ctx, 0, 256, 1, "ring");
+  kda_emu_lds_write(ctx, 0, 256, 1, "ring", 0, kWholeLds);
 }
 
 TEST(EmulatorRaceDetector, ADrainRetiresOnlyItsOwnThreadsReads) {
@@ -311,8 +312,8 @@ TEST(EmulatorRaceDetector, ADrainRetiresOnlyItsOwnThreadsReads) {
 // and thread 1's part of the copy is the racing access (WAR).
 void copyThenReadNoBarrier(void *ctx, void **) {
   fill(ctx, 0, 256, 0);
-  kda_emu_lds_write(ctx, 0, 256, 0, "ring");
-  kda_emu_lds_read(ctx, 0, 256, 0, "ring");
+  kda_emu_lds_write(ctx, 0, 256, 0, "ring", 0, kWholeLds);
+  kda_emu_lds_read(ctx, 0, 256, 0, "ring", 0, kWholeLds);
 }
 
 TEST(EmulatorRaceDetector, ReadOfAStagedCopyNeedsABarrier) {
@@ -324,26 +325,26 @@ TEST(EmulatorRaceDetector, ReadOfAStagedCopyNeedsABarrier) {
 
 // Async copies: `waitCount` groups may stay outstanding at the wait.
 template <int WaitCount> void asyncThenRead(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 0, true, "ring");
-  kda_emu_async_copy(ctx, 256, 256, 1, true, "ring");
+  kda_emu_async_copy(ctx, 0, 256, 0, true, "ring", 0, kWholeLds);
+  kda_emu_async_copy(ctx, 256, 256, 1, true, "ring", 0, kWholeLds);
   kda_emu_async_wait(ctx, WaitCount);
   kda_emu_barrier(ctx);
-  kda_emu_lds_read(ctx, 0, 256, 0, "ring");
+  kda_emu_lds_read(ctx, 0, 256, 0, "ring", 0, kWholeLds);
   kda_emu_async_wait(ctx, 0);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_read(ctx, 256, 256, 1, "ring");
+  kda_emu_lds_read(ctx, 256, 256, 1, "ring", 0, kWholeLds);
 }
 
 // wait_group 1 with two groups out lands the older one only: iteration 1's
 // tile is still in flight.
 void readNewerAfterWaitOne(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 0, true, "ring");
-  kda_emu_async_copy(ctx, 256, 256, 1, true, "ring");
+  kda_emu_async_copy(ctx, 0, 256, 0, true, "ring", 0, kWholeLds);
+  kda_emu_async_copy(ctx, 256, 256, 1, true, "ring", 0, kWholeLds);
   kda_emu_async_wait(ctx, 1);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
-  kda_emu_lds_read(ctx, 256, 256, 1, "ring");
+  kda_emu_lds_read(ctx, 256, 256, 1, "ring", 0, kWholeLds);
   kda_emu_async_wait(ctx, 0);
 }
 
@@ -360,15 +361,15 @@ TEST(EmulatorRaceDetector, WaitCountTooHighLeavesTheCopyInFlight) {
 
 // A copy left in flight at the end of the kernel.
 void asyncNeverWaited(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 3, true, "ring");
-  kda_emu_async_copy(ctx, 256, 256, 4, true, "ring");
+  kda_emu_async_copy(ctx, 0, 256, 3, true, "ring", 0, kWholeLds);
+  kda_emu_async_copy(ctx, 256, 256, 4, true, "ring", 0, kWholeLds);
   kda_emu_async_wait(ctx, 1);
 }
 // A predicated-off copy commits an empty group that never lands anything.
 void disabledCopy(void *ctx, void **) {
   fill(ctx, 0, 256, 6);
-  kda_emu_async_copy(ctx, 0, 256, 7, false, "ring");
-  kda_emu_lds_read(ctx, 0, 256, 6, "ring");
+  kda_emu_async_copy(ctx, 0, 256, 7, false, "ring", 0, kWholeLds);
+  kda_emu_lds_read(ctx, 0, 256, 6, "ring", 0, kWholeLds);
 }
 
 TEST(EmulatorRaceDetector, CopiesStillInFlightAtTheEnd) {
@@ -384,19 +385,19 @@ TEST(EmulatorRaceDetector, CopiesStillInFlightAtTheEnd) {
 void asyncOverPendingRead(void *ctx, void **) {
   const int32_t me = lin(ctx);
   fill(ctx, 0, 256, 0);
-  kda_emu_lds_read(ctx, 0, 256, 0, "ring");
+  kda_emu_lds_read(ctx, 0, 256, 0, "ring", 0, kWholeLds);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
   if (me == 63)
-    kda_emu_lds_read(ctx, 0, 256, 0, "ring");
+    kda_emu_lds_read(ctx, 0, 256, 0, "ring", 0, kWholeLds);
   kda_emu_barrier(ctx); // bare: thread 63's read stays pending
-  kda_emu_async_copy(ctx, 0, 256, 2, true, "ring");
+  kda_emu_async_copy(ctx, 0, 256, 2, true, "ring", 0, kWholeLds);
   kda_emu_async_wait(ctx, 0);
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
 }
 void storeIntoCopyInFlight(void *ctx, void **) {
-  kda_emu_async_copy(ctx, 0, 256, 5, true, "ring");
+  kda_emu_async_copy(ctx, 0, 256, 5, true, "ring", 0, kWholeLds);
   kda_emu_lds_store(ctx, 4 * lin(ctx), 4, 0, kWholeLds);
   kda_emu_async_wait(ctx, 0);
 }
@@ -407,8 +408,9 @@ void storeIntoCopyInFlight(void *ctx, void **) {
 void asyncIssueOverSameEpochRead(void *ctx, void **) {
   const int32_t me = lin(ctx);
   fill(ctx, 0, 260, 0);
-  kda_emu_lds_read(ctx, 4 * (me + 1), 4, 0, "ring");
-  kda_emu_async_copy(ctx, 0, 256, 1, true, "ring"); // thread t: bytes [4t, 4t + 4)
+  kda_emu_lds_read(ctx, 4 * (me + 1), 4, 0, "ring", 0, kWholeLds);
+  kda_emu_async_copy(ctx, 0, 256, 1, true, "ring", 0,
+                     kWholeLds); // thread t: bytes [4t, 4t + 4)
   kda_emu_lds_drain(ctx);
   kda_emu_barrier(ctx);
   kda_emu_async_wait(ctx, 0);
@@ -499,4 +501,89 @@ TEST(EmulatorLdsBounds, CheckedWithTheRaceDetectorOff) {
   c.raceCheck = false;
   EXPECT_EQ(run(readPastFirstArray, c),
             kPastFirstArray);
+}
+
+//===----------------------------------------------------------------------===//
+// Pipeline markers stay in their ring, copy rows in their array and slot
+//===----------------------------------------------------------------------===//
+
+// A ring of two 256-byte slots at bytes [512, 1024); a staged copy and a
+// read of slot 2 (iteration 2 where the ring slot was not taken mod 2).
+void copyIntoThirdSlot(void *ctx, void **) {
+  kda_emu_lds_write(ctx, 512 + 2 * 256, 256, 2, "ring", 512, 512);
+}
+void readThirdSlot(void *ctx, void **) {
+  kda_emu_lds_read(ctx, 512 + 2 * 256, 256, 2, "ring", 512, 512);
+}
+// An async copy into slot -1; the same copy with a false predicate writes
+// nothing and is not checked.
+void asyncCopyBeforeRing(void *ctx, void **) {
+  kda_emu_async_copy(ctx, 256, 256, 0, true, "ring", 512, 512);
+  kda_emu_async_wait(ctx, 0);
+}
+void emptyAsyncCopyBeforeRing(void *ctx, void **) {
+  kda_emu_async_copy(ctx, 256, 256, 0, false, "ring", 512, 512);
+  kda_emu_async_wait(ctx, 0);
+}
+// Both slots, written and read in turn.
+void everySlotOfTheRing(void *ctx, void **) {
+  for (int64_t i = 0; i < 2; ++i) {
+    kda_emu_lds_write(ctx, 512 + 256 * i, 256, i, "ring", 512, 512);
+    kda_emu_lds_drain(ctx);
+    kda_emu_barrier(ctx);
+    kda_emu_lds_read(ctx, 512 + 256 * i, 256, i, "ring", 512, 512);
+  }
+}
+
+TEST(EmulatorLdsBounds, MarkersOutsideTheirRingFailTheLaunch) {
+  EXPECT_EQ(run(copyIntoThirdSlot, block(64)),
+            "LDS access out of bounds in block (0, 0, 0): thread 0 copies "
+            "into bytes [1024, 1280) of the 512-byte ring @ring at bytes "
+            "[512, 1024)");
+  EXPECT_EQ(run(readThirdSlot, block(64)),
+            "LDS access out of bounds in block (0, 0, 0): thread 0 reads "
+            "bytes [1024, 1280) of the 512-byte ring @ring at bytes "
+            "[512, 1024)");
+  EXPECT_EQ(run(asyncCopyBeforeRing, block(64)),
+            "LDS access out of bounds in block (0, 0, 0): thread 0 copies "
+            "into bytes [256, 512) of the 512-byte ring @ring at bytes "
+            "[512, 1024)");
+  EXPECT_EQ(run(emptyAsyncCopyBeforeRing, block(64)), "");
+  EXPECT_EQ(run(everySlotOfTheRing, block(64)), "");
+  LaunchConfig off = block(64);
+  off.raceCheck = false;
+  EXPECT_NE(run(readThirdSlot, off), "") << "checked with the detector off";
+}
+
+// Rows of a copy into slot 0 of the ring above (bytes [512, 768)) of a
+// 1 KiB array at LDS byte 0: one inside the slot, one that starts inside it
+// and runs 16 bytes into the next, one written into slot 1 instead, and one
+// outside any pipeline copy that runs past its array.
+void rowInsideItsSlot(void *ctx, void **) {
+  kda_emu_copy_row(ctx, 512, 256, 0, 1024, 512, 256, "ring");
+}
+void rowPastItsSlot(void *ctx, void **) {
+  kda_emu_copy_row(ctx, 528, 256, 0, 1024, 512, 256, "ring");
+}
+void rowInTheOtherSlot(void *ctx, void **) {
+  kda_emu_copy_row(ctx, 768, 256, 0, 1024, 512, 256, "ring");
+}
+void rowPastItsArray(void *ctx, void **) {
+  kda_emu_copy_row(ctx, 896, 256, 0, 1024, 0, 1024, nullptr);
+}
+
+TEST(EmulatorLdsBounds, CopyRowsOutsideTheirSlotOrArrayFailTheLaunch) {
+  EXPECT_EQ(run(rowInsideItsSlot, block(64)), "");
+  EXPECT_EQ(run(rowPastItsSlot, block(64)),
+            "LDS access out of bounds in block (0, 0, 0): thread 0 copies a "
+            "row into bytes [528, 784) of the 256-byte slot of @ring at bytes "
+            "[512, 768)");
+  EXPECT_EQ(run(rowInTheOtherSlot, block(64)),
+            "LDS access out of bounds in block (0, 0, 0): thread 0 copies a "
+            "row into bytes [768, 1024) of the 256-byte slot of @ring at bytes "
+            "[512, 768)");
+  EXPECT_EQ(run(rowPastItsArray, block(64)),
+            "LDS access out of bounds in block (0, 0, 0): thread 0 copies a "
+            "row into bytes [896, 1152) of the 1024-byte workgroup array at "
+            "bytes [0, 1024)");
 }

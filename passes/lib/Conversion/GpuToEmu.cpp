@@ -25,6 +25,9 @@ namespace mlir::kda {
 using namespace mlir;
 using namespace mlir::kda;
 
+/// On a copy row: [first LDS byte, bytes] of the array it writes.
+static constexpr llvm::StringLiteral kCopyRowArrayAttr = "kda.emu_row_array";
+
 namespace {
 
 constexpr llvm::StringLiteral kEmuKernelAttr = "kda.emu_kernel";
@@ -55,6 +58,16 @@ private:
   /// per wave instruction, 16 bytes per lane from a wave-uniform base) land
   /// at the vmcnt wait that counts past them.
   LogicalResult lowerCopyAtoms(func::FuncOp fn, Value emuCtx);
+  /// Records on each copy row of `kernel` the LDS bytes of the array it
+  /// writes (kCopyRowArrayAttr: [first byte, bytes]): a workgroup
+  /// attribution, laid out as replaceAttributions places them, or a view of
+  /// the dynamic LDS at a constant offset. A row into anything else gets no
+  /// record and no bounds check (its atoms still run).
+  void recordCopyRowArrays(gpu::GPUFuncOp kernel);
+  /// Before a copy row's atoms: the emulator checks that its destination
+  /// lies in its array and in the slot its pipeline copy names
+  /// (kda_emu_copy_row).
+  void checkCopyRow(CopyRowOp row, Value emuCtx, func::FuncOp checkFn);
   /// A load or store (scalar or vector) that indexes workgroup memory
   /// directly; the emulator's race detector watches its `size` bytes at LDS
   /// byte `base` + index x the element's bytes, and the emulator checks
@@ -195,11 +208,11 @@ LogicalResult EmuLowering::rewriteBody(func::FuncOp fn, Value emuCtx) {
 LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
   Type i64 = IntegerType::get(ctx, 64), i1 = IntegerType::get(ctx, 1);
   func::FuncOp writeFn =
-      declare("kda_emu_lds_write", {ptr, i64, i64, i64, ptr}, {});
+      declare("kda_emu_lds_write", {ptr, i64, i64, i64, ptr, i64, i64}, {});
   func::FuncOp readFn =
-      declare("kda_emu_lds_read", {ptr, i64, i64, i64, ptr}, {});
-  func::FuncOp asyncFn =
-      declare("kda_emu_async_copy", {ptr, i64, i64, i64, i1, ptr}, {});
+      declare("kda_emu_lds_read", {ptr, i64, i64, i64, ptr, i64, i64}, {});
+  func::FuncOp asyncFn = declare("kda_emu_async_copy",
+                                 {ptr, i64, i64, i64, i1, ptr, i64, i64}, {});
   func::FuncOp waitFn = declare("kda_emu_async_wait", {ptr, i64}, {});
   func::FuncOp drainFn = declare("kda_emu_lds_drain", {ptr}, {});
   func::FuncOp barrierFn = declare("kda_emu_barrier", {ptr}, {});
@@ -238,6 +251,11 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
           arith::MulIOp::create(rw, loc, toI64(slot), c64(lds[1])));
       return {lo, c64(lds[1])};
     };
+    // The buffer's ring, [offset, offset + slots x slot bytes): the slot a
+    // marker names must lie in it.
+    auto ring = [&]() -> std::pair<Value, Value> {
+      return {c64(lds[0]), c64(lds[1] * lds[2])};
+    };
     if (auto r = dyn_cast<RingSlotOp>(op)) {
       Value slots = arith::ConstantIndexOp::create(rw, loc, lds[2]);
       rw.replaceOp(op, arith::RemUIOp::create(rw, loc, r.getIter(), slots)
@@ -252,18 +270,21 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
       Value pred = c.getPred();
       if (!pred)
         pred = arith::ConstantIntOp::create(rw, loc, 1, 1);
+      auto [ringLo, ringBytes] = ring();
       func::CallOp::create(rw, loc, asyncFn,
                            ValueRange{emuCtx, lo, bytes, toI64(c.getIter()),
-                                      pred, name()});
+                                      pred, name(), ringLo, ringBytes});
       rw.eraseOp(op);
     } else if (auto c = dyn_cast<StagedCopyOp>(op)) {
       auto [lo, bytes] = range(c.getSlot());
+      auto [ringLo, ringBytes] = ring();
       Value tag = toI64(c.getIter()), buf = name();
       auto emit = [&](OpBuilder &b, Location l) {
         IRMapping map;
         lowering::cloneBody(b, c.getBody(), map);
-        func::CallOp::create(b, l, writeFn,
-                             ValueRange{emuCtx, lo, bytes, tag, buf});
+        func::CallOp::create(
+            b, l, writeFn,
+            ValueRange{emuCtx, lo, bytes, tag, buf, ringLo, ringBytes});
       };
       if (Value pred = c.getPred()) {
         auto ifOp = scf::IfOp::create(rw, loc, pred, /*withElse=*/false);
@@ -275,9 +296,10 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
       rw.eraseOp(op);
     } else if (auto r = dyn_cast<LdsReadOp>(op)) {
       auto [lo, bytes] = range(r.getSlot());
+      auto [ringLo, ringBytes] = ring();
       func::CallOp::create(rw, loc, readFn,
                            ValueRange{emuCtx, lo, bytes, toI64(r.getIter()),
-                                      name()});
+                                      name(), ringLo, ringBytes});
       lowering::inlineBodyBefore(rw, r.getBody(), op);
       rw.eraseOp(op);
     } else if (auto w = dyn_cast<AsyncWaitOp>(op)) {
@@ -316,11 +338,14 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
 }
 
 LogicalResult EmuLowering::lowerCopyAtoms(func::FuncOp fn, Value emuCtx) {
+  Type i64 = IntegerType::get(ctx, 64);
+  func::FuncOp checkFn =
+      declare("kda_emu_copy_row", {ptr, i64, i64, i64, i64, i64, i64, ptr}, {});
+  fn.walk([&](CopyRowOp row) { checkCopyRow(row, emuCtx, checkFn); });
   // One walk, no folding: the rest of the kernel stays as written.
   RewritePatternSet staged(ctx);
   lowering::populateStagedCopyPatterns(staged);
   walkAndApplyPatterns(fn, FrozenRewritePatternSet(std::move(staged)));
-  Type i64 = IntegerType::get(ctx, 64);
   func::FuncOp cpAsyncFn =
       declare("kda_emu_cp_async", {ptr, i64, i64, i64}, {});
   func::FuncOp gllFn = declare("kda_emu_global_load_lds", {ptr, i64, i64}, {});
@@ -364,6 +389,80 @@ LogicalResult EmuLowering::lowerCopyAtoms(func::FuncOp fn, Value emuCtx) {
     row.erase();
   }
   return success();
+}
+
+void EmuLowering::recordCopyRowArrays(gpu::GPUFuncOp kernel) {
+  auto bytesOf = [](MemRefType t) {
+    return t.getNumElements() * t.getElementTypeBitWidth() / 8;
+  };
+  llvm::DenseMap<Value, std::pair<int64_t, int64_t>> arrays;
+  int64_t base = 0;
+  for (BlockArgument a : kernel.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(a.getType());
+    if (!type.hasStaticShape())
+      return; // replaceAttributions refuses the kernel
+    arrays[a] = {base, bytesOf(type)};
+    base += (bytesOf(type) + 15) / 16 * 16;
+  }
+  kernel.walk([&](CopyRowOp row) {
+    std::optional<std::pair<int64_t, int64_t>> at;
+    if (auto it = arrays.find(row.getLds()); it != arrays.end())
+      at = it->second;
+    else if (auto view = row.getLds().getDefiningOp<memref::ViewOp>()) {
+      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+      if (shift && view.getType().hasStaticShape() &&
+          view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>())
+        at = {*shift, bytesOf(view.getType())};
+    }
+    if (at)
+      row->setAttr(kCopyRowArrayAttr,
+                   DenseI64ArrayAttr::get(ctx, {at->first, at->second}));
+  });
+}
+
+void EmuLowering::checkCopyRow(CopyRowOp row, Value emuCtx,
+                               func::FuncOp checkFn) {
+  auto array = row->getAttrOfType<DenseI64ArrayAttr>(kCopyRowArrayAttr);
+  if (!array)
+    return;
+  OpBuilder b(row);
+  Location loc = row.getLoc();
+  auto c64 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, 64);
+  };
+  // The bytes the row's atoms write: global_load_lds fills whole wave
+  // regions (the padding after the row included).
+  int64_t bytes = row.getRowBytes();
+  if (row.getAtom() && *row.getAtom() == CopyAtom::GlobalLoadLds)
+    bytes = lowering::globalLoadLdsInstructions(bytes, *target) *
+            target->waveSize * 16;
+  Value lo = arith::AddIOp::create(
+      b, loc, c64(array[0]),
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), row.getByte()));
+  // The slot of the pipeline copy around the row, if any.
+  Operation *copy = row->getParentOp();
+  while (copy && !isa<AsyncCopyOp, StagedCopyOp>(copy))
+    copy = copy->getParentOp();
+  Value slotLo = c64(array[0]), slotBytes = c64(array[1]);
+  Value name = LLVM::ZeroOp::create(b, loc, ptr);
+  if (copy) {
+    auto lds = copy->getAttrOfType<DenseI64ArrayAttr>("kda.emu_lds");
+    Value slot = isa<AsyncCopyOp>(copy) ? cast<AsyncCopyOp>(copy).getSlot()
+                                        : cast<StagedCopyOp>(copy).getSlot();
+    if (lds) {
+      slotLo = arith::AddIOp::create(
+          b, loc, c64(lds[0]),
+          arith::MulIOp::create(
+              b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), slot),
+              c64(lds[1])));
+      slotBytes = c64(lds[1]);
+      name =
+          bufferName(b, loc, copy->getAttrOfType<StringAttr>("kda.emu_buffer"));
+    }
+  }
+  func::CallOp::create(b, loc, checkFn,
+                       ValueRange{emuCtx, lo, c64(bytes), c64(array[0]),
+                                  c64(array[1]), slotLo, slotBytes, name});
 }
 
 // Workgroup memory: the emulator runs one workgroup at a time, so a module
@@ -583,6 +682,7 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
       op->setAttr("kda.emu_buffer", buf.getSymNameAttr());
     }
   });
+  recordCopyRowArrays(kernel);
   fn.getBody().takeBody(kernel.getBody());
   SmallVector<WatchedAccess> watched;
   if (failed(replaceAttributions(fn, kernel.getFunctionType().getNumInputs(),

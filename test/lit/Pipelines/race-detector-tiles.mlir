@@ -23,7 +23,7 @@
 // IR: llvm.mlir.global internal constant @kda_emu_buffer_r("r\00")
 // IR-LABEL: func.func @wrong_tile
 // IR: %[[NAME:.*]] = llvm.mlir.addressof @kda_emu_buffer_r
-// IR: call @kda_emu_lds_write(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NAME]])
+// IR: call @kda_emu_lds_write(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NAME]], %{{.*}}, %{{.*}})
 
 module attributes {gpu.container_module} {
   gpu.module @kernels attributes {kda.target = #kda.target<"emu32">} {
