@@ -14,6 +14,7 @@
 #include "EditedBundles.h"
 #include "Harness.h"
 #include "Manifest.h"
+#include "OpenedBundle.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -36,25 +37,7 @@ std::string bundleDir(const std::string &name) {
   return test::numericBundleDir(name);
 }
 
-/// A bundle opened on the emulator for one target; closed on destruction.
-struct Opened {
-  Opened(const std::string &dir, const std::string &target) {
-    setenv("KDA_TARGET", target.c_str(), 1);
-    status = kda_bundle_open(dir.c_str(), KDA_BACKEND_EMU, &bundle);
-    error = kda_last_error();
-    unsetenv("KDA_TARGET");
-  }
-  ~Opened() { kda_bundle_close(bundle); }
-  const kda_kernel *find(const std::string &name) const {
-    const kda_kernel *k = nullptr;
-    EXPECT_EQ(kda_bundle_find(bundle, name.c_str(), &k), KDA_OK)
-        << kda_last_error();
-    return k;
-  }
-  kda_bundle *bundle = nullptr;
-  kda_status status;
-  std::string error;
-};
+using Opened = test::OpenedBundle;
 
 /// The batch shapes of these tests: decodes and short prefills, a padding
 /// row, sequences with and without initial state.
@@ -123,6 +106,7 @@ TEST_P(ReversedAbi, ManifestOrderIsTheKernelsAndLaunchesMatchTheOracle) {
   Opened o(dir, c.target);
   ASSERT_EQ(o.status, KDA_OK) << o.error;
   const kda_kernel *kernel = o.find(c.spec);
+  ASSERT_NE(kernel, nullptr) << o.error;
   test::HostMemory mem;
   const test::KernelLayer layer = test::readKernelLayer(dir, c.spec, c.target);
 
@@ -314,6 +298,7 @@ TEST_F(EditedBundles, WorkspaceBytesFollowTheManifestAndAreEnforced) {
   Opened o(dir, "emu");
   ASSERT_EQ(o.status, KDA_OK) << o.error;
   const kda_kernel *kernel = o.find("k3_small");
+  ASSERT_NE(kernel, nullptr) << o.error;
   int64_t bytes = -1;
   ASSERT_EQ(kda_kernel_workspace_bytes(kernel, 11, 5, &bytes), KDA_OK);
   EXPECT_EQ(bytes, 64 + 8 * 11 + 16 * 5);
@@ -389,6 +374,7 @@ protected:
     opened = std::make_unique<Opened>(bundleDir("k3_small"), "emu");
     ASSERT_EQ(opened->status, KDA_OK) << opened->error;
     kernel = opened->find("k3_small");
+    ASSERT_NE(kernel, nullptr) << opened->error;
     layer = test::readKernelLayer(bundleDir("k3_small"), "k3_small", "emu");
     harness = std::make_unique<test::Harness>(layer, mem);
     harness->prepare(kMixed, kSlots, 31);
@@ -489,7 +475,9 @@ TEST(LaunchPlan, TwoKernelsInOrderOnOneStateMatchTheOracle) {
     Opened o(dir, target);
     ASSERT_EQ(o.status, KDA_OK) << o.error;
     const kda_kernel *first = o.find("two_direct");
+    ASSERT_NE(first, nullptr) << o.error;
     const kda_kernel *second = o.find("two_lds2");
+    ASSERT_NE(second, nullptr) << o.error;
     test::HostMemory mem;
     const test::KernelLayer layer = test::readKernelLayer(dir, "two_direct", target);
     test::Harness h(layer, mem);
@@ -566,7 +554,9 @@ TEST(LaunchPlan, KernelOfAnotherBundleIsRefused) {
   kda_plan *plan = nullptr;
   ASSERT_EQ(kda_plan_create(a.bundle, &plan), KDA_OK);
   kda_batch empty{};
-  EXPECT_EQ(kda_plan_add_recurrent(plan, b.find("two_direct"), &empty),
+  const kda_kernel *other = b.find("two_direct");
+  ASSERT_NE(other, nullptr) << b.error;
+  EXPECT_EQ(kda_plan_add_recurrent(plan, other, &empty),
             KDA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(kda_last_error()).find("not from the plan's bundle"),
             std::string::npos)

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Harness.h"
+#include "OpenedBundle.h"
 
 #include <climits>
 #include <cstdlib>
@@ -106,22 +107,14 @@ BatchShape chunkShape(const std::string &batch) {
   return {{1, 1, 1, 1, 1, 1}, {5, 2, 7, 9, 1, 11}, {1, 1, 0, 1, 1, 0}};
 }
 
-/// Opens `spec`'s bundle on `target` and finds `kernel`.
-struct Opened {
-  kda_bundle *bundle = nullptr;
-  const kda_kernel *kernel = nullptr;
-  ~Opened() { kda_bundle_close(bundle); }
-};
+using Opened = test::OpenedBundle;
 
+/// Opens the bundle in `dir` on `target` and finds `name`.
 void open(const std::string &dir, const char *target, const std::string &name,
           Opened &o) {
-  setenv("KDA_TARGET", target, 1);
-  ASSERT_EQ(kda_bundle_open(dir.c_str(), KDA_BACKEND_EMU, &o.bundle), KDA_OK)
-      << kda_last_error();
-  unsetenv("KDA_TARGET");
+  ASSERT_EQ(o.open(dir, target), KDA_OK) << o.error;
   ASSERT_STREQ(kda_bundle_target(o.bundle), target);
-  ASSERT_EQ(kda_bundle_find(o.bundle, name.c_str(), &o.kernel), KDA_OK)
-      << kda_last_error();
+  ASSERT_NE(o.find(name), nullptr) << o.error;
 }
 
 std::string bundleDir(const char *spec) {

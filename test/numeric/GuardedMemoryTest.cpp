@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "GuardedMemory.h"
 #include "Harness.h"
+#include "OpenedBundle.h"
 
 #include <cstring>
 #include <memory>
@@ -20,11 +21,7 @@ using namespace kda;
 
 namespace {
 
-struct Opened {
-  kda_bundle *bundle = nullptr;
-  const kda_kernel *kernel = nullptr;
-  ~Opened() { kda_bundle_close(bundle); }
-};
+using Opened = test::OpenedBundle;
 
 /// The numeric bundles' folder of `spec` (the chunk specs live in chunk/).
 std::string dirOf(const std::string &spec) {
@@ -33,11 +30,8 @@ std::string dirOf(const std::string &spec) {
 }
 
 void open(const std::string &spec, Opened &o) {
-  const std::string dir = dirOf(spec);
-  ASSERT_EQ(kda_bundle_open(dir.c_str(), KDA_BACKEND_EMU, &o.bundle), KDA_OK)
-      << kda_last_error();
-  ASSERT_EQ(kda_bundle_find(o.bundle, spec.c_str(), &o.kernel), KDA_OK)
-      << kda_last_error();
+  ASSERT_EQ(o.open(dirOf(spec), nullptr), KDA_OK) << o.error;
+  ASSERT_NE(o.find(spec), nullptr) << o.error;
 }
 
 test::KernelLayer layerOf(const std::string &spec, const Opened &o) {
