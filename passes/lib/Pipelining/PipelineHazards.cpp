@@ -27,6 +27,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -181,6 +182,25 @@ private:
   std::optional<PipelineHazard> loop(scf::ForOp op);
   std::optional<PipelineHazard> branch(scf::IfOp op);
   std::optional<PipelineHazard> copy(Operation &op, bool async);
+  /// R2 for a copy's data atoms: every copy row of `copy` (of tile `t`)
+  /// writes inside t's slot.
+  std::optional<PipelineHazard> checkRows(Operation &copy, const Tile &t);
+  /// R1 for a read's body: every view it takes of the ring's bytes lies
+  /// inside the slot the read names.
+  std::optional<PipelineHazard> checkViews(LdsReadOp read, const Tile &t);
+  /// The LDS bytes [lo, hi) that `extent` bytes at byte `byte` of array
+  /// `mem` may cover, `byte` bounded in the body of `at` (a copy or read of
+  /// tile `t`); an R0 naming `user` when the array cannot be placed or the
+  /// byte cannot be bounded.
+  FailureOr<std::pair<int64_t, int64_t>>
+  boundBytes(Operation *at, const Tile &t, Operation *user, Value mem,
+             Value byte, int64_t extent, std::optional<PipelineHazard> &r0);
+  /// The signed range of index value `v` in the body of `at` (a copy or a
+  /// read of tile `t`): what the interpreter knows, the op's iteration and
+  /// slot, loop counters of the body over their bounds, and arith ops by
+  /// their InferIntRangeInterface; anything else is unbounded.
+  ConstantIntRanges rangeIn(Value v, Operation *at, const Tile &t,
+                            unsigned depth = 0);
   std::optional<PipelineHazard> wait(AsyncWaitOp op);
   std::optional<PipelineHazard> read(LdsReadOp op);
   std::optional<PipelineHazard> finish();
@@ -809,6 +829,8 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
                     llvm::formatv("slot {0} of @{1} does not exist: the ring "
                                   "has {2} slots, fewer than the schedule uses",
                                   t.slot, t.buf->name(), t.buf->slots()));
+    if (auto h = checkRows(op, t))
+      return h;
     if (trip) {
       noteCompare(t.iter, Val{*trip, Anchor::Trip});
       if (t.iter.v >= *trip)
@@ -833,6 +855,205 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
         st.outstanding[c].push_back(Group{t.buf->lo(t.slot),
                                           t.buf->hi(t.slot), t, !enabled});
   return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// A copy's data atoms stay in its slot
+//===----------------------------------------------------------------------===//
+//
+// The events above take a copy's bytes to be its slot's. Its copy rows are
+// what write LDS, so each row's destination is bounded here: were a row to
+// reach outside the slot (the neighbouring slot, still being read, or
+// another ring's bytes), the state above would not see that write at all.
+
+std::optional<int64_t> staticBytes(MemRefType t);
+
+/// The first byte of workgroup array `mem` in the kernel's LDS, where the
+/// rings' offsets are counted: a workgroup attribution of the enclosing
+/// gpu.func (laid out one after another, 16-byte aligned), or a view of one
+/// or of the dynamic LDS at a constant offset.
+static FailureOr<int64_t> ldsBaseOf(Value mem) {
+  if (auto arg = dyn_cast<BlockArgument>(mem)) {
+    auto fn = dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
+    if (!fn)
+      return failure();
+    int64_t base = 0;
+    for (BlockArgument a : fn.getWorkgroupAttributions()) {
+      std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(a.getType()));
+      if (!bytes)
+        return failure();
+      if (a == arg)
+        return base;
+      base += llvm::alignTo(*bytes, 16);
+    }
+    return failure();
+  }
+  auto view = mem.getDefiningOp<memref::ViewOp>();
+  std::optional<int64_t> shift =
+      view ? getConstantIntValue(view.getByteShift()) : std::nullopt;
+  if (!shift)
+    return failure();
+  if (view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>())
+    return *shift;
+  FailureOr<int64_t> outer = ldsBaseOf(view.getSource());
+  if (failed(outer))
+    return failure();
+  return *outer + *shift;
+}
+
+ConstantIntRanges Interpreter::rangeIn(Value v, Operation *at, const Tile &t,
+                                       unsigned depth) {
+  const unsigned width = v.getType().isIndex()
+                             ? IndexType::kInternalStorageBitWidth
+                             : v.getType().getIntOrFloatBitWidth();
+  const ConstantIntRanges unbounded = ConstantIntRanges::maxRange(width);
+  auto point = [&](int64_t x) {
+    return ConstantIntRanges::constant(APInt(width, uint64_t(x), true));
+  };
+  if (depth > 64)
+    return unbounded;
+  if (auto it = env.find(v); it != env.end())
+    return point(it->second.v);
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (owner == at) // a hand-written body's (iteration, slot)
+      return arg.getOwner()->getNumArguments() == 2
+                 ? point(arg.getArgNumber() == 0 ? t.iter.v : t.slot)
+                 : unbounded;
+    auto loop = dyn_cast<scf::ForOp>(owner);
+    if (!loop || loop.getInductionVar() != arg || !at->isAncestor(loop))
+      return unbounded;
+    // A counter of the body's own loop: its bounds (the rows that run).
+    ConstantIntRanges lb = rangeIn(loop.getLowerBound(), at, t, depth + 1),
+                      ub = rangeIn(loop.getUpperBound(), at, t, depth + 1);
+    if (ub.smax().sle(lb.smin()))
+      return point(lb.smin().getSExtValue()); // never runs
+    return ConstantIntRanges::fromSigned(lb.smin(), ub.smax() - 1);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!at->isAncestor(def)) {
+    // Computed outside the body: the interpreter's value where it has one
+    // (not an error where it has not: kernel data bound the rows instead).
+    std::string kept = evalError;
+    FailureOr<Val> x = eval(v);
+    evalError = kept;
+    return succeeded(x) ? point(x->v) : unbounded;
+  }
+  auto infer = dyn_cast<InferIntRangeInterface>(def);
+  if (!infer)
+    return unbounded;
+  SmallVector<ConstantIntRanges> args;
+  for (Value operand : def->getOperands()) {
+    if (!operand.getType().isIntOrIndex())
+      return unbounded;
+    args.push_back(rangeIn(operand, at, t, depth + 1));
+  }
+  ConstantIntRanges out = unbounded;
+  infer.inferResultRanges(args, [&](Value r, const ConstantIntRanges &range) {
+    if (r == v)
+      out = range;
+  });
+  return out;
+}
+
+FailureOr<std::pair<int64_t, int64_t>>
+Interpreter::boundBytes(Operation *at, const Tile &t, Operation *user,
+                        Value mem, Value byte, int64_t extent,
+                        std::optional<PipelineHazard> &r0) {
+  FailureOr<int64_t> base = ldsBaseOf(mem);
+  if (failed(base)) {
+    r0 = hazard("R0", user,
+                cannot(*user, "its LDS array is not a workgroup attribution "
+                              "or a view of one or of the dynamic LDS at a "
+                              "constant offset: the bytes it touches cannot "
+                              "be placed"));
+    return failure();
+  }
+  ConstantIntRanges range = rangeIn(byte, at, t);
+  if (range.smin().isMinSignedValue() || range.smax().isMaxSignedValue()) {
+    r0 = hazard("R0", user,
+                cannot(*user, "the LDS byte it starts at cannot be bounded "
+                              "from the slot, constants and the body's own "
+                              "loops"));
+    return failure();
+  }
+  return std::make_pair(*base + range.smin().getSExtValue(),
+                        *base + range.smax().getSExtValue() + extent);
+}
+
+std::optional<PipelineHazard> Interpreter::checkRows(Operation &copy,
+                                                     const Tile &t) {
+  const TargetInfo *target = lookupTarget(schedule.getTarget());
+  std::optional<PipelineHazard> found;
+  copy.walk([&](CopyRowOp row) {
+    // global_load_lds fills whole wave regions, the padding included.
+    int64_t extent = row.getRowBytes();
+    if (target && row.getAtom() && *row.getAtom() == CopyAtom::GlobalLoadLds)
+      extent = llvm::alignTo(extent, target->copyRegionBytes());
+    FailureOr<std::pair<int64_t, int64_t>> bytes =
+        boundBytes(&copy, t, row, row.getLds(), row.getByte(), extent, found);
+    if (failed(bytes))
+      return WalkResult::interrupt();
+    auto [lo, hi] = *bytes;
+    if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot))
+      return WalkResult::advance();
+    found = hazard(
+        "R2", row,
+        llvm::formatv("the copy of iteration {0} into {1} has a copy row "
+                      "that {2} bytes [{3}, {4}), outside the slot's bytes "
+                      "[{5}, {6}): it would overwrite what the schedule "
+                      "does not track",
+                      t.iter.v, where(t),
+                      hi - lo == extent ? "writes" : "may write", lo, hi,
+                      t.buf->lo(t.slot), t.buf->hi(t.slot)));
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
+                                                      const Tile &t) {
+  const int64_t ringLo = t.buf->lo(0), ringHi = t.buf->lo(t.buf->slots());
+  std::optional<PipelineHazard> found;
+  read.walk([&](memref::ViewOp view) {
+    auto type = view.getType();
+    std::optional<int64_t> extent = staticBytes(type);
+    if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))
+      return WalkResult::advance();
+    // Views of an array that lies wholly beside the ring are not its
+    // business (the body's other LDS arrays).
+    FailureOr<int64_t> base = ldsBaseOf(view.getSource());
+    auto sourceType = cast<MemRefType>(view.getSource().getType());
+    if (succeeded(base) && sourceType.hasStaticShape()) {
+      const int64_t end = *base + staticBytes(sourceType).value_or(0);
+      if (end <= ringLo || *base >= ringHi)
+        return WalkResult::advance();
+    }
+    if (!extent) {
+      found = hazard("R0", view,
+                     cannot(*view, "a view of the ring's bytes of a size "
+                                   "known only at run time"));
+      return WalkResult::interrupt();
+    }
+    FailureOr<std::pair<int64_t, int64_t>> bytes = boundBytes(
+        read, t, view, view.getSource(), view.getByteShift(), *extent, found);
+    if (failed(bytes))
+      return WalkResult::interrupt();
+    auto [lo, hi] = *bytes;
+    if (hi <= ringLo || lo >= ringHi)
+      return WalkResult::advance(); // the array's other bytes
+    if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot))
+      return WalkResult::advance();
+    found =
+        hazard("R1", view,
+               llvm::formatv("the read of iteration {0} from {1} views bytes "
+                             "[{2}, {3}), outside the slot's bytes [{4}, {5}): "
+                             "the wrong tile",
+                             t.iter.v, where(t), lo, hi, t.buf->lo(t.slot),
+                             t.buf->hi(t.slot)));
+    return WalkResult::interrupt();
+  });
+  return found;
 }
 
 // wait(n): in each thread class, all but the last n of its own groups land.
@@ -901,6 +1122,8 @@ std::optional<PipelineHazard> Interpreter::read(LdsReadOp op) {
                   llvm::formatv("slot {0} of @{1} does not exist: the ring "
                                 "has {2} slots, fewer than the schedule uses",
                                 t.slot, t.buf->name(), t.buf->slots()));
+  if (auto h = checkViews(op, t))
+    return h;
   const int64_t lo = t.buf->lo(t.slot), hi = t.buf->hi(t.slot);
   int64_t covered = lo;
   for (const Segment &s : st.segs) {
