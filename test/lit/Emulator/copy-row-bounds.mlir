@@ -11,6 +11,7 @@
 // RUN: not kda-emu-run %t.so past_slot_packed --block 64 | FileCheck %s --check-prefix=PAST
 // RUN: not kda-emu-run %t.so past_ring_packed --block 64 | FileCheck %s --check-prefix=RING
 // RUN: kda-emu-run %t.so fixed_packed --block 64 | FileCheck %s --check-prefix=SAFE
+// RUN: kda-emu-run %t.so second_array_packed --block 64 | FileCheck %s --check-prefix=SAFE
 // RUN: kda-opt %s --pass-pipeline='builtin.module(gpu.module(kda-lower-atoms),kda-gpu-to-emu)' | FileCheck %s --check-prefix=IR
 
 // PAST: LDS access out of bounds in block (0, 0, 0): thread 0 copies a row into bytes [512, 1536) of the 1024-byte slot of @r at bytes [0, 1024)
@@ -23,6 +24,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
     kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+    kda.lds_buffer @s slots(2) slot_bytes(1024) offset(256)
     // Each iteration's row (1 KiB) starts half way into its slot.
     gpu.func @past_slot()
         workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>)
@@ -79,6 +81,30 @@ module attributes {gpu.container_module} {
           }
           kda.lds_barrier
           kda.lds_read @r[%s] iter(%i)
+          kda.lds_barrier
+        }
+      }
+      gpu.return
+    }
+    // The ring @s in the second array (LDS bytes [256, 2304)): its rows are
+    // placed at the array's offset, so the fixed schedule passes there too.
+    gpu.func @second_array()
+        workgroup(%pad : memref<256xi8, #gpu.address_space<workgroup>>,
+                  %lds : memref<2048xi8, #gpu.address_space<workgroup>>)
+        private(%src : memref<256xf32, #gpu.address_space<private>>) kernel {
+      kda.schedule "second_array" trip_count(3) depth(1) target("emu") {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %c3 = arith.constant 3 : index
+        %c1024 = arith.constant 1024 : index
+        scf.for %i = %c0 to %c3 step %c1 {
+          %s = kda.ring_slot %i of @s
+          %byte = arith.muli %s, %c1024 : index
+          kda.staged_copy @s[%s] iter(%i) do {
+            kda.copy_row %src[%c0] to %lds[%byte] elems(256) atom(staged) : memref<256xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+          }
+          kda.lds_barrier
+          kda.lds_read @s[%s] iter(%i)
           kda.lds_barrier
         }
       }
