@@ -78,19 +78,28 @@ private:
     ValueRange indices;
     int64_t base, size;
     bool write;
+    /// The array's place beyond `base` known only at run time (an index;
+    /// null when `base` is all of it): views at a computed offset, such as
+    /// a ring's slot.
+    Value shift = {};
   };
   LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs,
                                     SmallVectorImpl<WatchedAccess> &watched);
   void watchAccesses(ArrayRef<WatchedAccess> watched, Value emuCtx);
   /// The loads and stores (scalar or vector) that index a typed view of the
-  /// dynamic LDS at a constant byte offset (the chunk kernels' arrays),
-  /// watched at that offset. Views of views (the scan ring's slots) are
-  /// the pipeline markers' to describe.
+  /// dynamic LDS (the chunk kernels' arrays), or a view of such a view (the
+  /// scan ring's slots), watched against that view (watchView).
   void watchDynamicLdsViews(func::FuncOp fn,
                             SmallVectorImpl<WatchedAccess> &watched);
   /// `user` as a watched access of `mem` (of `type`) at LDS byte `base`,
   /// if it is a load or store of it.
   void watchUser(Operation *user, MemRefType type, int64_t base,
+                 SmallVectorImpl<WatchedAccess> &watched, Value shift = {});
+  /// The loads and stores through `view` (of an array at LDS byte `base` +
+  /// `shift`) and through views of it, each watched against the view it
+  /// indexes: a typed, statically shaped view at a constant or computed
+  /// byte offset (a ring slot's rows) is an array of its own.
+  void watchView(memref::ViewOp view, int64_t base, Value shift,
                  SmallVectorImpl<WatchedAccess> &watched);
   /// A barrier that first drains the thread's LDS operations: kda.lds_barrier
   /// and gpu.barrier (which on gfx9 lowers with the LDS counter drained).
@@ -469,10 +478,10 @@ void EmuLowering::checkCopyRow(CopyRowOp row, Value emuCtx,
 // global serves as the running workgroup's LDS. Private memory: an alloca of
 // the fiber's stack. Workgroup attributions sit in LDS one after another (16-
 // byte aligned), as on the GPU: pipeline markers address the first from byte
-// 0, and loads and stores that index an attribution directly are watched at
-// their byte offsets (views of a view of raw bytes, such as a pipeline's ring
-// slots, are what pipeline markers describe, so those are left to the
-// markers; typed views of the dynamic LDS: watchDynamicLdsViews).
+// 0, and loads and stores that index an attribution directly, or a typed view
+// of one (a pipeline ring's slot, at a computed offset), are watched at their
+// byte offsets against the array or view they index (typed views of the
+// dynamic LDS: watchDynamicLdsViews).
 LogicalResult EmuLowering::replaceAttributions(
     func::FuncOp fn, unsigned numArgs,
     SmallVectorImpl<WatchedAccess> &watched) {
@@ -535,7 +544,10 @@ void EmuLowering::emitDrainedBarrier(OpBuilder &b, Location loc,
 }
 
 void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
-                            SmallVectorImpl<WatchedAccess> &watched) {
+                            SmallVectorImpl<WatchedAccess> &watched,
+                            Value shift) {
+  if (auto view = dyn_cast<memref::ViewOp>(user))
+    return watchView(view, base, shift, watched);
   const int64_t elemBytes = type.getElementTypeBitWidth() / 8;
   // Vector accesses cover their whole vector (a masked store, whose lanes
   // off the mask write nothing, is left unwatched rather than reported for
@@ -544,32 +556,45 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
     return elemBytes * v.getNumElements();
   };
   if (auto l = dyn_cast<memref::LoadOp>(user))
-    watched.push_back({user, type, l.getIndices(), base, elemBytes, false});
+    watched.push_back(
+        {user, type, l.getIndices(), base, elemBytes, false, shift});
   else if (auto st = dyn_cast<memref::StoreOp>(user))
-    watched.push_back({user, type, st.getIndices(), base, elemBytes, true});
+    watched.push_back(
+        {user, type, st.getIndices(), base, elemBytes, true, shift});
   else if (auto vl = dyn_cast<vector::LoadOp>(user))
     watched.push_back({user, type, vl.getIndices(), base,
-                       vectorBytes(vl.getVectorType()), false});
+                       vectorBytes(vl.getVectorType()), false, shift});
   else if (auto vs = dyn_cast<vector::StoreOp>(user))
     watched.push_back({user, type, vs.getIndices(), base,
-                       vectorBytes(vs.getVectorType()), true});
+                       vectorBytes(vs.getVectorType()), true, shift});
+}
+
+void EmuLowering::watchView(memref::ViewOp view, int64_t base, Value shift,
+                            SmallVectorImpl<WatchedAccess> &watched) {
+  auto type = view.getType();
+  if (!view.getSizes().empty() || !type.hasStaticShape() ||
+      !type.getElementType().isIntOrFloat())
+    return;
+  if (std::optional<int64_t> c = getConstantIntValue(view.getByteShift())) {
+    base += *c;
+  } else {
+    OpBuilder b(ctx);
+    b.setInsertionPointAfter(view);
+    shift = shift ? arith::AddIOp::create(b, view.getLoc(), shift,
+                                          view.getByteShift())
+                        .getResult()
+                  : view.getByteShift();
+  }
+  for (Operation *user : view->getUsers())
+    watchUser(user, type, base, watched, shift);
 }
 
 void EmuLowering::watchDynamicLdsViews(
     func::FuncOp fn, SmallVectorImpl<WatchedAccess> &watched) {
   fn.walk([&](gpu::DynamicSharedMemoryOp lds) {
-    for (Operation *user : lds->getUsers()) {
-      auto view = dyn_cast<memref::ViewOp>(user);
-      if (!view || !view.getSizes().empty())
-        continue;
-      auto type = view.getType();
-      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
-      if (!shift || !type.hasStaticShape() ||
-          !type.getElementType().isIntOrFloat())
-        continue;
-      for (Operation *access : view->getUsers())
-        watchUser(access, type, *shift, watched);
-    }
+    for (Operation *user : lds->getUsers())
+      if (auto view = dyn_cast<memref::ViewOp>(user))
+        watchView(view, 0, Value(), watched);
   });
 }
 
@@ -594,14 +619,19 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
       linear = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, linear, extent), index);
     }
+    Value first = arith::ConstantIndexOp::create(b, loc, a.base);
+    if (a.shift)
+      first = arith::AddIOp::create(b, loc, first, a.shift);
     Value byte = arith::AddIOp::create(
-        b, loc, arith::ConstantIndexOp::create(b, loc, a.base),
+        b, loc, first,
         arith::MulIOp::create(b, loc, linear,
                               arith::ConstantIndexOp::create(
                                   b, loc, type.getElementTypeBitWidth() / 8)));
     Value lo = arith::IndexCastOp::create(b, loc, i64, byte);
     Value bytes = arith::ConstantIntOp::create(b, loc, a.size, 64);
-    Value arrayLo = arith::ConstantIntOp::create(b, loc, a.base, 64);
+    Value arrayLo =
+        a.shift ? Value(arith::IndexCastOp::create(b, loc, i64, first))
+                : Value(arith::ConstantIntOp::create(b, loc, a.base, 64));
     Value arrayBytes = arith::ConstantIntOp::create(
         b, loc, type.getNumElements() * (type.getElementTypeBitWidth() / 8),
         64);
