@@ -10,6 +10,7 @@
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/AtomLowering.h"
 #include "kda/Passes/Passes.h"
+#include "kda/Passes/PipelineHazards.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -59,10 +60,10 @@ private:
   /// at the vmcnt wait that counts past them.
   LogicalResult lowerCopyAtoms(func::FuncOp fn, Value emuCtx);
   /// Records on each copy row of `kernel` the LDS bytes of the array it
-  /// writes (kCopyRowArrayAttr: [first byte, bytes]): a workgroup
-  /// attribution, laid out as replaceAttributions places them, or a view of
-  /// the dynamic LDS at a constant offset. A row into anything else gets no
-  /// record and no bounds check (its atoms still run).
+  /// writes (kCopyRowArrayAttr: [first byte, bytes]), placed as the verifier
+  /// places it (workgroupArrayBase, the layout replaceAttributions gives the
+  /// attributions). A row into anything else gets no record and no bounds
+  /// check (its atoms still run; the verifier refuses such rows, R0).
   void recordCopyRowArrays(gpu::GPUFuncOp kernel);
   /// Before a copy row's atoms: the emulator checks that its destination
   /// lies in its array and in the slot its pipeline copy names
@@ -401,31 +402,15 @@ LogicalResult EmuLowering::lowerCopyAtoms(func::FuncOp fn, Value emuCtx) {
 }
 
 void EmuLowering::recordCopyRowArrays(gpu::GPUFuncOp kernel) {
-  auto bytesOf = [](MemRefType t) {
-    return t.getNumElements() * t.getElementTypeBitWidth() / 8;
-  };
-  llvm::DenseMap<Value, std::pair<int64_t, int64_t>> arrays;
-  int64_t base = 0;
-  for (BlockArgument a : kernel.getWorkgroupAttributions()) {
-    auto type = cast<MemRefType>(a.getType());
-    if (!type.hasStaticShape())
-      return; // replaceAttributions refuses the kernel
-    arrays[a] = {base, bytesOf(type)};
-    base += (bytesOf(type) + 15) / 16 * 16;
-  }
   kernel.walk([&](CopyRowOp row) {
-    std::optional<std::pair<int64_t, int64_t>> at;
-    if (auto it = arrays.find(row.getLds()); it != arrays.end())
-      at = it->second;
-    else if (auto view = row.getLds().getDefiningOp<memref::ViewOp>()) {
-      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
-      if (shift && view.getType().hasStaticShape() &&
-          view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>())
-        at = {*shift, bytesOf(view.getType())};
-    }
-    if (at)
-      row->setAttr(kCopyRowArrayAttr,
-                   DenseI64ArrayAttr::get(ctx, {at->first, at->second}));
+    auto type = cast<MemRefType>(row.getLds().getType());
+    FailureOr<int64_t> base = workgroupArrayBase(row.getLds());
+    if (failed(base) || !type.hasStaticShape())
+      return;
+    row->setAttr(kCopyRowArrayAttr,
+                 DenseI64ArrayAttr::get(
+                     ctx, {*base, type.getNumElements() *
+                                      type.getElementTypeBitWidth() / 8}));
   });
 }
 

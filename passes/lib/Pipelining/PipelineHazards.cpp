@@ -26,6 +26,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/InferIntRangeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -188,6 +189,10 @@ private:
   /// R1 for a read's body: every view it takes of the ring's bytes lies
   /// inside the slot the read names.
   std::optional<PipelineHazard> checkViews(LdsReadOp read, const Tile &t);
+  /// One view of checkViews: false with `found` set when it fails.
+  bool checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
+                 int64_t ringLo, int64_t ringHi,
+                 std::optional<PipelineHazard> &found);
   /// The LDS bytes [lo, hi) that `extent` bytes at byte `byte` of array
   /// `mem` may cover, `byte` bounded in the body of `at` (a copy or read of
   /// tile `t`); an R0 naming `user` when the array cannot be placed or the
@@ -868,39 +873,6 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
 
 std::optional<int64_t> staticBytes(MemRefType t);
 
-/// The first byte of workgroup array `mem` in the kernel's LDS, where the
-/// rings' offsets are counted: a workgroup attribution of the enclosing
-/// gpu.func (laid out one after another, 16-byte aligned), or a view of one
-/// or of the dynamic LDS at a constant offset.
-static FailureOr<int64_t> ldsBaseOf(Value mem) {
-  if (auto arg = dyn_cast<BlockArgument>(mem)) {
-    auto fn = dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
-    if (!fn)
-      return failure();
-    int64_t base = 0;
-    for (BlockArgument a : fn.getWorkgroupAttributions()) {
-      std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(a.getType()));
-      if (!bytes)
-        return failure();
-      if (a == arg)
-        return base;
-      base += llvm::alignTo(*bytes, 16);
-    }
-    return failure();
-  }
-  auto view = mem.getDefiningOp<memref::ViewOp>();
-  std::optional<int64_t> shift =
-      view ? getConstantIntValue(view.getByteShift()) : std::nullopt;
-  if (!shift)
-    return failure();
-  if (view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>())
-    return *shift;
-  FailureOr<int64_t> outer = ldsBaseOf(view.getSource());
-  if (failed(outer))
-    return failure();
-  return *outer + *shift;
-}
-
 ConstantIntRanges Interpreter::rangeIn(Value v, Operation *at, const Tile &t,
                                        unsigned depth) {
   const unsigned width = v.getType().isIndex()
@@ -960,7 +932,7 @@ FailureOr<std::pair<int64_t, int64_t>>
 Interpreter::boundBytes(Operation *at, const Tile &t, Operation *user,
                         Value mem, Value byte, int64_t extent,
                         std::optional<PipelineHazard> &r0) {
-  FailureOr<int64_t> base = ldsBaseOf(mem);
+  FailureOr<int64_t> base = workgroupArrayBase(mem);
   if (failed(base)) {
     r0 = hazard("R0", user,
                 cannot(*user, "its LDS array is not a workgroup attribution "
@@ -1014,46 +986,91 @@ std::optional<PipelineHazard> Interpreter::checkRows(Operation &copy,
 std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
                                                       const Tile &t) {
   const int64_t ringLo = t.buf->lo(0), ringHi = t.buf->lo(t.buf->slots());
+  // The views the body takes, and the views (wherever taken) through which
+  // it loads or stores; an access to the ring's array itself, not through a
+  // view of the slot, cannot be bounded here (R0).
+  llvm::SetVector<memref::ViewOp> views;
   std::optional<PipelineHazard> found;
-  read.walk([&](memref::ViewOp view) {
-    auto type = view.getType();
-    std::optional<int64_t> extent = staticBytes(type);
-    if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))
+  read.walk([&](Operation *op) {
+    if (auto view = dyn_cast<memref::ViewOp>(op)) {
+      views.insert(view);
       return WalkResult::advance();
-    // Views of an array that lies wholly beside the ring are not its
-    // business (the body's other LDS arrays).
-    FailureOr<int64_t> base = ldsBaseOf(view.getSource());
-    auto sourceType = cast<MemRefType>(view.getSource().getType());
-    if (succeeded(base) && sourceType.hasStaticShape()) {
-      const int64_t end = *base + staticBytes(sourceType).value_or(0);
-      if (end <= ringLo || *base >= ringHi)
-        return WalkResult::advance();
     }
-    if (!extent) {
-      found = hazard("R0", view,
-                     cannot(*view, "a view of the ring's bytes of a size "
-                                   "known only at run time"));
-      return WalkResult::interrupt();
-    }
-    FailureOr<std::pair<int64_t, int64_t>> bytes = boundBytes(
-        read, t, view, view.getSource(), view.getByteShift(), *extent, found);
-    if (failed(bytes))
-      return WalkResult::interrupt();
-    auto [lo, hi] = *bytes;
-    if (hi <= ringLo || lo >= ringHi)
-      return WalkResult::advance(); // the array's other bytes
-    if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot))
+    Value mem;
+    if (auto l = dyn_cast<memref::LoadOp>(op))
+      mem = l.getMemRef();
+    else if (auto st = dyn_cast<memref::StoreOp>(op))
+      mem = st.getMemRef();
+    else if (auto vl = dyn_cast<vector::LoadOp>(op))
+      mem = vl.getBase();
+    else if (auto vs = dyn_cast<vector::StoreOp>(op))
+      mem = vs.getBase();
+    auto type = mem ? dyn_cast<MemRefType>(mem.getType()) : MemRefType();
+    if (!type || !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))
       return WalkResult::advance();
-    found =
-        hazard("R1", view,
-               llvm::formatv("the read of iteration {0} from {1} views bytes "
-                             "[{2}, {3}), outside the slot's bytes [{4}, {5}): "
-                             "the wrong tile",
-                             t.iter.v, where(t), lo, hi, t.buf->lo(t.slot),
-                             t.buf->hi(t.slot)));
+    if (auto view = mem.getDefiningOp<memref::ViewOp>()) {
+      views.insert(view);
+      return WalkResult::advance();
+    }
+    FailureOr<int64_t> base = workgroupArrayBase(mem);
+    std::optional<int64_t> bytes = staticBytes(type);
+    if (succeeded(base) && bytes &&
+        (*base + *bytes <= ringLo || *base >= ringHi))
+      return WalkResult::advance(); // an array beside the ring
+    found = hazard("R0", op,
+                   cannot(*op, "it indexes an LDS array that may hold the "
+                               "ring directly, not through a view of the "
+                               "slot: its bytes are not bounded"));
     return WalkResult::interrupt();
   });
+  if (found)
+    return found;
+  for (memref::ViewOp view : views) {
+    if (!checkView(read, t, view, ringLo, ringHi, found))
+      break;
+  }
   return found;
+}
+
+bool Interpreter::checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
+                            int64_t ringLo, int64_t ringHi,
+                            std::optional<PipelineHazard> &found) {
+  auto type = view.getType();
+  std::optional<int64_t> extent = staticBytes(type);
+  if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))
+    return true;
+  // Views of an array that lies wholly beside the ring are not its
+  // business (the body's other LDS arrays).
+  FailureOr<int64_t> base = workgroupArrayBase(view.getSource());
+  auto sourceType = cast<MemRefType>(view.getSource().getType());
+  if (succeeded(base) && sourceType.hasStaticShape()) {
+    const int64_t end = *base + staticBytes(sourceType).value_or(0);
+    if (end <= ringLo || *base >= ringHi)
+      return true;
+  }
+  if (!extent) {
+    found = hazard("R0", view,
+                   cannot(*view, "a view of the ring's bytes of a size "
+                                 "known only at run time"));
+    return false;
+  }
+  FailureOr<std::pair<int64_t, int64_t>> bytes = boundBytes(
+      read, t, view, view.getSource(), view.getByteShift(), *extent, found);
+  if (failed(bytes))
+    return false;
+  auto [lo, hi] = *bytes;
+  if (hi <= ringLo || lo >= ringHi)
+    return true; // the array's other bytes
+  if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot))
+    return true;
+  found =
+      hazard("R1", view,
+             llvm::formatv("the read of iteration {0} from {1} views bytes "
+                           "[{2}, {3}), outside the slot's bytes [{4}, {5}): "
+                           "the wrong tile",
+                           t.iter.v, where(t), lo, hi, t.buf->lo(t.slot),
+                           t.buf->hi(t.slot)));
+  return false;
 }
 
 // wait(n): in each thread class, all but the last n of its own groups land.
@@ -1589,6 +1606,35 @@ mlir::kda::findPipelineHazard(ScheduleOp s, PipelineProof *proof) {
   if (!s.getDynamicTripCount())
     return runOnce(s, std::nullopt);
   return proveDynamic(s, proof);
+}
+
+FailureOr<int64_t> mlir::kda::workgroupArrayBase(Value mem) {
+  if (mem.getDefiningOp<gpu::DynamicSharedMemoryOp>())
+    return 0;
+  if (auto arg = dyn_cast<BlockArgument>(mem)) {
+    auto fn = dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
+    if (!fn)
+      return failure();
+    int64_t base = 0;
+    for (BlockArgument a : fn.getWorkgroupAttributions()) {
+      std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(a.getType()));
+      if (!bytes)
+        return failure();
+      if (a == arg)
+        return base;
+      base += llvm::alignTo(*bytes, 16);
+    }
+    return failure();
+  }
+  auto view = mem.getDefiningOp<memref::ViewOp>();
+  std::optional<int64_t> shift =
+      view ? getConstantIntValue(view.getByteShift()) : std::nullopt;
+  if (!shift)
+    return failure();
+  FailureOr<int64_t> outer = workgroupArrayBase(view.getSource());
+  if (failed(outer))
+    return failure();
+  return *outer + *shift;
 }
 
 void mlir::kda::reportPipelineHazard(ScheduleOp schedule,

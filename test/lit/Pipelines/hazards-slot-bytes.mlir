@@ -276,3 +276,27 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
     gpu.return
   }
 }
+
+// -----
+
+// A read body that indexes the ring's array itself, not a view of its slot:
+// its bytes are not bounded, R0.
+gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
+  kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
+  gpu.func @direct(%src: memref<?xf32>, %at: memref<?xindex>)
+      workgroup(%lds : memref<1024xi8, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{R0: cannot analyse memref.load: it indexes an LDS array that may hold the ring directly, not through a view of the slot: its bytes are not bounded (pipeline 'direct' at depth 1)}}
+    kda.schedule "direct" trip_count(1) depth(1) target("emu") {
+      kda.staged_copy @r[%c0] iter(%c0) do {
+        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(staged) : memref<?xf32>, memref<1024xi8, #gpu.address_space<workgroup>>
+      }
+      kda.lds_barrier
+      kda.lds_read @r[%c0] iter(%c0) do {
+        %x = memref.load %lds[%c0] : memref<1024xi8, #gpu.address_space<workgroup>>
+      }
+      kda.lds_barrier
+    }
+    gpu.return
+  }
+}

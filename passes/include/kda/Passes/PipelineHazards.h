@@ -48,6 +48,14 @@ struct PipelineProof {
 std::optional<PipelineHazard> findPipelineHazard(ScheduleOp schedule,
                                                  PipelineProof *proof = nullptr);
 
+/// The first byte of workgroup array `mem` in its kernel's LDS, where the
+/// rings' offsets are counted: a workgroup attribution of the enclosing
+/// gpu.func (laid out one after another, 16-byte aligned), the dynamic LDS
+/// (byte 0), or a view of one of those at a constant offset; failure for
+/// anything else.
+/// The verifier and the emulator place copy rows and views by it.
+FailureOr<int64_t> workgroupArrayBase(Value mem);
+
 /// Emits the hazard as an error at the schedule (the pipeline it came from).
 void reportPipelineHazard(ScheduleOp schedule, const PipelineHazard &hazard);
 
