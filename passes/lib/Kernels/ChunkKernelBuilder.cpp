@@ -1459,7 +1459,7 @@ void ChunkEmitter::storeActRun(Value run, Value dst, Value r, Value c0) {
 
 void ChunkEmitter::bindPlace(Value seq) {
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/IntegerAttr());
+  lane = gpu::LaneIdOp::create(b, loc, b.getIndexAttr(p.waveSize));
   wave = div(tid, p.waveSize);
   h = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
   hq = div(h, p.G);

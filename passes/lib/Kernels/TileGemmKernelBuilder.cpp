@@ -185,7 +185,7 @@ void TileGemmEmitter::emit(gpu::GPUFuncOp func) {
         c = entry.getArgument(2);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   wave = arith::DivUIOp::create(b, loc, tid, idx(p.waveSize));
-  lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/IntegerAttr());
+  lane = gpu::LaneIdOp::create(b, loc, b.getIndexAttr(p.waveSize));
   Value rowBase = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
                       idx(kTile));
   Value colBase = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),

@@ -193,6 +193,14 @@ private:
   bool checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
                  int64_t ringLo, int64_t ringHi,
                  std::optional<PipelineHazard> &found);
+  /// One load or store of a read's body through a view: the bytes its
+  /// indices may reach, not only the view's own extent, stay in the slot
+  /// where they reach the ring (an index past a view's end reads the next
+  /// bytes of LDS). False with `found` set when it fails.
+  bool checkAccess(LdsReadOp read, const Tile &t, Operation *access,
+                   memref::ViewOp view, ValueRange indices,
+                   ArrayRef<int64_t> span, int64_t ringLo, int64_t ringHi,
+                   std::optional<PipelineHazard> &found);
   /// The LDS bytes [lo, hi) that `extent` bytes at byte `byte` of array
   /// `mem` may cover, `byte` bounded in the body of `at` (a copy or read of
   /// tile `t`); an R0 naming `user` when the array cannot be placed or the
@@ -206,6 +214,16 @@ private:
   /// their InferIntRangeInterface; anything else is unbounded.
   ConstantIntRanges rangeIn(Value v, Operation *at, const Tile &t,
                             unsigned depth = 0);
+  /// rangeIn without the cache.
+  ConstantIntRanges rangeOf(Value v, Operation *at, const Tile &t,
+                            unsigned depth);
+  /// rangeIn's results within one check of one copy or read (the
+  /// interpreter's state does not move during it).
+  llvm::DenseMap<Value, ConstantIntRanges> rangeCache;
+  /// rangeIn of a select whose condition compares one of its operands.
+  std::optional<ConstantIntRanges> selectRange(arith::SelectOp select,
+                                               Operation *at, const Tile &t,
+                                               unsigned depth);
   std::optional<PipelineHazard> wait(AsyncWaitOp op);
   std::optional<PipelineHazard> read(LdsReadOp op);
   std::optional<PipelineHazard> finish();
@@ -886,6 +904,25 @@ ConstantIntRanges Interpreter::rangeIn(Value v, Operation *at, const Tile &t,
     return unbounded;
   if (auto it = env.find(v); it != env.end())
     return point(it->second.v);
+  // Memoized within one check (checkRows, checkViews clear it): index
+  // DAGs share their subterms (a select's condition repeats its operands),
+  // which a plain recursion walks again.
+  if (auto it = rangeCache.find(v); it != rangeCache.end())
+    return it->second;
+  ConstantIntRanges r = rangeOf(v, at, t, depth);
+  rangeCache.try_emplace(v, r);
+  return r;
+}
+
+ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
+                                       unsigned depth) {
+  const unsigned width = v.getType().isIndex()
+                             ? IndexType::kInternalStorageBitWidth
+                             : v.getType().getIntOrFloatBitWidth();
+  const ConstantIntRanges unbounded = ConstantIntRanges::maxRange(width);
+  auto point = [&](int64_t x) {
+    return ConstantIntRanges::constant(APInt(width, uint64_t(x), true));
+  };
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     Operation *owner = arg.getOwner()->getParentOp();
     if (owner == at) // a hand-written body's (iteration, slot)
@@ -900,17 +937,29 @@ ConstantIntRanges Interpreter::rangeIn(Value v, Operation *at, const Tile &t,
                       ub = rangeIn(loop.getUpperBound(), at, t, depth + 1);
     if (ub.smax().sle(lb.smin()))
       return point(lb.smin().getSExtValue()); // never runs
-    return ConstantIntRanges::fromSigned(lb.smin(), ub.smax() - 1);
+    APInt last = ub.smax() - 1;
+    // With a constant start and step, the last counter the step reaches.
+    ConstantIntRanges step = rangeIn(loop.getStep(), at, t, depth + 1);
+    if (lb.smin() == lb.smax() && step.smin() == step.smax() &&
+        step.smin().isStrictlyPositive())
+      last = lb.smin() + (last - lb.smin()).sdiv(step.smin()) * step.smin();
+    return ConstantIntRanges::fromSigned(lb.smin(), last);
   }
   Operation *def = v.getDefiningOp();
   if (!at->isAncestor(def)) {
     // Computed outside the body: the interpreter's value where it has one
-    // (not an error where it has not: kernel data bound the rows instead).
+    // (not an error where it has not: kernel data bound the rows instead),
+    // else what its op's range rules give (a thread or lane id within the
+    // kernel's known_block_size, a remainder).
     std::string kept = evalError;
     FailureOr<Val> x = eval(v);
     evalError = kept;
-    return succeeded(x) ? point(x->v) : unbounded;
+    if (succeeded(x))
+      return point(x->v);
   }
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    if (std::optional<ConstantIntRanges> r = selectRange(select, at, t, depth))
+      return *r;
   auto infer = dyn_cast<InferIntRangeInterface>(def);
   if (!infer)
     return unbounded;
@@ -926,6 +975,99 @@ ConstantIntRanges Interpreter::rangeIn(Value v, Operation *at, const Tile &t,
       out = range;
   });
   return out;
+}
+
+/// `x` where `x pred bound` holds (signed; unsigned predicates only where
+/// both ranges are non-negative, where they agree); nullopt when the
+/// predicate cannot narrow it.
+static std::optional<ConstantIntRanges> narrow(const ConstantIntRanges &x,
+                                               arith::CmpIPredicate pred,
+                                               const ConstantIntRanges &bound) {
+  using P = arith::CmpIPredicate;
+  const bool isUnsigned =
+      pred == P::ult || pred == P::ule || pred == P::ugt || pred == P::uge;
+  if (isUnsigned && (x.smin().isNegative() || bound.smin().isNegative()))
+    return std::nullopt;
+  APInt lo = x.smin(), hi = x.smax();
+  const unsigned w = lo.getBitWidth();
+  switch (pred) {
+  case P::ult:
+  case P::slt:
+    if (bound.smax().isMinSignedValue())
+      return std::nullopt;
+    hi = llvm::APIntOps::smin(hi, bound.smax() - APInt(w, 1));
+    break;
+  case P::ule:
+  case P::sle:
+    hi = llvm::APIntOps::smin(hi, bound.smax());
+    break;
+  case P::ugt:
+  case P::sgt:
+    if (bound.smin().isMaxSignedValue())
+      return std::nullopt;
+    lo = llvm::APIntOps::smax(lo, bound.smin() + APInt(w, 1));
+    break;
+  case P::uge:
+  case P::sge:
+    lo = llvm::APIntOps::smax(lo, bound.smin());
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (lo.sgt(hi))
+    return std::nullopt; // the branch never runs: leave it to the union
+  return ConstantIntRanges::fromSigned(lo, hi);
+}
+
+/// The predicate with its operands exchanged (a < b as b > a).
+static arith::CmpIPredicate swapped(arith::CmpIPredicate pred) {
+  using P = arith::CmpIPredicate;
+  switch (pred) {
+  case P::slt:
+    return P::sgt;
+  case P::sle:
+    return P::sge;
+  case P::sgt:
+    return P::slt;
+  case P::sge:
+    return P::sle;
+  case P::ult:
+    return P::ugt;
+  case P::ule:
+    return P::uge;
+  case P::ugt:
+    return P::ult;
+  case P::uge:
+    return P::ule;
+  default:
+    return pred; // eq, ne
+  }
+}
+
+// The builders' clamp, select(x < n, x, 0) (a wave past the last piece
+// takes piece 0): each operand narrowed by the condition that picks it,
+// which InferIntRangeInterface's union of the two does not do.
+std::optional<ConstantIntRanges>
+Interpreter::selectRange(arith::SelectOp select, Operation *at, const Tile &t,
+                         unsigned depth) {
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!cmp || !select.getType().isIntOrIndex())
+    return std::nullopt;
+  using P = arith::CmpIPredicate;
+  // A branch's value narrowed where the comparison (or its negation) holds.
+  auto branch = [&](Value v, bool whenTrue) {
+    ConstantIntRanges r = rangeIn(v, at, t, depth + 1);
+    P pred = whenTrue ? cmp.getPredicate()
+                      : arith::invertPredicate(cmp.getPredicate());
+    std::optional<ConstantIntRanges> n;
+    if (cmp.getLhs() == v)
+      n = narrow(r, pred, rangeIn(cmp.getRhs(), at, t, depth + 1));
+    else if (cmp.getRhs() == v)
+      n = narrow(r, swapped(pred), rangeIn(cmp.getLhs(), at, t, depth + 1));
+    return n ? *n : r;
+  };
+  return branch(select.getTrueValue(), true)
+      .rangeUnion(branch(select.getFalseValue(), false));
 }
 
 FailureOr<std::pair<int64_t, int64_t>>
@@ -957,6 +1099,7 @@ std::optional<PipelineHazard> Interpreter::checkRows(Operation &copy,
                                                      const Tile &t) {
   const TargetInfo *target = lookupTarget(schedule.getTarget());
   std::optional<PipelineHazard> found;
+  rangeCache.clear();
   copy.walk([&](CopyRowOp row) {
     // global_load_lds fills whole wave regions, the padding included.
     int64_t extent = row.getRowBytes();
@@ -990,7 +1133,9 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
   // it loads or stores; an access to the ring's array itself, not through a
   // view of the slot, cannot be bounded here (R0).
   llvm::SetVector<memref::ViewOp> views;
+  SmallVector<std::pair<Operation *, memref::ViewOp>> accesses;
   std::optional<PipelineHazard> found;
+  rangeCache.clear();
   read.walk([&](Operation *op) {
     if (auto view = dyn_cast<memref::ViewOp>(op)) {
       views.insert(view);
@@ -1010,6 +1155,7 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
       return WalkResult::advance();
     if (auto view = mem.getDefiningOp<memref::ViewOp>()) {
       views.insert(view);
+      accesses.push_back({op, view});
       return WalkResult::advance();
     }
     FailureOr<int64_t> base = workgroupArrayBase(mem);
@@ -1027,9 +1173,92 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
     return found;
   for (memref::ViewOp view : views) {
     if (!checkView(read, t, view, ringLo, ringHi, found))
+      return found;
+  }
+  for (auto [op, view] : accesses) {
+    ValueRange indices;
+    SmallVector<int64_t> span;
+    if (auto l = dyn_cast<memref::LoadOp>(op))
+      indices = l.getIndices();
+    else if (auto st = dyn_cast<memref::StoreOp>(op))
+      indices = st.getIndices();
+    else if (auto vl = dyn_cast<vector::LoadOp>(op))
+      indices = vl.getIndices(),
+      span = llvm::to_vector(vl.getVectorType().getShape());
+    else if (auto vs = dyn_cast<vector::StoreOp>(op))
+      indices = vs.getIndices(),
+      span = llvm::to_vector(vs.getVectorType().getShape());
+    if (!checkAccess(read, t, op, view, indices, span, ringLo, ringHi, found))
       break;
   }
   return found;
+}
+
+bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
+                              memref::ViewOp view, ValueRange indices,
+                              ArrayRef<int64_t> span, int64_t ringLo,
+                              int64_t ringHi,
+                              std::optional<PipelineHazard> &found) {
+  auto type = view.getType();
+  FailureOr<int64_t> base = workgroupArrayBase(view.getSource());
+  auto sourceType = cast<MemRefType>(view.getSource().getType());
+  if (succeeded(base) && sourceType.hasStaticShape()) {
+    const int64_t end = *base + staticBytes(sourceType).value_or(0);
+    if (end <= ringLo || *base >= ringHi)
+      return true; // an array beside the ring
+  }
+  auto unbounded = [&](const char *why) {
+    found = hazard("R0", access, cannot(*access, why));
+    return false;
+  };
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  if (!type.hasStaticShape() ||
+      failed(type.getStridesAndOffset(strides, offset)) || offset != 0)
+    return unbounded("it indexes a view of the ring's bytes whose shape or "
+                     "layout is not static");
+  const int64_t elem = staticBytes(type).value_or(0) /
+                       std::max<int64_t>(1, type.getNumElements());
+  // The element range its indices may reach: each index over its range,
+  // a vector's trailing dimensions over its shape.
+  constexpr int64_t kFar = int64_t(1) << 40;
+  int64_t first = 0, last = 0;
+  bool exact = true; // every index one value
+  const size_t lead = indices.size() - std::min(indices.size(), span.size());
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    ConstantIntRanges r = rangeIn(index, read, t);
+    const int64_t lo = r.smin().getSExtValue(), hi = r.smax().getSExtValue();
+    if (lo < -kFar || hi > kFar)
+      return unbounded("the LDS element it indexes through a view of the "
+                       "ring cannot be bounded from the slot, constants and "
+                       "the body's own loops");
+    const int64_t extra = d >= lead ? span[d - lead] - 1 : 0;
+    exact &= lo == hi;
+    first += lo * strides[d];
+    last += (hi + extra) * strides[d];
+  }
+  FailureOr<std::pair<int64_t, int64_t>> shift = boundBytes(
+      read, t, view, view.getSource(), view.getByteShift(), 0, found);
+  if (failed(shift))
+    return false;
+  const int64_t lo = shift->first + first * elem,
+                hi = shift->second + (last + 1) * elem;
+  if (hi <= ringLo || lo >= ringHi)
+    return true; // the array's other bytes
+  if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot))
+    return true;
+  exact &= shift->first == shift->second;
+  found = hazard(
+      "R1", access,
+      llvm::formatv("the read of iteration {0} from {1} {2} bytes [{3}, {4}) "
+                    "through a view of the ring, outside the slot's bytes "
+                    "[{5}, {6}): the wrong tile",
+                    t.iter.v, where(t),
+                    isa<memref::StoreOp, vector::StoreOp>(access)
+                        ? (exact ? "stores" : "may store")
+                        : (exact ? "loads" : "may load"),
+                    lo, hi, t.buf->lo(t.slot), t.buf->hi(t.slot)));
+  return false;
 }
 
 bool Interpreter::checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
