@@ -891,19 +891,23 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
 
 std::optional<int64_t> staticBytes(MemRefType t);
 
+/// Bits of an integer or index value's ranges.
+static unsigned rangeWidth(Value v) {
+  return v.getType().isIndex() ? IndexType::kInternalStorageBitWidth
+                               : v.getType().getIntOrFloatBitWidth();
+}
+
+/// The range of `v` holding `x` alone.
+static ConstantIntRanges pointRange(Value v, int64_t x) {
+  return ConstantIntRanges::constant(APInt(rangeWidth(v), uint64_t(x), true));
+}
+
 ConstantIntRanges Interpreter::rangeIn(Value v, Operation *at, const Tile &t,
                                        unsigned depth) {
-  const unsigned width = v.getType().isIndex()
-                             ? IndexType::kInternalStorageBitWidth
-                             : v.getType().getIntOrFloatBitWidth();
-  const ConstantIntRanges unbounded = ConstantIntRanges::maxRange(width);
-  auto point = [&](int64_t x) {
-    return ConstantIntRanges::constant(APInt(width, uint64_t(x), true));
-  };
   if (depth > 64)
-    return unbounded;
+    return ConstantIntRanges::maxRange(rangeWidth(v));
   if (auto it = env.find(v); it != env.end())
-    return point(it->second.v);
+    return pointRange(v, it->second.v);
   // Memoized within one check (checkRows, checkViews clear it): index
   // DAGs share their subterms (a select's condition repeats its operands),
   // which a plain recursion walks again.
@@ -916,13 +920,9 @@ ConstantIntRanges Interpreter::rangeIn(Value v, Operation *at, const Tile &t,
 
 ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
                                        unsigned depth) {
-  const unsigned width = v.getType().isIndex()
-                             ? IndexType::kInternalStorageBitWidth
-                             : v.getType().getIntOrFloatBitWidth();
-  const ConstantIntRanges unbounded = ConstantIntRanges::maxRange(width);
-  auto point = [&](int64_t x) {
-    return ConstantIntRanges::constant(APInt(width, uint64_t(x), true));
-  };
+  const ConstantIntRanges unbounded =
+      ConstantIntRanges::maxRange(rangeWidth(v));
+  auto point = [&](int64_t x) { return pointRange(v, x); };
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     Operation *owner = arg.getOwner()->getParentOp();
     if (owner == at) // a hand-written body's (iteration, slot)
@@ -1022,26 +1022,15 @@ static std::optional<ConstantIntRanges> narrow(const ConstantIntRanges &x,
 /// The predicate with its operands exchanged (a < b as b > a).
 static arith::CmpIPredicate swapped(arith::CmpIPredicate pred) {
   using P = arith::CmpIPredicate;
-  switch (pred) {
-  case P::slt:
-    return P::sgt;
-  case P::sle:
-    return P::sge;
-  case P::sgt:
-    return P::slt;
-  case P::sge:
-    return P::sle;
-  case P::ult:
-    return P::ugt;
-  case P::ule:
-    return P::uge;
-  case P::ugt:
-    return P::ult;
-  case P::uge:
-    return P::ule;
-  default:
-    return pred; // eq, ne
+  static constexpr std::pair<P, P> kPairs[] = {
+      {P::slt, P::sgt}, {P::sle, P::sge}, {P::ult, P::ugt}, {P::ule, P::uge}};
+  for (auto [x, y] : kPairs) {
+    if (pred == x)
+      return y;
+    if (pred == y)
+      return x;
   }
+  return pred; // eq, ne
 }
 
 // The builders' clamp, select(x < n, x, 0) (a wave past the last piece
@@ -1126,6 +1115,17 @@ std::optional<PipelineHazard> Interpreter::checkRows(Operation &copy,
   return found;
 }
 
+/// Whether LDS array `mem` (placed, of static size) lies wholly outside
+/// the ring's bytes [ringLo, ringHi).
+static bool besideRing(Value mem, int64_t ringLo, int64_t ringHi) {
+  FailureOr<int64_t> base = workgroupArrayBase(mem);
+  auto type = cast<MemRefType>(mem.getType());
+  if (failed(base) || !type.hasStaticShape())
+    return false;
+  const int64_t end = *base + staticBytes(type).value_or(0);
+  return end <= ringLo || *base >= ringHi;
+}
+
 std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
                                                       const Tile &t) {
   const int64_t ringLo = t.buf->lo(0), ringHi = t.buf->lo(t.buf->slots());
@@ -1158,11 +1158,8 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
       accesses.push_back({op, view});
       return WalkResult::advance();
     }
-    FailureOr<int64_t> base = workgroupArrayBase(mem);
-    std::optional<int64_t> bytes = staticBytes(type);
-    if (succeeded(base) && bytes &&
-        (*base + *bytes <= ringLo || *base >= ringHi))
-      return WalkResult::advance(); // an array beside the ring
+    if (besideRing(mem, ringLo, ringHi))
+      return WalkResult::advance();
     found = hazard("R0", op,
                    cannot(*op, "it indexes an LDS array that may hold the "
                                "ring directly, not through a view of the "
@@ -1200,13 +1197,8 @@ bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
                               int64_t ringHi,
                               std::optional<PipelineHazard> &found) {
   auto type = view.getType();
-  FailureOr<int64_t> base = workgroupArrayBase(view.getSource());
-  auto sourceType = cast<MemRefType>(view.getSource().getType());
-  if (succeeded(base) && sourceType.hasStaticShape()) {
-    const int64_t end = *base + staticBytes(sourceType).value_or(0);
-    if (end <= ringLo || *base >= ringHi)
-      return true; // an array beside the ring
-  }
+  if (besideRing(view.getSource(), ringLo, ringHi))
+    return true;
   auto unbounded = [&](const char *why) {
     found = hazard("R0", access, cannot(*access, why));
     return false;
@@ -1270,13 +1262,8 @@ bool Interpreter::checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
     return true;
   // Views of an array that lies wholly beside the ring are not its
   // business (the body's other LDS arrays).
-  FailureOr<int64_t> base = workgroupArrayBase(view.getSource());
-  auto sourceType = cast<MemRefType>(view.getSource().getType());
-  if (succeeded(base) && sourceType.hasStaticShape()) {
-    const int64_t end = *base + staticBytes(sourceType).value_or(0);
-    if (end <= ringLo || *base >= ringHi)
-      return true;
-  }
+  if (besideRing(view.getSource(), ringLo, ringHi))
+    return true;
   if (!extent) {
     found = hazard("R0", view,
                    cannot(*view, "a view of the ring's bytes of a size "
