@@ -32,6 +32,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <deque>
@@ -1115,6 +1116,44 @@ std::optional<PipelineHazard> Interpreter::checkRows(Operation &copy,
   return found;
 }
 
+/// A load or store the read checks bound: its memref, its indices and the
+/// shape a vector access spans (empty for a scalar one).
+struct LdsAccess {
+  Value mem;
+  ValueRange indices;
+  SmallVector<int64_t> span;
+};
+static std::optional<LdsAccess> ldsAccessOf(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<LdsAccess>>(op)
+      .Case([](memref::LoadOp l) {
+        return LdsAccess{l.getMemRef(), l.getIndices(), {}};
+      })
+      .Case([](memref::StoreOp st) {
+        return LdsAccess{st.getMemRef(), st.getIndices(), {}};
+      })
+      .Case([](vector::LoadOp l) {
+        return LdsAccess{l.getBase(), l.getIndices(),
+                         llvm::to_vector(l.getVectorType().getShape())};
+      })
+      .Case([](vector::StoreOp st) {
+        return LdsAccess{st.getBase(), st.getIndices(),
+                         llvm::to_vector(st.getVectorType().getShape())};
+      })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+static bool isWorkgroupMemRef(Value v) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  return type && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
+}
+
+/// The LDS array a value views (through memref.view, to its source).
+static Value arrayOf(Value mem) {
+  while (auto view = mem.getDefiningOp<memref::ViewOp>())
+    mem = view.getSource();
+  return mem;
+}
+
 /// Whether LDS array `mem` (placed, of static size) lies wholly outside
 /// the ring's bytes [ringLo, ringHi).
 static bool besideRing(Value mem, int64_t ringLo, int64_t ringHi) {
@@ -1141,30 +1180,35 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
       views.insert(view);
       return WalkResult::advance();
     }
-    Value mem;
-    if (auto l = dyn_cast<memref::LoadOp>(op))
-      mem = l.getMemRef();
-    else if (auto st = dyn_cast<memref::StoreOp>(op))
-      mem = st.getMemRef();
-    else if (auto vl = dyn_cast<vector::LoadOp>(op))
-      mem = vl.getBase();
-    else if (auto vs = dyn_cast<vector::StoreOp>(op))
-      mem = vs.getBase();
-    auto type = mem ? dyn_cast<MemRefType>(mem.getType()) : MemRefType();
-    if (!type || !gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))
-      return WalkResult::advance();
-    if (auto view = mem.getDefiningOp<memref::ViewOp>()) {
-      views.insert(view);
-      accesses.push_back({op, view});
-      return WalkResult::advance();
+    if (std::optional<LdsAccess> a = ldsAccessOf(op)) {
+      if (!isWorkgroupMemRef(a->mem))
+        return WalkResult::advance();
+      if (auto view = a->mem.getDefiningOp<memref::ViewOp>()) {
+        views.insert(view);
+        accesses.push_back({op, view});
+        return WalkResult::advance();
+      }
+      if (besideRing(a->mem, ringLo, ringHi))
+        return WalkResult::advance();
+      found = hazard("R0", op,
+                     cannot(*op, "it indexes an LDS array that may hold the "
+                                 "ring directly, not through a view of the "
+                                 "slot: its bytes are not bounded"));
+      return WalkResult::interrupt();
     }
-    if (besideRing(mem, ringLo, ringHi))
-      return WalkResult::advance();
-    found = hazard("R0", op,
-                   cannot(*op, "it indexes an LDS array that may hold the "
-                               "ring directly, not through a view of the "
-                               "slot: its bytes are not bounded"));
-    return WalkResult::interrupt();
+    // Any other op that takes LDS which may hold the ring (a transfer, a
+    // copy, a matrix load): its bytes are not modelled.
+    for (Value operand : op->getOperands()) {
+      if (!isWorkgroupMemRef(operand) ||
+          besideRing(arrayOf(operand), ringLo, ringHi))
+        continue;
+      found = hazard("R0", op,
+                     cannot(*op, "it touches LDS that may hold the ring, and "
+                                 "the read's checks bound only loads, stores "
+                                 "and views: its bytes are not bounded"));
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
   });
   if (found)
     return found;
@@ -1173,18 +1217,9 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
       return found;
   }
   for (auto [op, view] : accesses) {
-    ValueRange indices;
-    SmallVector<int64_t> span;
-    if (auto l = dyn_cast<memref::LoadOp>(op))
-      indices = l.getIndices();
-    else if (auto st = dyn_cast<memref::StoreOp>(op))
-      indices = st.getIndices();
-    else if (auto vl = dyn_cast<vector::LoadOp>(op))
-      indices = vl.getIndices(),
-      span = llvm::to_vector(vl.getVectorType().getShape());
-    else if (auto vs = dyn_cast<vector::StoreOp>(op))
-      indices = vs.getIndices(),
-      span = llvm::to_vector(vs.getVectorType().getShape());
+    LdsAccess a = *ldsAccessOf(op);
+    ValueRange indices = a.indices;
+    ArrayRef<int64_t> span = a.span;
     if (!checkAccess(read, t, op, view, indices, span, ringLo, ringHi, found))
       break;
   }
