@@ -368,8 +368,13 @@ static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
 static LogicalResult compileNvptx(ModuleOp km, const TargetInfo &t,
                                   const Toolchain &tools, StringRef dir,
                                   std::vector<CompiledKernel> &kernels) {
-  if (failed(requireCudaToolkit(km, tools)) ||
-      failed(runPipeline(km, nvptxPipeline(t, tools))))
+  if (failed(requireCudaToolkit(km, tools)))
+    return failure();
+  if (failed(configureTargetBackend(t)))
+    return km.emitError("this LLVM's NVPTX backend has no nvptx-short-ptr "
+                        "option (kda's sm_90 kernels address LDS with 32-bit "
+                        "pointers)");
+  if (failed(runPipeline(km, nvptxPipeline(t, tools))))
     return failure();
   FailureOr<std::string> ptx = binaryObject(km);
   if (failed(ptx))

@@ -33,8 +33,8 @@ using namespace mlir::kda;
 namespace {
 
 /// Rows of one anchoring block of the intra-chunk matrices: exponents are
-/// taken relative to the first row of a 16-row block, so neither factor of
-/// an off-diagonal product exceeds 1 (KDA-MATH.md section 3).
+/// taken relative to one row of a 16-row block, its first or its middle, so
+/// no factor of a product overflows (KDA-MATH.md section 3; prepIntraChunk).
 constexpr int64_t kSub = 16;
 /// Waves of a workgroup, in both kernels. prep: measured on the H200
 /// (1 x 8192 H32) 1.89 ms at 8 against 2.14 at 4 - LDS allows 4 workgroups
@@ -1085,9 +1085,8 @@ private:
   Value clusterSum(Value x, int64_t lanes);
   void prepGateCumsum();
   void prepIntraChunk();
-  /// The atom tiles of a block of A_kk and A_qk (a 16 x 16 block or one
-  /// of its tiles; raw sums, in the block's tile order), anchored at row
-  /// `anchor`.
+  /// The atom tiles of A_kk and A_qk of a prep piece (raw sums, in the
+  /// block's tile order), anchored at row `anchor`.
   struct IntraTiles {
     SmallVector<Value> kk, qk;
   };
@@ -1625,11 +1624,67 @@ bool diagonalByAtoms(LayerAttr layer) {
              kMaxAnchorExponent;
 }
 
+/// How the intra-chunk products are dealt to the waves: row block I's
+/// column tiles (`tiles[I]`: those of its blocks J < I, and of its own
+/// diagonal block where that goes by atoms) in runs of `perPiece`
+/// consecutive tiles, a run a piece, so a piece builds its rows' A
+/// fragments once a k step for all its tiles. The most tiles a piece may
+/// take (its accumulators: 2 x perPiece x the row tiles).
+constexpr int64_t kIntraMaxTiles = 4;
+struct IntraSchedule {
+  SmallVector<int64_t> tiles; // column tiles of row block I
+  SmallVector<int64_t> start; // first piece of row block I
+  int64_t perPiece = 1, pieces = 0;
+};
+/// The run length with the fewest fragment builds on the busiest wave:
+/// trips x (per + 2 x rowTiles), a B fragment a column tile and the k and q
+/// A fragments a row tile. At chunk 64 with mma.sync's 16 x 8 tiles and
+/// diagonal blocks by atoms: runs of 3, 8 pieces on 8 waves (one trip),
+/// where a piece a 16 x 16 block took two trips and built each row block's
+/// A fragments once per block (ncu, H200: the prep is bound by its LDS
+/// wavefronts, and A's elements are 2/3 of the loop's). Measured on the
+/// H200 (2026-12-02, one call, two rounds, 32-bit LDS pointers both): the
+/// prep 0.623 -> 0.564-0.568 ms (1 x 8192 H32), 1.219 -> 1.094-1.102 (4 x
+/// 4096), 0.621-0.626 -> 0.558-0.562 (1 x 32768 H8). sm_90's prep then
+/// spills 40 bytes at its 80 registers (the stores' indices, live across
+/// the k loop; 72 with a run's columns each its own base), and is still
+/// the faster: the same call measured the 60-byte variant 0.576-0.579.
+IntraSchedule intraSchedule(int64_t blocks, int64_t nt, int64_t mt,
+                            bool diagonal, int64_t waves) {
+  // A run spans at most the chunk's columns (prepIntraChunk).
+  const int64_t maxTiles = std::min(kIntraMaxTiles, blocks * nt);
+  IntraSchedule s;
+  for (int64_t i = 0; i < blocks; ++i)
+    s.tiles.push_back((diagonal ? i + 1 : i) * nt);
+  auto piecesAt = [&](int64_t per) {
+    int64_t n = 0;
+    for (int64_t t : s.tiles)
+      n += (t + per - 1) / per;
+    return n;
+  };
+  int64_t best = 0;
+  for (int64_t per = 1; per <= maxTiles; ++per) {
+    int64_t trips = (piecesAt(per) + waves - 1) / waves;
+    int64_t cost = trips * (per + 2 * mt);
+    if (!best || cost < best)
+      best = cost, s.perPiece = per;
+  }
+  for (int64_t t : s.tiles) {
+    s.start.push_back(s.pieces);
+    s.pieces += (t + s.perPiece - 1) / s.perPiece;
+  }
+  return s;
+}
+
 // A_kk (LDS, strictly lower, beta_i folded in) and A_qk (workspace rows,
-// lower with the diagonal). Off-diagonal 16-row blocks I > J by atoms with
-// the anchor m = 16 I; diagonal blocks by atoms anchored at their middle
-// row where the gate allows (diagonalByAtoms), else pairwise
-// (prepDiagonal).
+// lower with the diagonal), by atoms over row blocks (intraSchedule). Row
+// block I's products are anchored at its first row 16 I (off-diagonal
+// blocks only, both exponents <= 0; the diagonal blocks pairwise,
+// prepDiagonal), or, where the diagonal blocks go by atoms
+// (diagonalByAtoms), all of them at its middle row 16 I + 8: then a row's
+// factor exp(G_i - G_m) is at most e^(8 |lb|) and a column's exp(G_m - G_j)
+// in an off-diagonal block at most 1 - it may flush to zero only where the
+// product is below e^(8 |lb|) x 2^-126, far under anything stored.
 void ChunkEmitter::prepIntraChunk() {
   // Zeros first: the upper triangles are read by the inverse and the scan.
   forRowRuns(p.C, [&](Value r, Value j0) {
@@ -1639,19 +1694,64 @@ void ChunkEmitter::prepIntraChunk() {
   });
   barrier();
 
-  const int64_t blocks = p.C / kSub;
-  const int64_t pairs = blocks * (blocks - 1) / 2; // blocks I > J
   const bool diagonal = diagonalByAtoms(layer);
-  // The tiles of `blk` (every wave's, a dead one's on its clamped piece;
-  // `live` guards the stores), anchored at row `anchor`: A_kk's
-  // and A_qk's; `masked` inside a diagonal block, where only j < i (A_kk)
-  // and j <= i (A_qk) are stored.
-  auto intraPiece = [&](const TileBlock &blk, Value anchor, Value live,
-                        bool masked) {
+  const int64_t mt = kSub / p.atom->m, nt = kSub / p.atom->n;
+  const IntraSchedule s = intraSchedule(p.C / kSub, nt, mt, diagonal, p.waves);
+  // No pieces: one pairwise 16-row block (chunk 16, diagonal not by atoms).
+  auto piecesOf = [&](llvm::function_ref<void(Value, Value)> body) {
+    if (s.pieces)
+      forPieces(s.pieces, body);
+  };
+  piecesOf([&](Value piece, Value live) {
+    // piece -> (row block, its run): the blocks' pieces are in order.
+    Value bi, first;
+    for (int64_t i = 0; i < int64_t(s.tiles.size()); ++i) {
+      if (!s.tiles[i])
+        continue;
+      Value run = sub(piece, idx(s.start[i]));
+      if (!bi) {
+        bi = idx(i), first = run;
+        continue;
+      }
+      Value in = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, piece,
+                                       idx(s.start[i]));
+      bi = select(in, idx(i), bi);
+      first = select(in, run, first);
+    }
+    first = mul(first, idx(s.perPiece));
+    Value row0 = mul(bi, idx(kSub));
+    Value anchor = diagonal ? add(row0, idx(kSub / 2)) : row0;
+    Value tiles = mul(add(bi, idx(diagonal ? 1 : 0)), idx(nt));
+    // The run's tiles are consecutive columns (one base address for all
+    // their fragments): a run that would pass the row block's last tile
+    // starts earlier, at tiles - perPiece (at 0 where the block has fewer),
+    // so every column is one of the chunk's (intraSchedule keeps perPiece x
+    // n <= C); only the tiles from `first` on and below `tiles` are its to
+    // store. The others' products are never stored (past the diagonal
+    // their column factors may overflow: an atom's outputs do not mix).
+    Value lastStart =
+        select(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tiles,
+                                     idx(s.perPiece)),
+               sub(tiles, idx(s.perPiece)), idx(0));
+    Value start = arith::MinUIOp::create(b, loc, first, lastStart);
+    TileBlock blk{mt, s.perPiece, row0, mul(start, idx(p.atom->n))};
+    // Taken before the k loop: predicates, not indices, live across it.
+    SmallVector<Value> mine;
+    for (int64_t j = 0; j < blk.nt; ++j) {
+      Value tile = add(start, idx(j));
+      mine.push_back(arith::AndIOp::create(
+          b, loc, live,
+          arith::AndIOp::create(b, loc, lt(tile, tiles),
+                                arith::CmpIOp::create(b, loc,
+                                                      arith::CmpIPredicate::uge,
+                                                      tile, first))));
+    }
     IntraTiles accs = intraTiles(blk, anchor);
+    // Inside a diagonal block only j < i (A_kk) and j <= i (A_qk) are
+    // stored; off it both hold.
     auto storeIf = [&](arith::CmpIPredicate pred, Value i, Value j, Value cond,
                        llvm::function_ref<void()> body) {
-      if (masked) {
+      if (diagonal) {
         Value below = arith::CmpIOp::create(b, loc, pred, j, i);
         cond = cond ? arith::AndIOp::create(b, loc, cond, below).getResult()
                     : below;
@@ -1661,129 +1761,87 @@ void ChunkEmitter::prepIntraChunk() {
       else
         body();
     };
-    ifThen(live, [&] {
-      eachBlockResult(accs.kk, blk, [&](Value i, Value j, Value x) {
-        storeIf(arith::CmpIPredicate::ult, i, j, Value(), [&] {
-          Value rows = fmul(load(ldsRowB, i), load(ldsRowK, i));
-          store(fmul(fmul(rows, load(ldsRowK, j)), x), ldsA, aIdx(i, j));
+    for (int64_t t = 0; t < blk.tiles(); ++t) {
+      auto [r0, c0] = tileOf(blk, t);
+      ifThen(mine[t % blk.nt], [&] {
+        eachResult(accs.kk[t], r0, c0, [&](Value i, Value j, Value x) {
+          storeIf(arith::CmpIPredicate::ult, i, j, Value(), [&] {
+            Value rows = fmul(load(ldsRowB, i), load(ldsRowK, i));
+            store(fmul(fmul(rows, load(ldsRowK, j)), x), ldsA, aIdx(i, j));
+          });
+        });
+        eachResult(accs.qk[t], r0, c0, [&](Value i, Value j, Value x) {
+          storeIf(arith::CmpIPredicate::ule, i, j, rowValid(i), [&] {
+            Value rows = fmul(load(ldsRowQ, i), load(ldsRowK, j));
+            store(word(fmul(rows, x)), ws, recAt(rowToken(i), p.recA(), j));
+          });
         });
       });
-      eachBlockResult(accs.qk, blk, [&](Value i, Value j, Value x) {
-        storeIf(arith::CmpIPredicate::ule, i, j, rowValid(i), [&] {
-          Value rows = fmul(load(ldsRowQ, i), load(ldsRowK, j));
-          store(word(fmul(rows, x)), ws, recAt(rowToken(i), p.recA(), j));
-        });
-      });
-    });
-  };
-  // Two passes, a trip each at chunk 64 on 8 waves: the off-diagonal
-  // blocks I > J whole, anchored at their first row (their atom tiles
-  // share the A fragments), then the diagonal blocks' atom tiles, anchored
-  // at the block's middle row. As one pass of the 10 blocks the second
-  // trip left 6 of 8 waves computing clamped pieces (ncu, H200: 11% of
-  // the prep's stall samples at the barrier after it). Where a block is
-  // one atom tile (MFMA 16 x 16) both kinds are alike and go in one pass
-  // of 10 pieces (two took gfx950's prep from 125 to 129 VGPRs, past the
-  // 128 of its 4 waves a SIMD), the masks then on every piece (harmless
-  // off the diagonal, where j < i).
-  const int64_t tiles = (kSub / p.atom->m) * (kSub / p.atom->n);
-  const bool onePass = diagonal && tiles == 1;
-  // Pair p -> (I, J), row-major over I > J: I = 1 + #{k >= 2 : k(k-1)/2 <= p}.
-  auto pairBlocks = [&](Value pair) -> std::pair<Value, Value> {
-    Value bi = idx(1);
-    for (int64_t kk = 2; kk < blocks; ++kk)
-      bi = add(bi,
-               select(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                            pair, idx(kk * (kk - 1) / 2)),
-                      idx(1), idx(0)));
-    return {bi, sub(pair, div(mul(bi, sub(bi, idx(1))), 2))};
-  };
-  forPieces(onePass ? pairs + blocks : pairs, [&](Value piece, Value live) {
-    auto [bi, bj] = pairBlocks(piece);
-    Value anchor = mul(bi, idx(kSub));
-    if (onePass) {
-      Value isDiag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                           piece, idx(pairs));
-      Value block = select(isDiag, sub(piece, idx(pairs)), idx(0));
-      bi = select(isDiag, block, bi);
-      bj = select(isDiag, block, bj);
-      anchor = add(mul(bi, idx(kSub)), select(isDiag, idx(kSub / 2), idx(0)));
     }
-    intraPiece(TileBlock{kSub / p.atom->m, kSub / p.atom->n, mul(bi, idx(kSub)),
-                         mul(bj, idx(kSub))},
-               anchor, live, /*masked=*/onePass);
   });
-  if (diagonal && !onePass) {
-    forPieces(blocks * tiles, [&](Value piece, Value live) {
-      Value base = mul(div(piece, tiles), idx(kSub));
-      auto [tr, tc] = tileOrigin(rem(piece, tiles), kSub);
-      intraPiece(TileBlock{1, 1, add(base, tr), add(base, tc)},
-                 add(base, idx(kSub / 2)), live, /*masked=*/true);
-    });
-  }
   if (!diagonal)
     prepDiagonal();
   barrier();
 }
 
-// One k loop for both products and every atom tile of a block (a 16 x 16
-// block, or one tile of a diagonal block where those go tile by tile),
-// on the raw k and q rows (their row factors - normalisation, scale, beta,
-// and 0 on masked rows - multiply the tile's results once, at its stores,
-// instead of every operand element): k_i and q_i share their decay factor
-// exp2(G_i - G_a), and the B fragment k_j exp2(G_a - G_j) is built and
-// split once for both (as two gemms, each k step built B twice and every
-// factor of A twice: 24 exp2 a step for 6 atoms at m16n8k16, then 12); the
-// block's A fragments feed all its column tiles (a piece a tile built A
-// once per tile: 16 exp2 a step for the block's 12 m16n8k16 atoms, 24
-// before).
+// One k loop for both products and every atom tile of a piece's block,
+// on the raw k and q rows (their
+// row factors - normalisation, scale, beta, and 0 on masked rows -
+// multiply the tile's results once, at its stores, instead of every
+// operand element): k_i and q_i share their decay factor exp2(G_i - G_a),
+// and the B fragment k_j exp2(G_a - G_j) is built and split once for both
+// (as two gemms, each k step built B twice and every factor of A twice: 24
+// exp2 a step for 6 atoms at m16n8k16, then 12); a row tile's A fragments
+// feed all the piece's column tiles.
 ChunkEmitter::IntraTiles ChunkEmitter::intraTiles(const TileBlock &blk,
                                                   Value anchor) {
   const MmaAtom &atom = *p.atom;
+  const int64_t mt = blk.mt, nt = blk.nt;
   Value zero = zeroAccumulator(b, loc, atom);
   // Per tile t: A_kk, then A_qk; each k step has 2 x tiles independent
   // chains of three atoms, so one accumulator each (emitMmaSplitFused):
   // with big and small ones sm_90's prep spilled at its 80 registers.
   auto loop = scf::ForOp::create(b, loc, idx(0), idx(p.K), idx(atom.k),
-                                 SmallVector<Value>(2 * blk.tiles(), zero));
+                                 SmallVector<Value>(2 * mt * nt, zero));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value k0 = loop.getInductionVar();
   SmallVector<std::array<SplitFragment, 2>> rowsA; // (k, q) a row tile
-  for (int64_t i = 0; i < blk.mt; ++i) {
-    Value row0 = blockRow(blk, i);
+  for (int64_t i = 0; i < mt; ++i) {
+    Value r0 = blockRow(blk, i);
     SmallVector<Value> kq = buildFragments(
         b, loc, atom, MmaOperand::A, lane, 2,
         [&](OpBuilder &, Location, Value r, Value c) -> SmallVector<Value> {
-          Value row = add(row0, r), d = add(k0, c);
+          Value row = add(r0, r), d = add(k0, c);
           Value decay = exp2(fsub(gam(row, d), gam(anchor, d)));
           return {fmul(kAct(row, d), decay), fmul(qkElem(q, row, d), decay)};
         });
     rowsA.push_back({splitFragment(b, loc, atom, kq[0]),
                      splitFragment(b, loc, atom, kq[1])});
   }
-  SmallVector<SplitFragment> colsB;
-  for (int64_t j = 0; j < blk.nt; ++j) {
-    Value col0 = blockCol(blk, j);
-    colsB.push_back(splitFragment(
+  // A column tile's B fragment is built and used before the next one's
+  // (sm_90's prep holds its 80 registers with three at once).
+  SmallVector<Value> next(2 * mt * nt);
+  for (int64_t j = 0; j < nt; ++j) {
+    SplitFragment colB = splitFragment(
         b, loc, atom,
         buildFragment(b, loc, atom, MmaOperand::B, lane,
                       [&](OpBuilder &, Location, Value r, Value c) {
-                        Value d = add(k0, r), col = add(col0, c);
+                        Value d = add(k0, r), col = add(blockCol(blk, j), c);
                         return fmul(kAct(col, d),
                                     exp2(fsub(gam(anchor, d), gam(col, d))));
-                      })));
+                      }));
+    for (int64_t i = 0; i < mt; ++i)
+      for (unsigned x = 0; x < 2; ++x) {
+        int64_t at = 2 * (i * nt + j) + x;
+        next[at] = emitMmaSplitFused(b, loc, atom, rowsA[i][x], colB,
+                                     loop.getRegionIterArgs()[at]);
+      }
   }
-  SmallVector<Value> next;
-  for (int64_t t = 0; t < blk.tiles(); ++t)
-    for (unsigned x = 0; x < 2; ++x)
-      next.push_back(emitMmaSplitFused(b, loc, atom, rowsA[t / blk.nt][x],
-                                       colsB[t % blk.nt],
-                                       loop.getRegionIterArgs()[2 * t + x]));
   scf::YieldOp::create(b, loc, next);
   b.setInsertionPointAfter(loop);
   IntraTiles out;
-  for (int64_t t = 0; t < blk.tiles(); ++t) {
+  for (int64_t t = 0; t < mt * nt; ++t) {
     out.kk.push_back(loop.getResult(2 * t));
     out.qk.push_back(loop.getResult(2 * t + 1));
   }

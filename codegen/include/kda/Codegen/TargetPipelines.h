@@ -13,6 +13,7 @@
 
 #include "kda/Target/TargetInfo.h"
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
 #include <string>
 
 namespace mlir {
@@ -35,6 +36,13 @@ struct TargetPipelineOptions
 /// kda-compile runs and records.
 std::string targetPipelineText(const TargetInfo &target,
                                const TargetPipelineOptions &options);
+
+/// Sets what LLVM's backend for `target` needs before it serializes kda's
+/// kernels; process-wide (LLVM's own command-line options), so every tool
+/// that runs a `kda-to-<target>` pipeline calls it first. NVPTX: 32-bit
+/// shared-memory pointers (`nvptx-short-ptr`), unless the command line set
+/// the option itself. Fails where this LLVM lacks the option.
+LogicalResult configureTargetBackend(const TargetInfo &target);
 
 /// Registers `kda-to-<name>` for every target of the table.
 void registerTargetPipelines();
