@@ -365,16 +365,24 @@ static std::string nvptxPipeline(const TargetInfo &t, const Toolchain &tools) {
   return targetPipeline(t, tools.cudaRoot, "isa");
 }
 
-static LogicalResult compileNvptx(ModuleOp km, const TargetInfo &t,
-                                  const Toolchain &tools, StringRef dir,
-                                  std::vector<CompiledKernel> &kernels) {
+/// The kernels of `km` to PTX (kda-compile's bundles and kda-translate's
+/// --kda-to-ptx alike): the toolkit found, the backend configured
+/// (configureTargetBackend), the registered pipeline run.
+static LogicalResult runNvptxPipeline(ModuleOp km, const TargetInfo &t,
+                                      const Toolchain &tools) {
   if (failed(requireCudaToolkit(km, tools)))
     return failure();
   if (failed(configureTargetBackend(t)))
     return km.emitError("this LLVM's NVPTX backend has no nvptx-short-ptr "
                         "option (kda's sm_90 kernels address LDS with 32-bit "
                         "pointers)");
-  if (failed(runPipeline(km, nvptxPipeline(t, tools))))
+  return runPipeline(km, nvptxPipeline(t, tools));
+}
+
+static LogicalResult compileNvptx(ModuleOp km, const TargetInfo &t,
+                                  const Toolchain &tools, StringRef dir,
+                                  std::vector<CompiledKernel> &kernels) {
+  if (failed(runNvptxPipeline(km, t, tools)))
     return failure();
   FailureOr<std::string> ptx = binaryObject(km);
   if (failed(ptx))
@@ -792,8 +800,7 @@ LogicalResult mlir::kda::emitTargetAssembly(ModuleOp spec, const TargetInfo &t,
   km->getBody()->push_back(gm->clone());
   switch (t.family) {
   case TargetFamily::NVPTX:
-    if (failed(requireCudaToolkit(*km, tools)) ||
-        failed(runPipeline(*km, nvptxPipeline(t, tools))))
+    if (failed(runNvptxPipeline(*km, t, tools)))
       return failure();
     break;
   case TargetFamily::AMDGPU: {
