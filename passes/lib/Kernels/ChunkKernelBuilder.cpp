@@ -1683,8 +1683,9 @@ IntraSchedule intraSchedule(int64_t blocks, int64_t nt, int64_t mt,
 // prepDiagonal), or, where the diagonal blocks go by atoms
 // (diagonalByAtoms), all of them at its middle row 16 I + 8: then a row's
 // factor exp(G_i - G_m) is at most e^(8 |lb|) and a column's exp(G_m - G_j)
-// in an off-diagonal block at most 1 - it may flush to zero only where the
-// product is below e^(8 |lb|) x 2^-126, far under anything stored.
+// in an off-diagonal block at most 1 - where it flushes to zero the product
+// lost is below e^(8 |lb|) x 2^-126 (2^-68 at Kimi's -5), an absolute error
+// far below the rounding of the stored values.
 void ChunkEmitter::prepIntraChunk() {
   // Zeros first: the upper triangles are read by the inverse and the scan.
   forRowRuns(p.C, [&](Value r, Value j0) {
