@@ -372,10 +372,8 @@ static LogicalResult runNvptxPipeline(ModuleOp km, const TargetInfo &t,
                                       const Toolchain &tools) {
   if (failed(requireCudaToolkit(km, tools)))
     return failure();
-  if (failed(configureTargetBackend(t)))
-    return km.emitError("this LLVM's NVPTX backend has no nvptx-short-ptr "
-                        "option (kda's sm_90 kernels address LDS with 32-bit "
-                        "pointers)");
+  if (llvm::Error err = configureTargetBackend(t))
+    return km.emitError(llvm::toString(std::move(err)));
   return runPipeline(km, nvptxPipeline(t, tools));
 }
 

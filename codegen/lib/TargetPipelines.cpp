@@ -69,23 +69,27 @@ std::string mlir::kda::targetPipelineText(const TargetInfo &t,
 /// two rounds, kda-bench --prefill): the chunk path 1.503-1.513 -> 1.449 ms
 /// (1 x 8192 H32), 2.190 -> 2.116 (4 x 4096), 3.456 -> 3.265 (1 x 32768
 /// H8), the scans gaining most.
-static LogicalResult configureNvptx() {
+static llvm::Error configureNvptx() {
   const auto &options = llvm::cl::getRegisteredOptions();
   auto it = options.find("nvptx-short-ptr");
   if (it == options.end())
-    return failure();
+    return llvm::createStringError(
+        "this LLVM's NVPTX backend has no nvptx-short-ptr option (kda's "
+        "sm_90 kernels address LDS with 32-bit pointers)");
   // Once per process; an explicit -nvptx-short-ptr=false on the command
   // line wins.
   if (it->second->getNumOccurrences() == 0 &&
       it->second->addOccurrence(0, "nvptx-short-ptr", "true"))
-    return failure();
-  return success();
+    return llvm::createStringError(
+        "LLVM refused -nvptx-short-ptr=true (kda's sm_90 kernels address LDS "
+        "with 32-bit pointers)");
+  return llvm::Error::success();
 }
 
-LogicalResult mlir::kda::configureTargetBackend(const TargetInfo &t) {
+llvm::Error mlir::kda::configureTargetBackend(const TargetInfo &t) {
   if (t.family == TargetFamily::NVPTX)
     return configureNvptx();
-  return success();
+  return llvm::Error::success();
 }
 
 void mlir::kda::registerTargetPipelines() {
@@ -98,9 +102,8 @@ void mlir::kda::registerTargetPipelines() {
     PassPipelineRegistration<TargetPipelineOptions>(
         name, description,
         [&t](OpPassManager &pm, const TargetPipelineOptions &options) {
-          if (failed(configureTargetBackend(t)))
-            llvm::report_fatal_error("kda: this LLVM's backend for " + t.name +
-                                     " lacks an option kda sets");
+          if (llvm::Error err = configureTargetBackend(t))
+            llvm::report_fatal_error(std::move(err));
           std::string text = targetPipelineText(t, options);
           std::string inner = StringRef(text)
                                   .drop_front(strlen("builtin.module("))

@@ -745,6 +745,8 @@ private:
   /// The same, body(piece, live, trip) also given the trip (0, 1, ...).
   void forPieceTrips(int64_t count,
                      llvm::function_ref<void(Value, Value, Value)> body) {
+    if (count == 0) // nothing to deal: no loop, no body
+      return;
     const int64_t trips = (count + p.waves - 1) / p.waves;
     forRange(idx(0), idx(trips), idx(1), [&](Value i) {
       auto [piece, live] = pieceAt(i, count);
@@ -1698,12 +1700,9 @@ void ChunkEmitter::prepIntraChunk() {
   const bool diagonal = diagonalByAtoms(layer);
   const int64_t mt = kSub / p.atom->m, nt = kSub / p.atom->n;
   const IntraSchedule s = intraSchedule(p.C / kSub, nt, mt, diagonal, p.waves);
-  // No pieces: one pairwise 16-row block (chunk 16, diagonal not by atoms).
-  auto piecesOf = [&](llvm::function_ref<void(Value, Value)> body) {
-    if (s.pieces)
-      forPieces(s.pieces, body);
-  };
-  piecesOf([&](Value piece, Value live) {
+  // No pieces where the one 16-row block goes pairwise (chunk 16, diagonal
+  // not by atoms).
+  forPieces(s.pieces, [&](Value piece, Value live) {
     // piece -> (row block, its run): the blocks' pieces are in order.
     Value bi, first;
     for (int64_t i = 0; i < int64_t(s.tiles.size()); ++i) {
@@ -1731,9 +1730,8 @@ void ChunkEmitter::prepIntraChunk() {
     // store. The others' products are never stored (past the diagonal
     // their column factors may overflow: an atom's outputs do not mix).
     Value lastStart =
-        select(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, tiles,
-                                     idx(s.perPiece)),
-               sub(tiles, idx(s.perPiece)), idx(0));
+        sub(arith::MaxUIOp::create(b, loc, tiles, idx(s.perPiece)),
+            idx(s.perPiece));
     Value start = arith::MinUIOp::create(b, loc, first, lastStart);
     TileBlock blk{mt, s.perPiece, row0, mul(start, idx(p.atom->n))};
     // Taken before the k loop: predicates, not indices, live across it.
@@ -1785,64 +1783,61 @@ void ChunkEmitter::prepIntraChunk() {
   barrier();
 }
 
-// One k loop for both products and every atom tile of a piece's block,
-// on the raw k and q rows (their
-// row factors - normalisation, scale, beta, and 0 on masked rows -
-// multiply the tile's results once, at its stores, instead of every
-// operand element): k_i and q_i share their decay factor exp2(G_i - G_a),
-// and the B fragment k_j exp2(G_a - G_j) is built and split once for both
-// (as two gemms, each k step built B twice and every factor of A twice: 24
-// exp2 a step for 6 atoms at m16n8k16, then 12); a row tile's A fragments
-// feed all the piece's column tiles.
+// One k loop for both products and every atom tile of a piece's block, on
+// the raw k and q rows (their row factors - normalisation, scale, beta, and
+// 0 on masked rows - multiply the tile's results once, at its stores,
+// instead of every operand element): k_i and q_i share their decay factor
+// exp2(G_i - G_a), and the B fragment k_j exp2(G_a - G_j) is built and
+// split once for both (as two gemms, each k step built B twice and every
+// factor of A twice: 24 exp2 a step for 6 atoms at m16n8k16, then 12); a
+// row tile's A fragments feed all the block's column tiles.
 ChunkEmitter::IntraTiles ChunkEmitter::intraTiles(const TileBlock &blk,
                                                   Value anchor) {
   const MmaAtom &atom = *p.atom;
-  const int64_t mt = blk.mt, nt = blk.nt;
   Value zero = zeroAccumulator(b, loc, atom);
   // Per tile t: A_kk, then A_qk; each k step has 2 x tiles independent
   // chains of three atoms, so one accumulator each (emitMmaSplitFused):
   // with big and small ones sm_90's prep spilled at its 80 registers.
   auto loop = scf::ForOp::create(b, loc, idx(0), idx(p.K), idx(atom.k),
-                                 SmallVector<Value>(2 * mt * nt, zero));
+                                 SmallVector<Value>(2 * blk.tiles(), zero));
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value k0 = loop.getInductionVar();
   SmallVector<std::array<SplitFragment, 2>> rowsA; // (k, q) a row tile
-  for (int64_t i = 0; i < mt; ++i) {
-    Value r0 = blockRow(blk, i);
+  for (int64_t i = 0; i < blk.mt; ++i) {
+    Value row0 = blockRow(blk, i);
     SmallVector<Value> kq = buildFragments(
         b, loc, atom, MmaOperand::A, lane, 2,
         [&](OpBuilder &, Location, Value r, Value c) -> SmallVector<Value> {
-          Value row = add(r0, r), d = add(k0, c);
+          Value row = add(row0, r), d = add(k0, c);
           Value decay = exp2(fsub(gam(row, d), gam(anchor, d)));
           return {fmul(kAct(row, d), decay), fmul(qkElem(q, row, d), decay)};
         });
     rowsA.push_back({splitFragment(b, loc, atom, kq[0]),
                      splitFragment(b, loc, atom, kq[1])});
   }
-  // A column tile's B fragment is built and used before the next one's
-  // (sm_90's prep holds its 80 registers with three at once).
-  SmallVector<Value> next(2 * mt * nt);
-  for (int64_t j = 0; j < nt; ++j) {
-    SplitFragment colB = splitFragment(
+  SmallVector<SplitFragment> colsB;
+  for (int64_t j = 0; j < blk.nt; ++j) {
+    Value col0 = blockCol(blk, j);
+    colsB.push_back(splitFragment(
         b, loc, atom,
         buildFragment(b, loc, atom, MmaOperand::B, lane,
                       [&](OpBuilder &, Location, Value r, Value c) {
-                        Value d = add(k0, r), col = add(blockCol(blk, j), c);
+                        Value d = add(k0, r), col = add(col0, c);
                         return fmul(kAct(col, d),
                                     exp2(fsub(gam(anchor, d), gam(col, d))));
-                      }));
-    for (int64_t i = 0; i < mt; ++i)
-      for (unsigned x = 0; x < 2; ++x) {
-        int64_t at = 2 * (i * nt + j) + x;
-        next[at] = emitMmaSplitFused(b, loc, atom, rowsA[i][x], colB,
-                                     loop.getRegionIterArgs()[at]);
-      }
+                      })));
   }
+  SmallVector<Value> next;
+  for (int64_t t = 0; t < blk.tiles(); ++t)
+    for (unsigned x = 0; x < 2; ++x)
+      next.push_back(emitMmaSplitFused(b, loc, atom, rowsA[t / blk.nt][x],
+                                       colsB[t % blk.nt],
+                                       loop.getRegionIterArgs()[2 * t + x]));
   scf::YieldOp::create(b, loc, next);
   b.setInsertionPointAfter(loop);
   IntraTiles out;
-  for (int64_t t = 0; t < mt * nt; ++t) {
+  for (int64_t t = 0; t < blk.tiles(); ++t) {
     out.kk.push_back(loop.getResult(2 * t));
     out.qk.push_back(loop.getResult(2 * t + 1));
   }

@@ -13,7 +13,7 @@
 
 #include "kda/Target/TargetInfo.h"
 #include "mlir/Pass/PassOptions.h"
-#include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
 #include <string>
 
 namespace mlir {
@@ -41,8 +41,8 @@ std::string targetPipelineText(const TargetInfo &target,
 /// kernels; process-wide (LLVM's own command-line options), so every tool
 /// that runs a `kda-to-<target>` pipeline calls it first. NVPTX: 32-bit
 /// shared-memory pointers (`nvptx-short-ptr`), unless the command line set
-/// the option itself. Fails where this LLVM lacks the option.
-LogicalResult configureTargetBackend(const TargetInfo &target);
+/// the option itself. The error says what this LLVM lacks or refused.
+llvm::Error configureTargetBackend(const TargetInfo &target);
 
 /// Registers `kda-to-<name>` for every target of the table.
 void registerTargetPipelines();
