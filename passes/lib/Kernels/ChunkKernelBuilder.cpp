@@ -83,6 +83,19 @@ static_assert(kRun % 2 == 0, "a run holds whole pairs of pair words");
 /// 32-column scan of 1 x 8192 H32 to 1.07 ms, all at once 0.885 (4 x 4096's
 /// 64-column scan 1.22 -> 1.01).
 constexpr int64_t kStagePieces = 32;
+/// Compute waves the 16-column register scan splits its slab over along K
+/// (ChunkPlan::kSplit). That scan is the one the runtime picks where few
+/// (row, head) pairs leave the GPU idle (1 x 32768 H8), and there its one
+/// compute wave is the bound: measured on the H200 (2026-12-03, one call,
+/// two rounds), leaving out a third of its atoms (timing only) took the
+/// scan from 2.64 to 2.19 ms, where the 32- and 64-column scans of the H32
+/// batches did not move (they wait on their staging: leaving out the next
+/// chunk's W, U and q o exp G took them 0.83 -> 0.67 and 0.90 -> 0.68 ms).
+/// Split 4 ways (four compute waves of 32 rows, four staging waves) the
+/// scan of 1 x 32768 H8 went 2.650 -> 2.309-2.312 ms (whole path 3.211 ->
+/// 2.868); 2 ways it was slower, 3.066 (sm_90: 76 bytes spilled, where 4
+/// ways spills none).
+constexpr int64_t kNarrowScanKSplit = 4;
 /// The scan whose atom operands are read as 16-byte runs (operandRuns):
 /// the 32-column one, the only one measured faster with them.
 constexpr int64_t kOperandRunsBlockV = 32;
@@ -241,16 +254,26 @@ struct ChunkPlan {
     return scanFixedFloats() + (pipelined() ? scanStages * ringSlotFloats() : 0);
   }
   /// The scan keeps its state in registers (docs/scan-register-state.md):
-  /// each of blockV / 16 compute waves holds 16 state columns, all K rows,
-  /// as a slab of accumulator tiles (`slab`: the atom's accumulator ->
-  /// operand identity, MmaAtoms.h), across the whole sequence, and takes
-  /// the three products with it and V_new straight from registers; only the
-  /// chunk's rows (W, q o exp G, A_qk, k o exp(G_last - G), exp(G_last),
-  /// U) go through LDS, staged once a chunk by every wave. At depth 1,
-  /// where the scan's atom has the identity and the staged rows fit.
+  /// each of blockV / 16 compute waves holds 16 state columns, all K rows
+  /// (K / kSplit rows where split), as a slab of accumulator tiles (`slab`: the
+  /// atom's accumulator -> operand identity, MmaAtoms.h), across the whole
+  /// sequence, and takes the three products with it and V_new straight from
+  /// registers; only the chunk's rows (W, q o exp G, A_qk, k o exp(G_last - G),
+  /// exp(G_last), U) go through LDS, staged once a chunk by every wave. At
+  /// depth 1, where the scan's atom has the identity and the staged rows fit.
   bool regState = false;
   AccumulatorOperand slab{};
   unsigned computeWaves = 0;
+  /// Compute waves a slab's columns are split over along K (kSplit rows
+  /// parts of K / kSplit each): the products of S are summed over the
+  /// parts through LDS (regXFloats), and each part updates its own rows.
+  /// See kNarrowScanKSplit.
+  int64_t kSplit = 1;
+  /// Row stride (floats) of a partial product in regXFloats' array.
+  int64_t xStride = 0;
+  int64_t slabRows() const { return K / kSplit; }
+  /// Column slabs of the block, each held by kSplit compute waves.
+  int64_t colSlabs() const { return blockV / kSub; }
   /// U's block of columns staged (else read from the workspace at V_new's
   /// elements, where it does not fit: gfx942 past 32 columns).
   bool stageU = false;
@@ -270,9 +293,14 @@ struct ChunkPlan {
   int64_t regAqFloats() const { return C * regStride(C, false); }
   int64_t regGlFloats() const { return (K + 3) / 4 * 4; }
   int64_t regUFloats() const { return C * regStride(blockV, true); }
+  /// Where the K parts' partial products of S meet: W S and (q o exp G) S,
+  /// C x kSub each, a compute wave each.
+  int64_t regXFloats() const {
+    return kSplit > 1 ? 2 * int64_t(computeWaves) * C * xStride : 0;
+  }
   int64_t regLdsFloats() const {
     return 2 * regRowsFloats(false) + regRowsFloats(true) + regAqFloats() +
-           regGlFloats() + (stageU ? regUFloats() : 0);
+           regGlFloats() + (stageU ? regUFloats() : 0) + regXFloats();
   }
 };
 
@@ -350,28 +378,48 @@ bool planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
   r.regState = true;
   r.atom = atom;
   r.slab = *accumulatorOperandOf(*atom);
-  r.computeWaves = unsigned(p.blockV / kSub);
   // Staging waves beside the compute waves, at least half of them: their
   // loads of a phase's rows (16 to 24 16-byte pieces a thread) are in
   // flight together while the compute waves take the atoms.
   r.waves = kWaves;
-  if (2 * r.computeWaves > r.waves ||
-      r.regGlFloats() / 4 > int64_t(r.waves - r.computeWaves) * r.waveSize)
-    return false;
   r.stageScan = true;
   r.padRows = true;
   r.maxBlockTiles = 1;
   r.prefetchNext = false;
   r.regPrefetch = r.blockV != 32;
   r.operandRuns = false;
-  r.stageU = true;
-  if (4 * r.regLdsFloats() > int64_t(target.ldsBytes))
-    r.stageU = false;
-  if (4 * r.regLdsFloats() > int64_t(target.ldsBytes) ||
-      r.threads() > target.maxWorkgroupSize)
-    return false;
-  p = r;
-  return true;
+  // The first layout that fits the chip's LDS, from the most to the
+  // least: split along K (the narrow block, 32-lane waves) with padded,
+  // then unpadded partials; unsplit; each with U staged, then read from
+  // the workspace. Not on 64-lane waves: gfx950's 16-column scan at K =
+  // 128 split 4 ways spilled 122 VGPRs (492 bytes of scratch), unsplit
+  // none - and its 64-lane compute wave already spreads the slab over
+  // twice the lanes.
+  struct Layout {
+    int64_t kSplit, xStride;
+    bool stageU;
+  };
+  SmallVector<Layout> layouts;
+  if (p.blockV == kSub && r.waveSize == 32 &&
+      p.K % (kNarrowScanKSplit * kSub) == 0)
+    for (int64_t stride : {ChunkPlan::regStride(kSub, true), kSub})
+      for (bool u : {true, false})
+        layouts.push_back({kNarrowScanKSplit, stride, u});
+  for (bool u : {true, false})
+    layouts.push_back({1, 0, u});
+  for (const Layout &l : layouts) {
+    r.kSplit = l.kSplit, r.xStride = l.xStride, r.stageU = l.stageU;
+    r.computeWaves = unsigned(r.kSplit * r.colSlabs());
+    if (2 * r.computeWaves > r.waves ||
+        r.regGlFloats() / 4 > int64_t(r.waves - r.computeWaves) * r.waveSize)
+      continue;
+    if (4 * r.regLdsFloats() <= int64_t(target.ldsBytes) &&
+        r.threads() <= target.maxWorkgroupSize) {
+      p = r;
+      return true;
+    }
+  }
+  return false;
 }
 
 /// Lays out the LDS-resident scan of `p` (its shape, block and depth set):
@@ -1219,26 +1267,40 @@ private:
   };
   /// The staging waves copy chunk c's rows of `fields` (masked rows zero).
   void stageChunkFields(Value c, ArrayRef<StagedField> fields);
-  /// ... exp(G_last) of chunk c, and the rows phase 1 reads (W, U and
-  /// q o exp G) of chunk c.
+  /// ... exp(G_last) of chunk c, and the rows phase 1 reads (W,
+  /// q o exp G and, unsplit, U) of chunk c.
   void stageExpGLast(Value c);
   void stagePhase1Rows(Value c);
+  /// U's block of columns, staged (ChunkPlan::stageU).
+  StagedField uField() {
+    return {ldsU, p.recU(), col0, p.blockV,
+            ChunkPlan::regStride(p.blockV, true)};
+  }
   /// The wave's slab (TileLayer's slabs: the scan's atom and identity).
   SlabLayout slab() const { return {p.atom, p.slab, lane}; }
   /// One term of slabProducts: acc += L X, L (acc's length x kLen) of
   /// split words in LDS `mem` with row stride `stride`: L(i, kk) at
   /// mem[i stride + kk], or at mem[kk stride + i] `byColumn`; `lower`: L is
   /// lower triangular (k steps past a tile's last row skipped).
+  /// `kOffset` / `rowOffset`: L's k / rows start there in `mem` (a K
+  /// part's share of W's columns, of k o exp(G_last - G)'s rows).
   struct SlabTerm {
     SmallVector<Value> *acc;
     Value mem;
     int64_t stride;
     bool byColumn = false, lower = false;
+    Value kOffset = Value(), rowOffset = Value();
   };
   /// Every term's acc += L X for the slab X (`x`, kLen rows): X's k steps
   /// are the operand the slab's identity gives (natural: B, L as A;
   /// transposed: X^T as A, L^T as B), each split once for all the terms.
   void slabProducts(ArrayRef<Value> x, int64_t kLen, ArrayRef<SlabTerm> terms);
+  /// The K parts' partial products of S (kSplit > 1): `which` (0: W S,
+  /// 1: (q o exp G) S) of compute wave `w`, element (i, col), in ldsXs.
+  Value partialAt(int64_t which, Value w, Value i, Value col);
+  /// The sum over the K parts of the wave's column slab, in part order
+  /// (every part adds the same values in the same order).
+  SmallVector<Value> sumParts(int64_t which);
 
   // scan steps.
   /// Chunk c of the sequence; with `ringSlot`, its W rows and U columns
@@ -1336,6 +1398,8 @@ private:
   Value ldsQg, ldsKd, ldsGl; // register scan: its own staged rows
   Value computes;            // register scan: this wave holds a slab (or null)
   Value slabCol0;            // register scan: its first column in the block
+  Value slabRow0;            // register scan: its first row of K (kSplit)
+  Value ldsXs;               // register scan: the K parts' partial products
   FlatSymbolRefAttr ring;  // scan: the row pipeline's kda.lds_buffer
   Value ringMem;           // scan: its bytes (a view of the dynamic LDS)
   Value col0; // scan: the workgroup's first state column
@@ -2610,15 +2674,41 @@ void ChunkEmitter::slabProducts(ArrayRef<Value> x, int64_t kLen,
         const int64_t row0 = int64_t(t) * tl;
         if (term.lower && s * int64_t(atom.k) > row0 + tl - 1)
           continue; // L's upper triangle: zeros
-        Value r0 = idx(row0);
+        Value r0 = idx(row0), kk0 = k0;
+        if (term.rowOffset)
+          r0 = add(r0, term.rowOffset);
+        if (term.kOffset)
+          kk0 = add(k0, term.kOffset);
         a = natural ? emitMmaSplitFused(
                           b, loc, atom,
-                          splitOperand(atom, MmaOperand::A, r0, k0, l), xs, a)
+                          splitOperand(atom, MmaOperand::A, r0, kk0, l), xs, a)
                     : emitMmaSplitFused(
                           b, loc, atom, xs,
-                          splitOperand(atom, MmaOperand::B, k0, r0, l), a);
+                          splitOperand(atom, MmaOperand::B, kk0, r0, l), a);
       }
   }
+}
+
+Value ChunkEmitter::partialAt(int64_t which, Value w, Value i, Value col) {
+  Value tile = add(mul(idx(which), idx(p.computeWaves)), w);
+  return add(mul(add(mul(tile, idx(p.C)), i), idx(p.xStride)), col);
+}
+
+SmallVector<Value> ChunkEmitter::sumParts(int64_t which) {
+  // The wave's column slab is wave % colSlabs; its parts are the waves
+  // colSlab + part x colSlabs.
+  Value colSlab = rem(wave, p.colSlabs());
+  return buildSlab(
+      b, loc, slab(), p.C, [&](OpBuilder &, Location, Value i, Value col) {
+        Value sum;
+        for (int64_t part = 0; part < p.kSplit; ++part) {
+          Value x = load(
+              ldsXs,
+              partialAt(which, add(colSlab, idx(part * p.colSlabs())), i, col));
+          sum = sum ? fadd(sum, x) : x;
+        }
+        return sum;
+      });
 }
 
 void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
@@ -2687,7 +2777,20 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
   };
   const int64_t rowStride = ChunkPlan::regStride(p.K, false);
   SmallVector<Type> cTypes = slabTileTypes(b.getContext(), slab(), p.C),
-                    kTypes = slabTileTypes(b.getContext(), slab(), p.K);
+                    kTypes =
+                        slabTileTypes(b.getContext(), slab(), p.slabRows());
+  // The chunk's rows of O (the slab's columns) to the output.
+  auto storeOutput = [&](ArrayRef<Value> o) {
+    forEachSlabElement(
+        b, loc, slab(), o,
+        [&](OpBuilder &, Location, Value x, Value i, Value col) {
+          ifThen(rowValid(i), [&] {
+            Value t = rowToken(i);
+            store(x, out,
+                  add(mul(add(mul(t, idx(p.HV)), h), idx(p.V)), headCol(col)));
+          });
+        });
+  };
 
   // Phase 1, the products of S: V_new = U - W S and O = (q o exp G) S
   // (each S step split once for both), while the staging waves bring
@@ -2699,7 +2802,22 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
       [&] {
         SmallVector<Value> vn = zeroSlab(b, loc, slab(), p.C),
                            o = zeroSlab(b, loc, slab(), p.C);
-        slabProducts(s, p.K, {{&vn, ldsX, rowStride}, {&o, ldsQg, rowStride}});
+        slabProducts(s, p.slabRows(),
+                     {{&vn, ldsX, rowStride, false, false, slabRow0},
+                      {&o, ldsQg, rowStride, false, false, slabRow0}});
+        if (p.kSplit > 1) {
+          // Partial sums over this part's rows of K: phase 2 adds the parts.
+          for (auto [which, part] :
+               llvm::enumerate(std::array<SmallVector<Value> *, 2>{&vn, &o}))
+            forEachSlabElement(b, loc, slab(), *part,
+                               [&, which = which](OpBuilder &, Location,
+                                                  Value x, Value i, Value col) {
+                                 store(x, ldsXs,
+                                       partialAt(int64_t(which), wave, i, col));
+                               });
+          vn.append(o);
+          return vn;
+        }
         vn = mapSlab(b, loc, slab(), vn,
                      [&](OpBuilder &, Location, Value x, Value i, Value col) {
                        return fsub(u(i, blockCol(col)), x);
@@ -2712,10 +2830,14 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
           prefetchChunkRecords(
               add(bos, mul(add(c, idx(1)), idx(p.C))),
               sub(tid, idx(int64_t(p.computeWaves) * p.waveSize)));
-        stageChunkFields(
-            c,
-            {{ldsAq, p.recA(), idx(0), p.C, ChunkPlan::regStride(p.C, false)},
-             {ldsKd, p.recKD(), idx(0), p.K, ChunkPlan::regStride(p.K, true)}});
+        SmallVector<StagedField> fields = {
+            {ldsAq, p.recA(), idx(0), p.C, ChunkPlan::regStride(p.C, false)},
+            {ldsKd, p.recKD(), idx(0), p.K, ChunkPlan::regStride(p.K, true)}};
+        // Split along K, V_new = U - W S is taken in phase 2 (the parts'
+        // sums meet there), so U comes with this phase's rows.
+        if (p.stageU && p.kSplit > 1)
+          fields.push_back(uField());
+        stageChunkFields(c, fields);
         stageExpGLast(c);
         SmallVector<Value> zeros = zeroSlab(b, loc, slab(), p.C);
         zeros.append(zeroSlab(b, loc, slab(), p.C));
@@ -2741,23 +2863,34 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
         SmallVector<Value> acc =
             mapSlab(b, loc, slab(), s,
                     [&](OpBuilder &, Location, Value x, Value d, Value) {
-                      return fmul(load(ldsGl, d), x);
+                      return fmul(load(ldsGl, add(slabRow0, d)), x);
                     });
+        if (p.kSplit > 1) {
+          // V_new = U - sum of the parts' W S, in every part (each updates
+          // its rows with all of V_new); the output in the first part.
+          vn = mapSlab(b, loc, slab(), sumParts(0),
+                       [&](OpBuilder &, Location, Value x, Value i, Value col) {
+                         return fsub(u(i, blockCol(col)), x);
+                       });
+          ifThen(lt(slabRow0, idx(1)), [&] {
+            SmallVector<Value> sum = sumParts(1);
+            slabProducts(vn, p.C,
+                         {{&sum, ldsAq, ChunkPlan::regStride(p.C, false),
+                           /*byColumn=*/false, /*lower=*/true}});
+            storeOutput(sum);
+          });
+          slabProducts(
+              vn, p.C,
+              {{&acc, ldsKd, ChunkPlan::regStride(p.K, true),
+                /*byColumn=*/true, /*lower=*/false, Value(), slabRow0}});
+          return acc;
+        }
         slabProducts(vn, p.C,
                      {{&o, ldsAq, ChunkPlan::regStride(p.C, false),
                        /*byColumn=*/false, /*lower=*/true},
                       {&acc, ldsKd, ChunkPlan::regStride(p.K, true),
                        /*byColumn=*/true}});
-        forEachSlabElement(
-            b, loc, slab(), o,
-            [&](OpBuilder &, Location, Value x, Value i, Value col) {
-              ifThen(rowValid(i), [&] {
-                Value t = rowToken(i);
-                store(x, out,
-                      add(mul(add(mul(t, idx(p.HV)), h), idx(p.V)),
-                          headCol(col)));
-              });
-            });
+        storeOutput(o);
         return acc;
       },
       [&] {
@@ -2778,9 +2911,8 @@ void ChunkEmitter::stagePhase1Rows(Value c) {
   SmallVector<StagedField> fields = {
       {ldsX, p.recW(), idx(0), p.K, ChunkPlan::regStride(p.K, false)},
       {ldsQg, p.recQG(), idx(0), p.K, ChunkPlan::regStride(p.K, false)}};
-  if (p.stageU)
-    fields.push_back(
-        {ldsU, p.recU(), col0, p.blockV, ChunkPlan::regStride(p.blockV, true)});
+  if (p.stageU && p.kSplit == 1)
+    fields.push_back(uField());
   stageChunkFields(c, fields);
 }
 
@@ -2793,9 +2925,15 @@ void ChunkEmitter::emitRegisterScan() {
   ldsGl = carve(p.regGlFloats());
   if (p.stageU)
     ldsU = carve(p.regUFloats());
+  if (p.kSplit > 1)
+    ldsXs = carve(p.regXFloats());
   computes = lt(wave, idx(p.computeWaves));
-  // A staging wave holds no slab; its column is clamped to 0.
-  slabCol0 = mul(select(computes, wave, idx(0)), idx(p.slab.width));
+  // A staging wave holds no slab; its column and rows are clamped to 0.
+  // Compute wave w holds column slab w mod colSlabs, rows of part
+  // w / colSlabs.
+  Value cw = select(computes, wave, idx(0));
+  slabCol0 = mul(rem(cw, p.colSlabs()), idx(p.slab.width));
+  slabRow0 = mul(div(cw, p.colSlabs()), idx(p.slabRows()));
   // The starting state: the slot's, or zeros without reading it.
   Value init =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, load(hasInit, n),
@@ -2803,15 +2941,16 @@ void ChunkEmitter::emitRegisterScan() {
   auto headCol = [&](Value col) { return add(col0, add(slabCol0, col)); };
   SmallVector<Value> s0 = ifValues(
       arith::AndIOp::create(b, loc, computes, init),
-      slabTileTypes(b.getContext(), slab(), p.K),
+      slabTileTypes(b.getContext(), slab(), p.slabRows()),
       [&] {
-        return buildSlab(b, loc, slab(), p.K,
-                         [&](OpBuilder &, Location, Value d, Value col) {
-                           return loadF(state,
-                                        stateOffset(slot, d, headCol(col)));
-                         });
+        return buildSlab(
+            b, loc, slab(), p.slabRows(),
+            [&](OpBuilder &, Location, Value d, Value col) {
+              return loadF(state,
+                           stateOffset(slot, add(slabRow0, d), headCol(col)));
+            });
       },
-      [&] { return zeroSlab(b, loc, slab(), p.K); });
+      [&] { return zeroSlab(b, loc, slab(), p.slabRows()); });
   Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
   // The first chunk's phase-1 rows, where the sequence has a chunk: an
   // empty one (bos = eos, possibly the batch's last token + 1) reads no
@@ -2831,10 +2970,11 @@ void ChunkEmitter::emitRegisterScan() {
   }
   SmallVector<Value> last(loop.getResults());
   ifThen(computes, [&] {
-    forEachSlabElement(b, loc, slab(), last,
-                       [&](OpBuilder &, Location, Value x, Value d, Value col) {
-                         store(x, state, stateOffset(slot, d, headCol(col)));
-                       });
+    forEachSlabElement(
+        b, loc, slab(), last,
+        [&](OpBuilder &, Location, Value x, Value d, Value col) {
+          store(x, state, stateOffset(slot, add(slabRow0, d), headCol(col)));
+        });
   });
 }
 
@@ -2947,6 +3087,8 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     NamedAttrList tile(func->getAttrOfType<DictionaryAttr>("kda.tile"));
     tile.set("scan_stages", builder.getI64IntegerAttr(p.scanStages));
     tile.set("block_v", builder.getI64IntegerAttr(p.blockV));
+    if (p.regState)
+      tile.set("k_split", builder.getI64IntegerAttr(p.kSplit));
     func->setAttr("kda.tile", tile.getDictionary(ctx));
   }
   ChunkEmitter emitter(builder, loc, p, op, target);

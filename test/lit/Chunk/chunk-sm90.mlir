@@ -1,13 +1,14 @@
 // The chunk kernels for sm_90: mma.sync m16n8k16 bf16 in the PTX of both
 // stages; the scan at each of its column blocks with its state in
 // registers (ChunkPlan::regState: 8 waves, blockV / 16 of them compute
-// waves holding 16 state columns each, the others staging the chunk's
-// rows; the 16- and 64-column scans' staging waves hint the next chunk's
+// waves holding 16 state columns each - the 16-column scan's split along
+// K over 4 waves of 32 rows, ChunkPlan::kSplit - the others staging the
+// chunk's rows; the 16- and 64-column scans' staging waves hint the next chunk's
 // records toward L2, ChunkPlan::regPrefetch), no spills in the prep (this
 // softplus layer's; the lower_bound prep of test/device/chunk-bench.mlir
 // spills 40 bytes, see ChunkKernelBuilder.cpp's intraSchedule), the
-// 16-, 32- and 64-column scans' 4, 16 and 16 bytes at 255 registers
-// (24, 24 before LDS took 32-bit pointers; measured on the H200 faster
+// 16-, 32- and 64-column scans' 0, 16 and 16 bytes at 255 registers
+// (the 32- and 64-column ones 24 before LDS took 32-bit pointers; measured on the H200 faster
 // than the update and the output's products one after the other without
 // spills: ChunkKernelBuilder.cpp), the
 // dynamic shared memory they launch with within the opt-in limit, and
@@ -15,7 +16,7 @@
 // 4 bytes x value heads x (4 head_k + head_v + chunk) = 4 x 2 x 704.
 // RUN: rm -rf %t && kda-compile %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --targets=sm_90 -o %t -q
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
-// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_scan=4,8 kda_chunk_heads128_scan_v32=16,16 kda_chunk_heads128_scan_v64=16,16 | FileCheck %s --check-prefix=FIG
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_scan=0,0 kda_chunk_heads128_scan_v32=16,16 kda_chunk_heads128_scan_v64=16,16 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 // RUN: FileCheck %s --check-prefix=RUNS --input-file=%t/sm_90/kda_kernels.ptx
 // The register scans say their wave roles (compute waves first, then the
@@ -25,7 +26,7 @@
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_prep
 // ROLES-NOT: kda.wave_roles
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan(
-// ROLES-SAME: kda.wave_roles = array<i64: 32, 1>
+// ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan_v32(
 // ROLES-SAME: kda.wave_roles = array<i64: 32, 2>
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan_v64(
@@ -36,14 +37,17 @@
 // PTX: .minnctapersm 3
 // PTX: bar.sync
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// Every scan takes the same products a compute wave: written out (its
-// slab's tiles are registers), per chunk 8 k steps x 8 tiles x 3 atoms for
-// V_new and for (q o exp G) S, 20 x 3 for A_qk V_new's lower triangle and
-// 4 x 16 x 3 for the update: 636 mma.sync; two barriers a chunk and one
-// after the first chunk's staging.
+// Every unsplit scan takes the same products a compute wave: written out
+// (its slab's tiles are registers), per chunk 8 k steps x 8 tiles x 3
+// atoms for V_new and for (q o exp G) S, 20 x 3 for A_qk V_new's lower
+// triangle and 4 x 16 x 3 for the update: 636 mma.sync; two barriers a
+// chunk and one after the first chunk's staging. Split along K (the
+// 16-column scan), a wave's share of K is 32 rows: 2 x 8 x 3 for each of
+// V_new and (q o exp G) S, 4 x 4 x 3 for its rows of the update, and the
+// first part's A_qk V_new: 204.
 // PTX-LABEL: .visible .entry kda_chunk_heads128_scan(
 // PTX: .maxntid 256, 1, 1
-// PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-COUNT-204: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
 // PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v32(
 // PTX: .maxntid 256, 1, 1
@@ -64,7 +68,7 @@
 // PF: prefetch.global.L2
 
 // FIG-DAG: sm_90 kda_chunk_heads128_prep: {{.*}}spills 0
-// FIG-DAG: sm_90 kda_chunk_heads128_scan: {{.*}}spills 4
+// FIG-DAG: sm_90 kda_chunk_heads128_scan: {{.*}}spills 0
 // FIG-DAG: sm_90 kda_chunk_heads128_scan_v32: {{.*}}spills 16
 // FIG-DAG: sm_90 kda_chunk_heads128_scan_v64: {{.*}}spills 16
 

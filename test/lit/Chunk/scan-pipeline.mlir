@@ -10,16 +10,18 @@
 // register-staged elsewhere (gfx950's global_load_lds would pad each 64-byte
 // U row to 1 KiB: scanRingAsync). Depth 1 stays the synchronous staging
 // (no ring, no schedule): the scan with its state in registers where its
-// 78080 bytes fit (ChunkPlan::regState), else the LDS-resident one. gfx942 and emu (64 KiB) fit the depth-2 ring only
+// 78080 bytes fit (ChunkPlan::regState), else the LDS-resident one; on
+// the 32-lane targets its slab is split along K over four compute waves
+// (k_split 4), whose partial products meet in 40960 more bytes. gfx942 and emu (64 KiB) fit the depth-2 ring only
 // without staging the other rows (the ring sits at byte 15360); the others
 // stage them too (byte 50176). Depths 3 and 4: scan-pipeline-deep.mlir;
 // rejected depths: scan-pipeline-invalid.mlir.
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx942 | FileCheck %s --check-prefixes=CHECK,SMALL,STAGED
 // RUN: kda-opt %s --kda-lower-to-gpu=target=emu | FileCheck %s --check-prefixes=CHECK,SMALL,STAGED
-// RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s --check-prefixes=CHECK,LARGE,STAGED
-// RUN: kda-opt %s --kda-lower-to-gpu=target=emu950 | FileCheck %s --check-prefixes=CHECK,LARGE,STAGED
-// RUN: kda-opt %s --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefixes=CHECK,LARGE,ASYNC
-// RUN: kda-opt %s --kda-lower-to-gpu=target=emu32 | FileCheck %s --check-prefixes=CHECK,LARGE,ASYNC
+// RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s --check-prefixes=CHECK,LARGE,STAGED,W64
+// RUN: kda-opt %s --kda-lower-to-gpu=target=emu950 | FileCheck %s --check-prefixes=CHECK,LARGE,STAGED,W64
+// RUN: kda-opt %s --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefixes=CHECK,LARGE,ASYNC,W32
+// RUN: kda-opt %s --kda-lower-to-gpu=target=emu32 | FileCheck %s --check-prefixes=CHECK,LARGE,ASYNC,W32
 // The schedule lowered with the target's atoms, nothing of it left.
 // RUN: kda-opt %s --pass-pipeline='builtin.module(kda-lower-to-gpu{target=sm_90},kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=SM90-LOW
 // RUN: kda-opt %s --pass-pipeline='builtin.module(kda-lower-to-gpu{target=gfx942},kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=GFX942-LOW
@@ -32,7 +34,10 @@
 
 // CHECK-LABEL: gpu.func @kda_d1_scan(
 // SMALL-SAME: kda.dynamic_lds_bytes = 55296 : i64
-// LARGE-SAME: kda.dynamic_lds_bytes = 78080 : i64
+// W64-SAME: kda.dynamic_lds_bytes = 78080 : i64
+// W32-SAME: kda.dynamic_lds_bytes = 119040 : i64
+// W64-SAME: k_split = 1 : i64
+// W32-SAME: k_split = 4 : i64
 // CHECK-SAME: scan_stages = 1 : i64
 // CHECK-NOT: kda.schedule
 // CHECK-NOT: kda.verified_pipeline
