@@ -516,3 +516,120 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// The 16-column register scan split along K (ChunkPlan::kSplit): two
+// compute waves (role 0) each leave a partial product in their own part of
+// %x in phase 1 and read both parts in phase 2; the staging wave (role 1)
+// brings %u (read in phase 2) with phase 1's rows and %w (read in phase 1)
+// with phase 2's. Safe. The partials pass between waves of one role, which
+// this analysis leaves to the emulator's race detector; the barrier
+// between the phases orders them.
+gpu.module @m {
+  gpu.func @split_along_k(%out: memref<?xf32>, %n: index) kernel attributes {known_block_size = array<i32: 96, 1, 1>, kda.wave_roles = array<i64: 32, 2>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %w = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %u = memref.view %lds[%c128][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %x = memref.view %lds[%c256][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %compute = arith.cmpi ult, %tid, %c64 : index
+    %lane = arith.remui %tid, %c32 : index
+    %other = arith.xori %tid, %c32 : index
+    scf.if %compute {
+    } else {
+      memref.store %f, %w[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    scf.for %i = %c0 to %n step %c1 {
+      scf.if %compute {
+        %p = memref.load %w[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        memref.store %p, %x[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+      } else {
+        memref.store %f, %u[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      scf.if %compute {
+        %mine = memref.load %x[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+        %theirs = memref.load %x[%other] : memref<64xf32, #gpu.address_space<workgroup>>
+        %uu = memref.load %u[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        %s = arith.addf %mine, %theirs : f32
+        %v = arith.subf %uu, %s : f32
+        memref.store %v, %out[%i] : memref<?xf32>
+      } else {
+        %i1 = arith.addi %i, %c1 : index
+        %more = arith.cmpi ult, %i1, %n : index
+        scf.if %more {
+          memref.store %f, %w[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        }
+      }
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same with %u still staged with phase 2's rows, as in the unsplit
+// scan, where V_new = U - W S is taken in phase 1: split, phase 2 reads %u
+// while the staging wave writes it (what the builder's own check caught
+// while the split was written).
+gpu.module @m {
+  gpu.func @split_u_late(%out: memref<?xf32>, %n: index) kernel attributes {known_block_size = array<i32: 96, 1, 1>, kda.wave_roles = array<i64: 32, 2>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c256 = arith.constant 256 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %w = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %u = memref.view %lds[%c128][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %x = memref.view %lds[%c256][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %compute = arith.cmpi ult, %tid, %c64 : index
+    %lane = arith.remui %tid, %c32 : index
+    %other = arith.xori %tid, %c32 : index
+    scf.if %compute {
+    } else {
+      memref.store %f, %w[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+      memref.store %f, %u[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    scf.for %i = %c0 to %n step %c1 {
+      scf.if %compute {
+        %p = memref.load %w[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        memref.store %p, %x[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      scf.if %compute {
+        %mine = memref.load %x[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+        %theirs = memref.load %x[%other] : memref<64xf32, #gpu.address_space<workgroup>>
+        // expected-note @+1 {{the other access}}
+        %uu = memref.load %u[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        %s = arith.addf %mine, %theirs : f32
+        %v = arith.subf %uu, %s : f32
+        memref.store %v, %out[%i] : memref<?xf32>
+      } else {
+        %i1 = arith.addi %i, %c1 : index
+        %more = arith.cmpi ult, %i1, %n : index
+        scf.if %more {
+          memref.store %f, %w[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+          // expected-error @+1 {{R2: LDS handoff in kernel 'split_u_late': write of bytes [128, 256) of the dynamic LDS by threads [64, 96) (role 1 (waves [2, 3))) in the barrier interval where threads [0, 64) (role 0 (waves [0, 2))) read them}}
+          memref.store %f, %u[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+        }
+      }
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
