@@ -192,6 +192,9 @@ std::vector<ChunkCase> chunkCases() {
     cases.push_back({spec, "emu950", "short"});
   for (const char *target : {"emu", "emu32"})
     cases.push_back({"chunk_heads128", target, "short"});
+  // The 16-column scan split along K on emu32 (ChunkPlan::kSplit: four
+  // parts of 32 rows, two k steps each) over the varlen mix.
+  cases.push_back({"chunk_heads128", "emu32", "varlen"});
   // Head dims that are multiples of 16 but not powers of two (48 x 80):
   // staged row pieces that do not divide the workgroup, five scan column
   // blocks, gfx950 on its k = 16 atom.

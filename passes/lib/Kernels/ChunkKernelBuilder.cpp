@@ -91,7 +91,8 @@ constexpr int64_t kStagePieces = 32;
 /// scan from 2.64 to 2.19 ms, where the 32- and 64-column scans of the H32
 /// batches did not move (they wait on their staging: leaving out the next
 /// chunk's W, U and q o exp G took them 0.83 -> 0.67 and 0.90 -> 0.68 ms).
-/// Split 4 ways (four compute waves of 32 rows, four staging waves) the
+/// Split 4 ways (four compute waves of 32 rows at K = 128, four staging
+/// waves) the
 /// scan of 1 x 32768 H8 went 2.650 -> 2.309-2.312 ms (whole path 3.211 ->
 /// 2.868); 2 ways it was slower, 3.066 (sm_90: 76 bytes spilled, where 4
 /// ways spills none).
@@ -254,13 +255,14 @@ struct ChunkPlan {
     return scanFixedFloats() + (pipelined() ? scanStages * ringSlotFloats() : 0);
   }
   /// The scan keeps its state in registers (docs/scan-register-state.md):
-  /// each of blockV / 16 compute waves holds 16 state columns, all K rows
-  /// (K / kSplit rows where split), as a slab of accumulator tiles (`slab`: the
-  /// atom's accumulator -> operand identity, MmaAtoms.h), across the whole
-  /// sequence, and takes the three products with it and V_new straight from
-  /// registers; only the chunk's rows (W, q o exp G, A_qk, k o exp(G_last - G),
-  /// exp(G_last), U) go through LDS, staged once a chunk by every wave. At
-  /// depth 1, where the scan's atom has the identity and the staged rows fit.
+  /// each of kSplit x blockV / 16 compute waves holds 16 state columns, all
+  /// K rows (K / kSplit rows where split), as a slab of accumulator tiles
+  /// (`slab`: the atom's accumulator -> operand identity, MmaAtoms.h), across
+  /// the whole sequence, and takes the three products with it and V_new
+  /// straight from registers; only the chunk's rows (W, q o exp G, A_qk, k o
+  /// exp(G_last - G), exp(G_last), U) go through LDS, staged once a chunk by
+  /// the staging waves. At depth 1, where the scan's atom has the identity and
+  /// the staged rows fit.
   bool regState = false;
   AccumulatorOperand slab{};
   unsigned computeWaves = 0;
@@ -389,22 +391,22 @@ bool planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
   r.regPrefetch = r.blockV != 32;
   r.operandRuns = false;
   // The first layout that fits the chip's LDS, from the most to the
-  // least: split along K (the narrow block, 32-lane waves) with padded,
-  // then unpadded partials; unsplit; each with U staged, then read from
-  // the workspace. Not on 64-lane waves: gfx950's 16-column scan at K =
-  // 128 split 4 ways spilled 122 VGPRs (492 bytes of scratch), unsplit
-  // none - and its 64-lane compute wave already spreads the slab over
-  // twice the lanes.
+  // least: split along K (the narrow block on 32-lane waves, each part
+  // whole atom k steps and slab tiles) with U staged; unsplit with U
+  // staged, then read from the workspace. Not on 64-lane waves: gfx950's
+  // 16-column scan at K = 128 split 4 ways spilled 122 VGPRs (492 bytes of
+  // scratch), unsplit none (docs/split-scan.md says where they come from).
   struct Layout {
     int64_t kSplit, xStride;
     bool stageU;
   };
   SmallVector<Layout> layouts;
-  if (p.blockV == kSub && r.waveSize == 32 &&
-      p.K % (kNarrowScanKSplit * kSub) == 0)
-    for (int64_t stride : {ChunkPlan::regStride(kSub, true), kSub})
-      for (bool u : {true, false})
-        layouts.push_back({kNarrowScanKSplit, stride, u});
+  const int64_t partRows = p.K / kNarrowScanKSplit;
+  if (p.blockV == kSub && r.waveSize == 32 && p.K % kNarrowScanKSplit == 0 &&
+      partRows % int64_t(atom->k) == 0 &&
+      partRows % int64_t(r.slab.tileLength) == 0)
+    layouts.push_back(
+        {kNarrowScanKSplit, ChunkPlan::regStride(kSub, true), true});
   for (bool u : {true, false})
     layouts.push_back({1, 0, u});
   for (const Layout &l : layouts) {
@@ -1276,6 +1278,8 @@ private:
     return {ldsU, p.recU(), col0, p.blockV,
             ChunkPlan::regStride(p.blockV, true)};
   }
+  /// Row d of the wave's slab as a row of K.
+  Value slabRowOf(Value d) { return slabRow0 ? add(slabRow0, d) : d; }
   /// The wave's slab (TileLayer's slabs: the scan's atom and identity).
   SlabLayout slab() const { return {p.atom, p.slab, lane}; }
   /// One term of slabProducts: acc += L X, L (acc's length x kLen) of
@@ -1398,7 +1402,7 @@ private:
   Value ldsQg, ldsKd, ldsGl; // register scan: its own staged rows
   Value computes;            // register scan: this wave holds a slab (or null)
   Value slabCol0;            // register scan: its first column in the block
-  Value slabRow0;            // register scan: its first row of K (kSplit)
+  Value slabRow0; // register scan split along K: its first row (else null)
   Value ldsXs;               // register scan: the K parts' partial products
   FlatSymbolRefAttr ring;  // scan: the row pipeline's kda.lds_buffer
   Value ringMem;           // scan: its bytes (a view of the dynamic LDS)
@@ -2674,6 +2678,8 @@ void ChunkEmitter::slabProducts(ArrayRef<Value> x, int64_t kLen,
         const int64_t row0 = int64_t(t) * tl;
         if (term.lower && s * int64_t(atom.k) > row0 + tl - 1)
           continue; // L's upper triangle: zeros
+        assert(!(term.lower && term.rowOffset) &&
+               "the triangle test counts rows from the term's first");
         Value r0 = idx(row0), kk0 = k0;
         if (term.rowOffset)
           r0 = add(r0, term.rowOffset);
@@ -2794,7 +2800,9 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
 
   // Phase 1, the products of S: V_new = U - W S and O = (q o exp G) S
   // (each S step split once for both), while the staging waves bring
-  // A_qk, k o exp(G_last - G) and exp(G_last).
+  // A_qk, k o exp(G_last - G), exp(G_last) and, split along K, U. Split,
+  // each part takes its rows' share of W S and (q o exp G) S and leaves it
+  // in LDS; V_new is taken in phase 2.
   SmallVector<Type> phase1Types(cTypes);
   phase1Types.append(cTypes);
   SmallVector<Value> vnO = ifValues(
@@ -2850,8 +2858,9 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
 
   // Phase 2, the products of V_new: O += A_qk V_new (stored, rows of the
   // chunk only) and S = diag(exp G_last) S + (k o exp(G_last - G))^T
-  // V_new, while the staging waves bring the next chunk's W, U and
-  // q o exp G.
+  // V_new (unsplit, each V_new step split once for both; split, the
+  // first part's O in a product of its own), while the staging waves
+  // bring the next chunk's W, q o exp G and, unsplit, U.
   SmallVector<Value> next = ifValues(
       computes, kTypes,
       [&] {
@@ -2863,7 +2872,7 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
         SmallVector<Value> acc =
             mapSlab(b, loc, slab(), s,
                     [&](OpBuilder &, Location, Value x, Value d, Value) {
-                      return fmul(load(ldsGl, add(slabRow0, d)), x);
+                      return fmul(load(ldsGl, slabRowOf(d)), x);
                     });
         if (p.kSplit > 1) {
           // V_new = U - sum of the parts' W S, in every part (each updates
@@ -2931,9 +2940,15 @@ void ChunkEmitter::emitRegisterScan() {
   // A staging wave holds no slab; its column and rows are clamped to 0.
   // Compute wave w holds column slab w mod colSlabs, rows of part
   // w / colSlabs.
+  // Unsplit, wave w holds column slab w (the rows start at 0: no offset
+  // in the products' or the state's addresses).
   Value cw = select(computes, wave, idx(0));
-  slabCol0 = mul(rem(cw, p.colSlabs()), idx(p.slab.width));
-  slabRow0 = mul(div(cw, p.colSlabs()), idx(p.slabRows()));
+  if (p.kSplit > 1) {
+    slabCol0 = mul(rem(cw, p.colSlabs()), idx(p.slab.width));
+    slabRow0 = mul(div(cw, p.colSlabs()), idx(p.slabRows()));
+  } else {
+    slabCol0 = mul(cw, idx(p.slab.width));
+  }
   // The starting state: the slot's, or zeros without reading it.
   Value init =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, load(hasInit, n),
@@ -2943,12 +2958,11 @@ void ChunkEmitter::emitRegisterScan() {
       arith::AndIOp::create(b, loc, computes, init),
       slabTileTypes(b.getContext(), slab(), p.slabRows()),
       [&] {
-        return buildSlab(
-            b, loc, slab(), p.slabRows(),
-            [&](OpBuilder &, Location, Value d, Value col) {
-              return loadF(state,
-                           stateOffset(slot, add(slabRow0, d), headCol(col)));
-            });
+        return buildSlab(b, loc, slab(), p.slabRows(),
+                         [&](OpBuilder &, Location, Value d, Value col) {
+                           return loadF(state, stateOffset(slot, slabRowOf(d),
+                                                           headCol(col)));
+                         });
       },
       [&] { return zeroSlab(b, loc, slab(), p.slabRows()); });
   Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
@@ -2970,11 +2984,11 @@ void ChunkEmitter::emitRegisterScan() {
   }
   SmallVector<Value> last(loop.getResults());
   ifThen(computes, [&] {
-    forEachSlabElement(
-        b, loc, slab(), last,
-        [&](OpBuilder &, Location, Value x, Value d, Value col) {
-          store(x, state, stateOffset(slot, add(slabRow0, d), headCol(col)));
-        });
+    forEachSlabElement(b, loc, slab(), last,
+                       [&](OpBuilder &, Location, Value x, Value d, Value col) {
+                         store(x, state,
+                               stateOffset(slot, slabRowOf(d), headCol(col)));
+                       });
   });
 }
 

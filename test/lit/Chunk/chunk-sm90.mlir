@@ -23,6 +23,12 @@
 // staging waves), so kda-verify-pipeline checks their LDS handoffs
 // (test/lit/Pipelines/handoffs.mlir); the prep has no roles.
 // RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=ROLES
+// The split needs whole atom k steps a part: head_k 48 (12 rows a part)
+// keeps one compute wave.
+// RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_odd_heads.mlir --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=ODD
+// ODD-LABEL: gpu.func @kda_chunk_odd_heads_scan(
+// ODD-SAME: k_split = 1 : i64
+// ODD-SAME: kda.wave_roles = array<i64: 32, 1>
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_prep
 // ROLES-NOT: kda.wave_roles
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan(
