@@ -266,13 +266,11 @@ struct ChunkPlan {
   bool regState = false;
   AccumulatorOperand slab{};
   unsigned computeWaves = 0;
-  /// Compute waves a slab's columns are split over along K (kSplit rows
-  /// parts of K / kSplit each): the products of S are summed over the
-  /// parts through LDS (regXFloats), and each part updates its own rows.
-  /// See kNarrowScanKSplit.
+  /// Compute waves the block's one column slab is split over along K
+  /// (parts of K / kSplit rows each; the 16-column block only): the
+  /// products of S are summed over the parts through LDS (regXFloats), and
+  /// each part updates its own rows. See kNarrowScanKSplit.
   int64_t kSplit = 1;
-  /// Row stride (floats) of a partial product in regXFloats' array.
-  int64_t xStride = 0;
   int64_t slabRows() const { return K / kSplit; }
   /// Column slabs of the block, each held by kSplit compute waves.
   int64_t colSlabs() const { return blockV / kSub; }
@@ -296,9 +294,10 @@ struct ChunkPlan {
   int64_t regGlFloats() const { return (K + 3) / 4 * 4; }
   int64_t regUFloats() const { return C * regStride(blockV, true); }
   /// Where the K parts' partial products of S meet: W S and (q o exp G) S,
-  /// C x kSub each, a compute wave each.
+  /// C x kSub each (rows padded like U's), a compute wave each.
+  static int64_t regXStride() { return regStride(kSub, true); }
   int64_t regXFloats() const {
-    return kSplit > 1 ? 2 * int64_t(computeWaves) * C * xStride : 0;
+    return kSplit > 1 ? 2 * int64_t(computeWaves) * C * regXStride() : 0;
   }
   int64_t regLdsFloats() const {
     return 2 * regRowsFloats(false) + regRowsFloats(true) + regAqFloats() +
@@ -397,7 +396,7 @@ bool planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
   // 16-column scan at K = 128 split 4 ways spilled 122 VGPRs (492 bytes of
   // scratch), unsplit none (docs/split-scan.md says where they come from).
   struct Layout {
-    int64_t kSplit, xStride;
+    int64_t kSplit;
     bool stageU;
   };
   SmallVector<Layout> layouts;
@@ -405,12 +404,11 @@ bool planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
   if (p.blockV == kSub && r.waveSize == 32 && p.K % kNarrowScanKSplit == 0 &&
       partRows % int64_t(atom->k) == 0 &&
       partRows % int64_t(r.slab.tileLength) == 0)
-    layouts.push_back(
-        {kNarrowScanKSplit, ChunkPlan::regStride(kSub, true), true});
+    layouts.push_back({kNarrowScanKSplit, true});
   for (bool u : {true, false})
-    layouts.push_back({1, 0, u});
+    layouts.push_back({1, u});
   for (const Layout &l : layouts) {
-    r.kSplit = l.kSplit, r.xStride = l.xStride, r.stageU = l.stageU;
+    r.kSplit = l.kSplit, r.stageU = l.stageU;
     r.computeWaves = unsigned(r.kSplit * r.colSlabs());
     if (2 * r.computeWaves > r.waves ||
         r.regGlFloats() / 4 > int64_t(r.waves - r.computeWaves) * r.waveSize)
@@ -1300,10 +1298,11 @@ private:
   /// transposed: X^T as A, L^T as B), each split once for all the terms.
   void slabProducts(ArrayRef<Value> x, int64_t kLen, ArrayRef<SlabTerm> terms);
   /// The K parts' partial products of S (kSplit > 1): `which` (0: W S,
-  /// 1: (q o exp G) S) of compute wave `w`, element (i, col), in ldsXs.
+  /// 1: (q o exp G) S) of part (compute wave) `w`, element (i, col), in
+  /// ldsXs.
   Value partialAt(int64_t which, Value w, Value i, Value col);
-  /// The sum over the K parts of the wave's column slab, in part order
-  /// (every part adds the same values in the same order).
+  /// The sum over the K parts, in part order (every part adds the same
+  /// values in the same order).
   SmallVector<Value> sumParts(int64_t which);
 
   // scan steps.
@@ -2697,20 +2696,16 @@ void ChunkEmitter::slabProducts(ArrayRef<Value> x, int64_t kLen,
 
 Value ChunkEmitter::partialAt(int64_t which, Value w, Value i, Value col) {
   Value tile = add(mul(idx(which), idx(p.computeWaves)), w);
-  return add(mul(add(mul(tile, idx(p.C)), i), idx(p.xStride)), col);
+  return add(mul(add(mul(tile, idx(p.C)), i), idx(ChunkPlan::regXStride())),
+             col);
 }
 
 SmallVector<Value> ChunkEmitter::sumParts(int64_t which) {
-  // The wave's column slab is wave % colSlabs; its parts are the waves
-  // colSlab + part x colSlabs.
-  Value colSlab = rem(wave, p.colSlabs());
   return buildSlab(
       b, loc, slab(), p.C, [&](OpBuilder &, Location, Value i, Value col) {
         Value sum;
         for (int64_t part = 0; part < p.kSplit; ++part) {
-          Value x = load(
-              ldsXs,
-              partialAt(which, add(colSlab, idx(part * p.colSlabs())), i, col));
+          Value x = load(ldsXs, partialAt(which, idx(part), i, col));
           sum = sum ? fadd(sum, x) : x;
         }
         return sum;
@@ -2937,15 +2932,15 @@ void ChunkEmitter::emitRegisterScan() {
   if (p.kSplit > 1)
     ldsXs = carve(p.regXFloats());
   computes = lt(wave, idx(p.computeWaves));
-  // A staging wave holds no slab; its column and rows are clamped to 0.
-  // Compute wave w holds column slab w mod colSlabs, rows of part
-  // w / colSlabs.
-  // Unsplit, wave w holds column slab w (the rows start at 0: no offset
-  // in the products' or the state's addresses).
+  // A staging wave holds no slab; its column is clamped to 0. Unsplit,
+  // compute wave w holds column slab w, all rows (no row offset in the
+  // products' or the state's addresses); split, the block's one column
+  // slab, the rows of part w.
   Value cw = select(computes, wave, idx(0));
   if (p.kSplit > 1) {
-    slabCol0 = mul(rem(cw, p.colSlabs()), idx(p.slab.width));
-    slabRow0 = mul(div(cw, p.colSlabs()), idx(p.slabRows()));
+    assert(p.colSlabs() == 1 && "the split takes the 16-column block only");
+    slabCol0 = idx(0);
+    slabRow0 = mul(cw, idx(p.slabRows()));
   } else {
     slabCol0 = mul(cw, idx(p.slab.width));
   }
