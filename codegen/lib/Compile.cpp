@@ -599,6 +599,18 @@ static LogicalResult describeAbi(gpu::GPUFuncOp kernel, CompiledKernel &k) {
   return success();
 }
 
+/// The plan stage of a chunk kernel's kind: prep 0, the scans 1 (its
+/// alternatives), then the split scan's maps, join and segments.
+static int32_t chunkStageNumber(StringRef kind) {
+  return llvm::StringSwitch<int32_t>(kind)
+      .Case("chunk_prep", 0)
+      .Case("chunk_scan", 1)
+      .Case("chunk_maps", 2)
+      .Case("chunk_join", 3)
+      .Case("chunk_segments", 4)
+      .Default(-1);
+}
+
 /// A kernel that states its kind (kda.kind, e.g. the tile-GEMM test
 /// kernels): args from its ABI, config from kda.tile.
 static LogicalResult describeAbiKernel(gpu::GPUFuncOp kernel, StringAttr kind,
@@ -644,7 +656,8 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
             cast<SymbolRefAttr>(stage).getLeafReference());
         CompiledKernel k;
         k.name = fn.getName().str();
-        k.stage = i == 0 ? 0 : 1;
+        k.stage = chunkStageNumber(
+            kernel->getAttrOfType<StringAttr>("kda.kind").getValue());
         k.symbol = kernel.getName().str();
         k.target = t.name.str();
         k.blockSize = (*kernel.getKnownBlockSize())[0];

@@ -226,7 +226,37 @@ static LogicalResult verifyBlockV(Operation *op, LayerAttr layer,
   return success();
 }
 
+/// A scan split within a sequence (segment_chunks): segments of at least
+/// two chunks (the workspace keys each segment by its first token over
+/// (segment_chunks - 1) chunks of rows), the register scan's depth 1, and
+/// qk_l2norm, under which each chunk's map of the state is a contraction
+/// (docs/split-scan.md): without it a composed map could amplify what the
+/// serial scan rounds.
+static LogicalResult verifySegmentChunks(Operation *op, LayerAttr layer,
+                                         std::optional<int64_t> chunks,
+                                         std::optional<int64_t> scanStages) {
+  if (!chunks || *chunks == 0)
+    return success();
+  if (*chunks < 2 || *chunks > 4096)
+    return op->emitOpError() << "segment_chunks " << *chunks
+                             << " must be 0 (no split) or 2..4096";
+  if (!layer.getQkL2norm())
+    return op->emitOpError()
+           << "segment_chunks " << *chunks
+           << " needs qk_l2norm (a segment's composed map of the state is a "
+              "contraction only with normalised keys)";
+  if (scanStages.value_or(1) > 1)
+    return op->emitOpError() << "segment_chunks " << *chunks
+                             << " needs scan_stages 1 (the segments run the "
+                                "register scan); scan_stages is "
+                             << *scanStages;
+  return success();
+}
+
 LogicalResult ChunkOp::verify() {
+  if (failed(verifySegmentChunks(*this, getLayer(), getSegmentChunks(),
+                                 getScanStages())))
+    return failure();
   if (std::optional<ArrayRef<int64_t>> blocks = getScanBlockV()) {
     if (blocks->empty())
       return emitOpError("scan_block_v lists no block (leave it out for the "
@@ -246,6 +276,14 @@ LogicalResult ChunkOp::verify() {
   return verifyAttentionOp(*this);
 }
 
+int64_t ChunkOp::getSegmentChunksOrDefault() {
+  if (std::optional<int64_t> chunks = getSegmentChunks())
+    return *chunks;
+  return getLayer().getQkL2norm() && getScanStages().value_or(1) <= 1
+             ? kDefaultSegmentChunks
+             : 0;
+}
+
 SmallVector<int64_t> ChunkOp::getScanBlocks() {
   if (std::optional<ArrayRef<int64_t>> listed = getScanBlockV())
     return SmallVector<int64_t>(*listed);
@@ -257,8 +295,19 @@ SmallVector<int64_t> ChunkOp::getScanBlocks() {
 }
 
 LogicalResult ChunkStageOp::verify() {
+  if (failed(verifySegmentChunks(*this, getLayer(), getSegmentChunks(),
+                                 getScanStages())))
+    return failure();
+  const ChunkStage stage = getStage();
+  const bool segmented = stage == ChunkStage::Maps ||
+                         stage == ChunkStage::Join ||
+                         stage == ChunkStage::Segments;
+  if (segmented && getSegmentChunks().value_or(0) == 0)
+    return emitOpError() << "stage " << stringifyChunkStage(stage)
+                         << " splits the scan within a sequence; it needs "
+                            "segment_chunks";
   if (std::optional<int64_t> bv = getBlockV()) {
-    if (getStage() != ChunkStage::Scan)
+    if (stage == ChunkStage::Prep)
       return emitOpError("block_v shapes the scan; the prep takes none");
     if (failed(verifyBlockV(*this, getLayer(), *bv, "block_v")))
       return failure();

@@ -143,7 +143,8 @@ public:
     return sms;
   }
 
-  /// Above 48 KiB of dynamic shared memory a kernel must opt in, once, up to
+  /// Above 48 KiB of shared memory (static and dynamic) a kernel must opt
+  /// in, once, for its dynamic bytes, up to
   /// the device's opt-in limit less the kernel's static shared memory (227
   /// KiB per block on sm_90). Checked here so a bundle the device cannot run
   /// is refused when it is opened, not at its first launch.
@@ -170,7 +171,9 @@ public:
               std::to_string(optin) + " this device allows per block";
       return KDA_ERROR_UNSUPPORTED;
     }
-    if (bytes <= kDefaultDynamicSharedLimit)
+    // The default limit counts the static bytes too: 48 KiB of dynamic
+    // shared memory beside one static byte needs the opt-in.
+    if (uint64_t(bytes) + uint64_t(staticBytes) <= kDefaultDynamicSharedLimit)
       return KDA_OK;
     // Only ever raise the limit: two manifest entries may share a function.
     int current = 0;

@@ -2,6 +2,7 @@
 #include "Planner.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace kda::rt {
 
@@ -32,18 +33,38 @@ std::vector<Segment> planSegments(const PlannerRows &rows,
   return segments;
 }
 
-size_t chooseScan(const ScanRows &rows,
-                  const std::vector<int64_t> &blocksPerPair,
-                  uint32_t computeUnits) {
+namespace {
+/// Chunks of all the scan's sequences and of the longest (padding rows
+/// run no chunk loop).
+std::pair<int64_t, int64_t> scanChunks(const ScanRows &rows) {
   int64_t chunks = 0, longest = 0;
   for (int32_t n = 0; n < rows.numSeqs; ++n) {
     if (rows.slots[n] <= 0)
-      continue; // padding: its scan writes zeros, no chunk loop
+      continue;
     const int64_t length = int64_t(rows.cuSeqlens[n + 1]) - rows.cuSeqlens[n];
     const int64_t c = (length + rows.chunkSize - 1) / rows.chunkSize;
     chunks += c;
     longest = std::max(longest, c);
   }
+  return {chunks, longest};
+}
+} // namespace
+
+bool chooseSplit(const ScanRows &rows, int64_t narrowestBlocksPerPair,
+                 int64_t segmentChunks, uint32_t computeUnits) {
+  const auto [chunks, longest] = scanChunks(rows);
+  if (segmentChunks < 2 || longest < kMinSplitSegments * segmentChunks ||
+      computeUnits == 0)
+    return false;
+  // Busy workgroups over the longest scan, times 2, against the units.
+  return 2 * rows.valueHeads * narrowestBlocksPerPair * chunks <=
+         int64_t(computeUnits) * longest;
+}
+
+size_t chooseScan(const ScanRows &rows,
+                  const std::vector<int64_t> &blocksPerPair,
+                  uint32_t computeUnits) {
+  const auto [chunks, longest] = scanChunks(rows);
   size_t narrowest = 0;
   for (size_t i = 1; i < blocksPerPair.size(); ++i)
     if (blocksPerPair[i] > blocksPerPair[narrowest])

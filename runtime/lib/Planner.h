@@ -72,6 +72,25 @@ size_t chooseScan(const ScanRows &rows,
                   const std::vector<int64_t> &blocksPerPair,
                   uint32_t computeUnits);
 
+/// The fewest segments the longest sequence must split into for the split
+/// scan to pay: a segment's step is a maps step and a segments step at the
+/// widest block (~5.5 + 7 us at K = V = 128 on the H200) against the plain
+/// narrow scan's one (~4.5 us), so two segments would lose; four gain.
+inline constexpr int64_t kMinSplitSegments = 4;
+
+/// Whether to split the scan within its sequences (the layer's split scan:
+/// maps, join, segments; docs/split-scan.md) instead of launching the plain
+/// scan: when the narrowest plain scan's busy workgroups, counted as for
+/// chooseScan, would cover at most half of `computeUnits` and the longest
+/// sequence splits into kMinSplitSegments segments of `segmentChunks`
+/// chunks or more. The split does about twice the scan's work (the maps
+/// run over K + V columns), so it pays only where the device would
+/// otherwise idle: e.g. 1 x 32768 H8 on the H200 (64 workgroups of the
+/// 16-column scan, 132 SMs), not 2 x 8192 H8 (128) or 1 x 8192 H32 (256).
+/// False when the device did not say its count (0).
+bool chooseSplit(const ScanRows &rows, int64_t narrowestBlocksPerPair,
+                 int64_t segmentChunks, uint32_t computeUnits);
+
 } // namespace kda::rt
 
 #endif // KDA_RUNTIME_PLANNER_H

@@ -8,6 +8,7 @@
 #include "kda/kda_runtime.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -39,6 +40,10 @@ struct kda_kernel {
   /// in order, itself first, then the scan's alternatives (column blocks,
   /// narrowest first), of which a launch runs one (kda::rt::chooseScan).
   std::vector<const kda_kernel *> stages;
+  /// The plan's split scan (maps, join, segments; kda::rt::chooseSplit
+  /// picks it instead of a scan), or nulls: a layer without
+  /// segment_chunks, or a target that cannot build it.
+  std::array<const kda_kernel *, 3> split{};
   KernelHandle handle = nullptr;
   size_t index = 0; // in its bundle's kernels
 };
@@ -243,7 +248,8 @@ bool checkNothingMissing(const mf::Kernel &m,
 }
 
 bool isChunkKind(const std::string &kind) {
-  return kind == "chunk_prep" || kind == "chunk_scan";
+  return kind == "chunk_prep" || kind == "chunk_scan" || kind == "chunk_maps" ||
+         kind == "chunk_join" || kind == "chunk_segments";
 }
 
 const void *batchValue(const kda_batch &b, BatchField f) {
@@ -289,6 +295,54 @@ bool prepareKernel(const mf::Kernel &m, kda_kernel &k, std::string &why) {
   return true;
 }
 
+/// The split scan of chunk plan `k` from its stages 2 and up (none, or
+/// maps, join and segments, one each, in that order: the manifest reader
+/// checked the order), each stating the same segment_chunks and
+/// max_segments and the grids the kernels index by.
+bool linkSplit(kda_kernel &k, const std::vector<const kda_kernel *> &split,
+               std::string &why) {
+  if (split.empty())
+    return true;
+  static const char *const kinds[3] = {"chunk_maps", "chunk_join",
+                                       "chunk_segments"};
+  if (split.size() != 3) {
+    why = describe(k.m) +
+          ": a split scan is three stages (maps, join, "
+          "segments); the plan has " +
+          std::to_string(split.size()) + " after its scans";
+    return false;
+  }
+  const mf::Layer &layer = k.m.layer;
+  auto config = [](const mf::Kernel &m, const char *key) -> int64_t {
+    auto it = m.config.find(key);
+    return it == m.config.end() ? 0 : it->second;
+  };
+  const int64_t chunks = config(split[0]->m, "segment_chunks");
+  const int64_t most = config(split[0]->m, "max_segments");
+  for (size_t i = 0; i < 3; ++i) {
+    const mf::Kernel &m = split[i]->m;
+    const int64_t blockV = config(m, "block_v");
+    const int64_t columns =
+        i == 0 ? int64_t(layer.headK) + layer.headV : layer.headV;
+    const int64_t rows = i == 1 ? layer.valueHeads : layer.valueHeads * most;
+    if (m.kind != kinds[i] || chunks < 2 || most < 1 ||
+        config(m, "segment_chunks") != chunks ||
+        config(m, "max_segments") != most || blockV <= 0 || columns % blockV ||
+        m.grid[0] != columns / blockV || m.grid[1] != rows ||
+        m.grid[2] != mf::kGridNumSeqs) {
+      why = describe(m) + ": stage " + std::to_string(i + 2) +
+            " of a split scan must be " + kinds[i] +
+            " with the plan's segment_chunks and max_segments, grid (" +
+            (i == 0 ? "(head_k + head_v)" : "head_v") +
+            " / block_v, value_heads" + (i == 1 ? "" : " x max_segments") +
+            ", num_seqs)";
+      return false;
+    }
+  }
+  std::copy(split.begin(), split.end(), k.split.begin());
+  return true;
+}
+
 /// Links each plan of stages (kernels sharing a name, stage 0 first; the
 /// manifest reader checked the order) to its stage-0 kernel, and checks the
 /// stages together pass everything the runtime must.
@@ -297,11 +351,14 @@ bool linkStages(std::vector<kda_kernel> &kernels, std::string &why) {
     if (k.m.stage != 0)
       continue;
     std::vector<const mf::Kernel *> parts;
+    std::vector<const kda_kernel *> split;
     for (const kda_kernel &s : kernels)
       if (s.m.name == k.m.name && s.m.target == k.m.target) {
-        k.stages.push_back(&s);
+        (s.m.stage >= 2 ? split : k.stages).push_back(&s);
         parts.push_back(&s.m);
       }
+    if (!linkSplit(k, split, why))
+      return false;
     bool scans = k.stages.size() >= 2;
     for (size_t i = 1; i < k.stages.size(); ++i)
       scans &= k.stages[i]->m.kind == "chunk_scan";
@@ -864,13 +921,19 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
   std::vector<int64_t> blocksPerPair;
   for (size_t i = 1; i < k->stages.size(); ++i)
     blocksPerPair.push_back(k->stages[i]->m.grid[0]);
-  const size_t scan =
-      1 + kda::rt::chooseScan(rows, blocksPerPair,
-                              k->bundle->backend->computeUnits());
+  const uint32_t units = k->bundle->backend->computeUnits();
+  const size_t scan = 1 + kda::rt::chooseScan(rows, blocksPerPair, units);
+  // The prep, then the scan or, where the batch would leave the device
+  // idle, the split scan's three stages.
+  std::vector<const kda_kernel *> stages = {k->stages[0], k->stages[scan]};
+  if (k->split[0] &&
+      kda::rt::chooseSplit(rows, blocksPerPair.front(),
+                           k->split[0]->m.config.at("segment_chunks"), units))
+    stages = {k->stages[0], k->split[0], k->split[1], k->split[2]};
   // Every stage packed before any joins the plan: a refusal leaves the
   // plan as it was.
   std::vector<PlannedLaunch> launches;
-  for (const kda_kernel *stage : {k->stages[0], k->stages[scan]}) {
+  for (const kda_kernel *stage : stages) {
     const bool perChunk = std::find(std::begin(stage->m.grid),
                                     std::end(stage->m.grid),
                                     mf::kGridMaxChunks) !=

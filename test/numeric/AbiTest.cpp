@@ -210,6 +210,41 @@ TEST_F(EditedBundles, ChunkScanAlternativesAreCheckedAtOpen) {
   expectRefused(dir, {"stage 0 of kernel 'chunk_k3' follows stage 1"});
 }
 
+/// A chunk plan's split scan is stages 2, 3 and 4 (maps, join, segments),
+/// each with the plan's segment_chunks and max_segments and the grid its
+/// kernel indexes by; a manifest that breaks that is refused when the
+/// bundle opens (chunk_split: head_k 64, head_v 32, 4 value heads, maps and
+/// segments of 32 columns).
+TEST_F(EditedBundles, SplitScanStagesAreCheckedAtOpen) {
+  auto is = [](const json &k, const char *symbol) {
+    return k.value("symbol", "") == std::string(symbol) + "_packed";
+  };
+  const char *maps = "kda_chunk_split_maps_v32", *join = "kda_chunk_split_join",
+             *segments = "kda_chunk_split_segments_v32";
+  std::string dir = edited("chunk/chunk_split", [&](json &k) {
+    if (is(k, maps))
+      k["grid"][0] = 2; // (64 + 32) / 32 = 3 column blocks of [M | B]
+  });
+  expectRefused(dir, {"stage 2 of a split scan must be chunk_maps",
+                      "(head_k + head_v) / block_v"});
+  dir = edited("chunk/chunk_split", [&](json &k) {
+    if (is(k, segments))
+      k["config"]["segment_chunks"] = 3;
+  });
+  expectRefused(dir, {"stage 4 of a split scan must be chunk_segments",
+                      "segment_chunks"});
+  dir = edited("chunk/chunk_split", [&](json &k) {
+    if (is(k, join))
+      k["grid"][1] = 32; // value heads x max_segments: the maps' rows
+  });
+  expectRefused(dir, {"stage 3 of a split scan must be chunk_join"});
+  dir = edited("chunk/chunk_split", [&](json &k) {
+    if (is(k, maps))
+      k["kind"] = "chunk_join";
+  });
+  expectRefused(dir, {"stage 2 of a split scan must be chunk_maps"});
+}
+
 /// A bundle closed, rewritten at the same path and opened again runs the
 /// new code objects: the emulator's libraries close with their bundle
 /// (before, dlopen handed back the old library, and the new bundle's

@@ -103,6 +103,17 @@ BatchShape chunkShape(const std::string &batch) {
     s.betaValues = {-1000, -20, 0, 20, 1000, 0.3};
     return s;
   }
+  if (batch == "carry") {
+    // Slow gates (A_log -7 and -5) and small betas: a segment's map of the
+    // state stays near the identity, so the split scan's join carries
+    // each state far into the next segments (with the default draws a
+    // segment of 32 rows decays it below the bars' resolution).
+    BatchShape s{{2100, 200, 3, 65, 64}, {1, 2, 3, 4, 5}, {1, 0, 1, 1, 1}};
+    s.aLogValues = {-7, -5};
+    s.betaValues = {-4, -2, 0, -3};
+    s.staleNaN = true;
+    return s;
+  }
   // "decodes": length-1 rows only, some without initial state.
   return {{1, 1, 1, 1, 1, 1}, {5, 2, 7, 9, 1, 11}, {1, 1, 0, 1, 1, 0}};
 }
@@ -181,12 +192,25 @@ TEST_P(ChunkNumerics, MatchesFloat64Oracle) {
 
 std::vector<ChunkCase> chunkCases() {
   std::vector<ChunkCase> cases;
+  // The varlen batch's row of 1000 is 32 chunks and more at chunk 32 and
+  // 16: four segments of the default 8 chunks, so the plan splits its scan
+  // (chooseSplit; the split scan at the layer's widest block that divides
+  // head_k too), bf16 state and the gate 'none' included.
+  auto varlenScan = [](std::string spec) {
+    if (spec == "chunk_bf16_state")
+      return "_segments_v32";
+    if (spec == "chunk_none_c16" || spec == "chunk_odd_heads")
+      return "_segments";
+    return "_scan";
+  };
   for (const char *spec : {"chunk_k3", "chunk_linear_gva", "chunk_bf16_state",
                            "chunk_none_c16"})
     for (const char *target : {"emu", "emu32"})
       for (const char *batch :
            {"varlen", "short", "extreme", "saturation", "decodes"})
-        cases.push_back({spec, target, batch});
+        cases.push_back(
+            {spec, target, batch, nullptr,
+             std::string(batch) == "varlen" ? varlenScan(spec) : "_scan"});
   // gfx950's atoms (16x16x32 where the chunk allows).
   for (const char *spec : {"chunk_k3", "chunk_linear_gva"})
     cases.push_back({spec, "emu950", "short"});
@@ -200,7 +224,10 @@ std::vector<ChunkCase> chunkCases() {
   // blocks, gfx950 on its k = 16 atom.
   for (const char *target : {"emu", "emu32"})
     for (const char *batch : {"varlen", "extreme"})
-      cases.push_back({"chunk_odd_heads", target, batch});
+      cases.push_back({"chunk_odd_heads", target, batch, nullptr,
+                       std::string(batch) == "varlen"
+                           ? varlenScan("chunk_odd_heads")
+                           : "_scan"});
   cases.push_back({"chunk_odd_heads", "emu950", "short"});
   // The scan's row pipeline at depth 2 (not the default), register-staged
   // on emu, cp.async on emu32: sequences of 2, 1 and 3 chunks (the ring
@@ -223,6 +250,27 @@ std::vector<ChunkCase> chunkCases() {
     cases.push_back({"chunk_heads128", target, "short", "1", "_scan_v64"});
   // "short" at H 2: 9 chunks, the longest 2; 30 units keep 32 columns.
   cases.push_back({"chunk_heads128", "emu32", "short", "30", "_scan_v32"});
+  // The scan split within a sequence (maps, join, segments), picked where
+  // the plain scan's workgroups would leave half the units idle: at chunk
+  // 16 and segment_chunks 2 (chunk_split) the varlen batch's rows split
+  // into up to 8 segments, the extreme one's into 2 and 4 (its longest
+  // into 4), and "carry"
+  // keeps the states alive across segments (a join that dropped M would
+  // pass the other batches: their states decay within a segment); on the same
+  // layer with one unit, the plain scan. chunk_heads128 at its default
+  // segment_chunks (8): the row of 2100 (33 chunks) in four segments of
+  // the 64-column register scan. The plan splits only where the longest
+  // row makes four segments or more (kMinSplitSegments), so the other
+  // cases keep the plain scan.
+  for (const char *target : {"emu", "emu32"})
+    for (const char *batch : {"varlen", "extreme", "carry"})
+      cases.push_back({"chunk_split", target, batch, nullptr, "_segments_v32"});
+  cases.push_back({"chunk_split", "emu32", "carry", "1", "_scan_v32"});
+  cases.push_back(
+      {"chunk_split", "emu950", "extreme", nullptr, "_segments_v32"});
+  cases.push_back({"chunk_split", "emu32", "varlen", "1", "_scan_v32"});
+  cases.push_back(
+      {"chunk_heads128", "emu32", "carry", "65535", "_segments_v64"});
   return cases;
 }
 

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 using kda::rt::chooseScan;
+using kda::rt::chooseSplit;
 using kda::rt::Path;
 using kda::rt::PlannerPolicy;
 using kda::rt::PlannerRows;
@@ -149,6 +150,43 @@ TEST(ChooseScan, UnknownUnitCountAndOneAlternative) {
   EXPECT_EQ(scanFor(Rows{{4096, 1}}, 32, 132, {8}), 0u);
   // The narrowest is found by its workgroups, not by its position.
   EXPECT_EQ(scanFor(Rows{{4096, 1}}, 1, 132, {2, 8, 4}), 1u);
+}
+
+bool splitFor(const Rows &r, int64_t heads, uint32_t units,
+              int64_t segmentChunks = 8, int64_t narrowest = 8) {
+  ScanRows s{int32_t(r.slots.size()), r.cu.data(), r.slots.data(), heads, 64};
+  return chooseSplit(s, narrowest, segmentChunks, units);
+}
+
+TEST(ChooseSplit, OnlyWhereTheNarrowScanLeavesHalfTheUnitsIdle) {
+  // Measured on the H200 (132 SMs): 1 x 32768 H8 (64 workgroups of the
+  // 16-column scan) splits, 2 x 16384 H8 (128) and 1 x 8192 H32 (256) do not.
+  EXPECT_TRUE(splitFor(Rows{{32768, 1}}, 8, 132));
+  EXPECT_TRUE(splitFor(Rows{{8192, 1}}, 8, 132));
+  EXPECT_FALSE(splitFor(Rows{{16384, 1}, {16384, 2}}, 8, 132));
+  EXPECT_FALSE(splitFor(Rows{{8192, 1}}, 32, 132));
+  // The boundary: 2 x busy workgroups against the units.
+  EXPECT_TRUE(splitFor(Rows{{32768, 1}}, 8, 128));
+  EXPECT_FALSE(splitFor(Rows{{32768, 1}}, 8, 127));
+}
+
+TEST(ChooseSplit, TheLongestRowMustMakeFourSegments) {
+  // kMinSplitSegments x segment_chunks chunks: 32 of 64 rows at the default.
+  EXPECT_TRUE(splitFor(Rows{{32 * 64, 1}}, 1, 132));
+  EXPECT_FALSE(splitFor(Rows{{32 * 64 - 64, 1}}, 1, 132));
+  EXPECT_TRUE(splitFor(Rows{{31 * 64 + 1, 1}}, 1, 132)); // 32 chunks
+  EXPECT_TRUE(splitFor(Rows{{512, 1}}, 1, 132, 2));      // 8 chunks, 4 x 2
+  EXPECT_FALSE(splitFor(Rows{{448, 1}}, 1, 132, 2));
+}
+
+TEST(ChooseSplit, PaddingUnknownUnitsAndNoSplitScan) {
+  // Padding rows run no chunk loop: only the busy rows count.
+  EXPECT_FALSE(splitFor(Rows{{32768, 0}}, 8, 132));
+  EXPECT_FALSE(splitFor(Rows{{32768, -1}, {64, 1}}, 8, 132));
+  EXPECT_FALSE(splitFor(Rows{{32768, 1}}, 8, 0));
+  EXPECT_FALSE(splitFor(Rows{{32768, 1}}, 8, 132, 0)); // no segment_chunks
+  EXPECT_FALSE(splitFor(Rows{{32768, 1}}, 8, 132, 1));
+  EXPECT_FALSE(splitFor(Rows{}, 8, 132));
 }
 
 } // namespace

@@ -25,7 +25,9 @@
 // path - the chunk plan (prep + scan, workspace sized from the manifest)
 // for a chunk kernel - the same way, with the L2 flushed.
 // A chunk kernel's --numerics runs issue 8's batches (lengths 1 .. 1000 in
-// one varlen batch, stale NaN slots, g at -1000) against the oracle.
+// one varlen batch, stale NaN slots, g at -1000) and a row of 4096 whose
+// scan the plan splits where the layer has few value heads, against the
+// oracle, naming the scan kernels each ran.
 // --all-kernels times every recurrent kernel of the bundle's target (a
 // kda-tune --candidates bundle) and writes {"machine", "driver", "date",
 // "timing", "kernels": {name: {"config", "us", "us_graph"}}} for kda-tune
@@ -420,6 +422,14 @@ std::vector<NumericRun> chunkNumericRuns() {
     decodes.hasInitial.push_back(i % 3 != 0);
   }
   runs.push_back({"length_1_rows", decodes});
+  // A row of 64 chunks beside a decode: on the H200 (132 SMs) a layer of 8
+  // value heads or fewer splits its scan there (the runtime's
+  // chooseSplit), and slow gates and small betas carry the state across
+  // the segments, so the join's maps count.
+  test::BatchShape split{{4096, 1}, {2, 5}, {1, 0}};
+  split.aLogValues = {-7, -5};
+  split.betaValues = {-4, -2, 0, -3};
+  runs.push_back({"split_rows", split});
   return runs;
 }
 
@@ -463,6 +473,20 @@ std::vector<NumericRun> numericRuns() {
   extreme.extremeGate = 1000;
   runs.push_back({"extreme_gate", extreme});
   return runs;
+}
+
+/// The chunk plan of `b`'s launches after the prep: the scan, or the split
+/// scan's maps, join and segments, joined by '+'.
+std::string chunkScanOf(kda_bundle *bundle, const kda_kernel *kernel,
+                        const kda_batch &b) {
+  kda_plan *plan = nullptr;
+  std::string scan;
+  if (kda_plan_create(bundle, &plan) == KDA_OK &&
+      kda_plan_add_chunk(plan, kernel, &b) == KDA_OK)
+    for (int32_t i = 1; i < kda_plan_size(plan); ++i)
+      scan += (i > 1 ? "+" : "") + std::string(kda_plan_kernel_symbol(plan, i));
+  kda_plan_destroy(plan);
+  return scan;
 }
 
 /// The workspace the kernel's path needs for `b` (0 for the recurrent
@@ -553,6 +577,8 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "kda-bench: launch: %s\n", kda_last_error());
         return 1;
       }
+      const std::string scan =
+          layer.chunk ? chunkScanOf(bundle, kernel, b) : std::string();
       test::CaseResult r = h.check();
       bool pass = r.finite && r.outErr <= test::kOutputErrorBar &&
                   r.stateErr <= test::stateErrorBar(layer.state) &&
@@ -560,11 +586,12 @@ int main(int argc, char **argv) {
       if (layer.chunk) // issue 8's bar: 1.5x of rounding the oracle
         pass &= r.outErr <= 1.5 * r.outRoundErr;
       ok &= pass;
-      std::printf("%-16s %12.3g %12.3g  %s (out %.2fx rounding)%s%s\n",
+      std::printf("%-16s %12.3g %12.3g  %s (out %.2fx rounding)%s%s%s%s\n",
                   run.name, r.outErr, r.stateErr, pass ? "ok" : "FAIL",
                   r.outRoundErr > 0 ? r.outErr / r.outRoundErr : 0.0,
                   r.paddingZero ? "" : " (padding rows not zero)",
-                  r.untouchedIdentical ? "" : " (untouched slot changed)");
+                  r.untouchedIdentical ? "" : " (untouched slot changed)",
+                  scan.empty() ? "" : "  ", scan.c_str());
       json.push_back("\"numerics_" + std::string(run.name) +
                      "\": {\"out_err\": " + std::to_string(r.outErr) +
                      ", \"state_err\": " + std::to_string(r.stateErr) +
@@ -628,20 +655,25 @@ int main(int argc, char **argv) {
           std::fprintf(stderr, "kda-bench: chunk plan: %s\n", kda_last_error());
           std::exit(1);
         }
-        if (kda_plan_size(plan) != 2) {
+        // prep, then the scan or the split scan (maps, join, segments).
+        const int32_t n = kda_plan_size(plan);
+        if (n != 2 && n != 4) {
           std::fprintf(stderr,
                        "kda-bench: chunk plan: %d launches, expected 2 "
-                       "(prep, scan)\n",
-                       int(kda_plan_size(plan)));
+                       "(prep, scan) or 4 (prep, maps, join, segments)\n",
+                       int(n));
           std::exit(1);
         }
-        scan = kda_plan_kernel_symbol(plan, 1);
+        for (int32_t i = 1; i < n; ++i)
+          scan +=
+              (i > 1 ? "+" : "") + std::string(kda_plan_kernel_symbol(plan, i));
       }
-      auto stage = [&](int32_t i) {
-        return [&, i] {
-          if (kda_plan_launch_range(plan, i, 1, nullptr) != KDA_OK) {
-            std::fprintf(stderr, "kda-bench: stage %d: %s\n", i,
-                         kda_last_error());
+      // Launches [first, first + count) of the plan.
+      auto stage = [&](int32_t first, int32_t count = 1) {
+        return [&, first, count] {
+          if (kda_plan_launch_range(plan, first, count, nullptr) != KDA_OK) {
+            std::fprintf(stderr, "kda-bench: stages %d..%d: %s\n", first,
+                         first + count - 1, kda_last_error());
             std::exit(1);
           }
         };
@@ -665,12 +697,25 @@ int main(int argc, char **argv) {
       // Each stage alone, after the whole path ran (the scan reads the
       // prep's workspace and the states the earlier runs left).
       const double prepMs = layer.chunk ? timeOf(stage(0)) : 0;
-      const double scanMs = layer.chunk ? timeOf(stage(1)) : 0;
+      const double scanMs =
+          layer.chunk ? timeOf(stage(1, kda_plan_size(plan) - 1)) : 0;
+      // The split scan's stages one at a time too (the join alone reads
+      // entering states its last run left: its time, not its result).
+      std::string parts;
+      for (int32_t i = 1;
+           layer.chunk && kda_plan_size(plan) > 2 && i < kda_plan_size(plan);
+           ++i) {
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.3f", timeOf(stage(i)));
+        parts += (i > 1 ? " " : " (") + std::string(ms) +
+                 (i + 1 < kda_plan_size(plan) ? "" : ")");
+      }
       kda_plan_destroy(plan);
       std::printf("%-10s %8zu %8lld %10.3f", name.c_str(), shape.lengths.size(),
                   (long long)b.num_tokens, ms);
       if (layer.chunk)
-        std::printf(" %10.3f %10.3f  %s", prepMs, scanMs, scan.c_str());
+        std::printf(" %10.3f %10.3f  %s%s", prepMs, scanMs, scan.c_str(),
+                    parts.c_str());
       std::printf("\n");
       json.push_back(
           "\"prefill_" + name + "\": {\"ms\": " + std::to_string(ms) +

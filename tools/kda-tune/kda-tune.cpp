@@ -225,7 +225,7 @@ ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
       op.getCuSeqlens(), op.getSlots(), op.getHasInitialState(), op.getState(),
       op.getO(), op.getChunkSize(), ChunkStage::Scan,
       stages ? at.getI64IntegerAttr(*stages) : IntegerAttr(),
-      at.getI64IntegerAttr(blockV));
+      at.getI64IntegerAttr(blockV), /*segment_chunks=*/IntegerAttr());
   ScanVerdict v;
   {
     ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {

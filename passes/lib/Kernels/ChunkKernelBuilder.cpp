@@ -97,6 +97,20 @@ constexpr int64_t kStagePieces = 32;
 /// 2.868); 2 ways it was slower, 3.066 (sm_90: 76 bytes spilled, where 4
 /// ways spills none).
 constexpr int64_t kNarrowScanKSplit = 4;
+/// The most segments a sequence's scan is split into (segment_chunks;
+/// docs/split-scan.md): the maps' and segments' grid y is value heads x
+/// this, the workgroups past a sequence's own count returning at once.
+/// Measured on the H200 (2026-12-03, one call, two rounds), 1 x 32768 H8
+/// (the plain scan 2.872 ms): 16 segments 2.017 ms, 8 1.914, 4 2.376 -
+/// the maps and the segments are bound by their work from 8 on (0.79 and
+/// 0.47 ms at 8 and 16), and the join's serial steps grow with the count.
+constexpr int64_t kMaxSegments = 8;
+/// The join's state columns a workgroup (f32 FMAs, not atoms: one K x K by
+/// K x 16 product a segment).
+constexpr int64_t kJoinBlockV = 16;
+/// The join's LDS for a segment's M, in floats (32 KiB: rows of M at a
+/// time, 64 of 128 at K = 128).
+constexpr int64_t kJoinMFloats = 8192;
 /// The scan whose atom operands are read as 16-byte runs (operandRuns):
 /// the 32-column one, the only one measured faster with them.
 constexpr int64_t kOperandRunsBlockV = 32;
@@ -104,7 +118,24 @@ constexpr int64_t kOperandRunsBlockV = 32;
 /// The static sizes of both kernels of one layer on one target.
 struct ChunkPlan {
   const MmaAtom *atom = nullptr;
+  ChunkStage stage = ChunkStage::Prep;
   int64_t C, H, HV, K, V, G;
+  /// segment_chunks (0: the layer's scan is never split within a
+  /// sequence). A sequence of n chunks is split into P = clamp(n /
+  /// segChunks, 1, kMaxSegments) segments of floor(n / P) chunks, the last
+  /// taking the rest, so each holds at least (segChunks - 1) x C + 1 rows
+  /// and the segments' first rows over segKeyTokens() (their keys) are
+  /// distinct in the batch. Segment s's [M | B] (K x (K + V) floats, then
+  /// its entering state in B's place) is block (key, value head) of the
+  /// area after the T tokens' records (segBlockFloats each; T, the batch's
+  /// rows, is cu_seqlens[num_seqs], num_seqs every stage's grid z).
+  int64_t segChunks = 0;
+  /// The maps' and segments' workgroups: value heads x kMaxSegments in y.
+  bool segmented() const {
+    return stage == ChunkStage::Maps || stage == ChunkStage::Segments;
+  }
+  int64_t segKeyTokens() const { return (segChunks - 1) * C; }
+  int64_t segBlockFloats() const { return K * (K + V); }
   int64_t blockV; // scan: state columns per workgroup
   unsigned waveSize;
   unsigned waves = kWaves;
@@ -125,6 +156,17 @@ struct ChunkPlan {
   int64_t recA() const { return 3 * K + V; }
   int64_t recGL() const { return 3 * K + V + C; }
   int64_t recFloats() const { return 4 * K + V + C; }
+  /// The workspace, in bytes: fixed + perToken x T. The records, then (a
+  /// split scan) the segments' blocks: keys are first rows over
+  /// segKeyTokens, so there are at most T / segKeyTokens + 1 of them.
+  int64_t wsPerToken() const {
+    int64_t bytes = 4 * HV * recFloats();
+    if (segChunks)
+      bytes +=
+          (4 * HV * segBlockFloats() + segKeyTokens() - 1) / segKeyTokens();
+    return bytes;
+  }
+  int64_t wsFixed() const { return segChunks ? 4 * HV * segBlockFloats() : 0; }
   // LDS, in floats.
   // Measured on the H200 (T 8192, H 32): staging the chunk's q, k and v
   // in LDS as f32 (148 KiB) cut the prep to one workgroup per SM and made
@@ -303,6 +345,31 @@ struct ChunkPlan {
     return 2 * regRowsFloats(false) + regRowsFloats(true) + regAqFloats() +
            regGlFloats() + (stageU ? regUFloats() : 0) + regXFloats();
   }
+  /// Rows of a segment's M the join holds in LDS at a time: all K where
+  /// they fit kJoinMFloats, else the most of K's halvings that do.
+  int64_t joinRows() const {
+    int64_t rows = K;
+    while (rows * K > kJoinMFloats && rows % 2 == 0)
+      rows /= 2;
+    return rows;
+  }
+  /// The join's entering state and the next one (K x kJoinBlockV each),
+  /// and its block of M's rows.
+  int64_t joinHeldFloats() const { return (K + 4) * kJoinBlockV; }
+  int64_t joinLdsFloats() const {
+    return 2 * joinHeldFloats() + joinRows() * K;
+  }
+  /// The stage's dynamic LDS.
+  int64_t ldsFloats() const {
+    switch (stage) {
+    case ChunkStage::Prep:
+      return prepLdsFloats();
+    case ChunkStage::Join:
+      return joinLdsFloats();
+    default:
+      return scanLdsFloats();
+    }
+  }
 };
 
 /// Whether the scan's ring copies its rows with the target's async atom: only
@@ -401,8 +468,8 @@ bool planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
   };
   SmallVector<Layout> layouts;
   const int64_t partRows = p.K / kNarrowScanKSplit;
-  if (p.blockV == kSub && r.waveSize == 32 && p.K % kNarrowScanKSplit == 0 &&
-      partRows % int64_t(atom->k) == 0 &&
+  if (p.stage != ChunkStage::Maps && p.blockV == kSub && r.waveSize == 32 &&
+      p.K % kNarrowScanKSplit == 0 && partRows % int64_t(atom->k) == 0 &&
       partRows % int64_t(r.slab.tileLength) == 0)
     layouts.push_back({kNarrowScanKSplit, true});
   for (bool u : {true, false})
@@ -469,6 +536,8 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
                        ChunkPlan &p) {
   LayerAttr layer = op.getLayer();
   p.C = op.getChunkSize();
+  p.stage = op.getStage();
+  p.segChunks = op.getSegmentChunks().value_or(0);
   p.H = layer.getHeads(), p.HV = layer.getValueHeads();
   p.K = layer.getHeadK(), p.V = layer.getHeadV();
   p.G = layer.getGroupSize();
@@ -497,13 +566,23 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   // registers, one workgroup an SM; at 16 waves 1.93 ms, 100 registers).
   p.blockV = op.getBlockV().value_or(std::min<int64_t>(p.V, 16));
   p.padRows = true;
-  if (op.getStage() == ChunkStage::Scan) {
+  if (op.getStage() == ChunkStage::Scan || p.segmented()) {
     p.scanStages = op.getScanStages().value_or(kDefaultScanStages);
     // The register scan where the target and depth allow it, else the
-    // LDS-resident one.
-    if (!planRegisterScan(p, target))
+    // LDS-resident one; the split scan's stages take the register scan
+    // only (chunkSegmentsBuildable).
+    if (!planRegisterScan(p, target)) {
+      if (p.segmented())
+        return op.emitOpError()
+               << "the " << stringifyChunkStage(p.stage)
+               << " stage runs the register scan, which " << target.name
+               << " cannot hold at block_v " << p.blockV
+               << " (kda-lower-to-gpu leaves the split scan out there)";
       planLdsScan(p, target);
+    }
   }
+  if (op.getStage() == ChunkStage::Join)
+    p.blockV = kJoinBlockV;
   if (op.getStage() == ChunkStage::Prep) {
     p.maxBlockTiles = kPrepBlockTiles;
     // Stage the activation rows where the workgroups the LDS lets a compute
@@ -524,8 +603,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
     return op.emitOpError() << p.waves << " waves of " << p.waveSize
                             << " exceed " << target.name
                             << "'s workgroup size";
-  int64_t lds = 4 * (op.getStage() == ChunkStage::Prep ? p.prepLdsFloats()
-                                                       : p.scanLdsFloats());
+  int64_t lds = 4 * p.ldsFloats();
   // A pipelined scan's LDS is the verifier's to judge (R6 counts the ring
   // with every other allocation and names the pipeline and depth).
   if (lds > int64_t(target.ldsBytes) && !p.pipelined())
@@ -592,6 +670,8 @@ public:
   /// depth 1). Fails, with the op error, when the verifier rejects the
   /// pipeline at the plan's depth.
   LogicalResult emitScan(gpu::GPUFuncOp func, FlatSymbolRefAttr ring);
+  /// The join of the split scan (ChunkKernelBuilder.h).
+  void emitJoin(gpu::GPUFuncOp func);
 
 private:
   // Arithmetic.
@@ -1102,12 +1182,30 @@ private:
   SmallVector<Value> carveShared(int64_t floats, TypeRange types);
   /// The workgroup's place and the sequence's rows.
   void bindPlace(Value seq);
+  /// A kernel over (column blocks, value heads, sequences): its arguments,
+  /// place and first state column (col0), at the top of `func`.
+  void bindColumnBlock(gpu::GPUFuncOp func);
   /// Index of float `field` of token `t`'s workspace record (head h).
   Value rec(Value t, int64_t field) {
     return add(mul(add(mul(t, idx(p.HV)), h), idx(p.recFloats())),
                idx(field));
   }
   Value recAt(Value t, int64_t field, Value i) { return add(rec(t, field), i); }
+  /// The split scan's shape of sequence n (ChunkPlan::segChunks): its
+  /// segments (segCount) and their chunks (segLen, the last one the rest).
+  void bindSegments();
+  /// The key of segment s of sequence n: its first row over segKeyTokens.
+  Value segKey(Value s) {
+    Value first = add(bos, mul(mul(s, segLen), idx(p.C)));
+    return div(first, p.segKeyTokens());
+  }
+  /// Index of element (d, col) of [M | B] (K x (K + V), row-major) of the
+  /// segment keyed `key`, head h: its block past the records.
+  Value segAt(Value key, Value d, Value col) {
+    Value block = add(mul(key, idx(p.HV)), h);
+    return add(segBase,
+               add(mul(add(mul(block, idx(p.K)), d), idx(p.K + p.V)), col));
+  }
   /// Flat offset of S[kk][vv] of head h in slot `slot`.
   Value stateOffset(Value slot, Value kk, Value vv) {
     Value base = mul(add(mul(slot, idx(p.HV)), h), idx(p.K * p.V));
@@ -1273,7 +1371,7 @@ private:
   void stagePhase1Rows(Value c);
   /// U's block of columns, staged (ChunkPlan::stageU).
   StagedField uField() {
-    return {ldsU, p.recU(), col0, p.blockV,
+    return {ldsU, p.recU(), uCol0, p.blockV,
             ChunkPlan::regStride(p.blockV, true)};
   }
   /// Row d of the wave's slab as a row of K.
@@ -1406,6 +1504,13 @@ private:
   FlatSymbolRefAttr ring;  // scan: the row pipeline's kda.lds_buffer
   Value ringMem;           // scan: its bytes (a view of the dynamic LDS)
   Value col0; // scan: the workgroup's first state column
+  /// Split scan: the workgroup's segment (maps, segments), the sequence's
+  /// segments and their chunks (bindSegments), the segment's chunks.
+  Value seg, segCount, segLen, segFirst, segEnd;
+  Value segBase; // the segments' blocks: past the batch's records
+  /// The register scan's first column of U (maps: B's block less K; 0 in
+  /// M's blocks, where uZero holds and U is taken as 0).
+  Value uCol0, uZero;
   Value dynLds;          // the dynamic shared memory (beginLds)
   int64_t dynOffset = 0; // bytes of it carved so far
   // Arguments.
@@ -1530,11 +1635,40 @@ void ChunkEmitter::bindPlace(Value seq) {
   lane = gpu::LaneIdOp::create(b, loc, b.getIndexAttr(p.waveSize));
   wave = div(tid, p.waveSize);
   h = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  if (p.segmented()) {
+    seg = div(h, p.HV);
+    h = rem(h, p.HV);
+  }
   hq = div(h, p.G);
   n = seq;
   bos = toIndex(load(cu, n));
   eos = toIndex(load(cu, add(n, idx(1))));
   slot = toIndex(load(slots, n));
+}
+
+void ChunkEmitter::bindColumnBlock(gpu::GPUFuncOp func) {
+  b.setInsertionPointToStart(&func.getBody().front());
+  bindArguments(func);
+  bindPlace(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+  col0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), idx(p.blockV));
+}
+
+void ChunkEmitter::bindSegments() {
+  Value tokens =
+      toIndex(load(cu, gpu::GridDimOp::create(b, loc, gpu::Dimension::z)));
+  segBase = mul(tokens, idx(p.HV * p.recFloats()));
+  Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
+  Value parts =
+      arith::MaxUIOp::create(b, loc, div(chunks, p.segChunks), idx(1));
+  segCount = arith::MinUIOp::create(b, loc, parts, idx(kMaxSegments));
+  segLen = arith::DivUIOp::create(b, loc, chunks, segCount);
+  if (!seg)
+    return;
+  // Segment seg's chunks: segLen of them, the last segment the rest.
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, seg,
+                                     sub(segCount, idx(1)));
+  segFirst = mul(seg, segLen);
+  segEnd = select(last, chunks, add(segFirst, segLen));
 }
 
 //===----------------------------------------------------------------------===//
@@ -2568,28 +2702,44 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
   ring = ringSym;
   LogicalResult built = success();
   Block &entry = func.getBody().front();
-  b.setInsertionPointToStart(&entry);
-  bindArguments(func);
-  bindPlace(gpu::BlockIdOp::create(b, loc, gpu::Dimension::z));
+  bindColumnBlock(func);
   const int64_t BV = p.blockV;
-  col0 = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), idx(BV));
+  uCol0 = col0;
   Value isPadding =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, slot, idx(0));
+  // Split: the segments past the sequence's own return at once; the maps
+  // skip the last segment (its map is never composed) and the padding
+  // rows, whose zeros the first segment's workgroups write.
+  Value active, writesZeros;
+  if (p.segmented()) {
+    bindSegments();
+    Value live = p.stage == ChunkStage::Maps ? sub(segCount, idx(1)) : segCount;
+    active = lt(seg, live);
+    writesZeros = p.stage == ChunkStage::Maps
+                      ? Value()
+                      : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                              seg, idx(0));
+  }
   ifThenElse(
       isPadding,
       [&] { // zero output rows, no state access
-        forThreads(mul(sub(eos, bos), idx(BV)), [&](Value i) {
-          Value t = add(bos, div(i, BV));
-          store(f(0), out,
-                add(mul(add(mul(t, idx(p.HV)), h), idx(p.V)),
-                    add(col0, rem(i, BV))));
+        if (p.stage == ChunkStage::Maps)
+          return;
+        ifMaybe(writesZeros, [&] {
+          forThreads(mul(sub(eos, bos), idx(BV)), [&](Value i) {
+            Value t = add(bos, div(i, BV));
+            store(f(0), out,
+                  add(mul(add(mul(t, idx(p.HV)), h), idx(p.V)),
+                      add(col0, rem(i, BV))));
+          });
         });
       },
       [&] {
         if (p.regState) {
-          emitRegisterScan();
+          ifMaybe(active, [&] { emitRegisterScan(); });
           return;
         }
+        assert(!p.segmented() && "the split scan is a register scan");
         beginLds();
         ldsS = carve(p.K * p.padded(BV));
         if (p.stateWords)
@@ -2770,12 +2920,18 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
   auto blockCol = [&](Value col) { return add(slabCol0, col); };
   auto headCol = [&](Value col) { return add(col0, blockCol(col)); };
   At u = [this](Value i, Value x) {
-    if (p.stageU)
-      return load(ldsU,
-                  add(mul(i, idx(ChunkPlan::regStride(p.blockV, true))), x));
-    return select(rowValid(i),
-                  loadF(ws, recAt(safeToken(i), p.recU(), add(col0, x))), f(0));
+    Value ux =
+        p.stageU
+            ? load(ldsU,
+                   add(mul(i, idx(ChunkPlan::regStride(p.blockV, true))), x))
+            : select(rowValid(i),
+                     loadF(ws, recAt(safeToken(i), p.recU(), add(uCol0, x))),
+                     f(0));
+    return uZero ? select(uZero, f(0), ux) : ux;
   };
+  // The maps take no output: no (q o exp G) S, no A_qk V_new, and neither's
+  // rows staged.
+  const bool outputs = p.stage != ChunkStage::Maps;
   const int64_t rowStride = ChunkPlan::regStride(p.K, false);
   SmallVector<Type> cTypes = slabTileTypes(b.getContext(), slab(), p.C),
                     kTypes =
@@ -2805,9 +2961,11 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
       [&] {
         SmallVector<Value> vn = zeroSlab(b, loc, slab(), p.C),
                            o = zeroSlab(b, loc, slab(), p.C);
-        slabProducts(s, p.slabRows(),
-                     {{&vn, ldsX, rowStride, false, false, slabRow0},
-                      {&o, ldsQg, rowStride, false, false, slabRow0}});
+        SmallVector<SlabTerm> terms = {
+            {&vn, ldsX, rowStride, false, false, slabRow0}};
+        if (outputs)
+          terms.push_back({&o, ldsQg, rowStride, false, false, slabRow0});
+        slabProducts(s, p.slabRows(), terms);
         if (p.kSplit > 1) {
           // Partial sums over this part's rows of K: phase 2 adds the parts.
           for (auto [which, part] :
@@ -2834,8 +2992,10 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
               add(bos, mul(add(c, idx(1)), idx(p.C))),
               sub(tid, idx(int64_t(p.computeWaves) * p.waveSize)));
         SmallVector<StagedField> fields = {
-            {ldsAq, p.recA(), idx(0), p.C, ChunkPlan::regStride(p.C, false)},
             {ldsKd, p.recKD(), idx(0), p.K, ChunkPlan::regStride(p.K, true)}};
+        if (outputs)
+          fields.insert(fields.begin(), {ldsAq, p.recA(), idx(0), p.C,
+                                         ChunkPlan::regStride(p.C, false)});
         // Split along K, V_new = U - W S is taken in phase 2 (the parts'
         // sums meet there), so U comes with this phase's rows.
         if (p.stageU && p.kSplit > 1)
@@ -2889,12 +3049,15 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
                 /*byColumn=*/true, /*lower=*/false, Value(), slabRow0}});
           return acc;
         }
-        slabProducts(vn, p.C,
-                     {{&o, ldsAq, ChunkPlan::regStride(p.C, false),
-                       /*byColumn=*/false, /*lower=*/true},
-                      {&acc, ldsKd, ChunkPlan::regStride(p.K, true),
-                       /*byColumn=*/true}});
-        storeOutput(o);
+        SmallVector<SlabTerm> terms;
+        if (outputs)
+          terms.push_back({&o, ldsAq, ChunkPlan::regStride(p.C, false),
+                           /*byColumn=*/false, /*lower=*/true});
+        terms.push_back({&acc, ldsKd, ChunkPlan::regStride(p.K, true),
+                         /*byColumn=*/true});
+        slabProducts(vn, p.C, terms);
+        if (outputs)
+          storeOutput(o);
         return acc;
       },
       [&] {
@@ -2913,8 +3076,10 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
 
 void ChunkEmitter::stagePhase1Rows(Value c) {
   SmallVector<StagedField> fields = {
-      {ldsX, p.recW(), idx(0), p.K, ChunkPlan::regStride(p.K, false)},
-      {ldsQg, p.recQG(), idx(0), p.K, ChunkPlan::regStride(p.K, false)}};
+      {ldsX, p.recW(), idx(0), p.K, ChunkPlan::regStride(p.K, false)}};
+  if (p.stage != ChunkStage::Maps) // the output's rows
+    fields.push_back(
+        {ldsQg, p.recQG(), idx(0), p.K, ChunkPlan::regStride(p.K, false)});
   if (p.stageU && p.kSplit == 1)
     fields.push_back(uField());
   stageChunkFields(c, fields);
@@ -2944,47 +3109,201 @@ void ChunkEmitter::emitRegisterScan() {
   } else {
     slabCol0 = mul(cw, idx(p.slab.width));
   }
-  // The starting state: the slot's, or zeros without reading it.
+  // The starting state: the slot's, or zeros without reading it; maps:
+  // [I | 0]; a segment of a split sequence: its entering state, which the
+  // join left in the workspace (so the slot, which the last segment
+  // writes, is read by no segment).
   Value init =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, load(hasInit, n),
                             arith::ConstantIntOp::create(b, loc, 0, 8));
   auto headCol = [&](Value col) { return add(col0, add(slabCol0, col)); };
-  SmallVector<Value> s0 = ifValues(
-      arith::AndIOp::create(b, loc, computes, init),
-      slabTileTypes(b.getContext(), slab(), p.slabRows()),
-      [&] {
-        return buildSlab(b, loc, slab(), p.slabRows(),
-                         [&](OpBuilder &, Location, Value d, Value col) {
-                           return loadF(state, stateOffset(slot, slabRowOf(d),
-                                                           headCol(col)));
-                         });
-      },
-      [&] { return zeroSlab(b, loc, slab(), p.slabRows()); });
-  Value chunks = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
+  const SmallVector<Type> slabTypes =
+      slabTileTypes(b.getContext(), slab(), p.slabRows());
+  auto slabOf = [&](llvm::function_ref<Value(Value, Value)> at) {
+    return buildSlab(
+        b, loc, slab(), p.slabRows(),
+        [&](OpBuilder &, Location, Value d, Value col) { return at(d, col); });
+  };
+  auto fromSlot = [&] {
+    return ifValues(
+        arith::AndIOp::create(b, loc, computes, init), slabTypes,
+        [&] {
+          return slabOf([&](Value d, Value col) {
+            return loadF(state, stateOffset(slot, slabRowOf(d), headCol(col)));
+          });
+        },
+        [&] { return zeroSlab(b, loc, slab(), p.slabRows()); });
+  };
+  Value isSplit;
+  if (p.segmented())
+    isSplit = lt(idx(1), segCount);
+  SmallVector<Value> s0;
+  if (p.stage == ChunkStage::Maps) {
+    // Column headCol of [M | B] starts as column headCol of [I | 0].
+    s0 = slabOf([&](Value d, Value col) {
+      Value diagonal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                             slabRowOf(d), headCol(col));
+      return select(diagonal, f(1), f(0));
+    });
+    Value inM = lt(col0, idx(p.K));
+    uZero = inM;
+    uCol0 = select(inM, idx(0), sub(col0, idx(p.K)));
+  } else if (p.stage == ChunkStage::Segments) {
+    s0 = ifValues(
+        arith::AndIOp::create(b, loc, computes, isSplit), slabTypes,
+        [&] {
+          Value key = segKey(seg);
+          return slabOf([&](Value d, Value col) {
+            return load(ws,
+                        segAt(key, slabRowOf(d), add(idx(p.K), headCol(col))));
+          });
+        },
+        fromSlot);
+  } else {
+    s0 = fromSlot();
+  }
+  Value first = idx(0), end = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
+  if (p.segmented())
+    first = segFirst, end = segEnd;
   // The first chunk's phase-1 rows, where the sequence has a chunk: an
   // empty one (bos = eos, possibly the batch's last token + 1) reads no
   // record.
   Value stager = arith::XOrIOp::create(
       b, loc, computes, arith::ConstantIntOp::create(b, loc, 1, 1));
-  ifThen(arith::AndIOp::create(b, loc, stager, lt(idx(0), chunks)),
-         [&] { stagePhase1Rows(idx(0)); });
+  ifThen(arith::AndIOp::create(b, loc, stager, lt(first, end)),
+         [&] { stagePhase1Rows(first); });
   barrier();
-  auto loop = scf::ForOp::create(b, loc, idx(0), chunks, idx(1), s0);
+  auto loop = scf::ForOp::create(b, loc, first, end, idx(1), s0);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     SmallVector<Value> carried(loop.getRegionIterArgs());
     scf::YieldOp::create(
-        b, loc, registerScanChunk(loop.getInductionVar(), chunks, carried));
+        b, loc, registerScanChunk(loop.getInductionVar(), end, carried));
   }
   SmallVector<Value> last(loop.getResults());
-  ifThen(computes, [&] {
+  // The final state: to the slot (segments: the last one's); maps: [M | B]
+  // to the segment's records.
+  Value writes = computes;
+  if (p.stage == ChunkStage::Segments)
+    writes = arith::AndIOp::create(
+        b, loc, computes,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, seg,
+                              sub(segCount, idx(1))));
+  Value key = p.stage == ChunkStage::Maps ? segKey(seg) : Value();
+  ifThen(writes, [&] {
     forEachSlabElement(b, loc, slab(), last,
                        [&](OpBuilder &, Location, Value x, Value d, Value col) {
-                         store(x, state,
-                               stateOffset(slot, slabRowOf(d), headCol(col)));
+                         if (key)
+                           store(x, ws, segAt(key, slabRowOf(d), headCol(col)));
+                         else
+                           store(x, state,
+                                 stateOffset(slot, slabRowOf(d), headCol(col)));
                        });
   });
+}
+
+//===----------------------------------------------------------------------===//
+// the split scan's join
+//===----------------------------------------------------------------------===//
+
+void ChunkEmitter::emitJoin(gpu::GPUFuncOp func) {
+  Block &entry = func.getBody().front();
+  bindColumnBlock(func);
+  const int64_t BV = p.blockV;
+  bindSegments();
+  Value split = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, slot, idx(0)),
+      lt(idx(1), segCount));
+  ifThen(split, [&] {
+    beginLds();
+    Value cur = carve(p.joinHeldFloats()), next = carve(p.joinHeldFloats());
+    Value mRows = carve(p.joinRows() * p.K);
+    // Element i of the K x BV block: row d, column c of the block; its B
+    // (and entering state) column in [M | B]; its place in LDS, where the
+    // block is held by columns (a column's 4 adjacent rows: one 16-byte
+    // read), padded by 4 floats so that the 8 columns of a quarter warp's
+    // reads fall on distinct banks (unpadded, the 16 columns a warp reads
+    // were one bank: the join's step took 41 us against 14 row-major).
+    const int64_t heldStride = p.K + 4;
+    auto row = [&](Value i) { return div(i, BV); };
+    auto bCol = [&](Value i) { return add(idx(p.K), add(col0, rem(i, BV))); };
+    auto held = [&](Value d, Value c) {
+      return add(mul(c, idx(heldStride)), d);
+    };
+    auto heldAt = [&](Value i) { return held(row(i), rem(i, BV)); };
+    Value init = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ne, load(hasInit, n),
+        arith::ConstantIntOp::create(b, loc, 0, 8));
+    forThreads(idx(p.K * BV), [&](Value i) {
+      Value s0 = ifValue(
+          init,
+          [&] {
+            return loadF(state,
+                         stateOffset(slot, row(i), add(col0, rem(i, BV))));
+          },
+          [&] { return f(0); });
+      store(s0, cur, heldAt(i));
+    });
+    barrier();
+    // E_{s+1} = M_s E_s + B_s; E_s goes to B_s's place, read by segment s.
+    // M_s comes through LDS a block of joinRows() rows at a time, every
+    // thread's 16-byte loads in flight together (read from the workspace
+    // row by row, each thread's dependent loads made a step ~50 us on the
+    // H200: 0.8 ms for 16 segments of 1 x 32768 H8).
+    const int64_t rows = p.joinRows();
+    const VectorType run = VectorType::get({4}, f32);
+    auto vec = [&](Value mem, Value at) {
+      return vector::LoadOp::create(b, loc, run, mem, ValueRange{at},
+                                    /*nontemporal=*/false, llvm::MaybeAlign(16))
+          .getResult();
+    };
+    forRange(idx(0), sub(segCount, idx(1)), idx(1), [&](Value s) {
+      Value key = segKey(s);
+      for (int64_t r0 = 0; r0 < p.K; r0 += rows) {
+        forThreads(idx(rows * p.K / 4), [&](Value j) {
+          Value r = div(j, p.K / 4), e = mul(rem(j, p.K / 4), idx(4));
+          vector::StoreOp::create(b, loc,
+                                  vec(ws, segAt(key, add(idx(r0), r), e)),
+                                  mRows, ValueRange{add(mul(r, idx(p.K)), e)},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(16));
+        });
+        barrier();
+        forThreads(idx(rows * BV), [&](Value i) {
+          Value r = div(i, BV), c = rem(i, BV), d = add(idx(r0), r);
+          Value at = segAt(key, d, add(idx(p.K), add(col0, c)));
+          Value acc = forReduce(
+              idx(0), idx(p.K / 4), load(ws, at), [&](Value e4, Value sum) {
+                Value e = mul(e4, idx(4));
+                Value m = vec(mRows, add(mul(r, idx(p.K)), e));
+                Value x = vec(cur, held(e, c));
+                for (int64_t t = 0; t < 4; ++t)
+                  sum = math::FmaOp::create(
+                      b, loc, vector::ExtractOp::create(b, loc, m, t),
+                      vector::ExtractOp::create(b, loc, x, t), sum);
+                return sum;
+              });
+          Value own = held(d, c);
+          store(acc, next, own);
+          store(load(cur, own), ws, at);
+        });
+        barrier();
+      }
+      forThreads(idx(p.K * BV), [&](Value i) {
+        store(load(next, heldAt(i)), cur, heldAt(i));
+      });
+      barrier();
+    });
+    // The last segment's entering state, in its own records (its map is
+    // never taken, so its B place is free).
+    Value lastKey = segKey(sub(segCount, idx(1)));
+    forThreads(idx(p.K * BV), [&](Value i) {
+      store(load(cur, heldAt(i)), ws, segAt(lastKey, row(i), bCol(i)));
+    });
+  });
+  b.setInsertionPointToEnd(&entry);
+  gpu::ReturnOp::create(b, loc);
 }
 
 /// The operands each stage reads or writes, with their roles, and the
@@ -3010,6 +3329,44 @@ SmallVector<KernelArg> chunkStageAbi(ChunkStageOp op) {
 }
 
 } // namespace
+
+const char *mlir::kda::chunkStageKind(ChunkStage stage) {
+  switch (stage) {
+  case ChunkStage::Prep:
+    return "chunk_prep";
+  case ChunkStage::Scan:
+    return "chunk_scan";
+  case ChunkStage::Maps:
+    return "chunk_maps";
+  case ChunkStage::Join:
+    return "chunk_join";
+  case ChunkStage::Segments:
+    return "chunk_segments";
+  }
+  llvm_unreachable("a chunk stage");
+}
+
+bool mlir::kda::chunkSegmentsBuildable(ChunkStageOp op,
+                                       const TargetInfo &target) {
+  if (op.getStage() != ChunkStage::Maps &&
+      op.getStage() != ChunkStage::Segments)
+    return true;
+  ChunkPlan p;
+  p.stage = op.getStage();
+  p.C = op.getChunkSize();
+  p.HV = op.getLayer().getValueHeads();
+  p.K = op.getLayer().getHeadK();
+  p.V = op.getLayer().getHeadV();
+  p.waveSize = target.waveSize;
+  p.blockV = op.getBlockV().value_or(kSub);
+  p.segChunks = op.getSegmentChunks().value_or(0);
+  p.padRows = true;
+  if (p.K % kSub || p.V % kSub)
+    return false;
+  std::string why;
+  p.atom = chooseAtom(target, p.C, p.K, why);
+  return p.atom && planRegisterScan(p, target);
+}
 
 FailureOr<gpu::GPUFuncOp>
 mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
@@ -3060,29 +3417,31 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   // (128 workgroups) 1.419 / 1.139 / 1.188, 3 x 8192 (192) 1.907 / 2.013 /
   // 1.814: the cap never loses to the late loads, and one an SM does where
   // the workgroups outnumber the SMs.
-  if (!prep && p.waves == kWaves && !p.regState)
+  if (p.stage == ChunkStage::Scan && p.waves == kWaves && !p.regState)
     func->setAttr(kWorkgroupsPerCuAttrName,
                   builder.getI32IntegerAttr(kNarrowScanWorkgroupsPerSM));
-  func->setAttr("kda.kind",
-                builder.getStringAttr(prep ? "chunk_prep" : "chunk_scan"));
+  func->setAttr("kda.kind", builder.getStringAttr(chunkStageKind(p.stage)));
   func->setAttr("kda.layer", op.getLayer());
   // prep: (chunks of the longest sequence, value heads, sequences);
-  // scan: (state column blocks, value heads, sequences).
+  // scan and join: (state column blocks, value heads, sequences); maps:
+  // (column blocks of [M | B], value heads x kMaxSegments, sequences);
+  // segments: (state column blocks, value heads x kMaxSegments, sequences).
+  const int64_t gridX = prep                          ? -2
+                        : p.stage == ChunkStage::Maps ? (p.K + p.V) / p.blockV
+                                                      : p.V / p.blockV;
   func->setAttr("kda.grid",
                 builder.getDenseI64ArrayAttr(
-                    {prep ? -2 : p.V / p.blockV, p.HV, -1}));
-  func->setAttr("kda.workspace",
-                builder.getDictionaryAttr(
-                    {builder.getNamedAttr(
-                         "fixed", builder.getI64IntegerAttr(0)),
-                     builder.getNamedAttr(
-                         "per_token",
-                         builder.getI64IntegerAttr(4 * p.HV * p.recFloats())),
-                     builder.getNamedAttr("per_seq",
-                                          builder.getI64IntegerAttr(0))}));
+                    {gridX, p.segmented() ? p.HV * kMaxSegments : p.HV, -1}));
+  func->setAttr(
+      "kda.workspace",
+      builder.getDictionaryAttr(
+          {builder.getNamedAttr("fixed",
+                                builder.getI64IntegerAttr(p.wsFixed())),
+           builder.getNamedAttr("per_token",
+                                builder.getI64IntegerAttr(p.wsPerToken())),
+           builder.getNamedAttr("per_seq", builder.getI64IntegerAttr(0))}));
   func->setAttr("kda.dynamic_lds_bytes",
-                builder.getI64IntegerAttr(
-                    4 * (prep ? p.prepLdsFloats() : p.scanLdsFloats())));
+                builder.getI64IntegerAttr(4 * p.ldsFloats()));
   func->setAttr(
       "kda.tile",
       builder.getDictionaryAttr(
@@ -3098,11 +3457,19 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     tile.set("block_v", builder.getI64IntegerAttr(p.blockV));
     if (p.regState)
       tile.set("k_split", builder.getI64IntegerAttr(p.kSplit));
+    if (p.segChunks) {
+      tile.set("segment_chunks", builder.getI64IntegerAttr(p.segChunks));
+      tile.set("max_segments", builder.getI64IntegerAttr(kMaxSegments));
+    }
     func->setAttr("kda.tile", tile.getDictionary(ctx));
   }
   ChunkEmitter emitter(builder, loc, p, op, target);
   if (prep) {
     emitter.emitPrep(func);
+    return func;
+  }
+  if (p.stage == ChunkStage::Join) {
+    emitter.emitJoin(func);
     return func;
   }
   if (failed(emitter.emitScan(func, ring))) {

@@ -27,28 +27,49 @@ struct DecomposeChunk : OpRewritePattern<ChunkOp> {
 
   LogicalResult matchAndRewrite(ChunkOp op,
                                 PatternRewriter &rewriter) const override {
-    auto stage = [&](ChunkStage kind, IntegerAttr blockV) {
+    SmallVector<int64_t> blocks = op.getScanBlocks();
+    // The scan split within a sequence: its maps run over the K + V
+    // columns of [M | B], so they take the widest block dividing head_k
+    // too; the segments take the same (the split is for batches too small
+    // to fill the device with the plain scan; the widest block streams the
+    // chunk's rows the fewest times and the segments fill the device). The
+    // join walks 16 columns a workgroup. No such block: no split.
+    std::optional<int64_t> segmentBlock;
+    for (int64_t bv : blocks)
+      if (op.getLayer().getHeadK() % bv == 0)
+        segmentBlock = bv;
+    const int64_t segmentChunks =
+        segmentBlock ? op.getSegmentChunksOrDefault() : 0;
+    IntegerAttr segments =
+        segmentChunks ? rewriter.getI64IntegerAttr(segmentChunks) : nullptr;
+    auto stage = [&](ChunkStage kind, std::optional<int64_t> blockV) {
       ChunkStageOp::create(
           rewriter, op.getLoc(), op.getLayer(), op.getConfigAttr(), op.getQ(),
           op.getK(), op.getV(), op.getG(), op.getBeta(), op.getALog(),
           op.getDtBias(), op.getCuSeqlens(), op.getSlots(),
           op.getHasInitialState(), op.getState(), op.getO(), op.getChunkSize(),
-          kind, op.getScanStagesAttr(), blockV);
+          kind, op.getScanStagesAttr(),
+          blockV ? rewriter.getI64IntegerAttr(*blockV) : IntegerAttr(),
+          segments);
     };
-    stage(ChunkStage::Prep, nullptr);
+    stage(ChunkStage::Prep, std::nullopt);
     // One scan per column block (ChunkOp::getScanBlocks). Measured on the
     // H200 (2026-12-01, K = V = 128, one call): 16 columns 2.10 / 4.06 /
     // 3.85 ms on 1 x 8192 H32, 4 x 4096 and varlen 16, 32 columns 1.93 /
     // 3.81 / 3.75, 64 columns 2.66 / 3.47 / 3.48, and on 1 x 32768 H8 4.63
     // / 5.09 / 8.19: no one block wins every batch, so each is built and
     // the runtime chooses per launch.
-    SmallVector<int64_t> blocks = op.getScanBlocks();
     // A head_v no block divides gets the default scan, whose kernel builder
     // names the rule it breaks.
     if (blocks.empty())
-      stage(ChunkStage::Scan, nullptr);
+      stage(ChunkStage::Scan, std::nullopt);
     for (int64_t bv : blocks)
-      stage(ChunkStage::Scan, rewriter.getI64IntegerAttr(bv));
+      stage(ChunkStage::Scan, bv);
+    if (segments) {
+      stage(ChunkStage::Maps, *segmentBlock);
+      stage(ChunkStage::Join, 16);
+      stage(ChunkStage::Segments, *segmentBlock);
+    }
     rewriter.eraseOp(op);
     return success();
   }

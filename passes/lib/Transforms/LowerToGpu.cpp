@@ -29,6 +29,7 @@ struct KdaLowerToGpuPass
     module.walk([&](TestTileGemmOp op) { tileOps.push_back(op); });
     SmallVector<ChunkStageOp> stageOps;
     module.walk([&](ChunkStageOp op) { stageOps.push_back(op); });
+    dropUnbuildableSegments(stageOps, *info);
     WalkResult undecomposed = module.walk([&](ChunkOp op) {
       op.emitOpError() << "is built as its stages: run kda-decompose before "
                           "kda-lower-to-gpu";
@@ -86,6 +87,25 @@ struct KdaLowerToGpuPass
       if (failed(placeKernel(op, "tile_gemm", gpuModule, symbols, build)))
         return signalPassFailure();
     }
+  }
+
+  /// Where the target cannot build a function's split scan (the register
+  /// scan does not fit its LDS), its three stages (maps, join, segments)
+  /// are erased: the prep, the scans and the runtime do without them.
+  static void dropUnbuildableSegments(SmallVectorImpl<ChunkStageOp> &stageOps,
+                                      const TargetInfo &info) {
+    llvm::SmallPtrSet<Operation *, 4> unbuildable;
+    for (ChunkStageOp op : stageOps)
+      if (!chunkSegmentsBuildable(op, info))
+        unbuildable.insert(op->getParentOp());
+    llvm::erase_if(stageOps, [&](ChunkStageOp op) {
+      const ChunkStage stage = op.getStage();
+      if (!unbuildable.contains(op->getParentOp()) ||
+          stage == ChunkStage::Prep || stage == ChunkStage::Scan)
+        return false;
+      op.erase();
+      return true;
+    });
   }
 
   /// Builds the kernel of `op` as kda_<function> (distinct from the host

@@ -12,11 +12,16 @@
 // than the update and the output's products one after the other without
 // spills: ChunkKernelBuilder.cpp), the
 // dynamic shared memory they launch with within the opt-in limit, and
-// the manifest's workspace per token:
-// 4 bytes x value heads x (4 head_k + head_v + chunk) = 4 x 2 x 704.
+// the manifest's workspace: the records, 4 bytes x value heads x (4 head_k
+// + head_v + chunk) = 4 x 2 x 704 a token, then the split scan's blocks
+// of [M | B], one per (segment key, value head): 4 x 2 x K (K + V) bytes
+// each, a key every (segment_chunks - 1) x chunk = 448 tokens, so 586
+// bytes a token (rounded up) and one block's 262144 fixed.
+// The split scan (segment_chunks 8, qk_l2norm): maps and segments at 64
+// columns (the register scan, 4 compute waves), the join without atoms.
 // RUN: rm -rf %t && kda-compile %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --targets=sm_90 -o %t -q
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
-// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_scan=0,0 kda_chunk_heads128_scan_v32=16,16 kda_chunk_heads128_scan_v64=16,16 | FileCheck %s --check-prefix=FIG
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_scan=0,0 kda_chunk_heads128_scan_v32=16,16 kda_chunk_heads128_scan_v64=16,16 kda_chunk_heads128_segments_v64=16,16 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 // RUN: FileCheck %s --check-prefix=RUNS --input-file=%t/sm_90/kda_kernels.ptx
 // The register scans say their wave roles (compute waves first, then the
@@ -36,6 +41,12 @@
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan_v32(
 // ROLES-SAME: kda.wave_roles = array<i64: 32, 2>
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan_v64(
+// ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
+// ROLES-LABEL: gpu.func @kda_chunk_heads128_maps_v64(
+// ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
+// ROLES-LABEL: gpu.func @kda_chunk_heads128_join(
+// ROLES-NOT: kda.wave_roles
+// ROLES-LABEL: gpu.func @kda_chunk_heads128_segments_v64(
 // ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
 
 // PTX: .target sm_90
@@ -63,6 +74,15 @@
 // PTX: .maxntid 256, 1, 1
 // PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
+// The maps take no output: V_new and the update only, 2 x 192.
+// PTX-LABEL: .visible .entry kda_chunk_heads128_maps_v64(
+// PTX-COUNT-384: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-NOT: mma.sync
+// PTX-LABEL: .visible .entry kda_chunk_heads128_join(
+// PTX-NOT: mma.sync
+// PTX-LABEL: .visible .entry kda_chunk_heads128_segments_v64(
+// PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-NOT: mma.sync
 // The staging waves' L2 hints of the next chunk's records: the 16- and
 // 64-column scans only.
 // RUN: FileCheck %s --check-prefix=PF --input-file=%t/sm_90/kda_kernels.ptx
@@ -77,10 +97,14 @@
 // FIG-DAG: sm_90 kda_chunk_heads128_scan: {{.*}}spills 0
 // FIG-DAG: sm_90 kda_chunk_heads128_scan_v32: {{.*}}spills 16
 // FIG-DAG: sm_90 kda_chunk_heads128_scan_v64: {{.*}}spills 16
+// FIG-DAG: sm_90 kda_chunk_heads128_maps_v64: {{.*}}spills 0
+// FIG-DAG: sm_90 kda_chunk_heads128_join: {{.*}}spills 0
+// FIG-DAG: sm_90 kda_chunk_heads128_segments_v64: {{.*}}spills 16
 
 // MANIFEST: "dynamic_lds_bytes": 75008,
 // MANIFEST: "kind": "chunk_prep",
-// MANIFEST: "per_token": 5632
+// MANIFEST: "fixed": 262144,
+// MANIFEST: "per_token": 6218
 
 // The staged rows are read by the compute waves as the atoms' B operands
 // down their rows (k pairs: 8-byte reads) and stored by the staging waves

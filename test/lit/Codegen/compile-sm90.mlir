@@ -8,7 +8,7 @@
 // RUN: rm -rf %t && kda-compile %examples/kimi-linear-48b.mlir --targets=sm_90 -o %t -q
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
 // RUN: llvm-readelf -h %t/sm_90/kda_kernels.cubin | FileCheck %s --check-prefix=ELF
-// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_kimi_linear_chunk_scan=0,0 kda_kimi_linear_chunk_scan_v32=36,40 kda_kimi_linear_chunk_scan_v64=8,8 | FileCheck %s --check-prefix=FIG
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_kimi_linear_chunk_scan=0,0 kda_kimi_linear_chunk_scan_v32=36,40 kda_kimi_linear_chunk_scan_v64=8,8 kda_kimi_linear_chunk_segments_v64=16,16 | FileCheck %s --check-prefix=FIG
 // A ptxas first on PATH that is not in a CUDA toolkit (a wrapper script, as
 // /usr/local/bin/ptxas is on some machines) must not decide where libdevice
 // and ptxas come from: the toolkit is found by its libdevice.

@@ -27,6 +27,20 @@
 // Rows past a sequence's end are zeros by select, never loaded: a row of
 // length 1 is a chunk with L = 1 and gives the recurrent result.
 //
+// The scan split within a sequence (segment_chunks; docs/split-scan.md),
+// three stages the runtime launches instead of the scan when the batch
+// leaves the device idle. A segment s of chunks maps the state entering it
+// to M_s S + B_s:
+// maps, one workgroup per (block of [M | B]'s columns, value head x
+//   segment, sequence): the register scan from [I | 0] with U = 0 for M's
+//   columns, no output; [M_s | B_s] to the workspace;
+// join, one workgroup per (16 state columns, value head, sequence), serial
+//   over the segments: E_0 = the slot's state (or 0), E_{s+1} = M_s E_s +
+//   B_s, each E_s to the workspace in B_s's place;
+// segments, one workgroup per (block of state columns, value head x
+//   segment, sequence): the register scan of the segment from E_s, with
+//   the output; the last segment writes the slot.
+//
 //===----------------------------------------------------------------------===//
 #ifndef KDA_PASSES_CHUNKKERNELBUILDER_H
 #define KDA_PASSES_CHUNKKERNELBUILDER_H
@@ -38,7 +52,7 @@ namespace mlir::kda {
 
 /// Builds the kernel of `op`'s stage as `gpu.func @name` in `module`, with
 /// `kda.abi` (the operands the stage reads or writes, by their kda.chunk
-/// names, and `workspace`), `kda.kind` ("chunk_prep" / "chunk_scan"),
+/// names, and `workspace`), `kda.kind` (chunkStageKind),
 /// `kda.grid` (-1: sequences, -2: the most chunks of any sequence),
 /// `kda.workspace`, `kda.dynamic_lds_bytes` and `kda.tile` (the scan's with
 /// its `scan_stages`). A scan at scan_stages >= 2 walks its chunks as a
@@ -53,6 +67,16 @@ FailureOr<gpu::GPUFuncOp> buildChunkStageKernel(OpBuilder &builder,
                                                 StringRef name,
                                                 ChunkStageOp op,
                                                 const TargetInfo &target);
+
+/// The manifest's kind of a stage's kernel: chunk_prep, chunk_scan,
+/// chunk_maps, chunk_join, chunk_segments.
+const char *chunkStageKind(ChunkStage stage);
+
+/// Whether `target` can build `op`'s stage: false only for the split scan's
+/// maps and segments where the register scan does not fit (gfx942's LDS);
+/// kda-lower-to-gpu then leaves the layer's split scan (maps, join,
+/// segments) out, and the runtime runs the plain scan.
+bool chunkSegmentsBuildable(ChunkStageOp op, const TargetInfo &target);
 
 } // namespace mlir::kda
 

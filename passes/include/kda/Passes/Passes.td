@@ -13,7 +13,12 @@ def KdaDecompose : Pass<"kda-decompose", "ModuleOp"> {
     stages are described on the op). The scans are alternatives: a launch
     runs the prep and the one the runtime picks from the batch shape (wide
     blocks stage each chunk's rows fewer times, narrow ones give more
-    workgroups; no one wins every batch on the H200). Two stages,
+    workgroups; no one wins every batch on the H200). Where the chunk has
+    `segment_chunks` (by default with qk_l2norm at scan_stages 1), the
+    split scan's `maps`, `join` and `segments` follow, at the widest block
+    that divides head_k and head_v (the join at 16), every stage carrying
+    `segment_chunks`: the runtime launches them instead of a scan when the
+    batch would leave the device idle (docs/split-scan.md). Two stages,
     not five: the gate, cumulative sum, intra-chunk matrices, inverse and
     W/U of one chunk all read the same rows (q, k, g of the chunk), so one
     kernel per (chunk, head) keeps them on chip; only the state scan is

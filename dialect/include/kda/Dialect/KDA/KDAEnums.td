@@ -47,7 +47,10 @@ def KDA_CopyAtom : I32EnumAttr<"CopyAtom", "a global -> LDS copy atom", [
 // The kernels kda-decompose splits kda.chunk into (KDA-MATH.md section 2).
 def KDA_ChunkStage : I32EnumAttr<"ChunkStage", "one kernel of the chunked form", [
     I32EnumAttrCase<"Prep", 0, "prep">,
-    I32EnumAttrCase<"Scan", 1, "scan">]> {
+    I32EnumAttrCase<"Scan", 1, "scan">,
+    I32EnumAttrCase<"Maps", 2, "maps">,
+    I32EnumAttrCase<"Join", 3, "join">,
+    I32EnumAttrCase<"Segments", 4, "segments">]> {
   let cppNamespace = "::mlir::kda";
   let genSpecializedAttr = 0;
 }

@@ -66,7 +66,8 @@ def KDA_RecurrentOp : KDA_AttentionOp<"recurrent"> {
 def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
     DefaultValuedAttr<I64Attr, "64">:$chunk_size,
     OptionalAttr<I64Attr>:$scan_stages,
-    OptionalAttr<DenseI64ArrayAttr>:$scan_block_v)> {
+    OptionalAttr<DenseI64ArrayAttr>:$scan_block_v,
+    OptionalAttr<I64Attr>:$segment_chunks)> {
   let summary = "Chunked KDA over a packed varlen batch (prefill)";
   let description = [{
     Computes exactly what `kda.recurrent` computes, by the chunked form of
@@ -89,8 +90,21 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
     workgroups still fill the device: each workgroup stages the chunk's
     rows once, so wider blocks read them fewer times). Default: those of
     16, 32 and 64 that divide head_v.
+
+    `segment_chunks` (>= 2, or 0 for none) lets the scan split a long
+    sequence into segments of at least that many chunks, run side by side
+    (docs/split-scan.md): each segment's map of the state is composed
+    (stage `maps`), a serial pass gives each segment its entering state
+    (`join`), and the segments' scans take it from there (`segments`).
+    The runtime takes that path when the plain scan would leave most of
+    the device idle. Default: 8 where the layer has qk_l2norm (each
+    segment's map is then a contraction, so composing it adds no error
+    the scan would not) and the scan is not pipelined; 0 otherwise.
   }];
   let extraClassDeclaration = [{
+    /// The minimum chunks of a scan segment: segment_chunks, else the
+    /// default above (0: the layer's scan is never split).
+    int64_t getSegmentChunksOrDefault();
     /// The scan's state column blocks, narrowest first: scan_block_v, else
     /// those of 16, 32 and 64 that divide head_v (kda-decompose builds one
     /// scan per block; kda-tune lists each).
@@ -100,7 +114,8 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
 
 def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
     I64Attr:$chunk_size, KDA_ChunkStageAttr:$stage,
-    OptionalAttr<I64Attr>:$scan_stages, OptionalAttr<I64Attr>:$block_v)> {
+    OptionalAttr<I64Attr>:$scan_stages, OptionalAttr<I64Attr>:$block_v,
+    OptionalAttr<I64Attr>:$segment_chunks)> {
   let summary = "One kernel of the chunked form (what kda-decompose makes of kda.chunk)";
   let description = [{
     `kda-decompose` replaces a `kda.chunk` by two stages, in this order, which
@@ -114,6 +129,15 @@ def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
     - `scan` (parallel over value heads and state column blocks; sequential
       over the chunks of a sequence): V_new = U - W S, the output, and the
       state update, reading the workspace and the state pool in place.
+
+    Where the `kda.chunk` lets its scan be split within a sequence
+    (`segment_chunks`), three more stages follow, alternatives to the scan
+    that the runtime launches instead of it: `maps` (each segment's map of
+    the state, S -> M S + B, composed over its chunks), `join` (serial over
+    a sequence's segments: each one's entering state) and `segments` (the
+    scan over each segment from its entering state, with the output).
+    Every stage of such a layer carries `segment_chunks`: the workspace
+    record holds the segments' maps.
 
     `scan_stages` is the `kda.chunk`'s (the scan's row pipeline depth; the
     prep ignores it). `block_v` is a scan's state columns per workgroup (16
