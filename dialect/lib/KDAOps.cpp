@@ -306,7 +306,19 @@ LogicalResult ChunkStageOp::verify() {
     return emitOpError() << "stage " << stringifyChunkStage(stage)
                          << " splits the scan within a sequence; it needs "
                             "segment_chunks";
-  if (std::optional<int64_t> bv = getBlockV()) {
+  // The maps' column blocks each lie in M or in B ([M | B] is K + V
+  // columns), so their block divides head_k too; the join's is its 16.
+  std::optional<int64_t> bv = getBlockV();
+  if ((stage == ChunkStage::Maps || stage == ChunkStage::Segments) && bv &&
+      getLayer().getHeadK() % *bv)
+    return emitOpError() << "block_v " << *bv << " of stage "
+                         << stringifyChunkStage(stage)
+                         << " must divide head_k (" << getLayer().getHeadK()
+                         << ") too: a maps block lies in M or in B";
+  if (stage == ChunkStage::Join && bv.value_or(16) != 16)
+    return emitOpError() << "the join takes 16 columns a workgroup; block_v "
+                         << *bv;
+  if (bv) {
     if (stage == ChunkStage::Prep)
       return emitOpError("block_v shapes the scan; the prep takes none");
     if (failed(verifyBlockV(*this, getLayer(), *bv, "block_v")))

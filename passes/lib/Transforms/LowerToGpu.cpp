@@ -98,11 +98,16 @@ struct KdaLowerToGpuPass
     for (ChunkStageOp op : stageOps)
       if (!chunkSegmentsBuildable(op, info))
         unbuildable.insert(op->getParentOp());
+    // The prep and scans forget segment_chunks too: their workspace then
+    // holds the records alone.
     llvm::erase_if(stageOps, [&](ChunkStageOp op) {
       const ChunkStage stage = op.getStage();
-      if (!unbuildable.contains(op->getParentOp()) ||
-          stage == ChunkStage::Prep || stage == ChunkStage::Scan)
+      if (!unbuildable.contains(op->getParentOp()))
         return false;
+      if (stage == ChunkStage::Prep || stage == ChunkStage::Scan) {
+        op.removeSegmentChunksAttr();
+        return false;
+      }
       op.erase();
       return true;
     });

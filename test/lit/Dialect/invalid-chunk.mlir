@@ -141,3 +141,23 @@ func.func @f(%q: memref<?x2x8xbf16>, %k: memref<?x2x8xbf16>, %v: memref<?x4x4xbf
   kda.chunk_stage #l q(%q : memref<?x2x8xbf16>) k(%k : memref<?x2x8xbf16>) v(%v : memref<?x4x4xbf16>) g(%g : memref<?x4x8xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x8x4xf32>) out(%out : memref<?x4x4xbf16>) {block_v = 16 : i64, chunk_size = 64 : i64, stage = #kda<chunk_stage maps>}
   return
 }
+
+// -----
+
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 48, head_v = 32, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x48xbf16>, %k: memref<?x2x48xbf16>, %v: memref<?x4x32xbf16>, %g: memref<?x4x48xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x48x32xf32>, %out: memref<?x4x32xbf16>) {
+  // expected-error @+1 {{'kda.chunk_stage' op block_v 32 of stage maps must divide head_k (48) too: a maps block lies in M or in B}}
+  kda.chunk_stage #l q(%q : memref<?x2x48xbf16>) k(%k : memref<?x2x48xbf16>) v(%v : memref<?x4x32xbf16>) g(%g : memref<?x4x48xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x48x32xf32>) out(%out : memref<?x4x32xbf16>) {block_v = 32 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage maps>}
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 48, head_v = 32, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x48xbf16>, %k: memref<?x2x48xbf16>, %v: memref<?x4x32xbf16>, %g: memref<?x4x48xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x48x32xf32>, %out: memref<?x4x32xbf16>) {
+  // expected-error @+1 {{'kda.chunk_stage' op the join takes 16 columns a workgroup; block_v 32}}
+  kda.chunk_stage #l q(%q : memref<?x2x48xbf16>) k(%k : memref<?x2x48xbf16>) v(%v : memref<?x4x32xbf16>) g(%g : memref<?x4x48xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x48x32xf32>) out(%out : memref<?x4x32xbf16>) {block_v = 32 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage join>}
+  return
+}
