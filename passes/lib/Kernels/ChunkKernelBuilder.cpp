@@ -3351,21 +3351,12 @@ bool mlir::kda::chunkSegmentsBuildable(ChunkStageOp op,
   if (op.getStage() != ChunkStage::Maps &&
       op.getStage() != ChunkStage::Segments)
     return true;
+  // The builder's own plan, its diagnostic (the register scan does not fit,
+  // or whatever else the scan's own build will report) kept quiet.
+  ScopedDiagnosticHandler quiet(op.getContext(),
+                                [](Diagnostic &) { return success(); });
   ChunkPlan p;
-  p.stage = op.getStage();
-  p.C = op.getChunkSize();
-  p.HV = op.getLayer().getValueHeads();
-  p.K = op.getLayer().getHeadK();
-  p.V = op.getLayer().getHeadV();
-  p.waveSize = target.waveSize;
-  p.blockV = op.getBlockV().value_or(kSub);
-  p.segChunks = op.getSegmentChunks().value_or(0);
-  p.padRows = true;
-  if (p.K % kSub || p.V % kSub)
-    return false;
-  std::string why;
-  p.atom = chooseAtom(target, p.C, p.K, why);
-  return p.atom && planRegisterScan(p, target);
+  return succeeded(makePlan(op, target, p));
 }
 
 FailureOr<gpu::GPUFuncOp>
