@@ -1447,6 +1447,30 @@ private:
   /// its token clamped into the chunk; `mayPass` adds the range test.
   Piece loadPiece(const RowCopy &by, int64_t field, Value from, int64_t width,
                   Value i, bool mayPass);
+  /// A thread's pieces base + thread + j x threads of a field's chunk rows
+  /// (base a multiple of the threads), where a row's pieces divide the
+  /// threads: one column of rows rowsPerTrip apart, so their record
+  /// indices are `first` plus constants. The register scan's staging waves
+  /// load this way (stageChunkFields); the LDS scan's loadPieces does not
+  /// (its pipelined form on gfx950 took 126 -> 132 VGPRs, 4 -> 3 waves a
+  /// SIMD, with it, and sm_90's PTX kept its multiplies: the ring's copies
+  /// are its staging). Each piece's own row, column and
+  /// clamped token index took 15 of a staging thread's 21 instructions a
+  /// piece (ncu, H200, the maps of 1 x 32768 H8: staging waves busy 93% of
+  /// the time, compute waves 64%); the staging sets every register scan's
+  /// pace. Measured on the H200 (2026-12-03, one call, two rounds): scans
+  /// 0.831 -> 0.582 ms (1 x 8192 H32), 0.90 -> 0.71 (4 x 4096), maps 0.80
+  /// -> 0.485 and segments 0.46 -> 0.357 (1 x 32768 H8).
+  struct PieceColumn {
+    Value r0, x, first;
+    int64_t rowsPerTrip;
+  };
+  std::optional<PieceColumn> pieceColumn(const RowCopy &by, int64_t field,
+                                         Value from, int64_t width, Value base);
+  /// Piece j of `col`. A masked row's piece is not loaded: zeros, from a
+  /// branch (a clamped index kept live beside the base spilled on gfx950).
+  Piece loadColumnPiece(const RowCopy &by, const PieceColumn &col, int64_t j,
+                        bool mayPass);
   /// Stores a loaded piece at row r of `buf` (rows `stride` floats apart),
   /// zeros for rows past the chunk's valid ones.
   void storePiece(const RowCopy &by, Value buf, int64_t stride,
@@ -2401,6 +2425,42 @@ ChunkEmitter::Piece ChunkEmitter::loadPiece(const RowCopy &by, int64_t field,
   return piece;
 }
 
+std::optional<ChunkEmitter::PieceColumn>
+ChunkEmitter::pieceColumn(const RowCopy &by, int64_t field, Value from,
+                          int64_t width, Value base) {
+  const int64_t quads = width / 4;
+  if (by.threads % quads)
+    return std::nullopt;
+  Value r0 = add(div(base, quads), div(by.thread, quads));
+  Value x = mul(rem(by.thread, quads), idx(4));
+  return PieceColumn{r0, x, recAt(add(by.start, r0), field, add(from, x)),
+                     by.threads / quads};
+}
+
+ChunkEmitter::Piece ChunkEmitter::loadColumnPiece(const RowCopy &by,
+                                                  const PieceColumn &col,
+                                                  int64_t j, bool mayPass) {
+  Piece piece;
+  piece.r = add(col.r0, idx(j * col.rowsPerTrip));
+  piece.x = col.x;
+  piece.in = mayPass ? lt(piece.r, idx(p.C)) : Value();
+  piece.zeroed = true;
+  auto type = VectorType::get({4}, f32);
+  const int64_t step = j * col.rowsPerTrip * p.HV * p.recFloats();
+  piece.value = ifValues(
+      lt(piece.r, by.valid), TypeRange{type},
+      [&] {
+        return SmallVector<Value>{vector::LoadOp::create(
+            b, loc, type, ws, ValueRange{add(col.first, idx(step))},
+            /*nontemporal=*/false, llvm::MaybeAlign(16))};
+      },
+      [&] {
+        return SmallVector<Value>{
+            arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type))};
+      })[0];
+  return piece;
+}
+
 void ChunkEmitter::storePiece(const RowCopy &by, Value buf, int64_t stride,
                               const Piece &piece) {
   ifMaybe(piece.in, [&] {
@@ -2883,59 +2943,18 @@ void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
   for (const StagedField &f : fields)
     for (int64_t j = 0; j * stagers < p.C * (f.width / 4); ++j)
       pieces.push_back({&f, j});
-  // Where a row's pieces divide the stagers, a thread's pieces of a field
-  // are one column of rows rowsPerTrip apart: their record indices are the
-  // first one's plus constants, and a masked row's piece is not loaded (0).
-  // Each piece's own row, column and clamped token index took 15 of a
-  // staging thread's 21 instructions a piece (ncu, H200, the maps of 1 x
-  // 32768 H8: staging waves busy 93% of the time, compute waves 64%); the
-  // staging waves set every register scan's pace. Measured on the H200
-  // (2026-12-03, one call, two rounds): scans 0.831 -> 0.582 ms (1 x 8192
-  // H32), 0.90 -> 0.71 (4 x 4096), maps 0.80 -> 0.485 and segments 0.46 ->
-  // 0.357 (1 x 32768 H8). A clamped index kept live beside the base
-  // instead of the branch spilled on gfx950 (scan_v64, segments_v64).
-  struct FieldBase {
-    Value r0, x, first;
-  };
-  DenseMap<const StagedField *, FieldBase> bases;
-  const int64_t tokenFloats = p.HV * p.recFloats();
-  for (const StagedField &f : fields) {
-    const int64_t quads = f.width / 4;
-    if (stagers % quads)
-      continue;
-    Value r0 = div(by.thread, quads);
-    Value x = mul(rem(by.thread, quads), idx(4));
-    bases[&f] = {r0, x, recAt(add(start, r0), f.field, add(f.from, x))};
-  }
+  DenseMap<const StagedField *, PieceColumn> columns;
+  for (const StagedField &f : fields)
+    if (auto col = pieceColumn(by, f.field, f.from, f.width, idx(0)))
+      columns[&f] = *col;
   auto load = [&](const FieldPiece &fp) -> Piece {
     const StagedField &f = *fp.field;
-    const int64_t quads = f.width / 4;
-    const bool mayPass = (fp.j + 1) * stagers > p.C * quads;
-    auto it = bases.find(&f);
-    if (it == bases.end())
-      return loadPiece(by, f.field, f.from, f.width,
-                       add(by.thread, idx(fp.j * stagers)), mayPass);
-    const FieldBase &fb = it->second;
-    const int64_t rowsPerTrip = stagers / quads;
-    Piece piece;
-    piece.r = add(fb.r0, idx(fp.j * rowsPerTrip));
-    piece.x = fb.x;
-    piece.in = mayPass ? lt(piece.r, idx(p.C)) : Value();
-    piece.zeroed = true;
-    auto type = VectorType::get({4}, f32);
-    piece.value = ifValues(
-        lt(piece.r, by.valid), TypeRange{type},
-        [&] {
-          Value at = add(fb.first, idx(fp.j * rowsPerTrip * tokenFloats));
-          return SmallVector<Value>{vector::LoadOp::create(
-              b, loc, type, ws, ValueRange{at}, /*nontemporal=*/false,
-              llvm::MaybeAlign(16))};
-        },
-        [&] {
-          return SmallVector<Value>{
-              arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type))};
-        })[0];
-    return piece;
+    const bool mayPass = (fp.j + 1) * stagers > p.C * (f.width / 4);
+    auto it = columns.find(&f);
+    if (it != columns.end())
+      return loadColumnPiece(by, it->second, fp.j, mayPass);
+    return loadPiece(by, f.field, f.from, f.width,
+                     add(by.thread, idx(fp.j * stagers)), mayPass);
   };
   for (size_t first = 0; first < pieces.size(); first += kStagePieces) {
     const size_t last = std::min(pieces.size(), first + size_t(kStagePieces));
