@@ -899,6 +899,18 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
   return repeat.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, repeat);
 }
 
+/// The chunk layer's alternatives after the prep: its scans, then its
+/// split scan (by its first stage) where it has one.
+static std::vector<const kda_kernel *> chunkScanChoices(const kda_kernel *k) {
+  std::vector<const kda_kernel *> choices;
+  if (k->stages.empty())
+    return choices;
+  choices.assign(k->stages.begin() + 1, k->stages.end());
+  if (k->split[0])
+    choices.push_back(k->split[0]);
+  return choices;
+}
+
 /// Packs the chunk path's launches of a validated batch: prep over (chunks
 /// of the longest sequence, value heads, sequences), then the scan. No prep
 /// when no sequence has a token; the scan still writes every named slot's
@@ -906,6 +918,12 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
 kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
                                        const kda_batch &batch,
                                        LaunchPlan &plan) {
+  return packChunkUnchecked(k, batch, plan, -1);
+}
+
+kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
+                                       const kda_batch &batch, LaunchPlan &plan,
+                                       int32_t forced) {
   const kda_batch *b = &batch;
   if (b->num_seqs == 0)
     return KDA_OK;
@@ -922,13 +940,20 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
   for (size_t i = 1; i < k->stages.size(); ++i)
     blocksPerPair.push_back(k->stages[i]->m.grid[0]);
   const uint32_t units = k->bundle->backend->computeUnits();
-  const size_t scan = 1 + kda::rt::chooseScan(rows, blocksPerPair, units);
   // The prep, then the scan or, where the batch would leave the device
-  // idle, the split scan's three stages.
+  // idle, the split scan's three stages (or the caller's choice).
+  const int32_t scans = int32_t(blocksPerPair.size());
+  bool split = forced == scans;
+  size_t scan = forced >= 0 && forced < scans ? size_t(forced) + 1 : 1;
+  if (forced < 0) {
+    scan = 1 + kda::rt::chooseScan(rows, blocksPerPair, units);
+    split =
+        k->split[0] &&
+        kda::rt::chooseSplit(rows, blocksPerPair.front(),
+                             k->split[0]->m.config.at("segment_chunks"), units);
+  }
   std::vector<const kda_kernel *> stages = {k->stages[0], k->stages[scan]};
-  if (k->split[0] &&
-      kda::rt::chooseSplit(rows, blocksPerPair.front(),
-                           k->split[0]->m.config.at("segment_chunks"), units))
+  if (split)
     stages = {k->stages[0], k->split[0], k->split[1], k->split[2]};
   // Every stage packed before any joins the plan: a refusal leaves the
   // plan as it was.
@@ -1018,6 +1043,39 @@ kda_status kda_plan_add_chunk(kda_plan *plan, const kda_kernel *k,
   if (kda_status s = checkPlanKernel(plan, k))
     return s;
   return packChunk(k, b, plan->plan);
+}
+
+int32_t kda_kernel_chunk_scan_count(const kda_kernel *k) {
+  return k ? int32_t(chunkScanChoices(k).size()) : 0;
+}
+
+const char *kda_kernel_chunk_scan_symbol(const kda_kernel *k, int32_t scan) {
+  if (!k)
+    return nullptr;
+  std::vector<const kda_kernel *> choices = chunkScanChoices(k);
+  if (scan < 0 || size_t(scan) >= choices.size())
+    return nullptr;
+  return choices[size_t(scan)]->m.symbol.c_str();
+}
+
+kda_status kda_plan_add_chunk_scan(kda_plan *plan, const kda_kernel *k,
+                                   const kda_batch *b, int32_t scan) {
+  lastError.clear();
+  if (kda_status s = checkPlanKernel(plan, k))
+    return s;
+  const int32_t n = kda_kernel_chunk_scan_count(k);
+  if (scan < 0 || scan >= n) {
+    std::string symbol = k->m.symbol;
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                n ? "scan alternative " + std::to_string(scan) +
+                        " is not one of " + symbol + "'s " + std::to_string(n) +
+                        " (0.." + std::to_string(n - 1) + ")"
+                  : symbol + " is not a chunk layer's kernel: it has no scan "
+                             "alternatives");
+  }
+  if (kda_status s = kda_validate_chunk(k, b))
+    return s;
+  return kda::rt::packChunkUnchecked(k, *b, plan->plan, scan);
 }
 
 kda_status kda_plan_add_named(kda_plan *plan, const kda_kernel *k,

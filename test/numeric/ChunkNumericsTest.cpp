@@ -404,6 +404,79 @@ TEST(ChunkLaunch, PlanNamesThePrepAndThePickedScan) {
   EXPECT_EQ(kda_plan_kernel_symbol(nullptr, 0), nullptr);
 }
 
+// kda_plan_add_chunk_scan: every way after the prep (the plain scans,
+// narrowest first, then the split scan), whatever the batch shape picks,
+// each within the bars on the carry batch (its row of 2100 splits into 8
+// segments at chunk 16); out-of-range alternatives and a kernel that is
+// not a chunk layer's are refused with the plan as it was.
+TEST(ChunkLaunch, EveryScanAlternativeIsExact) {
+  const std::string dir = bundleDir("chunk_split");
+  Opened o;
+  ASSERT_NO_FATAL_FAILURE(open(dir, "emu32", "chunk_split", o));
+  const test::KernelLayer layer =
+      test::readKernelLayer(dir, "chunk_split", "emu32");
+  ASSERT_EQ(kda_kernel_chunk_scan_count(o.kernel), 3);
+  const std::vector<std::vector<std::string>> launches = {
+      {"kda_chunk_split_scan_packed"},
+      {"kda_chunk_split_scan_v32_packed"},
+      {"kda_chunk_split_maps_v32_packed", "kda_chunk_split_join_packed",
+       "kda_chunk_split_segments_v32_packed"}};
+  for (int32_t alt = 0; alt < 3; ++alt) {
+    SCOPED_TRACE("alternative " + std::to_string(alt));
+    EXPECT_EQ(kda_kernel_chunk_scan_symbol(o.kernel, alt),
+              launches[size_t(alt)].front());
+    test::HostMemory mem;
+    test::Harness h(layer, mem);
+    ASSERT_NO_FATAL_FAILURE(
+        prepareChunkBatch(h, o.kernel, "alternatives", chunkShape("carry")));
+    kda_batch b = h.batch();
+    kda_plan *plan = nullptr;
+    ASSERT_EQ(kda_plan_create(o.bundle, &plan), KDA_OK);
+    ASSERT_EQ(kda_plan_add_chunk_scan(plan, o.kernel, &b, alt), KDA_OK)
+        << kda_last_error();
+    ASSERT_EQ(kda_plan_size(plan), int32_t(1 + launches[size_t(alt)].size()));
+    EXPECT_STREQ(kda_plan_kernel_symbol(plan, 0),
+                 "kda_chunk_split_prep_packed");
+    for (size_t i = 0; i < launches[size_t(alt)].size(); ++i)
+      EXPECT_EQ(kda_plan_kernel_symbol(plan, int32_t(i + 1)),
+                launches[size_t(alt)][i]);
+    ASSERT_EQ(kda_plan_launch(plan, nullptr), KDA_OK) << kda_last_error();
+    expectWithinBars(h.check(), layer.state);
+    // Refusals leave the plan as it was.
+    for (int32_t bad : {-1, 3, INT32_MAX}) {
+      EXPECT_EQ(kda_plan_add_chunk_scan(plan, o.kernel, &b, bad),
+                KDA_ERROR_INVALID_ARGUMENT);
+      EXPECT_NE(std::string(kda_last_error()).find("not one of"),
+                std::string::npos)
+          << kda_last_error();
+    }
+    EXPECT_EQ(kda_plan_size(plan), int32_t(1 + launches[size_t(alt)].size()));
+    kda_plan_destroy(plan);
+  }
+  EXPECT_EQ(kda_kernel_chunk_scan_symbol(o.kernel, 3), nullptr);
+  EXPECT_EQ(kda_kernel_chunk_scan_symbol(o.kernel, -1), nullptr);
+  EXPECT_EQ(kda_kernel_chunk_scan_count(nullptr), 0);
+  EXPECT_EQ(kda_kernel_chunk_scan_symbol(nullptr, 0), nullptr);
+  // The bundle's recurrent kernel has no alternatives.
+  Opened rec;
+  ASSERT_NO_FATAL_FAILURE(open(dir, "emu32", "chunk_split_recurrent", rec));
+  EXPECT_EQ(kda_kernel_chunk_scan_count(rec.kernel), 0);
+  EXPECT_EQ(kda_kernel_chunk_scan_symbol(rec.kernel, 0), nullptr);
+  kda_plan *plan = nullptr;
+  ASSERT_EQ(kda_plan_create(rec.bundle, &plan), KDA_OK);
+  test::HostMemory mem;
+  test::Harness h(layer, mem);
+  h.prepare(chunkShape("short"), 13, 5);
+  kda_batch b = h.batch();
+  EXPECT_EQ(kda_plan_add_chunk_scan(plan, rec.kernel, &b, 0),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find("not a chunk layer's"),
+            std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(kda_plan_size(plan), 0);
+  kda_plan_destroy(plan);
+}
+
 // kda_plan_launch_range: the chunk plan's stages one at a time (the prep,
 // then the scan) leave the same state and outputs, bit for bit, as the
 // whole plan; a range outside the plan is refused with nothing launched.

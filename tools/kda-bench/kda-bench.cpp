@@ -23,7 +23,10 @@
 // --prefill times prefill batches (1x8192: one row of 8192 tokens; 4x4096;
 // varlen16: 16 rows of 200..2000 tokens; any BxT) through the kernel's
 // path - the chunk plan (prep + scan, workspace sized from the manifest)
-// for a chunk kernel - the same way, with the L2 flushed.
+// for a chunk kernel - the same way, with the L2 flushed. With --all-scans
+// each row is followed by every way after the prep (the layer's scans,
+// narrowest first, then its split scan: kda_plan_add_chunk_scan), whatever
+// the batch shape picks: the whole path and the part after the prep.
 // A chunk kernel's --numerics runs issue 8's batches (lengths 1 .. 1000 in
 // one varlen batch, stale NaN slots, g at -1000) and a row of 4096 whose
 // scan the plan splits where the layer has few value heads, against the
@@ -59,7 +62,7 @@ namespace {
 
 struct Options {
   std::string bundle, kernel, backend = "cuda", target, json, driver;
-  bool numerics = false, copy = false, allKernels = false;
+  bool numerics = false, copy = false, allKernels = false, allScans = false;
   std::vector<int> decode;
   std::vector<std::string> prefill;
   int reps = 50;
@@ -67,13 +70,14 @@ struct Options {
 };
 
 [[noreturn]] void usage(const char *why) {
-  std::fprintf(stderr,
-               "kda-bench: %s\nusage: kda-bench --bundle DIR --kernel NAME "
-               "[--backend cuda|emu] [--target T] [--numerics] [--decode N,N,...] "
-               "[--tokens-per-row L] [--prefill BxT|varlenN,...] [--copy] "
-               "[--reps R] [--json FILE] [--driver TEXT]\n       kda-bench "
-               "--bundle DIR --all-kernels --decode N,... --json FILE\n",
-               why);
+  std::fprintf(
+      stderr,
+      "kda-bench: %s\nusage: kda-bench --bundle DIR --kernel NAME "
+      "[--backend cuda|emu] [--target T] [--numerics] [--decode N,N,...] "
+      "[--tokens-per-row L] [--prefill BxT|varlenN,...] [--all-scans] [--copy] "
+      "[--reps R] [--json FILE] [--driver TEXT]\n       kda-bench "
+      "--bundle DIR --all-kernels --decode N,... --json FILE\n",
+      why);
   std::exit(2);
 }
 
@@ -93,6 +97,8 @@ Options parse(int argc, char **argv) {
     else if (a == "--json") o.json = next();
     else if (a == "--driver") o.driver = next();
     else if (a == "--all-kernels") o.allKernels = true;
+    else if (a == "--all-scans")
+      o.allScans = true;
     else if (a == "--numerics") o.numerics = true;
     else if (a == "--copy") o.copy = true;
     else if (a == "--reps") o.reps = std::atoi(next().c_str());
@@ -649,12 +655,21 @@ int main(int argc, char **argv) {
       // the plan whose stages are timed one at a time.
       std::string scan;
       kda_plan *plan = nullptr;
-      if (layer.chunk) {
-        if (kda_plan_create(bundle, &plan) != KDA_OK ||
-            kda_plan_add_chunk(plan, kernel, &b) != KDA_OK) {
+      // The prep and the scan the batch shape picks (alternative -1), or
+      // alternative `alt` (kda_plan_add_chunk_scan).
+      auto chunkPlan = [&](int32_t alt) {
+        kda_plan *made = nullptr;
+        if (kda_plan_create(bundle, &made) != KDA_OK ||
+            (alt < 0
+                 ? kda_plan_add_chunk(made, kernel, &b)
+                 : kda_plan_add_chunk_scan(made, kernel, &b, alt)) != KDA_OK) {
           std::fprintf(stderr, "kda-bench: chunk plan: %s\n", kda_last_error());
           std::exit(1);
         }
+        return made;
+      };
+      if (layer.chunk) {
+        plan = chunkPlan(-1);
         // prep, then the scan or the split scan (maps, join, segments).
         const int32_t n = kda_plan_size(plan);
         if (n != 2 && n != 4) {
@@ -717,6 +732,19 @@ int main(int argc, char **argv) {
         std::printf(" %10.3f %10.3f  %s%s", prepMs, scanMs, scan.c_str(),
                     parts.c_str());
       std::printf("\n");
+      // --all-scans: every way after the prep, whatever the shape picks
+      // (the planner's choices measured: chooseScan, chooseSplit).
+      for (int32_t alt = 0; o.allScans && layer.chunk &&
+                            alt < kda_kernel_chunk_scan_count(kernel);
+           ++alt) {
+        plan = chunkPlan(alt);
+        const int32_t n = kda_plan_size(plan);
+        const double whole = timeOf(stage(0, n));
+        const double after = timeOf(stage(1, n - 1));
+        std::printf("  %-28s %10.3f %10s %10.3f  %s\n", "(alternative)", whole,
+                    "", after, kda_kernel_chunk_scan_symbol(kernel, alt));
+        kda_plan_destroy(plan);
+      }
       json.push_back(
           "\"prefill_" + name + "\": {\"ms\": " + std::to_string(ms) +
           (layer.chunk ? ", \"prep_ms\": " + std::to_string(prepMs) +

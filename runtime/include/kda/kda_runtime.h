@@ -219,6 +219,20 @@ kda_status kda_plan_add_chunk(kda_plan *plan, const kda_kernel *kernel,
 kda_status kda_plan_add_named(kda_plan *plan, const kda_kernel *kernel,
                               const kda_arg *args, int32_t num_args,
                               int64_t num_seqs);
+/* The chunk path's ways through a batch after the prep, for timing them
+ * (kda-bench --all-scans): scan alternative i < n of the layer's n column
+ * blocks (narrowest first), or i = n its split scan (maps, join,
+ * segments) where the bundle has one. kda_plan_add_chunk picks one from
+ * the batch shape; kda_plan_add_chunk_scan adds the prep and alternative
+ * `scan` whatever the shape (the same validation; results equal within
+ * the numerics bars). The count is 0 and the symbol NULL for a kernel
+ * that is not a chunk layer's (or an index out of range); the symbol is
+ * the alternative's first launch, valid while the bundle is open. */
+int32_t kda_kernel_chunk_scan_count(const kda_kernel *kernel);
+const char *kda_kernel_chunk_scan_symbol(const kda_kernel *kernel,
+                                         int32_t scan);
+kda_status kda_plan_add_chunk_scan(kda_plan *plan, const kda_kernel *kernel,
+                                   const kda_batch *batch, int32_t scan);
 /* Number of launches in the plan (a batch with no sequences adds none). */
 int32_t kda_plan_size(const kda_plan *plan);
 /* The code object entry point of launch `index` (in launch order), valid
