@@ -12,3 +12,14 @@
 
 // JSON: "prefill_1x100": {"ms": {{[0-9.]+}}, "prep_ms": {{[0-9.]+}}, "scan_ms": {{[0-9.]+}}, "tokens": 100, "scan": "kda_chunk_k3_scan_packed"}
 // JSON: "prefill_2x70": {"ms": {{[0-9.]+}}, "prep_ms": {{[0-9.]+}}, "scan_ms": {{[0-9.]+}}, "tokens": 140, "scan": "kda_chunk_k3_scan_packed"}
+
+// --all-scans: after each batch's row, every way after the prep whatever
+// the shape picks (kda_plan_add_chunk_scan): chunk_k3's two scans, then
+// its split scan (by its first stage, the maps; segment_chunks' default).
+// RUN: kda-bench --backend emu --target emu32 --bundle %t --kernel chunk_k3 --prefill 2x70 --reps 1 --all-scans | FileCheck %s --check-prefix=ALL
+// ALL: batch rows tokens time ms prep ms scan ms scan
+// ALL-NEXT: 2x70 2 140 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_packed
+// ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_packed
+// ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_v32_packed
+// ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_maps_v32_packed
+// ALL-NOT: (alternative)
