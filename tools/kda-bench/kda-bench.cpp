@@ -118,6 +118,8 @@ Options parse(int argc, char **argv) {
   }
   if (o.allKernels && (o.bundle.empty() || o.decode.empty() || o.json.empty()))
     usage("--all-kernels needs --bundle, --decode and --json");
+  if (o.allScans && o.prefill.empty())
+    usage("--all-scans times a chunk layer's --prefill batches");
   if (!o.copy && !o.allKernels && (o.bundle.empty() || o.kernel.empty()))
     usage("--bundle and --kernel are required");
   if (o.backend != "cuda" && o.backend != "emu")
@@ -634,6 +636,14 @@ int main(int argc, char **argv) {
     }
   }
   if (!o.prefill.empty()) {
+    if (o.allScans && !layer.chunk) {
+      std::fprintf(stderr,
+                   "kda-bench: --all-scans: %s is not a chunk layer (it has "
+                   "no scan alternatives)\n",
+                   o.kernel.c_str());
+      kda_bundle_close(bundle);
+      return 2;
+    }
     std::printf("%-10s %8s %8s %10s", "batch", "rows", "tokens", "time ms");
     if (layer.chunk)
       std::printf(" %10s %10s  %s", "prep ms", "scan ms", "scan");
@@ -734,6 +744,7 @@ int main(int argc, char **argv) {
       std::printf("\n");
       // --all-scans: every way after the prep, whatever the shape picks
       // (the planner's choices measured: chooseScan, chooseSplit).
+      std::string alternatives;
       for (int32_t alt = 0; o.allScans && layer.chunk &&
                             alt < kda_kernel_chunk_scan_count(kernel);
            ++alt) {
@@ -741,8 +752,12 @@ int main(int argc, char **argv) {
         const int32_t n = kda_plan_size(plan);
         const double whole = timeOf(stage(0, n));
         const double after = timeOf(stage(1, n - 1));
+        const std::string symbol = kda_kernel_chunk_scan_symbol(kernel, alt);
         std::printf("  %-28s %10.3f %10s %10.3f  %s\n", "(alternative)", whole,
-                    "", after, kda_kernel_chunk_scan_symbol(kernel, alt));
+                    "", after, symbol.c_str());
+        alternatives += std::string(alt ? ", " : "") + "{\"scan\": \"" +
+                        symbol + "\", \"ms\": " + std::to_string(whole) +
+                        ", \"after_prep_ms\": " + std::to_string(after) + "}";
         kda_plan_destroy(plan);
       }
       json.push_back(
@@ -751,7 +766,10 @@ int main(int argc, char **argv) {
                              ", \"scan_ms\": " + std::to_string(scanMs)
                        : std::string()) +
           ", \"tokens\": " + std::to_string(b.num_tokens) + ", \"scan\": \"" +
-          scan + "\"}");
+          scan + "\"" +
+          (o.allScans ? ", \"alternatives\": [" + alternatives + "]"
+                      : std::string()) +
+          "}");
     }
   }
   kda_bundle_close(bundle);

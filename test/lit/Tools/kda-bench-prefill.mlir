@@ -16,10 +16,16 @@
 // --all-scans: after each batch's row, every way after the prep whatever
 // the shape picks (kda_plan_add_chunk_scan): chunk_k3's two scans, then
 // its split scan (by its first stage, the maps; segment_chunks' default).
-// RUN: kda-bench --backend emu --target emu32 --bundle %t --kernel chunk_k3 --prefill 2x70 --reps 1 --all-scans | FileCheck %s --check-prefix=ALL
+// RUN: kda-bench --backend emu --target emu32 --bundle %t --kernel chunk_k3 --prefill 2x70 --reps 1 --all-scans --json %t/all.json | FileCheck %s --check-prefix=ALL
+// RUN: FileCheck %s --check-prefix=ALLJSON --input-file=%t/all.json
+// RUN: not kda-bench --backend emu --target emu32 --bundle %t --kernel chunk_k3 --all-scans 2>&1 | FileCheck %s --check-prefix=NOPREFILL
+// RUN: not kda-bench --backend emu --target emu32 --bundle %t --kernel chunk_k3_recurrent --prefill 2x70 --all-scans 2>&1 | FileCheck %s --check-prefix=NOTCHUNK
 // ALL: batch rows tokens time ms prep ms scan ms scan
 // ALL-NEXT: 2x70 2 140 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_packed
 // ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_packed
 // ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_v32_packed
 // ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_maps_v32_packed
 // ALL-NOT: (alternative)
+// ALLJSON: "prefill_2x70": {{{.*}}"scan": "kda_chunk_k3_scan_packed", "alternatives": [{"scan": "kda_chunk_k3_scan_packed", "ms": {{[0-9.]+}}, "after_prep_ms": {{[0-9.]+}}}, {"scan": "kda_chunk_k3_scan_v32_packed", {{.*}}}, {"scan": "kda_chunk_k3_maps_v32_packed", {{.*}}}]}
+// NOPREFILL: kda-bench: --all-scans times a chunk layer's --prefill batches
+// NOTCHUNK: kda-bench: --all-scans: chunk_k3_recurrent is not a chunk layer (it has no scan alternatives)
