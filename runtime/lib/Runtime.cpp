@@ -916,12 +916,6 @@ static std::vector<const kda_kernel *> chunkScanChoices(const kda_kernel *k) {
 /// when no sequence has a token; the scan still writes every named slot's
 /// final state (its initial state, or zeros).
 kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
-                                       const kda_batch &batch,
-                                       LaunchPlan &plan) {
-  return packChunkUnchecked(k, batch, plan, -1);
-}
-
-kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
                                        const kda_batch &batch, LaunchPlan &plan,
                                        int32_t forced) {
   const kda_batch *b = &batch;
@@ -933,27 +927,26 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
     int64_t len = b->cu_seqlens_host[i + 1] - b->cu_seqlens_host[i];
     maxChunks = std::max(maxChunks, (len + size - 1) / size);
   }
-  // The prep, then the scan the batch shape picks.
   ScanRows rows{b->num_seqs, b->cu_seqlens_host, b->slots_host,
                 k->m.layer.valueHeads, size};
   std::vector<int64_t> blocksPerPair;
   for (size_t i = 1; i < k->stages.size(); ++i)
     blocksPerPair.push_back(k->stages[i]->m.grid[0]);
-  const uint32_t units = k->bundle->backend->computeUnits();
   // The prep, then the scan or, where the batch would leave the device
-  // idle, the split scan's three stages (or the caller's choice).
-  const int32_t scans = int32_t(blocksPerPair.size());
-  bool split = forced == scans;
-  size_t scan = forced >= 0 && forced < scans ? size_t(forced) + 1 : 1;
-  if (forced < 0) {
-    scan = 1 + kda::rt::chooseScan(rows, blocksPerPair, units);
-    split =
-        k->split[0] &&
+  // idle, the split scan's three stages: the batch shape picks which
+  // (chunkScanChoices' order), unless the caller did.
+  int32_t choice = forced;
+  if (choice < 0) {
+    const uint32_t units = k->bundle->backend->computeUnits();
+    choice = int32_t(kda::rt::chooseScan(rows, blocksPerPair, units));
+    if (k->split[0] &&
         kda::rt::chooseSplit(rows, blocksPerPair.front(),
-                             k->split[0]->m.config.at("segment_chunks"), units);
+                             k->split[0]->m.config.at("segment_chunks"), units))
+      choice = int32_t(blocksPerPair.size());
   }
-  std::vector<const kda_kernel *> stages = {k->stages[0], k->stages[scan]};
-  if (split)
+  const kda_kernel *after = chunkScanChoices(k).at(size_t(choice));
+  std::vector<const kda_kernel *> stages = {k->stages[0], after};
+  if (after == k->split[0])
     stages = {k->stages[0], k->split[0], k->split[1], k->split[2]};
   // Every stage packed before any joins the plan: a refusal leaves the
   // plan as it was.
