@@ -37,6 +37,12 @@ public:
   /// picks its scan's column block by how many workgroups fill them. 0
   /// when the device does not say (the planner then takes the narrowest).
   virtual uint32_t computeUnits() = 0;
+  /// How many workgroups of `kernel` (launched with `threads` threads and
+  /// `dynamicLdsBytes`) one compute unit holds at once, by its registers
+  /// and LDS: the chunk planner counts its waves with it. 0 when the
+  /// device does not say.
+  virtual uint32_t residentWorkgroups(KernelHandle kernel, uint32_t threads,
+                                      uint32_t dynamicLdsBytes) = 0;
   /// `params[i]` points at argument i (kernelParams convention).
   virtual kda_status launch(KernelHandle kernel, const LaunchDims &dims,
                             void *stream, void **params,

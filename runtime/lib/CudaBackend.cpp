@@ -1,6 +1,7 @@
 //===- CudaBackend.cpp - the CUDA driver API through dlopen ---------------===//
 #include "Backend.h"
 
+#include <algorithm>
 #include <dlfcn.h>
 #include <map>
 
@@ -39,6 +40,8 @@ struct CudaApi {
   CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
   CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction,
+                                                          int, size_t);
 };
 
 class CudaBackend : public Backend {
@@ -94,6 +97,8 @@ public:
     KDA_SYM(cuDeviceGetAttribute, "cuDeviceGetAttribute")
     KDA_SYM(cuFuncGetAttribute, "cuFuncGetAttribute")
     KDA_SYM(cuFuncSetAttribute, "cuFuncSetAttribute")
+    KDA_SYM(cuOccupancyMaxActiveBlocksPerMultiprocessor,
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor")
 #undef KDA_SYM
     if (CUresult r = api.cuInit(0))
       return error = "cuInit: " + describe(r), false;
@@ -141,6 +146,16 @@ public:
         sms = uint32_t(count);
     }
     return sms;
+  }
+
+  uint32_t residentWorkgroups(KernelHandle kernel, uint32_t threads,
+                              uint32_t dynamicLdsBytes) override {
+    int blocks = 0;
+    if (api.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks, static_cast<CUfunction>(kernel), int(threads),
+            dynamicLdsBytes))
+      return 0;
+    return uint32_t(std::max(blocks, 0));
   }
 
   /// Above 48 KiB of shared memory (static and dynamic) a kernel must opt

@@ -81,6 +81,13 @@ public:
     return 132;
   }
 
+  /// One workgroup a unit: what the H200 holds of every chunk scan, maps
+  /// and segments kernel (their registers), so that, with its 132 units,
+  /// a batch picks on the emulator what it picks there.
+  uint32_t residentWorkgroups(KernelHandle, uint32_t, uint32_t) override {
+    return 1;
+  }
+
   kda_status launch(KernelHandle kernel, const LaunchDims &d, void *,
                     void **params, std::string &error) override {
     emu::LaunchConfig c;

@@ -1,6 +1,7 @@
 //===- HipBackend.cpp - HIP's module API through dlopen -------------------===//
 #include "Backend.h"
 
+#include <algorithm>
 #include <dlfcn.h>
 #include <map>
 
@@ -31,6 +32,8 @@ struct HipApi {
   hipError_t (*hipGetDevice)(int *);
   hipError_t (*hipDeviceGetAttribute)(int *, int, int);
   hipError_t (*hipFuncGetAttribute)(int *, int, hipFunction_t);
+  hipError_t (*hipModuleOccupancyMaxActiveBlocksPerMultiprocessor)(
+      int *, hipFunction_t, int, size_t);
 };
 
 class HipBackend : public Backend {
@@ -83,6 +86,7 @@ public:
     KDA_SYM(hipGetDevice)
     KDA_SYM(hipDeviceGetAttribute)
     KDA_SYM(hipFuncGetAttribute)
+    KDA_SYM(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor)
 #undef KDA_SYM
     if (hipError_t r = api.hipInit(0))
       return error = "hipInit: " + describe(r), false;
@@ -123,6 +127,16 @@ public:
         cus = uint32_t(count);
     }
     return cus;
+  }
+
+  uint32_t residentWorkgroups(KernelHandle kernel, uint32_t threads,
+                              uint32_t dynamicLdsBytes) override {
+    int blocks = 0;
+    if (api.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks, static_cast<hipFunction_t>(kernel), int(threads),
+            dynamicLdsBytes))
+      return 0;
+    return uint32_t(std::max(blocks, 0));
   }
 
   /// AMD GPUs have no opt-in (what hipFuncSetAttribute's

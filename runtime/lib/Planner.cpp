@@ -2,7 +2,8 @@
 #include "Planner.h"
 
 #include <algorithm>
-#include <utility>
+#include <cmath>
+#include <limits>
 
 namespace kda::rt {
 
@@ -34,51 +35,120 @@ std::vector<Segment> planSegments(const PlannerRows &rows,
 }
 
 namespace {
-/// Chunks of all the scan's sequences and of the longest (padding rows
-/// run no chunk loop).
-std::pair<int64_t, int64_t> scanChunks(const ScanRows &rows) {
-  int64_t chunks = 0, longest = 0;
-  for (int32_t n = 0; n < rows.numSeqs; ++n) {
-    if (rows.slots[n] <= 0)
-      continue;
-    const int64_t length = int64_t(rows.cuSeqlens[n + 1]) - rows.cuSeqlens[n];
-    const int64_t c = (length + rows.chunkSize - 1) / rows.chunkSize;
-    chunks += c;
-    longest = std::max(longest, c);
-  }
-  return {chunks, longest};
+/// Chunks of sequence n.
+int64_t rowChunks(const ScanRows &rows, int32_t n) {
+  const int64_t length = int64_t(rows.cuSeqlens[n + 1]) - rows.cuSeqlens[n];
+  return (length + rows.chunkSize - 1) / rows.chunkSize;
+}
+
+/// Chunks of the longest sequence (padding rows run no chunk loop).
+int64_t longestChunks(const ScanRows &rows) {
+  int64_t longest = 0;
+  for (int32_t n = 0; n < rows.numSeqs; ++n)
+    if (rows.slots[n] > 0)
+      longest = std::max(longest, rowChunks(rows, n));
+  return longest;
 }
 } // namespace
 
-bool chooseSplit(const ScanRows &rows, int64_t narrowestBlocksPerPair,
-                 int64_t segmentChunks, uint32_t computeUnits) {
-  const auto [chunks, longest] = scanChunks(rows);
-  if (segmentChunks < 2 || longest < kMinSplitSegments * segmentChunks ||
-      computeUnits == 0)
-    return false;
-  // Busy workgroups over the longest scan, times 2, against the units.
-  return 2 * rows.valueHeads * narrowestBlocksPerPair * chunks <=
-         int64_t(computeUnits) * longest;
+double stepCost(int64_t columns, int64_t headK) {
+  return double(std::max(columns * headK, kStepLatencyElems)) /
+         double(kStepLatencyElems);
 }
 
-size_t chooseScan(const ScanRows &rows,
-                  const std::vector<int64_t> &blocksPerPair,
-                  uint32_t computeUnits) {
-  const auto [chunks, longest] = scanChunks(rows);
-  size_t narrowest = 0;
-  for (size_t i = 1; i < blocksPerPair.size(); ++i)
-    if (blocksPerPair[i] > blocksPerPair[narrowest])
-      narrowest = i;
-  if (longest == 0 || computeUnits == 0)
-    return narrowest;
-  size_t best = narrowest;
-  for (size_t i = 0; i < blocksPerPair.size(); ++i) {
-    // Workgroups busy over the longest scan, times 8, against 7 x units.
-    const int64_t busy8 = 8 * rows.valueHeads * blocksPerPair[i] * chunks;
-    if (busy8 >= 7 * int64_t(computeUnits) * longest &&
-        blocksPerPair[i] < blocksPerPair[best])
-      best = i;
+namespace {
+/// The workgroups of one kernel as chains of chunk steps (one a
+/// workgroup): the longest chain, how many workgroups have it, and the
+/// work of all of them (workgroup-chunks).
+struct Chains {
+  int64_t longest = 0;
+  double atLongest = 0, work = 0;
+  void add(int64_t length, double workgroups) {
+    if (length <= 0 || workgroups <= 0)
+      return;
+    work += double(length) * workgroups;
+    if (length > longest)
+      longest = length, atLongest = 0;
+    if (length == longest)
+      atLongest += workgroups;
   }
+  /// Steps to run them on units x resident slots: the longest chains in
+  /// whole waves (a workgroup's chain is not divided), or the work spread
+  /// over the slots (short workgroups fill the slots the long ones leave),
+  /// whichever is longer.
+  double steps(uint32_t units, uint32_t resident) const {
+    const double slots =
+        double(units) * double(std::max<uint32_t>(resident, 1));
+    const double waves = std::max(1.0, std::ceil(atLongest / slots - 1e-9));
+    return std::max(waves * double(longest), work / slots);
+  }
+};
+} // namespace
+
+double scanCost(const ScanRows &rows, const ScanWay &scan, int64_t headK,
+                int64_t headV, uint32_t computeUnits) {
+  Chains chains;
+  const double perRow = double(rows.valueHeads * scan.blocksPerPair);
+  for (int32_t n = 0; n < rows.numSeqs; ++n)
+    if (rows.slots[n] > 0)
+      chains.add(rowChunks(rows, n), perRow);
+  return chains.steps(computeUnits, scan.resident) *
+         stepCost(headV / scan.blocksPerPair, headK);
+}
+
+double splitCost(const ScanRows &rows, const SplitWay &split, int64_t headK,
+                 int64_t headV, uint32_t computeUnits) {
+  const double never = std::numeric_limits<double>::infinity();
+  const int64_t longest = longestChunks(rows);
+  if (split.segmentChunks < 2 || split.maxSegments < 1 ||
+      longest < kMinSplitSegments * split.segmentChunks)
+    return never;
+  // Per sequence, as the kernels cut it: P segments of n / P chunks, the
+  // last taking the rest; the maps run all but the last, the join walks the
+  // longest sequence's P - 1.
+  Chains maps, segments;
+  int64_t joinSteps = 0;
+  const double mapsPerSegment =
+      double(rows.valueHeads * split.maps.blocksPerPair);
+  const double segmentsPerSegment =
+      double(rows.valueHeads * split.segments.blocksPerPair);
+  for (int32_t n = 0; n < rows.numSeqs; ++n) {
+    if (rows.slots[n] <= 0)
+      continue;
+    const int64_t c = rowChunks(rows, n);
+    const int64_t parts =
+        std::clamp<int64_t>(c / split.segmentChunks, 1, split.maxSegments);
+    const int64_t len = c / parts;
+    maps.add(len, double(parts - 1) * mapsPerSegment);
+    segments.add(len, double(parts - 1) * segmentsPerSegment);
+    segments.add(c - (parts - 1) * len, segmentsPerSegment);
+    if (c == longest)
+      joinSteps = std::max(joinSteps, parts - 1);
+  }
+  return maps.steps(computeUnits, split.maps.resident) * kMapsStep +
+         double(joinSteps) * kJoinStep +
+         segments.steps(computeUnits, split.segments.resident) *
+             stepCost(headV / split.segments.blocksPerPair, headK);
+}
+
+size_t chooseScan(const ScanRows &rows, const std::vector<ScanWay> &scans,
+                  const SplitWay *split, int64_t headK, int64_t headV,
+                  uint32_t computeUnits) {
+  size_t best = 0;
+  for (size_t i = 1; i < scans.size(); ++i)
+    if (scans[i].blocksPerPair > scans[best].blocksPerPair)
+      best = i;
+  if (computeUnits == 0 || scans.empty())
+    return best;
+  double bestCost = scanCost(rows, scans[best], headK, headV, computeUnits);
+  for (size_t i = 0; i < scans.size(); ++i) {
+    const double cost = scanCost(rows, scans[i], headK, headV, computeUnits);
+    if (cost < bestCost || (cost == bestCost &&
+                            scans[i].blocksPerPair > scans[best].blocksPerPair))
+      best = i, bestCost = cost;
+  }
+  if (split && splitCost(rows, *split, headK, headV, computeUnits) < bestCost)
+    return scans.size();
   return best;
 }
 

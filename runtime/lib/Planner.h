@@ -56,40 +56,71 @@ struct ScanRows {
   int64_t valueHeads = 0, chunkSize = 0;
 };
 
-/// Which of a chunk plan's scans to launch. `blocksPerPair[i]` is scan i's
-/// workgroups per (sequence, value head) (head_v / its block_v), narrowest
-/// block first (most workgroups). Each workgroup stages every chunk's rows
-/// once, so the widest block costs the least - while its workgroups keep
-/// the device busy. Busy pairs are counted over the longest sequence's
-/// scan: value heads x (chunks of all sequences) / (chunks of the longest),
-/// so one long row among short ones counts as about one. The widest scan
-/// whose workgroups over those pairs cover 7/8 of `computeUnits` wins,
-/// else the narrowest (also when the device did not say its count, 0).
-/// Measured on the H200 (132 SMs, 2026-12-01, K = V = 128): 1 x 8192 H32
-/// picks 32 columns (128 workgroups), 4 x 4096 and varlen 16 pick 64,
-/// 1 x 32768 H8 picks 16 - the fastest of the three on each.
-size_t chooseScan(const ScanRows &rows,
-                  const std::vector<int64_t> &blocksPerPair,
-                  uint32_t computeUnits);
+/// One plain scan of a chunk plan, as the cost model sees it.
+struct ScanWay {
+  /// Workgroups per (sequence, value head): head_v / its block_v.
+  int64_t blocksPerPair = 1;
+  /// Workgroups of it one compute unit holds at once (its registers and
+  /// LDS, as the device reports them); 0 when unknown, taken as 1.
+  uint32_t resident = 1;
+};
 
+/// A chunk plan's split scan (maps, join, segments; docs/split-scan.md).
+struct SplitWay {
+  /// segment_chunks and max_segments of the layer: a row of n chunks makes
+  /// clamp(n / segmentChunks, 1, maxSegments) segments.
+  int64_t segmentChunks = 0, maxSegments = 0;
+  ScanWay maps, segments; // their workgroups per (sequence, value head)
+};
+
+/// The cost model's constants, in chunk steps of the narrowest plain scan
+/// (K = V = 128, 16 or 32 columns: ~4.3 us on the H200). Measured on the
+/// H200 (2026-12-03, kda-bench --all-scans, driver 580.159.04; 16 batch
+/// shapes of H 8 and H 32, every alternative): a workgroup's chunk step
+/// took 4.2-4.5 us at 16 and 32 columns, 5.4-5.6 at 64 (latency-bound
+/// below ~48 columns x 128 rows, its atoms above); a maps step (64 of the
+/// K + V columns, no output) 3.8 us; a join step (one segment) 13 us.
+inline constexpr int64_t kStepLatencyElems = 48 * 128;
+inline constexpr double kMapsStep = 0.875;
+inline constexpr double kJoinStep = 3.0;
 /// The fewest segments the longest sequence must split into for the split
-/// scan to pay: a segment's step is a maps step and a segments step at the
-/// widest block (~5.5 + 7 us at K = V = 128 on the H200) against the plain
-/// narrow scan's one (~4.5 us), so two segments would lose; four gain.
+/// scan to be considered (with fewer, the join's steps and two more
+/// launches are not worth it).
 inline constexpr int64_t kMinSplitSegments = 4;
 
-/// Whether to split the scan within its sequences (the layer's split scan:
-/// maps, join, segments; docs/split-scan.md) instead of launching the plain
-/// scan: when the narrowest plain scan's busy workgroups, counted as for
-/// chooseScan, would cover at most half of `computeUnits` and the longest
-/// sequence splits into kMinSplitSegments segments of `segmentChunks`
-/// chunks or more. The split does about twice the scan's work (the maps
-/// run over K + V columns), so it pays only where the device would
-/// otherwise idle: e.g. 1 x 32768 H8 on the H200 (64 workgroups of the
-/// 16-column scan, 132 SMs), not 2 x 8192 H8 (128) or 1 x 8192 H32 (256).
-/// False when the device did not say its count (0).
-bool chooseSplit(const ScanRows &rows, int64_t narrowestBlocksPerPair,
-                 int64_t segmentChunks, uint32_t computeUnits);
+/// A chunk step of one workgroup holding `columns` state columns of
+/// `headK` rows, in the model's units: 1 up to kStepLatencyElems, then in
+/// proportion.
+double stepCost(int64_t columns, int64_t headK);
+
+/// The model's estimate of a plain scan over `rows` (head_k x head_v state
+/// per value head), in its units: each sequence's workgroups (value heads
+/// x blocksPerPair) are chains of its chunks; the longest chains run in
+/// whole waves of units x resident, or all the work spread over those
+/// slots takes longer (short rows fill the slots long ones leave); times
+/// the step of the scan's block. 0 when no sequence has a chunk.
+double scanCost(const ScanRows &rows, const ScanWay &scan, int64_t headK,
+                int64_t headV, uint32_t computeUnits);
+
+/// The same for the split scan: the maps over every segment but each
+/// sequence's last, the join's serial steps over the longest's segments,
+/// the segments with their output. Infinite where the longest sequence
+/// makes fewer than kMinSplitSegments segments of segmentChunks chunks.
+double splitCost(const ScanRows &rows, const SplitWay &split, int64_t headK,
+                 int64_t headV, uint32_t computeUnits);
+
+/// Which way to run a chunk batch's scan: index i < scans.size() for
+/// scans[i], scans.size() for the split (when `split` is given). The
+/// cheapest by the model; on a tie the scan with the most workgroups per
+/// pair, and the split only where it is strictly cheaper. Without a unit
+/// count (0: the device did not say) the narrowest scan. Measured on the
+/// H200: the model picks the fastest alternative of each of the 16
+/// batches measured (PlannerTest), e.g. 1 x 8192 H32 32 columns, 4 x 4096
+/// H32 64, 3 x 8192 H8 32 (the narrowest's 192 workgroups are two waves),
+/// 1 x 32768 and 2 x 16384 H8 the split.
+size_t chooseScan(const ScanRows &rows, const std::vector<ScanWay> &scans,
+                  const SplitWay *split, int64_t headK, int64_t headV,
+                  uint32_t computeUnits);
 
 } // namespace kda::rt
 

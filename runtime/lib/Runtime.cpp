@@ -40,11 +40,14 @@ struct kda_kernel {
   /// in order, itself first, then the scan's alternatives (column blocks,
   /// narrowest first), of which a launch runs one (kda::rt::chooseScan).
   std::vector<const kda_kernel *> stages;
-  /// The plan's split scan (maps, join, segments; kda::rt::chooseSplit
-  /// picks it instead of a scan), or nulls: a layer without
+  /// The plan's split scan (maps, join, segments; kda::rt::chooseScan may
+  /// pick it instead of a scan), or nulls: a layer without
   /// segment_chunks, or a target that cannot build it.
   std::array<const kda_kernel *, 3> split{};
   KernelHandle handle = nullptr;
+  /// Workgroups of it a compute unit holds at once (the backend's
+  /// residentWorkgroups, asked at load; 0: unknown).
+  uint32_t resident = 0;
   size_t index = 0; // in its bundle's kernels
 };
 
@@ -682,6 +685,9 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
                                              k.m.symbol, k.m.dynamicLdsBytes,
                                              k.handle, error))
       return fail(s, describe(k.m) + ": " + error);
+    k.resident = bundle->backend->residentWorkgroups(
+        k.handle, uint32_t(k.m.block[0] * k.m.block[1] * k.m.block[2]),
+        uint32_t(k.m.dynamicLdsBytes));
     bundle->kernels.push_back(std::move(k));
   }
   std::vector<const mf::Kernel *> loaded;
@@ -927,22 +933,29 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
     int64_t len = b->cu_seqlens_host[i + 1] - b->cu_seqlens_host[i];
     maxChunks = std::max(maxChunks, (len + size - 1) / size);
   }
-  ScanRows rows{b->num_seqs, b->cu_seqlens_host, b->slots_host,
-                k->m.layer.valueHeads, size};
-  std::vector<int64_t> blocksPerPair;
-  for (size_t i = 1; i < k->stages.size(); ++i)
-    blocksPerPair.push_back(k->stages[i]->m.grid[0]);
   // The prep, then the scan or, where the batch would leave the device
-  // idle, the split scan's three stages: the batch shape picks which
-  // (chunkScanChoices' order), unless the caller did.
+  // idle, the split scan's three stages: the batch shape picks which by
+  // the planner's cost model (chunkScanChoices' order), unless the caller
+  // did.
   int32_t choice = forced;
   if (choice < 0) {
-    const uint32_t units = k->bundle->backend->computeUnits();
-    choice = int32_t(kda::rt::chooseScan(rows, blocksPerPair, units));
-    if (k->split[0] &&
-        kda::rt::chooseSplit(rows, blocksPerPair.front(),
-                             k->split[0]->m.config.at("segment_chunks"), units))
-      choice = int32_t(blocksPerPair.size());
+    auto way = [](const kda_kernel *stage) {
+      return kda::rt::ScanWay{stage->m.grid[0], stage->resident};
+    };
+    std::vector<kda::rt::ScanWay> scans;
+    for (size_t i = 1; i < k->stages.size(); ++i)
+      scans.push_back(way(k->stages[i]));
+    kda::rt::SplitWay split;
+    if (k->split[0])
+      split = {k->split[0]->m.config.at("segment_chunks"),
+               k->split[0]->m.config.at("max_segments"), way(k->split[0]),
+               way(k->split[2])};
+    const mf::Layer &layer = k->m.layer;
+    ScanRows rows{b->num_seqs, b->cu_seqlens_host, b->slots_host,
+                  layer.valueHeads, size};
+    choice = int32_t(kda::rt::chooseScan(
+        rows, scans, k->split[0] ? &split : nullptr, layer.headK, layer.headV,
+        k->bundle->backend->computeUnits()));
   }
   const kda_kernel *after = chunkScanChoices(k).at(size_t(choice));
   std::vector<const kda_kernel *> stages = {k->stages[0], after};

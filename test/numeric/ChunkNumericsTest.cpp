@@ -47,12 +47,18 @@ struct ChunkCase {
   /// widest.
   const char *units = nullptr;
   const char *scanSuffix = "_scan";
+  /// >= 0: the plan runs this alternative after the prep
+  /// (kda_plan_add_chunk_scan) instead of the one the batch shape picks:
+  /// batches the cost model runs plainly, kept through a split.
+  int32_t alternative = -1;
 };
 
 void PrintTo(const ChunkCase &c, std::ostream *os) {
   *os << c.spec << "/" << c.target << "/" << c.batch;
   if (c.units)
     *os << "/units " << c.units;
+  if (c.alternative >= 0)
+    *os << "/alternative " << c.alternative;
 }
 
 /// Sets the emulator's compute units for one scope.
@@ -64,13 +70,21 @@ struct ComputeUnits {
   ~ComputeUnits() { unsetenv("KDA_EMU_COMPUTE_UNITS"); }
 };
 
-/// The scan a chunk plan of `b` launches (its last launch's kernel).
+/// The scan a chunk plan of `b` launches (its last launch's kernel): the
+/// one the batch shape picks, or `alternative` where >= 0; with `launch`,
+/// the plan is launched too (an empty name where planning or launching
+/// failed).
 std::string chosenScan(kda_bundle *bundle, const kda_kernel *chunk,
-                       const kda_batch &b) {
+                       const kda_batch &b, int32_t alternative = -1,
+                       bool launch = false) {
   kda_plan *plan = nullptr;
   std::string scan;
   if (kda_plan_create(bundle, &plan) == KDA_OK &&
-      kda_plan_add_chunk(plan, chunk, &b) == KDA_OK && kda_plan_size(plan) > 0)
+      (alternative < 0
+           ? kda_plan_add_chunk(plan, chunk, &b)
+           : kda_plan_add_chunk_scan(plan, chunk, &b, alternative)) == KDA_OK &&
+      kda_plan_size(plan) > 0 &&
+      (!launch || kda_plan_launch(plan, nullptr) == KDA_OK))
     scan = kda_plan_kernel_symbol(plan, kda_plan_size(plan) - 1);
   kda_plan_destroy(plan);
   // The emulator's entry point is the kernel's packed-argument wrapper.
@@ -177,10 +191,17 @@ TEST_P(ChunkNumerics, MatchesFloat64Oracle) {
       h, o.kernel, std::string(c.spec) + c.batch, chunkShape(c.batch)));
   kda_batch b = h.batch();
   ComputeUnits units(c.units);
-  EXPECT_EQ(chosenScan(o.bundle, o.kernel, b),
-            std::string("kda_") + c.spec + c.scanSuffix);
-  ASSERT_EQ(kda_launch_chunk(o.kernel, &b, nullptr), KDA_OK)
-      << kda_last_error();
+  const std::string expected = std::string("kda_") + c.spec + c.scanSuffix;
+  if (c.alternative < 0) {
+    EXPECT_EQ(chosenScan(o.bundle, o.kernel, b), expected);
+    ASSERT_EQ(kda_launch_chunk(o.kernel, &b, nullptr), KDA_OK)
+        << kda_last_error();
+  } else {
+    ASSERT_EQ(chosenScan(o.bundle, o.kernel, b, c.alternative,
+                         /*launch=*/true),
+              expected)
+        << kda_last_error();
+  }
   test::CaseResult r = h.check();
   expectWithinBars(r, layer.state);
   std::printf("    %s/%s/%s: out rel L2 %.3g (%.2fx rounding), state rel L2 "
@@ -194,8 +215,9 @@ std::vector<ChunkCase> chunkCases() {
   std::vector<ChunkCase> cases;
   // The varlen batch's row of 1000 is 32 chunks and more at chunk 32 and
   // 16: four segments of the default 8 chunks, so the plan splits its scan
-  // (chooseSplit; the split scan at the layer's widest block that divides
-  // head_k too), bf16 state and the gate 'none' included.
+  // where the cost model finds it cheaper (chooseScan; the split scan at the
+  // layer's widest block that divides head_k too), bf16 state and the gate
+  // 'none' included.
   auto varlenScan = [](std::string spec) {
     if (spec == "chunk_bf16_state")
       return "_segments_v32";
@@ -251,23 +273,26 @@ std::vector<ChunkCase> chunkCases() {
   // "short" at H 2: 9 chunks, the longest 2; 30 units keep 32 columns.
   cases.push_back({"chunk_heads128", "emu32", "short", "30", "_scan_v32"});
   // The scan split within a sequence (maps, join, segments), picked where
-  // the plain scan's workgroups would leave half the units idle: at chunk
-  // 16 and segment_chunks 2 (chunk_split) the varlen batch's rows split
-  // into up to 8 segments, the extreme one's into 2 and 4 (its longest
-  // into 4), and "carry"
-  // keeps the states alive across segments (a join that dropped M would
-  // pass the other batches: their states decay within a segment); on the same
-  // layer with one unit, the plain scan. chunk_heads128 at its default
-  // segment_chunks (8): the row of 2100 (33 chunks) in four segments of
-  // the 64-column register scan. The plan splits only where the longest
-  // row makes four segments or more (kMinSplitSegments), so the other
-  // cases keep the plain scan.
+  // the planner's cost model finds it cheaper than the plain scan: at
+  // chunk 16 and segment_chunks 2 (chunk_split) the varlen batch's rows
+  // split into up to 8 segments, and "carry" keeps the states alive across
+  // segments (a join that dropped M would pass the other batches: their
+  // states decay within a segment); on the same layer with one unit, the
+  // plain scan. The extreme batch's rows make 2 and 4 segments (5 and 9
+  // chunks): too short for the split to pay (its join's steps), so it goes
+  // through the split as a forced alternative (2: after the layer's two
+  // scans). chunk_heads128 at its default segment_chunks (8): the row of
+  // 2100 (33 chunks) in four segments of the 64-column register scan. The
+  // plan splits only where the longest row makes four segments or more
+  // (kMinSplitSegments), so the other cases keep the plain scan.
   for (const char *target : {"emu", "emu32"})
-    for (const char *batch : {"varlen", "extreme", "carry"})
+    for (const char *batch : {"varlen", "carry"})
       cases.push_back({"chunk_split", target, batch, nullptr, "_segments_v32"});
+  for (const char *target : {"emu", "emu32", "emu950"})
+    cases.push_back(
+        {"chunk_split", target, "extreme", nullptr, "_segments_v32", 2});
+  cases.push_back({"chunk_split", "emu32", "extreme", nullptr, "_scan"});
   cases.push_back({"chunk_split", "emu32", "carry", "1", "_scan_v32"});
-  cases.push_back(
-      {"chunk_split", "emu950", "extreme", nullptr, "_segments_v32"});
   cases.push_back({"chunk_split", "emu32", "varlen", "1", "_scan_v32"});
   cases.push_back(
       {"chunk_heads128", "emu32", "carry", "65535", "_segments_v64"});
@@ -281,7 +306,11 @@ INSTANTIATE_TEST_SUITE_P(Bundles, ChunkNumerics,
                            return std::string(c.spec) + "_" + c.target + "_" +
                                   c.batch +
                                   (c.units ? std::string("_units") + c.units
-                                           : std::string());
+                                           : std::string()) +
+                                  (c.alternative >= 0
+                                       ? "_alternative" +
+                                             std::to_string(c.alternative)
+                                       : std::string());
                          });
 
 /// A length-1 row (and a short one) through the chunk path gives what the

@@ -11,13 +11,19 @@
 #include <gtest/gtest.h>
 
 using kda::rt::chooseScan;
-using kda::rt::chooseSplit;
+using kda::rt::kJoinStep;
+using kda::rt::kMapsStep;
 using kda::rt::Path;
 using kda::rt::PlannerPolicy;
 using kda::rt::PlannerRows;
 using kda::rt::planSegments;
+using kda::rt::scanCost;
 using kda::rt::ScanRows;
+using kda::rt::ScanWay;
 using kda::rt::Segment;
+using kda::rt::splitCost;
+using kda::rt::SplitWay;
+using kda::rt::stepCost;
 
 namespace {
 
@@ -95,45 +101,112 @@ TEST(Planner, EmptyBatchHasNoSegments) {
 }
 
 /// The scans of a head_v = 128 layer: 16, 32 and 64 columns a workgroup.
-const std::vector<int64_t> kBlocks128{8, 4, 2};
+/// The H200 chunk layers of test/device/chunk-bench.mlir (K = V = 128,
+/// chunk 64): scans of 16, 32 and 64 columns, and the split (segment_chunks
+/// 8, max_segments 8, maps 64 of K + V columns, segments 64 columns); every
+/// one of them one workgroup an SM (their registers).
+const std::vector<ScanWay> kScans128{{8, 1}, {4, 1}, {2, 1}};
+const SplitWay kSplit128{8, 8, {4, 1}, {2, 1}};
+constexpr size_t kSplitChoice = 3;
 
 size_t scanFor(const Rows &r, int64_t heads, uint32_t units,
-               const std::vector<int64_t> &blocks = kBlocks128) {
+               const std::vector<ScanWay> &scans = kScans128,
+               const SplitWay *split = &kSplit128) {
   ScanRows s{int32_t(r.slots.size()), r.cu.data(), r.slots.data(), heads, 64};
-  return chooseScan(s, blocks, units);
+  return chooseScan(s, scans, split, 128, 128, units);
 }
 
-TEST(ChooseScan, IssueEightBatchesOnTheH200) {
-  // The measured winners (H200, 132 SMs): 1 x 8192 H32 -> 32 columns (128
-  // workgroups), 4 x 4096 H32 -> 64, 1 x 32768 H8 -> 16.
-  EXPECT_EQ(scanFor(Rows{{8192, 1}}, 32, 132), 1u);
-  EXPECT_EQ(scanFor(Rows{{4096, 1}, {4096, 2}, {4096, 3}, {4096, 4}}, 32, 132),
-            2u);
-  EXPECT_EQ(scanFor(Rows{{32768, 1}}, 8, 132), 0u);
+/// `count` rows of `tokens`, slots 1.. .
+Rows uniform(int count, int tokens) {
+  Rows r{};
+  for (int i = 0; i < count; ++i)
+    r.cu.push_back(r.cu.back() + tokens), r.slots.push_back(1 + i);
+  return r;
 }
 
-TEST(ChooseScan, WidestThatFillsSevenEighthsOfTheUnits) {
-  // 32 pairs: 64 columns give 64 workgroups, 32 give 128.
-  EXPECT_EQ(scanFor(Rows{{1000, 1}}, 32, 146), 1u); // 128 >= 7/8 x 146
-  EXPECT_EQ(scanFor(Rows{{1000, 1}}, 32, 147), 0u); // 128 < 7/8 x 147
-  EXPECT_EQ(scanFor(Rows{{1000, 1}}, 32, 73), 2u);  // 64 >= 7/8 x 73
-  EXPECT_EQ(scanFor(Rows{{1000, 1}}, 32, 1), 2u);
+/// kda-bench's varlen16: 16 rows of 200 .. 2000 tokens from its fixed draw.
+Rows varlen16() {
+  Rows r{};
+  uint64_t x = 12345;
+  for (int i = 0; i < 16; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    r.cu.push_back(r.cu.back() + 200 + int32_t((x >> 33) % 1801));
+    r.slots.push_back(1 + i);
+  }
+  return r;
 }
 
-TEST(ChooseScan, OneLongRowAmongShortOnesCountsAsAboutOne) {
+TEST(ChooseScan, PicksTheFastestOfEveryMeasuredBatch) {
+  // H200 (132 SMs, driver 580.159.04, 2026-12-03): kda-bench --all-scans,
+  // ms after the prep for 16 / 32 / 64 columns / split; the fastest is
+  // what the model must pick.
+  struct Measured {
+    Rows rows;
+    int64_t heads;
+    size_t fastest;
+  };
+  const Measured batches[] = {
+      {uniform(1, 8192), 32, 1},  // 1.059 0.581 0.716 0.921
+      {uniform(4, 4096), 32, 2},  // 2.080 1.100 0.708 2.035
+      {varlen16(), 32, 2},        // 2.008 1.080 0.731 (no split)
+      {uniform(2, 8192), 32, 2},  // 2.081 1.125 0.703 1.784
+      {uniform(1, 16384), 32, 1}, // 2.096 1.142 1.393 1.662
+      {uniform(1, 32768), 8, 3},  // 2.199 2.289 2.760 0.919
+      {uniform(2, 16384), 8, 3},  // 1.113 1.155 1.422 0.934
+      {uniform(4, 8192), 8, 1},   // 1.103 0.583 0.710 0.926
+      {uniform(1, 8192), 8, 3},   // 0.555 0.578 0.696 0.309
+      {uniform(8, 4096), 8, 2},   // 1.096 0.578 0.356 1.052
+      {uniform(2, 8192), 8, 3},   // 0.559 0.578 0.709 0.530
+      {uniform(3, 8192), 8, 1},   // 1.074 0.579 0.715 0.765
+      {uniform(3, 16384), 8, 1},  // 2.150 1.158 1.407 1.367
+      {uniform(1, 4096), 8, 3},   // 0.279 0.288 0.349 0.197
+      {uniform(2, 4096), 8, 0},   // 0.285 0.293 0.358 0.326
+      {uniform(4, 4096), 8, 1},   // 0.557 0.294 0.358 0.553
+  };
+  for (const Measured &m : batches)
+    EXPECT_EQ(scanFor(m.rows, m.heads, 132), m.fastest)
+        << m.rows.slots.size() << " rows of " << m.rows.cu[1] << ", H "
+        << m.heads;
+}
+
+TEST(ChooseScan, LongestChainsGoInWholeWaves) {
+  // 3 x 8192 H8: the 16-column scan's 192 workgroups are two waves of one
+  // an SM (the tree before this model took it: 1.494 ms against 32
+  // columns' 0.999); with two an SM they are one, and it wins the tie.
+  EXPECT_EQ(scanFor(uniform(3, 8192), 8, 132), 1u);
+  const std::vector<ScanWay> twoAnSM{{8, 2}, {4, 1}, {2, 1}};
+  EXPECT_EQ(scanFor(uniform(3, 8192), 8, 132, twoAnSM, nullptr), 0u);
+  // 0 (the device did not say) counts as one.
+  const std::vector<ScanWay> unknown{{8, 0}, {4, 0}, {2, 0}};
+  EXPECT_EQ(scanFor(uniform(3, 8192), 8, 132, unknown, nullptr), 1u);
+  // The boundary: 32 pairs of 32 columns (128 workgroups) are one wave on
+  // 128 units (then 32 beats 64's larger step) and two on 127.
+  EXPECT_EQ(scanFor(uniform(1, 1000), 32, 128, kScans128, nullptr), 1u);
+  EXPECT_EQ(scanFor(uniform(1, 1000), 32, 127, kScans128, nullptr), 2u);
+}
+
+TEST(ChooseScan, ShortRowsFillTheSlotsLongOnesLeave) {
   // 100 rows of 64 tokens beside one of 32000 (500 chunks): the long row's
-  // scan is the critical path; 600 / 500 chunks = 1.2 busy rows, 38 pairs
-  // at H32 - 32 columns (154 workgroups), not 64 (77); at H8, 16.
+  // 128 workgroups of 32 columns hold 128 SMs for 500 steps while the short
+  // rows' 12800 one-step workgroups run on the rest and then everywhere:
+  // 582 steps, against 64 columns' 500 steps of a larger step.
   Rows r{{32000, 1}};
   for (int i = 0; i < 100; ++i)
     r.cu.push_back(r.cu.back() + 64), r.slots.push_back(2 + i);
-  EXPECT_EQ(scanFor(r, 32, 132), 1u);
-  EXPECT_EQ(scanFor(r, 8, 132), 0u);
-  // The same 101 rows all of 64 tokens: 101 x 32 pairs, 64 columns.
-  Rows even{};
-  for (int i = 0; i < 101; ++i)
-    even.cu.push_back(even.cu.back() + 64), even.slots.push_back(1 + i);
-  EXPECT_EQ(scanFor(even, 32, 132), 2u);
+  ScanRows s{int32_t(r.slots.size()), r.cu.data(), r.slots.data(), 32, 64};
+  EXPECT_NEAR(scanCost(s, kScans128[1], 128, 128, 132), 76800.0 / 132, 1e-9);
+  EXPECT_EQ(scanFor(r, 32, 132, kScans128, nullptr), 1u);
+  // At H8 the split: its maps and segments cut the long row's 500 steps.
+  EXPECT_EQ(scanFor(r, 8, 132), kSplitChoice);
+  EXPECT_EQ(scanFor(r, 8, 132, kScans128, nullptr), 0u);
+}
+
+TEST(ChooseScan, TheStepGrowsWithTheBlockPastTheLatencyFloor) {
+  EXPECT_EQ(stepCost(16, 128), 1.0);
+  EXPECT_EQ(stepCost(48, 128), 1.0);
+  EXPECT_DOUBLE_EQ(stepCost(64, 128), 64.0 / 48);
+  EXPECT_DOUBLE_EQ(stepCost(128, 64), 128.0 / 96);
+  EXPECT_EQ(stepCost(32, 32), 1.0);
 }
 
 TEST(ChooseScan, PaddingRowsDoNotCountAndNothingToScanTakesTheNarrowest) {
@@ -146,47 +219,40 @@ TEST(ChooseScan, PaddingRowsDoNotCountAndNothingToScanTakesTheNarrowest) {
 }
 
 TEST(ChooseScan, UnknownUnitCountAndOneAlternative) {
-  EXPECT_EQ(scanFor(Rows{{4096, 1}}, 32, 0), 0u);
-  EXPECT_EQ(scanFor(Rows{{4096, 1}}, 32, 132, {8}), 0u);
+  EXPECT_EQ(scanFor(uniform(1, 32768), 8, 0), 0u); // not the split
+  EXPECT_EQ(scanFor(uniform(1, 4096), 32, 132, {{8, 1}}, nullptr), 0u);
   // The narrowest is found by its workgroups, not by its position.
-  EXPECT_EQ(scanFor(Rows{{4096, 1}}, 1, 132, {2, 8, 4}), 1u);
-}
-
-bool splitFor(const Rows &r, int64_t heads, uint32_t units,
-              int64_t segmentChunks = 8, int64_t narrowest = 8) {
-  ScanRows s{int32_t(r.slots.size()), r.cu.data(), r.slots.data(), heads, 64};
-  return chooseSplit(s, narrowest, segmentChunks, units);
-}
-
-TEST(ChooseSplit, OnlyWhereTheNarrowScanLeavesHalfTheUnitsIdle) {
-  // Measured on the H200 (132 SMs): 1 x 32768 H8 (64 workgroups of the
-  // 16-column scan) splits, 2 x 16384 H8 (128) and 1 x 8192 H32 (256) do not.
-  EXPECT_TRUE(splitFor(Rows{{32768, 1}}, 8, 132));
-  EXPECT_TRUE(splitFor(Rows{{8192, 1}}, 8, 132));
-  EXPECT_FALSE(splitFor(Rows{{16384, 1}, {16384, 2}}, 8, 132));
-  EXPECT_FALSE(splitFor(Rows{{8192, 1}}, 32, 132));
-  // The boundary: 2 x busy workgroups against the units.
-  EXPECT_TRUE(splitFor(Rows{{32768, 1}}, 8, 128));
-  EXPECT_FALSE(splitFor(Rows{{32768, 1}}, 8, 127));
+  EXPECT_EQ(scanFor(uniform(1, 4096), 32, 0, {{2, 1}, {8, 1}, {4, 1}}), 1u);
 }
 
 TEST(ChooseSplit, TheLongestRowMustMakeFourSegments) {
   // kMinSplitSegments x segment_chunks chunks: 32 of 64 rows at the default.
-  EXPECT_TRUE(splitFor(Rows{{32 * 64, 1}}, 1, 132));
-  EXPECT_FALSE(splitFor(Rows{{32 * 64 - 64, 1}}, 1, 132));
-  EXPECT_TRUE(splitFor(Rows{{31 * 64 + 1, 1}}, 1, 132)); // 32 chunks
-  EXPECT_TRUE(splitFor(Rows{{512, 1}}, 1, 132, 2));      // 8 chunks, 4 x 2
-  EXPECT_FALSE(splitFor(Rows{{448, 1}}, 1, 132, 2));
+  auto splits = [](int tokens, int64_t segmentChunks = 8) {
+    const SplitWay split{segmentChunks, 8, {4, 1}, {2, 1}};
+    return scanFor(uniform(1, tokens), 1, 132, kScans128, &split) ==
+           kSplitChoice;
+  };
+  EXPECT_TRUE(splits(32 * 64));
+  // 31 chunks would be three segments, cheaper by the model (29.4 steps
+  // against the plain scan's 31), but three are too few.
+  EXPECT_FALSE(splits(32 * 64 - 64));
+  EXPECT_TRUE(splits(31 * 64 + 1)); // 32 chunks
+  EXPECT_FALSE(splits(32768, 1));   // segment_chunks below 2
+  EXPECT_FALSE(splits(32768, 0));   // no segment_chunks
 }
 
-TEST(ChooseSplit, PaddingUnknownUnitsAndNoSplitScan) {
-  // Padding rows run no chunk loop: only the busy rows count.
-  EXPECT_FALSE(splitFor(Rows{{32768, 0}}, 8, 132));
-  EXPECT_FALSE(splitFor(Rows{{32768, -1}, {64, 1}}, 8, 132));
-  EXPECT_FALSE(splitFor(Rows{{32768, 1}}, 8, 0));
-  EXPECT_FALSE(splitFor(Rows{{32768, 1}}, 8, 132, 0)); // no segment_chunks
-  EXPECT_FALSE(splitFor(Rows{{32768, 1}}, 8, 132, 1));
-  EXPECT_FALSE(splitFor(Rows{}, 8, 132));
+TEST(ChooseSplit, ItsCostFollowsTheKernelsCut) {
+  // 1 x 32768 H8: 8 segments of 64 chunks; the maps' 7 x 8 x 4 = 224
+  // workgroups are two waves of 64 steps, the join 7 steps, the segments'
+  // 128 one wave of 64 steps at 64 columns.
+  const Rows r = uniform(1, 32768);
+  ScanRows s{1, r.cu.data(), r.slots.data(), 8, 64};
+  EXPECT_DOUBLE_EQ(splitCost(s, kSplit128, 128, 128, 132),
+                   2 * 64 * kMapsStep + 7 * kJoinStep + 64 * (64.0 / 48));
+  // Padding rows run nothing; no unit count or no split: the narrowest.
+  EXPECT_EQ(scanFor(Rows{{32768, 0}, {64, 1}}, 8, 132), 0u);
+  EXPECT_EQ(scanFor(uniform(1, 32768), 8, 0), 0u);
+  EXPECT_EQ(scanFor(uniform(1, 32768), 8, 132, kScans128, nullptr), 0u);
 }
 
 } // namespace

@@ -431,8 +431,8 @@ std::vector<NumericRun> chunkNumericRuns() {
   }
   runs.push_back({"length_1_rows", decodes});
   // A row of 64 chunks beside a decode: on the H200 (132 SMs) a layer of 8
-  // value heads or fewer splits its scan there (the runtime's
-  // chooseSplit), and slow gates and small betas carry the state across
+  // value heads or fewer splits its scan there (the runtime's cost
+  // model, chooseScan), and slow gates and small betas carry the state across
   // the segments, so the join's maps count.
   test::BatchShape split{{4096, 1}, {2, 5}, {1, 0}};
   split.aLogValues = {-7, -5};
@@ -743,7 +743,7 @@ int main(int argc, char **argv) {
                     parts.c_str());
       std::printf("\n");
       // --all-scans: every way after the prep, whatever the shape picks
-      // (the planner's choices measured: chooseScan, chooseSplit).
+      // (the planner's cost model measured: chooseScan).
       std::string alternatives;
       for (int32_t alt = 0; o.allScans && layer.chunk &&
                             alt < kda_kernel_chunk_scan_count(kernel);
