@@ -33,8 +33,8 @@ public:
   virtual kda_status load(const std::string &file, const std::string &symbol,
                           uint32_t dynamicLdsBytes, KernelHandle &out,
                           std::string &error) = 0;
-  /// Compute units (SMs, CUs) of the device launches go to: the chunk path
-  /// picks its scan's column block by how many workgroups fill them. 0
+  /// Compute units (SMs, CUs) of the device launches go to: the chunk
+  /// planner counts its scans' waves on them. 0
   /// when the device does not say (the planner then takes the narrowest).
   virtual uint32_t computeUnits() = 0;
   /// How many workgroups of `kernel` (launched with `threads` threads and

@@ -97,9 +97,11 @@ public:
     KDA_SYM(cuDeviceGetAttribute, "cuDeviceGetAttribute")
     KDA_SYM(cuFuncGetAttribute, "cuFuncGetAttribute")
     KDA_SYM(cuFuncSetAttribute, "cuFuncSetAttribute")
-    KDA_SYM(cuOccupancyMaxActiveBlocksPerMultiprocessor,
-            "cuOccupancyMaxActiveBlocksPerMultiprocessor")
 #undef KDA_SYM
+    // Optional: without it the planner takes one workgroup a unit.
+    api.cuOccupancyMaxActiveBlocksPerMultiprocessor = reinterpret_cast<
+        decltype(api.cuOccupancyMaxActiveBlocksPerMultiprocessor)>(
+        dlsym(lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor"));
     if (CUresult r = api.cuInit(0))
       return error = "cuInit: " + describe(r), false;
     // Use the caller's context (an engine's); else device 0's primary one.
@@ -151,7 +153,8 @@ public:
   uint32_t residentWorkgroups(KernelHandle kernel, uint32_t threads,
                               uint32_t dynamicLdsBytes) override {
     int blocks = 0;
-    if (api.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+    if (!api.cuOccupancyMaxActiveBlocksPerMultiprocessor ||
+        api.cuOccupancyMaxActiveBlocksPerMultiprocessor(
             &blocks, static_cast<CUfunction>(kernel), int(threads),
             dynamicLdsBytes))
       return 0;

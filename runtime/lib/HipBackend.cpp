@@ -86,8 +86,11 @@ public:
     KDA_SYM(hipGetDevice)
     KDA_SYM(hipDeviceGetAttribute)
     KDA_SYM(hipFuncGetAttribute)
-    KDA_SYM(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor)
 #undef KDA_SYM
+    // Optional: without it the planner takes one workgroup a unit.
+    api.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor = reinterpret_cast<
+        decltype(api.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor)>(
+        dlsym(lib, "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"));
     if (hipError_t r = api.hipInit(0))
       return error = "hipInit: " + describe(r), false;
     api.hipGetDevice(&device); // where this bundle's modules load
@@ -132,7 +135,8 @@ public:
   uint32_t residentWorkgroups(KernelHandle kernel, uint32_t threads,
                               uint32_t dynamicLdsBytes) override {
     int blocks = 0;
-    if (api.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+    if (!api.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor ||
+        api.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
             &blocks, static_cast<hipFunction_t>(kernel), int(threads),
             dynamicLdsBytes))
       return 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace kda::rt {
 
@@ -58,96 +59,91 @@ double stepCost(int64_t columns, int64_t headK) {
 
 namespace {
 /// The workgroups of one kernel as chains of chunk steps (one a
-/// workgroup): the longest chain, how many workgroups have it, and the
-/// work of all of them (workgroup-chunks).
-struct Chains {
-  int64_t longest = 0;
-  double atLongest = 0, work = 0;
-  void add(int64_t length, double workgroups) {
-    if (length <= 0 || workgroups <= 0)
-      return;
-    work += double(length) * workgroups;
-    if (length > longest)
-      longest = length, atLongest = 0;
-    if (length == longest)
-      atLongest += workgroups;
+/// workgroup): how many of each length.
+class Chains {
+public:
+  void add(int64_t length, int64_t workgroups) {
+    if (length > 0 && workgroups > 0)
+      byLength[length] += workgroups;
   }
-  /// Steps to run them on units x resident slots: the longest chains in
-  /// whole waves (a workgroup's chain is not divided), or the work spread
-  /// over the slots (short workgroups fill the slots the long ones leave),
-  /// whichever is longer.
+  /// Steps to run them on units x resident slots (scanCost): for each
+  /// length L, the waves of the chains of L steps and more, times L; and
+  /// all the work over the slots.
   double steps(uint32_t units, uint32_t resident) const {
-    const double slots =
-        double(units) * double(std::max<uint32_t>(resident, 1));
-    const double waves = std::max(1.0, std::ceil(atLongest / slots - 1e-9));
-    return std::max(waves * double(longest), work / slots);
+    const int64_t slots = int64_t(units) * std::max<uint32_t>(resident, 1);
+    int64_t atLeast = 0, work = 0;
+    double most = 0;
+    for (auto it = byLength.rbegin(); it != byLength.rend(); ++it) {
+      atLeast += it->second;
+      work += it->first * it->second;
+      const int64_t waves = (atLeast + slots - 1) / slots;
+      most = std::max(most, double(waves * it->first));
+    }
+    return std::max(most, double(work) / double(slots));
   }
+
+private:
+  std::map<int64_t, int64_t> byLength;
 };
 } // namespace
 
 double scanCost(const ScanRows &rows, const ScanWay &scan, int64_t headK,
-                int64_t headV, uint32_t computeUnits) {
+                uint32_t computeUnits) {
   Chains chains;
-  const double perRow = double(rows.valueHeads * scan.blocksPerPair);
   for (int32_t n = 0; n < rows.numSeqs; ++n)
     if (rows.slots[n] > 0)
-      chains.add(rowChunks(rows, n), perRow);
+      chains.add(rowChunks(rows, n), rows.valueHeads * scan.blocksPerPair);
   return chains.steps(computeUnits, scan.resident) *
-         stepCost(headV / scan.blocksPerPair, headK);
+         stepCost(scan.columns, headK);
 }
 
 double splitCost(const ScanRows &rows, const SplitWay &split, int64_t headK,
-                 int64_t headV, uint32_t computeUnits) {
-  const double never = std::numeric_limits<double>::infinity();
+                 uint32_t computeUnits) {
+  // As the kernels cut a sequence of n chunks (bindSegments): P segments
+  // of n / P chunks, the last taking the rest.
+  auto partsOf = [&](int64_t chunks) {
+    return std::clamp<int64_t>(chunks / split.segmentChunks, 1,
+                               split.maxSegments);
+  };
   const int64_t longest = longestChunks(rows);
   if (split.segmentChunks < 2 || split.maxSegments < 1 ||
-      longest < kMinSplitSegments * split.segmentChunks)
-    return never;
-  // Per sequence, as the kernels cut it: P segments of n / P chunks, the
-  // last taking the rest; the maps run all but the last, the join walks the
-  // longest sequence's P - 1.
+      partsOf(longest) < kMinSplitSegments)
+    return std::numeric_limits<double>::infinity();
+  // The maps run all but a sequence's last segment; the join walks the
+  // longest sequence's segments.
   Chains maps, segments;
-  int64_t joinSteps = 0;
-  const double mapsPerSegment =
-      double(rows.valueHeads * split.maps.blocksPerPair);
-  const double segmentsPerSegment =
-      double(rows.valueHeads * split.segments.blocksPerPair);
+  const int64_t mapsPer = rows.valueHeads * split.maps.blocksPerPair;
+  const int64_t segmentsPer = rows.valueHeads * split.segments.blocksPerPair;
   for (int32_t n = 0; n < rows.numSeqs; ++n) {
     if (rows.slots[n] <= 0)
       continue;
-    const int64_t c = rowChunks(rows, n);
-    const int64_t parts =
-        std::clamp<int64_t>(c / split.segmentChunks, 1, split.maxSegments);
-    const int64_t len = c / parts;
-    maps.add(len, double(parts - 1) * mapsPerSegment);
-    segments.add(len, double(parts - 1) * segmentsPerSegment);
-    segments.add(c - (parts - 1) * len, segmentsPerSegment);
-    if (c == longest)
-      joinSteps = std::max(joinSteps, parts - 1);
+    const int64_t c = rowChunks(rows, n), parts = partsOf(c), len = c / parts;
+    maps.add(len, (parts - 1) * mapsPer);
+    segments.add(len, (parts - 1) * segmentsPer);
+    segments.add(c - (parts - 1) * len, segmentsPer);
   }
   return maps.steps(computeUnits, split.maps.resident) * kMapsStep +
-         double(joinSteps) * kJoinStep +
+         double(partsOf(longest) - 1) * kJoinStep +
          segments.steps(computeUnits, split.segments.resident) *
-             stepCost(headV / split.segments.blocksPerPair, headK);
+             stepCost(split.segments.columns, headK);
 }
 
 size_t chooseScan(const ScanRows &rows, const std::vector<ScanWay> &scans,
-                  const SplitWay *split, int64_t headK, int64_t headV,
-                  uint32_t computeUnits) {
+                  const SplitWay *split, int64_t headK, uint32_t computeUnits) {
   size_t best = 0;
   for (size_t i = 1; i < scans.size(); ++i)
     if (scans[i].blocksPerPair > scans[best].blocksPerPair)
       best = i;
   if (computeUnits == 0 || scans.empty())
     return best;
-  double bestCost = scanCost(rows, scans[best], headK, headV, computeUnits);
+  double bestCost = scanCost(rows, scans[best], headK, computeUnits);
   for (size_t i = 0; i < scans.size(); ++i) {
-    const double cost = scanCost(rows, scans[i], headK, headV, computeUnits);
+    const double cost = scanCost(rows, scans[i], headK, computeUnits);
     if (cost < bestCost || (cost == bestCost &&
                             scans[i].blocksPerPair > scans[best].blocksPerPair))
       best = i, bestCost = cost;
   }
-  if (split && splitCost(rows, *split, headK, headV, computeUnits) < bestCost)
+  if (split && splitCost(rows, *split, headK, computeUnits) < bestCost)
     return scans.size();
   return best;
 }

@@ -56,10 +56,14 @@ struct ScanRows {
   int64_t valueHeads = 0, chunkSize = 0;
 };
 
-/// One plain scan of a chunk plan, as the cost model sees it.
+/// One plain scan of a chunk plan (or a stage of its split), as the cost
+/// model sees it.
 struct ScanWay {
-  /// Workgroups per (sequence, value head): head_v / its block_v.
+  /// Workgroups per (sequence, value head) - per (segment, value head) for
+  /// a split's stages: the manifest's grid x.
   int64_t blocksPerPair = 1;
+  /// State columns a workgroup holds (its block_v).
+  int64_t columns = 1;
   /// Workgroups of it one compute unit holds at once (its registers and
   /// LDS, as the device reports them); 0 when unknown, taken as 1.
   uint32_t resident = 1;
@@ -70,7 +74,7 @@ struct SplitWay {
   /// segment_chunks and max_segments of the layer: a row of n chunks makes
   /// clamp(n / segmentChunks, 1, maxSegments) segments.
   int64_t segmentChunks = 0, maxSegments = 0;
-  ScanWay maps, segments; // their workgroups per (sequence, value head)
+  ScanWay maps, segments;
 };
 
 /// The cost model's constants, in chunk steps of the narrowest plain scan
@@ -80,6 +84,10 @@ struct SplitWay {
 /// took 4.2-4.5 us at 16 and 32 columns, 5.4-5.6 at 64 (latency-bound
 /// below ~48 columns x 128 rows, its atoms above); a maps step (64 of the
 /// K + V columns, no output) 3.8 us; a join step (one segment) 13 us.
+/// Only the scans' step scales with the block and head_k; the maps' and
+/// join's steps are those of K = V = 128 whatever the layer (no other
+/// shape was measured), and the join's own workgroups (head_v / 16 x value
+/// heads x rows) are taken to fit the device at once.
 inline constexpr int64_t kStepLatencyElems = 48 * 128;
 inline constexpr double kMapsStep = 0.875;
 inline constexpr double kJoinStep = 3.0;
@@ -93,21 +101,23 @@ inline constexpr int64_t kMinSplitSegments = 4;
 /// proportion.
 double stepCost(int64_t columns, int64_t headK);
 
-/// The model's estimate of a plain scan over `rows` (head_k x head_v state
-/// per value head), in its units: each sequence's workgroups (value heads
-/// x blocksPerPair) are chains of its chunks; the longest chains run in
-/// whole waves of units x resident, or all the work spread over those
-/// slots takes longer (short rows fill the slots long ones leave); times
-/// the step of the scan's block. 0 when no sequence has a chunk.
+/// The model's estimate of a plain scan over `rows`, in its units: each
+/// sequence's workgroups (value heads x blocksPerPair) are chains of its
+/// chunks. A chain of L steps cannot end before the chains of L steps and
+/// more have had their waves on units x resident slots (so chains that are
+/// all about as long go in whole waves), and all the work spread over the
+/// slots bounds it too (short rows fill the slots long ones leave): the
+/// largest of these, times the step of the scan's block. 0 when no
+/// sequence has a chunk.
 double scanCost(const ScanRows &rows, const ScanWay &scan, int64_t headK,
-                int64_t headV, uint32_t computeUnits);
+                uint32_t computeUnits);
 
 /// The same for the split scan: the maps over every segment but each
 /// sequence's last, the join's serial steps over the longest's segments,
 /// the segments with their output. Infinite where the longest sequence
-/// makes fewer than kMinSplitSegments segments of segmentChunks chunks.
+/// makes fewer than kMinSplitSegments segments.
 double splitCost(const ScanRows &rows, const SplitWay &split, int64_t headK,
-                 int64_t headV, uint32_t computeUnits);
+                 uint32_t computeUnits);
 
 /// Which way to run a chunk batch's scan: index i < scans.size() for
 /// scans[i], scans.size() for the split (when `split` is given). The
@@ -119,8 +129,7 @@ double splitCost(const ScanRows &rows, const SplitWay &split, int64_t headK,
 /// H32 64, 3 x 8192 H8 32 (the narrowest's 192 workgroups are two waves),
 /// 1 x 32768 and 2 x 16384 H8 the split.
 size_t chooseScan(const ScanRows &rows, const std::vector<ScanWay> &scans,
-                  const SplitWay *split, int64_t headK, int64_t headV,
-                  uint32_t computeUnits);
+                  const SplitWay *split, int64_t headK, uint32_t computeUnits);
 
 } // namespace kda::rt
 

@@ -687,7 +687,7 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
       return fail(s, describe(k.m) + ": " + error);
     k.resident = bundle->backend->residentWorkgroups(
         k.handle, uint32_t(k.m.block[0] * k.m.block[1] * k.m.block[2]),
-        uint32_t(k.m.dynamicLdsBytes));
+        k.m.dynamicLdsBytes);
     bundle->kernels.push_back(std::move(k));
   }
   std::vector<const mf::Kernel *> loaded;
@@ -933,14 +933,14 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
     int64_t len = b->cu_seqlens_host[i + 1] - b->cu_seqlens_host[i];
     maxChunks = std::max(maxChunks, (len + size - 1) / size);
   }
-  // The prep, then the scan or, where the batch would leave the device
-  // idle, the split scan's three stages: the batch shape picks which by
-  // the planner's cost model (chunkScanChoices' order), unless the caller
-  // did.
+  // The prep, then a scan or the split scan's three stages, whichever the
+  // planner's cost model finds cheapest for the batch shape
+  // (chunkScanChoices' order), unless the caller chose.
   int32_t choice = forced;
   if (choice < 0) {
-    auto way = [](const kda_kernel *stage) {
-      return kda::rt::ScanWay{stage->m.grid[0], stage->resident};
+    auto way = [](const kda_kernel *stage) { // block_v checked at open
+      return kda::rt::ScanWay{stage->m.grid[0], stage->m.config.at("block_v"),
+                              stage->resident};
     };
     std::vector<kda::rt::ScanWay> scans;
     for (size_t i = 1; i < k->stages.size(); ++i)
@@ -953,9 +953,9 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
     const mf::Layer &layer = k->m.layer;
     ScanRows rows{b->num_seqs, b->cu_seqlens_host, b->slots_host,
                   layer.valueHeads, size};
-    choice = int32_t(kda::rt::chooseScan(
-        rows, scans, k->split[0] ? &split : nullptr, layer.headK, layer.headV,
-        k->bundle->backend->computeUnits()));
+    choice = int32_t(
+        kda::rt::chooseScan(rows, scans, k->split[0] ? &split : nullptr,
+                            layer.headK, k->bundle->backend->computeUnits()));
   }
   const kda_kernel *after = chunkScanChoices(k).at(size_t(choice));
   std::vector<const kda_kernel *> stages = {k->stages[0], after};

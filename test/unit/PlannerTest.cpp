@@ -105,15 +105,15 @@ TEST(Planner, EmptyBatchHasNoSegments) {
 /// chunk 64): scans of 16, 32 and 64 columns, and the split (segment_chunks
 /// 8, max_segments 8, maps 64 of K + V columns, segments 64 columns); every
 /// one of them one workgroup an SM (their registers).
-const std::vector<ScanWay> kScans128{{8, 1}, {4, 1}, {2, 1}};
-const SplitWay kSplit128{8, 8, {4, 1}, {2, 1}};
+const std::vector<ScanWay> kScans128{{8, 16, 1}, {4, 32, 1}, {2, 64, 1}};
+const SplitWay kSplit128{8, 8, {4, 64, 1}, {2, 64, 1}};
 constexpr size_t kSplitChoice = 3;
 
 size_t scanFor(const Rows &r, int64_t heads, uint32_t units,
                const std::vector<ScanWay> &scans = kScans128,
                const SplitWay *split = &kSplit128) {
   ScanRows s{int32_t(r.slots.size()), r.cu.data(), r.slots.data(), heads, 64};
-  return chooseScan(s, scans, split, 128, 128, units);
+  return chooseScan(s, scans, split, 128, units);
 }
 
 /// `count` rows of `tokens`, slots 1.. .
@@ -174,15 +174,25 @@ TEST(ChooseScan, LongestChainsGoInWholeWaves) {
   // an SM (the tree before this model took it: 1.494 ms against 32
   // columns' 0.999); with two an SM they are one, and it wins the tie.
   EXPECT_EQ(scanFor(uniform(3, 8192), 8, 132), 1u);
-  const std::vector<ScanWay> twoAnSM{{8, 2}, {4, 1}, {2, 1}};
+  const std::vector<ScanWay> twoAnSM{{8, 16, 2}, {4, 32, 1}, {2, 64, 1}};
   EXPECT_EQ(scanFor(uniform(3, 8192), 8, 132, twoAnSM, nullptr), 0u);
   // 0 (the device did not say) counts as one.
-  const std::vector<ScanWay> unknown{{8, 0}, {4, 0}, {2, 0}};
+  const std::vector<ScanWay> unknown{{8, 16, 0}, {4, 32, 0}, {2, 64, 0}};
   EXPECT_EQ(scanFor(uniform(3, 8192), 8, 132, unknown, nullptr), 1u);
   // The boundary: 32 pairs of 32 columns (128 workgroups) are one wave on
   // 128 units (then 32 beats 64's larger step) and two on 127.
   EXPECT_EQ(scanFor(uniform(1, 1000), 32, 128, kScans128, nullptr), 1u);
   EXPECT_EQ(scanFor(uniform(1, 1000), 32, 127, kScans128, nullptr), 2u);
+}
+
+TEST(ChooseScan, ChainsAboutAsLongAsTheLongestShareItsWaves) {
+  // 2 x 8192 and 1 x 8128 H8: the 16-column scan's 192 workgroups of 128
+  // and 127 steps are two waves on 132 SMs (254 steps), not one long wave.
+  const Rows r{{8192, 1}, {8192, 2}, {8128, 3}};
+  ScanRows s{3, r.cu.data(), r.slots.data(), 8, 64};
+  EXPECT_DOUBLE_EQ(scanCost(s, kScans128[0], 128, 132), 254.0);
+  EXPECT_DOUBLE_EQ(scanCost(s, kScans128[1], 128, 132), 128.0);
+  EXPECT_EQ(scanFor(r, 8, 132, kScans128, nullptr), 1u);
 }
 
 TEST(ChooseScan, ShortRowsFillTheSlotsLongOnesLeave) {
@@ -194,7 +204,7 @@ TEST(ChooseScan, ShortRowsFillTheSlotsLongOnesLeave) {
   for (int i = 0; i < 100; ++i)
     r.cu.push_back(r.cu.back() + 64), r.slots.push_back(2 + i);
   ScanRows s{int32_t(r.slots.size()), r.cu.data(), r.slots.data(), 32, 64};
-  EXPECT_NEAR(scanCost(s, kScans128[1], 128, 128, 132), 76800.0 / 132, 1e-9);
+  EXPECT_NEAR(scanCost(s, kScans128[1], 128, 132), 76800.0 / 132, 1e-9);
   EXPECT_EQ(scanFor(r, 32, 132, kScans128, nullptr), 1u);
   // At H8 the split: its maps and segments cut the long row's 500 steps.
   EXPECT_EQ(scanFor(r, 8, 132), kSplitChoice);
@@ -220,15 +230,18 @@ TEST(ChooseScan, PaddingRowsDoNotCountAndNothingToScanTakesTheNarrowest) {
 
 TEST(ChooseScan, UnknownUnitCountAndOneAlternative) {
   EXPECT_EQ(scanFor(uniform(1, 32768), 8, 0), 0u); // not the split
-  EXPECT_EQ(scanFor(uniform(1, 4096), 32, 132, {{8, 1}}, nullptr), 0u);
+  EXPECT_EQ(scanFor(uniform(1, 4096), 32, 132, {{8, 16, 1}}, nullptr), 0u);
   // The narrowest is found by its workgroups, not by its position.
-  EXPECT_EQ(scanFor(uniform(1, 4096), 32, 0, {{2, 1}, {8, 1}, {4, 1}}), 1u);
+  EXPECT_EQ(
+      scanFor(uniform(1, 4096), 32, 0, {{2, 64, 1}, {8, 16, 1}, {4, 32, 1}}),
+      1u);
 }
 
 TEST(ChooseSplit, TheLongestRowMustMakeFourSegments) {
   // kMinSplitSegments x segment_chunks chunks: 32 of 64 rows at the default.
-  auto splits = [](int tokens, int64_t segmentChunks = 8) {
-    const SplitWay split{segmentChunks, 8, {4, 1}, {2, 1}};
+  auto splits = [](int tokens, int64_t segmentChunks = 8,
+                   int64_t maxSegments = 8) {
+    const SplitWay split{segmentChunks, maxSegments, {4, 64, 1}, {2, 64, 1}};
     return scanFor(uniform(1, tokens), 1, 132, kScans128, &split) ==
            kSplitChoice;
   };
@@ -239,6 +252,13 @@ TEST(ChooseSplit, TheLongestRowMustMakeFourSegments) {
   EXPECT_TRUE(splits(31 * 64 + 1)); // 32 chunks
   EXPECT_FALSE(splits(32768, 1));   // segment_chunks below 2
   EXPECT_FALSE(splits(32768, 0));   // no segment_chunks
+  // A layer that allows fewer than four segments a row never splits, even
+  // where three would be cheaper (1 x 32768: 3 segments, 384 steps against
+  // the plain scan's 512).
+  EXPECT_FALSE(splits(32768, 8, 3));
+  EXPECT_TRUE(splits(32768, 8, 4));
+  // A segment_chunks near the integer limit does not overflow the rule.
+  EXPECT_FALSE(splits(32768, INT64_MAX / 2));
 }
 
 TEST(ChooseSplit, ItsCostFollowsTheKernelsCut) {
@@ -247,8 +267,23 @@ TEST(ChooseSplit, ItsCostFollowsTheKernelsCut) {
   // 128 one wave of 64 steps at 64 columns.
   const Rows r = uniform(1, 32768);
   ScanRows s{1, r.cu.data(), r.slots.data(), 8, 64};
-  EXPECT_DOUBLE_EQ(splitCost(s, kSplit128, 128, 128, 132),
+  EXPECT_DOUBLE_EQ(splitCost(s, kSplit128, 128, 132),
                    2 * 64 * kMapsStep + 7 * kJoinStep + 64 * (64.0 / 48));
+  // 37 chunks: four segments of 9, the last taking 10 - the maps' 96
+  // workgroups one wave of 9 steps, 3 join steps, the segments' longest
+  // chains the last segment's 10.
+  const Rows odd = uniform(1, 37 * 64);
+  ScanRows o{1, odd.cu.data(), odd.slots.data(), 8, 64};
+  EXPECT_DOUBLE_EQ(splitCost(o, kSplit128, 128, 132),
+                   9 * kMapsStep + 3 * kJoinStep + 10 * (64.0 / 48));
+  // Rows of 64, 40 and 20 chunks: 8, 5 and 2 segments (of 8, 8 and 10
+  // chunks). Maps: 352 workgroups of 8 steps after 32 of 10 - three waves
+  // of 8; join: the longest's 7 steps; segments: 208 of 8 after 32 of 10 -
+  // two waves of 8.
+  const Rows mixed{{64 * 64, 1}, {40 * 64, 2}, {20 * 64, 3}};
+  ScanRows m{3, mixed.cu.data(), mixed.slots.data(), 8, 64};
+  EXPECT_DOUBLE_EQ(splitCost(m, kSplit128, 128, 132),
+                   24 * kMapsStep + 7 * kJoinStep + 16 * (64.0 / 48));
   // Padding rows run nothing; no unit count or no split: the narrowest.
   EXPECT_EQ(scanFor(Rows{{32768, 0}, {64, 1}}, 8, 132), 0u);
   EXPECT_EQ(scanFor(uniform(1, 32768), 8, 0), 0u);

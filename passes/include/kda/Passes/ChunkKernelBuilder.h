@@ -28,8 +28,9 @@
 // length 1 is a chunk with L = 1 and gives the recurrent result.
 //
 // The scan split within a sequence (segment_chunks; docs/split-scan.md),
-// three stages the runtime launches instead of the scan when the batch
-// leaves the device idle. A segment s of chunks maps the state entering it
+// three stages the runtime launches instead of the scan where its cost
+// model finds them cheaper for the batch (few rows and heads for the
+// device). A segment s of chunks maps the state entering it
 // to M_s S + B_s:
 // maps, one workgroup per (block of [M | B]'s columns, value head x
 //   segment, sequence): the register scan from [I | 0] with U = 0 for M's

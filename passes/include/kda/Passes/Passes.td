@@ -17,8 +17,8 @@ def KdaDecompose : Pass<"kda-decompose", "ModuleOp"> {
     `segment_chunks` (by default with qk_l2norm at scan_stages 1), the
     split scan's `maps`, `join` and `segments` follow, at the widest block
     that divides head_k and head_v (the join at 16), every stage carrying
-    `segment_chunks`: the runtime launches them instead of a scan when the
-    batch would leave the device idle (docs/split-scan.md). Two stages,
+    `segment_chunks`: the runtime launches them instead of a scan where its
+    cost model finds them cheaper for the batch (docs/split-scan.md). Two stages,
     not five: the gate, cumulative sum, intra-chunk matrices, inverse and
     W/U of one chunk all read the same rows (q, k, g of the chunk), so one
     kernel per (chunk, head) keeps them on chip; only the state scan is
