@@ -83,14 +83,16 @@ struct SplitWay {
 /// shapes of H 8 and H 32, every alternative): a workgroup's chunk step
 /// took 4.2-4.5 us at 16 and 32 columns, 5.4-5.6 at 64 (latency-bound
 /// below ~48 columns x 128 rows, its atoms above); a maps step (64 of the
-/// K + V columns, no output) 3.8 us; a join step (one segment) 13 us.
+/// K + V columns, no output) 3.8 us; a join step (one segment) 13 us,
+/// then 6.1-6.4 us with the join's loads first (the same day's last call:
+/// 1 x 32768 and 2 x 16384 H8, 7 steps, 0.091 -> 0.043-0.045 ms).
 /// Only the scans' step scales with the block and head_k; the maps' and
 /// join's steps are those of K = V = 128 whatever the layer (no other
 /// shape was measured), and the join's own workgroups (head_v / 16 x value
 /// heads x rows) are taken to fit the device at once.
 inline constexpr int64_t kStepLatencyElems = 48 * 128;
 inline constexpr double kMapsStep = 0.875;
-inline constexpr double kJoinStep = 3.0;
+inline constexpr double kJoinStep = 1.45;
 /// The fewest segments the longest sequence must split into for the split
 /// scan to be considered (with fewer, the join's steps and two more
 /// launches are not worth it).
