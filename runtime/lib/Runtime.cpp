@@ -917,6 +917,30 @@ static std::vector<const kda_kernel *> chunkScanChoices(const kda_kernel *k) {
   return choices;
 }
 
+/// Which of chunkScanChoices(k) runs `batch` (chunks of `size` rows):
+/// whichever the planner's cost model finds cheapest for its shape.
+static int32_t chunkWayFor(const kda_kernel *k, const kda_batch &batch,
+                           int64_t size) {
+  auto way = [](const kda_kernel *stage) { // block_v checked at open
+    return kda::rt::ScanWay{stage->m.grid[0], stage->m.config.at("block_v"),
+                            stage->resident};
+  };
+  std::vector<kda::rt::ScanWay> scans;
+  for (size_t i = 1; i < k->stages.size(); ++i)
+    scans.push_back(way(k->stages[i]));
+  kda::rt::SplitWay split;
+  if (k->split[0])
+    split = {k->split[0]->m.config.at("segment_chunks"),
+             k->split[0]->m.config.at("max_segments"), way(k->split[0]),
+             way(k->split[2])};
+  const mf::Layer &layer = k->m.layer;
+  ScanRows rows{batch.num_seqs, batch.cu_seqlens_host, batch.slots_host,
+                layer.valueHeads, size};
+  return int32_t(
+      kda::rt::chooseScan(rows, scans, k->split[0] ? &split : nullptr,
+                          layer.headK, k->bundle->backend->computeUnits()));
+}
+
 /// Packs the chunk path's launches of a validated batch: prep over (chunks
 /// of the longest sequence, value heads, sequences), then the scan. No prep
 /// when no sequence has a token; the scan still writes every named slot's
@@ -933,30 +957,9 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
     int64_t len = b->cu_seqlens_host[i + 1] - b->cu_seqlens_host[i];
     maxChunks = std::max(maxChunks, (len + size - 1) / size);
   }
-  // The prep, then a scan or the split scan's three stages, whichever the
-  // planner's cost model finds cheapest for the batch shape
-  // (chunkScanChoices' order), unless the caller chose.
-  int32_t choice = forced;
-  if (choice < 0) {
-    auto way = [](const kda_kernel *stage) { // block_v checked at open
-      return kda::rt::ScanWay{stage->m.grid[0], stage->m.config.at("block_v"),
-                              stage->resident};
-    };
-    std::vector<kda::rt::ScanWay> scans;
-    for (size_t i = 1; i < k->stages.size(); ++i)
-      scans.push_back(way(k->stages[i]));
-    kda::rt::SplitWay split;
-    if (k->split[0])
-      split = {k->split[0]->m.config.at("segment_chunks"),
-               k->split[0]->m.config.at("max_segments"), way(k->split[0]),
-               way(k->split[2])};
-    const mf::Layer &layer = k->m.layer;
-    ScanRows rows{b->num_seqs, b->cu_seqlens_host, b->slots_host,
-                  layer.valueHeads, size};
-    choice = int32_t(
-        kda::rt::chooseScan(rows, scans, k->split[0] ? &split : nullptr,
-                            layer.headK, k->bundle->backend->computeUnits()));
-  }
+  // The prep, then a scan or the split scan's three stages: the caller's
+  // choice, else the planner's.
+  const int32_t choice = forced >= 0 ? forced : chunkWayFor(k, *b, size);
   const kda_kernel *after = chunkScanChoices(k).at(size_t(choice));
   std::vector<const kda_kernel *> stages = {k->stages[0], after};
   if (after == k->split[0])
