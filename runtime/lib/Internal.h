@@ -67,10 +67,10 @@ kda_status packRecurrentUnchecked(const kda_kernel *kernel,
 /// caller validated, into `plan`: the segment's host cu_seqlens give the
 /// prep grid. Its workspace is indexed by absolute token (cu_seqlens
 /// values), so it must hold per_token x cu_seqlens[last] bytes.
-/// With `scan` >= 0 (kda_plan_add_chunk_scan's index, in range), that
-/// alternative instead of the one the batch shape picks.
+/// With `forced` >= 0 (kda_plan_add_chunk_scan's index, in range), that
+/// alternative instead of the one the planner picks for the batch.
 kda_status packChunkUnchecked(const kda_kernel *chunk, const kda_batch &batch,
-                              LaunchPlan &plan, int32_t scan = -1);
+                              LaunchPlan &plan, int32_t forced = -1);
 /// Enqueues `plan` on `stream` with the backend of `bundle`.
 kda_status runPlan(const kda_bundle *bundle, const LaunchPlan &plan,
                    void *stream);

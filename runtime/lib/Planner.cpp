@@ -2,7 +2,6 @@
 #include "Planner.h"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <map>
 
@@ -136,13 +135,16 @@ size_t chooseScan(const ScanRows &rows, const std::vector<ScanWay> &scans,
       best = i;
   if (computeUnits == 0 || scans.empty())
     return best;
-  double bestCost = scanCost(rows, scans[best], headK, computeUnits);
-  for (size_t i = 0; i < scans.size(); ++i) {
-    const double cost = scanCost(rows, scans[i], headK, computeUnits);
-    if (cost < bestCost || (cost == bestCost &&
-                            scans[i].blocksPerPair > scans[best].blocksPerPair))
-      best = i, bestCost = cost;
-  }
+  // The cheapest; among equals the narrowest (the one found above).
+  std::vector<double> costs;
+  for (const ScanWay &scan : scans)
+    costs.push_back(scanCost(rows, scan, headK, computeUnits));
+  for (size_t i = 0; i < scans.size(); ++i)
+    if (costs[i] < costs[best] ||
+        (costs[i] == costs[best] &&
+         scans[i].blocksPerPair > scans[best].blocksPerPair))
+      best = i;
+  const double bestCost = costs[best];
   if (split && splitCost(rows, *split, headK, computeUnits) < bestCost)
     return scans.size();
   return best;
