@@ -37,8 +37,8 @@ std::vector<Segment> planSegments(const PlannerRows &rows,
 namespace {
 /// Chunks of sequence n.
 int64_t rowChunks(const ScanRows &rows, int32_t n) {
-  const int64_t length = int64_t(rows.cuSeqlens[n + 1]) - rows.cuSeqlens[n];
-  return (length + rows.chunkSize - 1) / rows.chunkSize;
+  return chunkCount(int64_t(rows.cuSeqlens[n + 1]) - rows.cuSeqlens[n],
+                    rows.chunkSize);
 }
 
 /// Chunks of the longest sequence (padding rows run no chunk loop).

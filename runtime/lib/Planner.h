@@ -98,6 +98,12 @@ inline constexpr double kJoinStep = 1.45;
 /// launches are not worth it).
 inline constexpr int64_t kMinSplitSegments = 4;
 
+/// Chunks of a sequence of `length` tokens (the last one partial): what
+/// the chunk kernels' loops walk and the prep's grid counts.
+inline int64_t chunkCount(int64_t length, int64_t chunkSize) {
+  return (length + chunkSize - 1) / chunkSize;
+}
+
 /// A chunk step of one workgroup holding `columns` state columns of
 /// `headK` rows, in the model's units: 1 up to kStepLatencyElems, then in
 /// proportion.

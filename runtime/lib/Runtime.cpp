@@ -46,7 +46,8 @@ struct kda_kernel {
   std::array<const kda_kernel *, 3> split{};
   KernelHandle handle = nullptr;
   /// Workgroups of it a compute unit holds at once (the backend's
-  /// residentWorkgroups, asked at load; 0: unknown).
+  /// residentWorkgroups, asked at load of the kernels the planner weighs;
+  /// 0: unknown or not asked).
   uint32_t resident = 0;
   size_t index = 0; // in its bundle's kernels
 };
@@ -248,6 +249,14 @@ bool checkNothingMissing(const mf::Kernel &m,
     }
   }
   return true;
+}
+
+/// Whether the planner's cost model weighs this kernel's waves
+/// (kda::rt::chooseScan: the scans, and the split's maps and segments), so
+/// that its resident workgroups are asked of the driver at load.
+bool weighedByPlanner(const std::string &kind) {
+  return kind == "chunk_scan" || kind == "chunk_maps" ||
+         kind == "chunk_segments";
 }
 
 bool isChunkKind(const std::string &kind) {
@@ -685,9 +694,10 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
                                              k.m.symbol, k.m.dynamicLdsBytes,
                                              k.handle, error))
       return fail(s, describe(k.m) + ": " + error);
-    k.resident = bundle->backend->residentWorkgroups(
-        k.handle, uint32_t(k.m.block[0] * k.m.block[1] * k.m.block[2]),
-        k.m.dynamicLdsBytes);
+    if (weighedByPlanner(k.m.kind))
+      k.resident = bundle->backend->residentWorkgroups(
+          k.handle, uint32_t(k.m.block[0] * k.m.block[1] * k.m.block[2]),
+          k.m.dynamicLdsBytes);
     bundle->kernels.push_back(std::move(k));
   }
   std::vector<const mf::Kernel *> loaded;
@@ -954,8 +964,10 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
   const int64_t size = k->m.config.at("chunk_size"); // checked at open
   int64_t maxChunks = 0;
   for (int32_t i = 0; i < b->num_seqs; ++i) {
-    int64_t len = b->cu_seqlens_host[i + 1] - b->cu_seqlens_host[i];
-    maxChunks = std::max(maxChunks, (len + size - 1) / size);
+    maxChunks = std::max(
+        maxChunks,
+        kda::rt::chunkCount(
+            int64_t(b->cu_seqlens_host[i + 1]) - b->cu_seqlens_host[i], size));
   }
   // The prep, then a scan or the split scan's three stages: the caller's
   // choice, else the planner's.
