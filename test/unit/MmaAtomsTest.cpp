@@ -139,6 +139,31 @@ TEST(MmaAtoms, LdsRowPadding) {
   }
 }
 
+// The same rule for rows of bf16 elements (the prep's staged k and q): a
+// lane's load need only be aligned, so the padding is what separates the
+// rows of one wavefront - mma.sync's 32 lanes each read one word (a k pair)
+// of 8 rows, 4 words a row; MFMA's 16 lanes read 2 words of 16 rows (k = 16
+// atoms) or 8 lanes 4 words of 8 rows (k = 32).
+TEST(MmaAtoms, LdsRowPaddingOfBf16Rows) {
+  const MmaAtom &sync = getMmaAtom(MmaKind::MmaSyncF32_16x8x16_BF16);
+  EXPECT_EQ(ldsRowPadWords(sync, 2), 4u);
+  EXPECT_EQ(ldsRowPadWords(getMmaAtom(MmaKind::MfmaF32_16x16x16_BF16), 2), 2u);
+  EXPECT_EQ(ldsRowPadWords(getMmaAtom(MmaKind::MfmaF32_32x32x8_BF16), 2), 2u);
+  EXPECT_EQ(ldsRowPadWords(getMmaAtom(MmaKind::MfmaF32_16x16x32_BF16), 2), 4u);
+  EXPECT_EQ(ldsRowPadWords(getMmaAtom(MmaKind::MfmaF32_32x32x16_BF16), 2), 4u);
+  // mma.sync's A rows of 128 bf16 (64 words) + pad: a warp's one-word
+  // loads on 32 distinct banks at 4 words, 2-way conflicts at 2 (the 8
+  // bytes of padding the staged rows had before).
+  for (unsigned pad : {2u, 4u}) {
+    std::set<unsigned> banks;
+    for (unsigned lane = 0; lane < 32; ++lane)
+      banks.insert(
+          (sync.a.rowOf(lane, 0) * (64 + pad) + sync.a.colOf(lane, 0) / 2) %
+          32);
+    EXPECT_EQ(banks.size() == 32, pad == 4) << "pad " << pad;
+  }
+}
+
 TEST(MmaAtoms, AccumulatorOperandIdentities) {
   auto mfma = accumulatorOperandOf(getMmaAtom(MmaKind::MfmaF32_16x16x16_BF16));
   ASSERT_TRUE(mfma.has_value());

@@ -178,22 +178,26 @@ bool mlir::kda::pairsAlongK(const MmaAtom &atom) {
   return pairs(atom.a, /*kIsCol=*/true) && pairs(atom.b, /*kIsCol=*/false);
 }
 
-unsigned mlir::kda::ldsRowPadWords(const MmaAtom &atom) {
+unsigned mlir::kda::ldsRowPadWords(const MmaAtom &atom, unsigned elementBytes) {
   const FragmentLayout &a = atom.a;
-  // The k lane 0 holds side by side from its first element: one load.
+  // The k lane 0 holds side by side from its first element: one load of at
+  // most 16 bytes.
   unsigned run = 1;
-  while (run < a.elems && run < 4 && a.rowOf(0, run) == a.rowOf(0, 0) &&
+  while (run < a.elems && (run + 1) * elementBytes <= 16 &&
+         a.rowOf(0, run) == a.rowOf(0, 0) &&
          a.colOf(0, run) == a.colOf(0, 0) + run)
     ++run;
+  const unsigned laneWords = std::max(1u, run * elementBytes / 4);
   // The lanes of one wavefront and the rows they read: each row's lanes
   // read `words` consecutive words, so rows `words` banks apart do not meet.
-  const unsigned phase = std::min(atom.waveSize, 32 / run);
-  llvm::SmallVector<unsigned, 16> rows;
+  const unsigned phase = std::min(atom.waveSize, 32 / laneWords);
+  llvm::SmallVector<unsigned, 32> rows;
   for (unsigned lane = 0; lane < phase; ++lane)
     if (!llvm::is_contained(rows, a.rowOf(lane, 0)))
       rows.push_back(a.rowOf(lane, 0));
-  const unsigned words = phase / unsigned(rows.size()) * run;
-  return std::max(4u, (words + 3) / 4 * 4);
+  const unsigned words = phase / unsigned(rows.size()) * laneWords;
+  const unsigned align = elementBytes >= 4 ? 4 : laneWords;
+  return std::max(align, (words + align - 1) / align * align);
 }
 
 std::optional<AccumulatorOperand>

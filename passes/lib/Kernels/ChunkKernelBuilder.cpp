@@ -188,9 +188,17 @@ struct ChunkPlan {
   /// 40% and 19% of the prep's samples, mostly waiting on those loads.
   bool stageActs = false;
   int64_t actBytes = 2;
-  /// Row stride (elements) of the staged rows: 8 bytes of padding put a
-  /// fragment's 8 rows on different banks.
-  int64_t actStride() const { return std::max(K, V) + 8 / actBytes; }
+  /// Words of padding of a staged row (ldsRowPadWords of the atom at the
+  /// activations' width), so that the rows one LDS wavefront of fragment
+  /// loads reads fall on different banks. sm_90: 4 words; the 8 bytes it
+  /// had before were 2-way conflicts on every k and q fragment load of
+  /// A_kk / A_qk (ncu on the H200, 2026-12-03: 5.2 M of the prep's 96 M
+  /// LDS wavefronts at 4 x 4096 H32 excessive there).
+  int64_t actPadWords = 2;
+  /// Row stride (elements) of the staged rows.
+  int64_t actStride() const {
+    return std::max(K, V) + actPadWords * 4 / actBytes;
+  }
   int64_t prepActFloats() const {
     return (C * actStride() * actBytes + 15) / 16 * 4;
   }
@@ -593,6 +601,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
     Type vAct = cast<MemRefType>(op.getV().getType()).getElementType();
     p.actBytes =
         std::max(act.getIntOrFloatBitWidth(), vAct.getIntOrFloatBitWidth()) / 8;
+    p.actPadWords = ldsRowPadWords(*p.atom, unsigned(p.actBytes));
     const int64_t cu = target.ldsBytes, base = 4 * p.prepLdsFloats();
     const int64_t held = cu / base;
     const int64_t staged = cu / (base + 4 * p.prepActFloats());
@@ -1243,6 +1252,8 @@ private:
   Value clusterSum(Value x, int64_t lanes);
   void prepGateCumsum();
   void prepIntraChunk();
+  bool intraStagesQ(int64_t pieces) const;
+  void zeroIntra();
   /// The atom tiles of A_kk and A_qk of a prep piece (raw sums, in the
   /// block's tile order), anchored at row `anchor`.
   struct IntraTiles {
@@ -1318,6 +1329,13 @@ private:
     if (!p.stageActs)
       return qkElem(k, r, d);
     return loadF(ldsK, add(mul(r, idx(p.actStride())), d));
+  }
+  /// q's element (r, d) for A_qk's fragments: from its rows staged in A's
+  /// bytes while prepIntraChunk has them there (qStaged), else global.
+  Value qAct(Value r, Value d) {
+    if (!qStaged)
+      return qkElem(q, r, d);
+    return loadF(ldsQ, add(mul(r, idx(p.actStride())), d));
   }
   SmallVector<Value> kRowRun(Value r, Value d0) {
     if (!p.stageActs)
@@ -1530,6 +1548,8 @@ private:
   // LDS views (prep: G, A, row factors; scan: state block, V_new).
   Value ldsG, ldsA, ldsT, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsSw, ldsVn;
   Value ldsK, ldsV;        // prep: the staged k rows, then v rows, in one area
+  Value ldsQ; // prep: q's rows staged in A's bytes for the k loops (or null)
+  bool qStaged = false;    // prep: A_qk's q fragments read ldsQ (qAct)
   Value ldsX, ldsU, ldsAq; // scan: staged chunk rows
   Value ldsQg, ldsKd, ldsGl; // register scan: its own staged rows
   Value computes;            // register scan: this wave holds a slab (or null)
@@ -1924,18 +1944,42 @@ IntraSchedule intraSchedule(int64_t blocks, int64_t nt, int64_t mt,
 // in an off-diagonal block at most 1 - where it flushes to zero the product
 // lost is below e^(8 |lb|) x 2^-126 (2^-68 at Kimi's -5), an absolute error
 // far below the rounding of the stored values.
-void ChunkEmitter::prepIntraChunk() {
-  // Zeros first: the upper triangles are read by the inverse and the scan.
+/// Whether A_qk's q fragments read q's rows staged in A's bytes: where k is
+/// staged (the activations are the atom's operand type), q's rows fit A's
+/// block, and every wave takes at most one piece, so that one barrier after
+/// all k loops frees A's bytes for A_kk's stores. The fragments' q loads
+/// from global memory were 8 scalar loads a k step, each touching 8 rows'
+/// sectors (ncu on the H200, 2026-12-03, 4 x 4096 H32: 25 M of the prep's
+/// 44 M excessive L2 sectors).
+bool ChunkEmitter::intraStagesQ(int64_t pieces) const {
+  Type qElem = cast<MemRefType>(q.getType()).getElementType();
+  return p.stageActs && ldsQ && pieces > 0 && pieces <= p.waves &&
+         qElem.getIntOrFloatBitWidth() == 8 * p.actBytes &&
+         p.C * p.actStride() * p.actBytes <= 4 * p.C * p.prepPadded(p.C);
+}
+
+// A's LDS block and the records' A_qk all zeros: the upper triangles are
+// read by the inverse and the scan, and the pieces store only the lower.
+void ChunkEmitter::zeroIntra() {
   forRowRuns(p.C, [&](Value r, Value j0) {
     SmallVector<Value> zeros(kRun, f(0));
     storeRun(zeros, ldsA, aIdx(r, j0), aAlign());
     ifThen(rowValid(r), [&] { storeRec(zeros, rowToken(r), p.recA(), j0); });
   });
-  barrier();
+}
 
+void ChunkEmitter::prepIntraChunk() {
   const bool diagonal = diagonalByAtoms(layer);
   const int64_t mt = kSub / p.atom->m, nt = kSub / p.atom->n;
   const IntraSchedule s = intraSchedule(p.C / kSub, nt, mt, diagonal, p.waves);
+  // Zeros first, or q's rows first where A's bytes hold them for the k
+  // loops (the zeros then follow every k loop).
+  qStaged = intraStagesQ(s.pieces);
+  if (qStaged)
+    stageActRows(q, ldsQ, p.K, [&](Value t) { return qkRow(t); });
+  else
+    zeroIntra();
+  barrier();
   // No pieces where the one 16-row block goes pairwise (chunk 16, diagonal
   // not by atoms).
   forPieces(s.pieces, [&](Value piece, Value live) {
@@ -1982,6 +2026,12 @@ void ChunkEmitter::prepIntraChunk() {
                                                       tile, first))));
     }
     IntraTiles accs = intraTiles(blk, anchor);
+    if (qStaged) { // one piece a wave at most: every wave is here once
+      barrier();
+      qStaged = false;
+      zeroIntra();
+      barrier();
+    }
     // Inside a diagonal block only j < i (A_kk) and j <= i (A_qk) are
     // stored; off it both hold.
     auto storeIf = [&](arith::CmpIPredicate pred, Value i, Value j, Value cond,
@@ -2047,7 +2097,7 @@ ChunkEmitter::IntraTiles ChunkEmitter::intraTiles(const TileBlock &blk,
         [&](OpBuilder &, Location, Value r, Value c) -> SmallVector<Value> {
           Value row = add(row0, r), d = add(k0, c);
           Value decay = exp2(fsub(gam(row, d), gam(anchor, d)));
-          return {fmul(kAct(row, d), decay), fmul(qkElem(q, row, d), decay)};
+          return {fmul(kAct(row, d), decay), fmul(qAct(row, d), decay)};
         });
     rowsA.push_back({splitFragment(b, loc, atom, kq[0]),
                      splitFragment(b, loc, atom, kq[1])});
@@ -2386,7 +2436,15 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
     rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
     beginLds();
     ldsG = carve(p.C * p.prepPadded(p.K));
-    ldsA = carve(p.C * p.prepPadded(p.C));
+    if (p.stageActs) {
+      // A's bytes hold q's staged rows until A_kk is stored (prepIntraChunk).
+      SmallVector<Value> a =
+          carveShared(p.C * p.prepPadded(p.C),
+                      {f32, cast<MemRefType>(q.getType()).getElementType()});
+      ldsA = a[0], ldsQ = a[1];
+    } else {
+      ldsA = carve(p.C * p.prepPadded(p.C));
+    }
     ldsT = carve(kSub * p.C);
     ldsRowQ = carve(p.C);
     ldsRowK = carve(p.C);

@@ -102,7 +102,7 @@
 // FIG-DAG: sm_90 kda_chunk_heads128_join: {{.*}}spills 0
 // FIG-DAG: sm_90 kda_chunk_heads128_segments_v64: {{.*}}spills 0
 
-// MANIFEST: "dynamic_lds_bytes": 75008,
+// MANIFEST: "dynamic_lds_bytes": 75520,
 // MANIFEST: "kind": "chunk_prep",
 // MANIFEST: "fixed": 262144,
 // MANIFEST: "per_token": 6218

@@ -25,37 +25,54 @@
 // words on sm_90, 4 on gfx942: 32 x 40 and 32 x 36 floats).
 // SM90: vector.store %{{.*}} {alignment = 16 : i64} : memref<1280xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // GFX942: vector.store %{{.*}} {alignment = 16 : i64} : memref<1152xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK: vector.store %{{.*}} {alignment = 8 : i64} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// k's staged rows are padded for the atom's fragment loads too
+// (ldsRowPadWords of bf16: 4 words on sm_90, 2 on gfx942: 32 x 40 and
+// 32 x 36 bf16).
+// SM90: vector.store %{{.*}} {alignment = 8 : i64} : memref<1280xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// GFX942: vector.store %{{.*}} {alignment = 8 : i64} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // SM90-COUNT-6: gpu.shuffle xor
 // CHECK: gpu.barrier
 // CHECK: gpu.barrier
 // The decayed rows: q's run from global memory, k's from LDS, three
 // workspace runs.
 // CHECK: vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
-// CHECK: vector.load %{{.*}} {alignment = 8 : i64} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// SM90: vector.load %{{.*}} {alignment = 8 : i64} : memref<1280xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// GFX942: vector.load %{{.*}} {alignment = 8 : i64} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // CHECK: math.exp2
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// The zeroed A rows (LDS, and A_qk's workspace rows).
+// A_kk / A_qk: q's rows staged in A's bytes (a bf16 view of them: 32 x 40
+// and 32 x 36 bf16 fit A's 32 x 40 and 32 x 36 floats), read by every k
+// loop from LDS; once all k loops are done, the zeroed A rows (LDS, and
+// A_qk's workspace rows), then the pieces' stores.
+// CHECK: vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
+// SM90: vector.store %{{.*}} {alignment = 8 : i64} : memref<2560xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// GFX942: vector.store %{{.*}} {alignment = 8 : i64} : memref<2304xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// CHECK: gpu.barrier
+// SM90: memref.load %{{.*}} : memref<2560xbf16, #gpu.address_space<workgroup>>
+// GFX942: memref.load %{{.*}} : memref<2304xbf16, #gpu.address_space<workgroup>>
+// CHECK: kda.mma
+// CHECK: gpu.barrier
 // SM90: vector.store %{{.*}} : memref<1280xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // GFX942: vector.store %{{.*}} : memref<1152xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK: gpu.barrier
-// CHECK: kda.mma
 // W's operand words read k from LDS; then v's rows are staged.
-// CHECK: vector.load %{{.*}} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// SM90: vector.load %{{.*}} : memref<1280xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// GFX942: vector.load %{{.*}} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // CHECK: gpu.barrier
 // CHECK: vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
-// CHECK: vector.store %{{.*}} {alignment = 8 : i64} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// SM90: vector.store %{{.*}} {alignment = 8 : i64} : memref<1280xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// GFX942: vector.store %{{.*}} {alignment = 8 : i64} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // CHECK: gpu.barrier
 // CHECK: kda.mma
 // CHECK-LABEL: gpu.func @kda_runs_scan(
 
-// K = V = 128, chunk 64: staged where the LDS allows (sm_90: 75008 bytes,
+// K = V = 128, chunk 64: staged where the LDS allows (sm_90: 75520 bytes,
 // three workgroups an SM), not on gfx942.
 // CHECK-LABEL: gpu.func @kda_big_prep(
-// SM90-SAME: kda.dynamic_lds_bytes = 75008
+// SM90-SAME: kda.dynamic_lds_bytes = 75520
 // GFX942-SAME: kda.dynamic_lds_bytes = 56064
 // SM90: vector.store %{{.*}} : memref<{{[0-9]+}}xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // GFX942-NOT: xbf16, #gpu.address_space<workgroup>>

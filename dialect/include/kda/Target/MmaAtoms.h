@@ -101,15 +101,21 @@ const MmaAtom &contiguousKAtom(const MmaAtom &atom);
 /// whole registers on such atoms; every atom kda knows, and its twin, does.
 bool pairsAlongK(const MmaAtom &atom);
 
-/// Words (4 bytes) of padding for a row-major LDS array whose rows (a
-/// multiple of 32 words wide) feed `atom`'s A fragments by vector loads
-/// along k, one load a lane of the k it holds side by side (at most 16
-/// bytes): a multiple of 4 (rows stay 16-byte aligned), so that the rows
-/// the lanes of one 128-byte LDS wavefront read fall on distinct banks of
-/// 4 bytes (32 of them). mma.sync m16n8k16: 8 (a wavefront's 16 lanes read 8
-/// words of each of 4 rows; with 4 the rows overlap, 2-way conflicts);
-/// the MFMA atoms: 4 (8 lanes read 4 words of each of 8 rows).
-unsigned ldsRowPadWords(const MmaAtom &atom);
+/// Words (4 bytes) of padding for a row-major LDS array of `elementBytes`
+/// elements whose rows (a multiple of 32 words wide) feed `atom`'s A
+/// fragments by loads along k, one load a lane of the k it holds side by
+/// side (at most 16 bytes), so that the rows the lanes of one 128-byte LDS
+/// wavefront read fall on distinct banks of 4 bytes (32 of them). f32 rows
+/// (the prep's G and A, also read as 16-byte runs) keep a multiple of 4
+/// words (rows stay 16-byte aligned): mma.sync m16n8k16 8 (a wavefront's
+/// 16 lanes read 8 words of each of 4 rows; with 4 the rows overlap, 2-way
+/// conflicts), the MFMA atoms 4 (8 lanes read 4 words of each of 8 rows).
+/// bf16 rows (the prep's staged k and q) need a lane's load aligned only:
+/// mma.sync 4 (its 32 lanes read one word of each pair, 4 words of each of
+/// 8 rows; the 2 words of 8 bytes of padding were 2-way conflicts, ncu on
+/// the H200), MFMA 16x16x16 and 32x32x8 2 (16 lanes, 2 words of each of
+/// 16 rows), 16x16x32 and 32x32x16 4.
+unsigned ldsRowPadWords(const MmaAtom &atom, unsigned elementBytes = 4);
 
 /// How a wave's accumulator tiles of a matrix can feed the same atom again
 /// as an operand without leaving its registers: the identity a kernel needs
