@@ -12,6 +12,11 @@
 // RUN: kda-opt %s --kda-decompose --kda-lower-to-gpu=target=gfx942 | FileCheck %s --check-prefixes=CHECK,GFX942
 
 // CHECK-LABEL: gpu.func @kda_runs_prep(
+// First the chunk's rows of q, k and g toward the L2, one thread a row and
+// field (a hint: sm_90's prefetch.global.L2, nothing on gfx942).
+// CHECK: kda.prefetch_row %{{.*}} elems(32) : memref<?xbf16>
+// CHECK: kda.prefetch_row %{{.*}} elems(32) : memref<?xbf16>
+// CHECK: kda.prefetch_row %{{.*}} elems(32) : memref<?xf32>
 // The gate pass, with k's rows (and, where every thread makes the same
 // trips - sm_90's 256 threads over 256 runs -, the row norms as cluster
 // sums): every load of a trip before its math and stores.
