@@ -164,6 +164,18 @@ TEST(MmaAtoms, LdsRowPaddingOfBf16Rows) {
   }
 }
 
+// Which atoms' accumulators a lane stores as 8-byte pairs (the prep's W and
+// U rows): mma.sync's (c0 c1 and c2 c3 are adjacent columns of one row), no
+// MFMA's (a lane holds one column of several rows).
+TEST(MmaAtoms, AccumulatorPairsAlongRow) {
+  EXPECT_TRUE(
+      accumulatorPairsAlongRow(getMmaAtom(MmaKind::MmaSyncF32_16x8x16_BF16)));
+  for (MmaKind k :
+       {MmaKind::MfmaF32_16x16x16_BF16, MmaKind::MfmaF32_32x32x8_BF16,
+        MmaKind::MfmaF32_16x16x32_BF16, MmaKind::MfmaF32_32x32x16_BF16})
+    EXPECT_FALSE(accumulatorPairsAlongRow(getMmaAtom(k)));
+}
+
 TEST(MmaAtoms, AccumulatorOperandIdentities) {
   auto mfma = accumulatorOperandOf(getMmaAtom(MmaKind::MfmaF32_16x16x16_BF16));
   ASSERT_TRUE(mfma.has_value());

@@ -178,6 +178,18 @@ bool mlir::kda::pairsAlongK(const MmaAtom &atom) {
   return pairs(atom.a, /*kIsCol=*/true) && pairs(atom.b, /*kIsCol=*/false);
 }
 
+bool mlir::kda::accumulatorPairsAlongRow(const MmaAtom &atom) {
+  const FragmentLayout &c = atom.c;
+  if (c.elems % 2)
+    return false;
+  for (unsigned lane = 0; lane < atom.waveSize; ++lane)
+    for (unsigned e = 0; e < c.elems; e += 2)
+      if (c.rowOf(lane, e + 1) != c.rowOf(lane, e) || c.colOf(lane, e) % 2 ||
+          c.colOf(lane, e + 1) != c.colOf(lane, e) + 1)
+        return false;
+  return true;
+}
+
 unsigned mlir::kda::ldsRowPadWords(const MmaAtom &atom, unsigned elementBytes) {
   const FragmentLayout &a = atom.a;
   // The k lane 0 holds side by side from its first element: one load of at

@@ -1173,14 +1173,38 @@ private:
   }
   /// Stores a live piece's results to workspace field `field` of the
   /// chunk's rows (masked rows are not stored), as split words if `asWords`.
+  /// Where the atom's lanes hold adjacent columns of a row side by side
+  /// (accumulatorPairsAlongRow) and the field's rows start on 8 bytes, a
+  /// pair is one 8-byte store: one sector a row per warp store instead of
+  /// two half-filled ones (ncu on the H200, 2026-12-03: W's and U's 4-byte
+  /// stores were half of their sectors excessive).
   void storeRows(Value acc, Value row0, Value col0, Value live, int64_t field,
                  bool asWords) {
+    struct Result {
+      Value i, col, x;
+    };
+    SmallVector<Result> results;
     ifThen(live, [&] {
       eachResult(acc, row0, col0, [&](Value i, Value col, Value x) {
-        ifThen(rowValid(i), [&] {
-          store(asWords ? word(x) : x, ws, recAt(rowToken(i), field, col));
-        });
+        results.push_back({i, col, asWords ? word(x) : x});
       });
+      const bool pairs = accumulatorPairsAlongRow(*p.atom) &&
+                         p.recFloats() % 2 == 0 && field % 2 == 0;
+      for (size_t e = 0; e < results.size(); e += pairs ? 2 : 1) {
+        const Result &r = results[e];
+        ifThen(rowValid(r.i), [&] {
+          Value at = recAt(rowToken(r.i), field, r.col);
+          if (!pairs) {
+            store(r.x, ws, at);
+            return;
+          }
+          auto type = VectorType::get({2}, f32);
+          Value two = vector::FromElementsOp::create(
+              b, loc, type, ValueRange{r.x, results[e + 1].x});
+          vector::StoreOp::create(b, loc, two, ws, ValueRange{at},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(8));
+        });
+      }
     });
   }
   /// The (row, column) of atom tile `tile` in an M x N product tiled by the

@@ -101,6 +101,12 @@ const MmaAtom &contiguousKAtom(const MmaAtom &atom);
 /// whole registers on such atoms; every atom kda knows, and its twin, does.
 bool pairsAlongK(const MmaAtom &atom);
 
+/// Whether every lane's accumulator elements 2i and 2i + 1 are one row's
+/// columns c and c + 1 with c even: a lane then stores them as one 8-byte
+/// vector (mma.sync m16n8k16: yes; the MFMA atoms, whose lanes hold one
+/// column of several rows: no).
+bool accumulatorPairsAlongRow(const MmaAtom &atom);
+
 /// Words (4 bytes) of padding for a row-major LDS array of `elementBytes`
 /// elements whose rows (a multiple of 32 words wide) feed `atom`'s A
 /// fragments by loads along k, one load a lane of the k it holds side by
