@@ -1177,7 +1177,10 @@ private:
   /// (accumulatorPairsAlongRow) and the field's rows start on 8 bytes, a
   /// pair is one 8-byte store: one sector a row per warp store instead of
   /// two half-filled ones (ncu on the H200, 2026-12-03: W's and U's 4-byte
-  /// stores were half of their sectors excessive).
+  /// stores were half of their sectors excessive). Measured on the H200
+  /// (2026-12-03, one call, two rounds): the prep 0.520 -> 0.480 ms (1 x
+  /// 8192 H32), 1.010 -> 0.930 (4 x 4096); A_qk's pairs (storeQkWords)
+  /// then 0.477 / 0.920.
   void storeRows(Value acc, Value row0, Value col0, Value live, int64_t field,
                  bool asWords) {
     struct Result {
@@ -1277,6 +1280,7 @@ private:
   void prepGateCumsum();
   void prepIntraChunk();
   void prefetchChunkRows();
+  void storeQkWords(Value acc, Value r0, Value c0, bool diagonal);
   bool intraStagesQ(int64_t pieces) const;
   void zeroIntra();
   /// The atom tiles of A_kk and A_qk of a prep piece (raw sums, in the
@@ -2080,18 +2084,62 @@ void ChunkEmitter::prepIntraChunk() {
             store(fmul(fmul(rows, load(ldsRowK, j)), x), ldsA, aIdx(i, j));
           });
         });
-        eachResult(accs.qk[t], r0, c0, [&](Value i, Value j, Value x) {
-          storeIf(arith::CmpIPredicate::ule, i, j, rowValid(i), [&] {
-            Value rows = fmul(load(ldsRowQ, i), load(ldsRowK, j));
-            store(word(fmul(rows, x)), ws, recAt(rowToken(i), p.recA(), j));
-          });
-        });
+        storeQkWords(accs.qk[t], r0, c0, diagonal);
       });
     }
   });
   if (!diagonal)
     prepDiagonal();
   barrier();
+}
+
+// A_qk's tile at (r0, c0) into the records as words (j <= i inside a
+// diagonal block, every element off it), masked rows not stored. Where the
+// atom's lanes hold adjacent columns (storeRows) a pair is one 8-byte store:
+// on a diagonal block a pair's second element past the diagonal is stored
+// as the 0 zeroIntra wrote there (its product may be inf: never stored).
+void ChunkEmitter::storeQkWords(Value acc, Value r0, Value c0, bool diagonal) {
+  auto value = [&](Value i, Value j, Value x) {
+    return word(fmul(fmul(load(ldsRowQ, i), load(ldsRowK, j)), x));
+  };
+  auto below = [&](Value i, Value j) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, j, i);
+  };
+  const bool pairs = accumulatorPairsAlongRow(*p.atom) &&
+                     p.recFloats() % 2 == 0 && p.recA() % 2 == 0;
+  if (!pairs) {
+    eachResult(acc, r0, c0, [&](Value i, Value j, Value x) {
+      Value cond = rowValid(i);
+      if (diagonal)
+        cond = arith::AndIOp::create(b, loc, cond, below(i, j));
+      ifThen(cond, [&] {
+        store(value(i, j, x), ws, recAt(rowToken(i), p.recA(), j));
+      });
+    });
+    return;
+  }
+  SmallVector<std::array<Value, 3>> results;
+  eachResult(acc, r0, c0, [&](Value i, Value j, Value x) {
+    results.push_back({i, j, x});
+  });
+  for (size_t e = 0; e < results.size(); e += 2) {
+    auto [i, j, x0] = results[e];
+    Value j1 = add(j, idx(1)), x1 = results[e + 1][2];
+    Value cond = rowValid(i);
+    if (diagonal)
+      cond = arith::AndIOp::create(b, loc, cond, below(i, j));
+    ifThen(cond, [&] {
+      Value second = value(i, j1, x1);
+      if (diagonal)
+        second = select(below(i, j1), second, f(0));
+      Value two =
+          vector::FromElementsOp::create(b, loc, VectorType::get({2}, f32),
+                                         ValueRange{value(i, j, x0), second});
+      vector::StoreOp::create(b, loc, two, ws,
+                              ValueRange{recAt(rowToken(i), p.recA(), j)},
+                              /*nontemporal=*/false, llvm::MaybeAlign(8));
+    });
+  }
 }
 
 // One k loop for both products and every atom tile of a piece's block, on

@@ -63,6 +63,10 @@
 // GFX942: vector.store %{{.*}} : memref<1152xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK: gpu.barrier
+// A_qk's words: mma.sync's lanes hold adjacent columns of a row, stored as
+// 8-byte pairs (accumulatorPairsAlongRow); MFMA's one element at a time.
+// SM90: vector.store %{{.*}} {alignment = 8 : i64} : memref<?xf32>, vector<2xf32>
+// GFX942: memref.store %{{.*}} : memref<?xf32>
 // W's operand words read k from LDS; then v's rows are staged.
 // SM90: vector.load %{{.*}} : memref<1280xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // GFX942: vector.load %{{.*}} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
@@ -72,6 +76,9 @@
 // GFX942: vector.store %{{.*}} {alignment = 8 : i64} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // CHECK: gpu.barrier
 // CHECK: kda.mma
+// W's and U's record rows likewise.
+// SM90: vector.store %{{.*}} {alignment = 8 : i64} : memref<?xf32>, vector<2xf32>
+// GFX942: memref.store %{{.*}} : memref<?xf32>
 // CHECK-LABEL: gpu.func @kda_runs_scan(
 
 // K = V = 128, chunk 64: staged where the LDS allows (sm_90: 75520 bytes,
