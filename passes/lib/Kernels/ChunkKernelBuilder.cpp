@@ -1963,16 +1963,6 @@ IntraSchedule intraSchedule(int64_t blocks, int64_t nt, int64_t mt,
   return s;
 }
 
-// A_kk (LDS, strictly lower, beta_i folded in) and A_qk (workspace rows,
-// lower with the diagonal), by atoms over row blocks (intraSchedule). Row
-// block I's products are anchored at its first row 16 I (off-diagonal
-// blocks only, both exponents <= 0; the diagonal blocks pairwise,
-// prepDiagonal), or, where the diagonal blocks go by atoms
-// (diagonalByAtoms), all of them at its middle row 16 I + 8: then a row's
-// factor exp(G_i - G_m) is at most e^(8 |lb|) and a column's exp(G_m - G_j)
-// in an off-diagonal block at most 1 - where it flushes to zero the product
-// lost is below e^(8 |lb|) x 2^-126 (2^-68 at Kimi's -5), an absolute error
-// far below the rounding of the stored values.
 /// Whether A_qk's q fragments read q's rows staged in A's bytes: where k is
 /// staged (the activations are the atom's operand type), q's rows fit A's
 /// block, and every wave takes at most one piece, so that one barrier after
@@ -1997,6 +1987,16 @@ void ChunkEmitter::zeroIntra() {
   });
 }
 
+// A_kk (LDS, strictly lower, beta_i folded in) and A_qk (workspace rows,
+// lower with the diagonal), by atoms over row blocks (intraSchedule). Row
+// block I's products are anchored at its first row 16 I (off-diagonal
+// blocks only, both exponents <= 0; the diagonal blocks pairwise,
+// prepDiagonal), or, where the diagonal blocks go by atoms
+// (diagonalByAtoms), all of them at its middle row 16 I + 8: then a row's
+// factor exp(G_i - G_m) is at most e^(8 |lb|) and a column's exp(G_m - G_j)
+// in an off-diagonal block at most 1 - where it flushes to zero the product
+// lost is below e^(8 |lb|) x 2^-126 (2^-68 at Kimi's -5), an absolute error
+// far below the rounding of the stored values.
 void ChunkEmitter::prepIntraChunk() {
   const bool diagonal = diagonalByAtoms(layer);
   const int64_t mt = kSub / p.atom->m, nt = kSub / p.atom->n;
