@@ -1183,32 +1183,49 @@ private:
   /// then 0.477 / 0.920.
   void storeRows(Value acc, Value row0, Value col0, Value live, int64_t field,
                  bool asWords) {
-    struct Result {
-      Value i, col, x;
-    };
-    SmallVector<Result> results;
     ifThen(live, [&] {
-      eachResult(acc, row0, col0, [&](Value i, Value col, Value x) {
-        results.push_back({i, col, asWords ? word(x) : x});
-      });
-      const bool pairs = accumulatorPairsAlongRow(*p.atom) &&
-                         p.recFloats() % 2 == 0 && field % 2 == 0;
+      SmallVector<Result> results = resultsOf(acc, row0, col0);
+      if (asWords)
+        for (Result &r : results)
+          r.x = word(r.x);
+      const bool pairs = recordPairs(field);
       for (size_t e = 0; e < results.size(); e += pairs ? 2 : 1) {
         const Result &r = results[e];
         ifThen(rowValid(r.i), [&] {
           Value at = recAt(rowToken(r.i), field, r.col);
-          if (!pairs) {
+          if (pairs)
+            storeRecPair(r.x, results[e + 1].x, at);
+          else
             store(r.x, ws, at);
-            return;
-          }
-          auto type = VectorType::get({2}, f32);
-          Value two = vector::FromElementsOp::create(
-              b, loc, type, ValueRange{r.x, results[e + 1].x});
-          vector::StoreOp::create(b, loc, two, ws, ValueRange{at},
-                                  /*nontemporal=*/false, llvm::MaybeAlign(8));
         });
       }
     });
+  }
+  /// One accumulator element of a tile: its row, column and value.
+  struct Result {
+    Value i, col, x;
+  };
+  /// eachResult's elements of the tile at (row0, col0), in fragment order.
+  SmallVector<Result> resultsOf(Value acc, Value row0, Value col0) {
+    SmallVector<Result> results;
+    eachResult(acc, row0, col0, [&](Value i, Value col, Value x) {
+      results.push_back({i, col, x});
+    });
+    return results;
+  }
+  /// Whether record field `field` takes a lane's accumulator elements 2e and
+  /// 2e + 1 as one 8-byte pair (storeRows): adjacent columns of a row
+  /// (accumulatorPairsAlongRow) starting on 8 bytes.
+  bool recordPairs(int64_t field) const {
+    return accumulatorPairsAlongRow(*p.atom) && p.recFloats() % 2 == 0 &&
+           field % 2 == 0;
+  }
+  /// x0, x1 as one 8-byte store at workspace element `at` (recordPairs).
+  void storeRecPair(Value x0, Value x1, Value at) {
+    Value two = vector::FromElementsOp::create(
+        b, loc, VectorType::get({2}, f32), ValueRange{x0, x1});
+    vector::StoreOp::create(b, loc, two, ws, ValueRange{at},
+                            /*nontemporal=*/false, llvm::MaybeAlign(8));
   }
   /// The (row, column) of atom tile `tile` in an M x N product tiled by the
   /// atom, tiles numbered row-major.
@@ -1387,6 +1404,7 @@ private:
   /// Row r of k / v starts at element qkRow(t) / vRow(t) of its tensor.
   Value qkRow(Value t) { return mul(add(mul(t, idx(p.H)), hq), idx(p.K)); }
   Value vRow(Value t) { return mul(add(mul(t, idx(p.HV)), h), idx(p.V)); }
+  Value gRow(Value t) { return mul(add(mul(t, idx(p.HV)), h), idx(p.K)); }
   /// Runs (forRowRuns) of the same: rows of q, k and g start at multiples
   /// of K, G's at multiples of its padded width, a workspace field at
   /// multiples of the record.
@@ -1839,9 +1857,7 @@ void ChunkEmitter::prepGateCumsum() {
     // the gate's math and store, they made each trip three memory latencies
     // (ncu, H200: a quarter of the prep waiting in this pass).
     Value t = safeToken(r);
-    SmallVector<Value> raw =
-        loadRun(g, add(mul(add(mul(t, idx(p.HV)), h), idx(p.K)), d0),
-                runAlign(g, {p.K}));
+    SmallVector<Value> raw = loadRun(g, add(gRow(t), d0), runAlign(g, {p.K}));
     SmallVector<Value> bias;
     if (dtBias)
       bias =
@@ -2105,9 +2121,7 @@ void ChunkEmitter::storeQkWords(Value acc, Value r0, Value c0, bool diagonal) {
   auto below = [&](Value i, Value j) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, j, i);
   };
-  const bool pairs = accumulatorPairsAlongRow(*p.atom) &&
-                     p.recFloats() % 2 == 0 && p.recA() % 2 == 0;
-  if (!pairs) {
+  if (!recordPairs(p.recA())) {
     eachResult(acc, r0, c0, [&](Value i, Value j, Value x) {
       Value cond = rowValid(i);
       if (diagonal)
@@ -2118,13 +2132,10 @@ void ChunkEmitter::storeQkWords(Value acc, Value r0, Value c0, bool diagonal) {
     });
     return;
   }
-  SmallVector<std::array<Value, 3>> results;
-  eachResult(acc, r0, c0, [&](Value i, Value j, Value x) {
-    results.push_back({i, j, x});
-  });
+  SmallVector<Result> results = resultsOf(acc, r0, c0);
   for (size_t e = 0; e < results.size(); e += 2) {
     auto [i, j, x0] = results[e];
-    Value j1 = add(j, idx(1)), x1 = results[e + 1][2];
+    Value j1 = add(j, idx(1)), x1 = results[e + 1].x;
     Value cond = rowValid(i);
     if (diagonal)
       cond = arith::AndIOp::create(b, loc, cond, below(i, j));
@@ -2132,12 +2143,7 @@ void ChunkEmitter::storeQkWords(Value acc, Value r0, Value c0, bool diagonal) {
       Value second = value(i, j1, x1);
       if (diagonal)
         second = select(below(i, j1), second, f(0));
-      Value two =
-          vector::FromElementsOp::create(b, loc, VectorType::get({2}, f32),
-                                         ValueRange{value(i, j, x0), second});
-      vector::StoreOp::create(b, loc, two, ws,
-                              ValueRange{recAt(rowToken(i), p.recA(), j)},
-                              /*nontemporal=*/false, llvm::MaybeAlign(8));
+      storeRecPair(value(i, j, x0), second, recAt(rowToken(i), p.recA(), j));
     });
   }
 }
@@ -2518,9 +2524,7 @@ void ChunkEmitter::prefetchChunkRows() {
     Value live = arith::AndIOp::create(b, loc, lt(i, idx(count)), rowValid(r));
     ifThen(live, [&] {
       Value t = rowToken(r);
-      // q and k rows of head hq, g's of value head h.
-      Value starts[] = {qkRow(t), qkRow(t),
-                        mul(add(mul(t, idx(p.HV)), h), idx(p.K))};
+      Value starts[] = {qkRow(t), qkRow(t), gRow(t)};
       for (int64_t f = 0; f < fields; ++f)
         ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, which,
                                      idx(f)),
