@@ -333,7 +333,9 @@ kda_status checkSlots(const kda_kernel *rec, const kda_forward_args &a) {
       const int32_t s = a.slots_host[i * S + c];
       const std::string where =
           S == 1 ? "" : " (column " + std::to_string(c) + ")";
-      if (s >= a.state.num_slots) {
+      // Only a named slot is read or written: a padding row's slot need not
+      // be in the pool (slot 0 of an empty one).
+      if (s >= a.state.num_slots && !(padding && c == 0 && s < below)) {
         why << "slot index " << s << " of row " << i << where
             << " is outside the pool of " << a.state.num_slots << " slots";
         return refuse(why);
@@ -554,7 +556,11 @@ kda_status kda_forward_workspace_bytes(const kda_kernel *rec,
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null result");
   if (kda_status s = validateRows(rec, chunk, a))
     return s;
-  const int64_t need = workspaceNeed(segmentsOf(rec, chunk, *a), rec, chunk, *a);
+  // What kda_forward would refuse gets no size either.
+  const std::vector<Segment> segments = segmentsOf(rec, chunk, *a);
+  if (kda_status s = checkChunkRows(*a, segments, rec))
+    return s;
+  const int64_t need = workspaceNeed(segments, rec, chunk, *a);
   if (need < 0)
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "the workspace of this call overflows int64");

@@ -664,6 +664,11 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
   if (!dir || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null bundle path or result");
   *out = nullptr;
+  if (backend != KDA_BACKEND_AUTO && backend != KDA_BACKEND_HIP &&
+      backend != KDA_BACKEND_CUDA && backend != KDA_BACKEND_EMU)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                "backend " + std::to_string(int(backend)) +
+                    " is none of auto, hip, cuda, emu");
   const std::string manifestPath = std::string(dir) + "/manifest.json";
   if (!std::ifstream(manifestPath))
     return fail(KDA_ERROR_NOT_FOUND, "no manifest at " + manifestPath);
@@ -749,6 +754,7 @@ kda_status kda_bundle_find(kda_bundle *bundle, const char *name,
 
 kda_status kda_kernel_variant_for(const kda_kernel *k, int64_t numSeqs,
                                    const char **name) {
+  lastError.clear();
   if (!k || !name || numSeqs < 0)
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "null kernel or result, or negative num_seqs");
@@ -849,6 +855,10 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
     why << "negative num_seqs or num_tokens";
     return bad();
   }
+  if (b->num_slots < 0) {
+    why << "num_slots " << b->num_slots << " is negative";
+    return bad();
+  }
   if (b->num_seqs > 65535) {
     why << "num_seqs " << b->num_seqs << " exceeds 65535 (grid z)";
     return bad();
@@ -900,8 +910,10 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
         << b->num_tokens;
     return bad();
   }
+  // Only a named slot (> 0) is read or written: a padding row's slot need
+  // not be in the pool (slot 0 of an empty one).
   for (int32_t i = 0; i < b->num_seqs; ++i)
-    if (b->slots_host[i] >= b->num_slots) {
+    if (b->slots_host[i] > 0 && b->slots_host[i] >= b->num_slots) {
       why << "slot index " << b->slots_host[i] << " of sequence " << i
           << " is outside the pool of " << b->num_slots << " slots";
       return bad();

@@ -25,6 +25,8 @@
 #include <climits>
 #include <cstdlib>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <ostream>
 #include <utility>
 
@@ -638,6 +640,25 @@ TEST_P(ForwardWithChunk, MixedBatchSplitByThePlanner) {
   negative.padding = KDA_PADDING_NEGATIVE;
   EXPECT_EQ(kda_forward_validate(recKernel, chunk.kernel, &negative),
             KDA_ERROR_INVALID_ARGUMENT);
+  // With its padding row renamed for that convention (slot 0 is real
+  // there), the chunk path's pool rule is what refuses it, and no entry
+  // point sizes a workspace for it either.
+  std::vector<int32_t> slots(negative.slots_host,
+                             negative.slots_host + shape.lengths.size());
+  std::replace(slots.begin(), slots.end(), 0, -1);
+  negative.slots_host = slots.data();
+  const std::string rule = "rows longer than the planner's threshold";
+  EXPECT_EQ(kda_forward_validate(recKernel, chunk.kernel, &negative),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find(rule), std::string::npos)
+      << kda_last_error();
+  int64_t bytes = -7;
+  EXPECT_EQ(
+      kda_forward_workspace_bytes(recKernel, chunk.kernel, &negative, &bytes),
+      KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find(rule), std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(bytes, -7) << "a refused call wrote its result";
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, ForwardWithChunk,

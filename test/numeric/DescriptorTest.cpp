@@ -145,6 +145,40 @@ TEST_F(Descriptors, NegativeCounts) {
                 "negative num_seqs or num_tokens");
   expectRefused([](kda_batch &b) { b.num_tokens = -5; },
                 "negative num_seqs or num_tokens");
+  expectRefused([](kda_batch &b) { b.num_slots = -1; },
+                "num_slots -1 is negative");
+}
+
+// A padding row (slot <= 0) reads and writes no slot, so its slot need not
+// be in the pool: slot 0 of an empty pool is padding, slot 1 is refused.
+TEST_F(Descriptors, PaddingSlotsNeedNoPool) {
+  slots = {0, -3, 0};
+  kda_batch b = harness->batch();
+  b.slots_host = slots.data();
+  b.num_slots = 0;
+  EXPECT_EQ(kda_validate_recurrent(kernel, &b), KDA_OK) << kda_last_error();
+  slots = {0, 1, 0};
+  expectRefused(
+      [&](kda_batch &bb) {
+        bb.slots_host = slots.data();
+        bb.num_slots = 0;
+      },
+      "slot index 1 of sequence 1 is outside the pool of 0 slots");
+}
+
+// Every entry point that can fail clears the last error first, the variant
+// query too.
+TEST_F(Descriptors, VariantQueryClearsTheLastError) {
+  ASSERT_EQ(kda_bundle_find(bundle, "no_such_layer", &kernel),
+            KDA_ERROR_NOT_FOUND);
+  ASSERT_STRNE(kda_last_error(), "");
+  ASSERT_EQ(kda_bundle_find(bundle, "k3_small", &kernel), KDA_OK);
+  ASSERT_EQ(kda_bundle_find(bundle, "no_such_layer", nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  const char *name = nullptr;
+  EXPECT_EQ(kda_kernel_variant_for(kernel, 3, &name), KDA_OK);
+  EXPECT_STREQ(kda_last_error(), "");
+  EXPECT_STREQ(name, "k3_small");
 }
 
 // Grid z carries the sequences: 65535 is the last count that fits.
@@ -325,6 +359,21 @@ TEST(Bundles, UnavailableBackendIsRefused) {
     EXPECT_EQ(bundle, nullptr);
     EXPECT_NE(std::string(kda_last_error()).find("no usable backend"),
               std::string::npos);
+  }
+}
+
+// A backend value outside the enum is a bad argument, named, not a missing
+// driver.
+TEST(Bundles, BackendOutsideTheEnumIsRefused) {
+  std::string dir = std::string(KDA_NUMERIC_BUNDLES_DIR) + "/k3_small";
+  for (int value : {99, -1}) {
+    kda_bundle *bundle = nullptr;
+    EXPECT_EQ(kda_bundle_open(dir.c_str(), kda_backend(value), &bundle),
+              KDA_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(bundle, nullptr);
+    EXPECT_EQ(std::string(kda_last_error()),
+              "backend " + std::to_string(value) +
+                  " is none of auto, hip, cuda, emu");
   }
 }
 

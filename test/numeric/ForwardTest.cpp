@@ -405,6 +405,24 @@ TEST_P(ForwardRefusals, PoolStrideAndSize) {
                 "state.num_slots -1 is negative");
 }
 
+// A padding row reads and writes no slot: slot 0 of an empty pool is padding
+// under slot <= 0 (the kernel's convention here), a real slot is refused.
+TEST_P(ForwardRefusals, PaddingSlotsNeedNoPool) {
+  slots = {0, 0, 0, -1};
+  kda_forward_args a = test::forwardArgs(harness->batch(), 2);
+  a.slots_host = slots.data();
+  a.state.num_slots = 0;
+  EXPECT_EQ(kda_forward_validate(kernel, nullptr, &a), KDA_OK)
+      << kda_last_error();
+  slots = {0, 2, 0, -1};
+  expectRefused(
+      [&](kda_forward_args &b) {
+        b.slots_host = slots.data();
+        b.state.num_slots = 0;
+      },
+      "slot index 2 of row 1 is outside the pool of 0 slots");
+}
+
 TEST_P(ForwardRefusals, PointersNullOrMisaligned) {
   expectRefused([](kda_forward_args &a) { a.q = nullptr; }, "q is null");
   expectRefused([](kda_forward_args &a) { a.slots_host = nullptr; },

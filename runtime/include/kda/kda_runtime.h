@@ -84,8 +84,9 @@ typedef struct kda_batch {
   int32_t num_seqs;              /* N */
   int64_t num_tokens;            /* T */
   const int32_t *cu_seqlens_host; /* [N+1], host copy: validated */
-  const int32_t *slots_host;      /* [N], host copy: validated (in the pool;
-                                     no slot > 0 named twice) */
+  const int32_t *slots_host;      /* [N], host copy: validated (every slot
+                                     > 0 in the pool and named once; a
+                                     padding row's slot is never read) */
 
   const void *q, *k;             /* [T, H, K] act dtype */
   const void *v;                 /* [T, HV, V] act dtype */
