@@ -335,7 +335,7 @@ kda_status checkSlots(const kda_kernel *rec, const kda_forward_args &a) {
           S == 1 ? "" : " (column " + std::to_string(c) + ")";
       // Only a named slot is read or written: a padding row's slot need not
       // be in the pool (slot 0 of an empty one).
-      if (s >= a.state.num_slots && !(padding && c == 0 && s < below)) {
+      if (s >= a.state.num_slots && !(padding && c == 0)) {
         why << "slot index " << s << " of row " << i << where
             << " is outside the pool of " << a.state.num_slots << " slots";
         return refuse(why);
@@ -510,19 +510,31 @@ kda_status checkChunkRows(const kda_forward_args &a,
   return KDA_OK;
 }
 
-/// Validates the whole call and packs its launches into `plan`.
-kda_status validateAndPack(const kda_kernel *rec, const kda_kernel *chunk,
-                           const kda_forward_args *a, LaunchPlan &plan) {
+/// Validates everything of the call but its workspace, which needs `need`
+/// bytes for its `segments`: what kda_forward would refuse gets no size.
+kda_status validateCall(const kda_kernel *rec, const kda_kernel *chunk,
+                        const kda_forward_args *a,
+                        std::vector<Segment> &segments, int64_t &need) {
   if (kda_status s = validateRows(rec, chunk, a))
     return s;
-  const std::vector<Segment> segments = segmentsOf(rec, chunk, *a);
-  const int64_t need = workspaceNeed(segments, rec, chunk, *a);
+  segments = segmentsOf(rec, chunk, *a);
+  if (kda_status s = checkChunkRows(*a, segments, rec))
+    return s;
+  need = workspaceNeed(segments, rec, chunk, *a);
   if (need < 0)
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "the workspace of this call overflows int64");
-  if (kda_status s = checkWorkspace(*a, need))
+  return KDA_OK;
+}
+
+/// Validates the whole call and packs its launches into `plan`.
+kda_status validateAndPack(const kda_kernel *rec, const kda_kernel *chunk,
+                           const kda_forward_args *a, LaunchPlan &plan) {
+  std::vector<Segment> segments;
+  int64_t need = 0;
+  if (kda_status s = validateCall(rec, chunk, a, segments, need))
     return s;
-  if (kda_status s = checkChunkRows(*a, segments, rec))
+  if (kda_status s = checkWorkspace(*a, need))
     return s;
   for (const Segment &s : segments) {
     const kda_batch b = segmentBatch(*a, s);
@@ -554,16 +566,10 @@ kda_status kda_forward_workspace_bytes(const kda_kernel *rec,
   clearError();
   if (!bytes)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null result");
-  if (kda_status s = validateRows(rec, chunk, a))
+  std::vector<Segment> segments;
+  int64_t need = 0;
+  if (kda_status s = validateCall(rec, chunk, a, segments, need))
     return s;
-  // What kda_forward would refuse gets no size either.
-  const std::vector<Segment> segments = segmentsOf(rec, chunk, *a);
-  if (kda_status s = checkChunkRows(*a, segments, rec))
-    return s;
-  const int64_t need = workspaceNeed(segments, rec, chunk, *a);
-  if (need < 0)
-    return fail(KDA_ERROR_INVALID_ARGUMENT,
-                "the workspace of this call overflows int64");
   *bytes = need;
   return KDA_OK;
 }

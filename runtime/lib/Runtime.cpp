@@ -426,6 +426,18 @@ std::string pickTarget(const Backend &b, const std::vector<kda_kernel> &all,
   return "";
 }
 
+/// Whether `kind` is a value of the enum (a caller's int may be anything).
+bool isBackend(kda_backend kind) {
+  switch (kind) {
+  case KDA_BACKEND_AUTO:
+  case KDA_BACKEND_HIP:
+  case KDA_BACKEND_CUDA:
+  case KDA_BACKEND_EMU:
+    return true;
+  }
+  return false;
+}
+
 std::unique_ptr<Backend> makeBackend(kda_backend kind, std::string &error) {
   switch (kind) {
   case KDA_BACKEND_HIP: return kda::rt::makeHipBackend(error);
@@ -664,8 +676,7 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
   if (!dir || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null bundle path or result");
   *out = nullptr;
-  if (backend != KDA_BACKEND_AUTO && backend != KDA_BACKEND_HIP &&
-      backend != KDA_BACKEND_CUDA && backend != KDA_BACKEND_EMU)
+  if (!isBackend(backend))
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "backend " + std::to_string(int(backend)) +
                     " is none of auto, hip, cuda, emu");
