@@ -587,8 +587,8 @@ kda_status kda_plan_add_forward(kda_plan *plan, const kda_kernel *rec,
                                 const kda_kernel *chunk,
                                 const kda_forward_args *a) {
   clearError();
-  if (!plan)
-    return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan");
+  if (kda_status s = checkPlanOpen(plan))
+    return s;
   if (rec && kernelBundle(rec) != planBundle(plan))
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 describeKernel(rec) + " is not from the plan's bundle");

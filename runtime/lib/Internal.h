@@ -32,6 +32,9 @@ std::string describeKernel(const kda_kernel *kernel);
 const kda_bundle *kernelBundle(const kda_kernel *kernel);
 const kda_bundle *planBundle(const kda_plan *plan);
 LaunchPlan &planLaunches(kda_plan *plan);
+/// Refuses a null plan and one whose bundle was closed (the plan outlived
+/// it): every plan entry point that reaches the bundle checks this first.
+kda_status checkPlanOpen(const kda_plan *plan);
 
 /// The row variant a recurrent kernel was built for (the manifest's config;
 /// RecurrentKernelBuilder.cpp): slots per row (speculative decode), the

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <vector>
 
@@ -58,10 +59,15 @@ struct kda_bundle {
   std::unique_ptr<Backend> backend;
   std::vector<kda_kernel> kernels;
   kda::rt::VariantChooser variants; // config table variants by N
+  /// Lives exactly as long as the bundle: its plans hold a weak reference,
+  /// so a plan used after kda_bundle_close is refused instead of reaching
+  /// freed kernels and unloaded code objects.
+  std::shared_ptr<const int> alive = std::make_shared<const int>(0);
 };
 
 struct kda_plan {
   kda_bundle *bundle = nullptr;
+  std::weak_ptr<const int> bundleAlive;
   LaunchPlan plan;
 };
 
@@ -657,6 +663,16 @@ const kda_bundle *kda::rt::kernelBundle(const kda_kernel *k) {
   return k->bundle;
 }
 const kda_bundle *kda::rt::planBundle(const kda_plan *p) { return p->bundle; }
+
+kda_status kda::rt::checkPlanOpen(const kda_plan *p) {
+  if (!p)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan");
+  if (p->bundleAlive.expired())
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                "the plan's bundle was closed (kda_bundle_close): a plan dies "
+                "with its bundle; destroy it and build one on an open bundle");
+  return KDA_OK;
+}
 LaunchPlan &kda::rt::planLaunches(kda_plan *p) { return p->plan; }
 
 static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b);
@@ -1058,15 +1074,17 @@ kda_status kda_plan_create(kda_bundle *bundle, kda_plan **out) {
   lastError.clear();
   if (!bundle || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null bundle or result");
-  *out = new kda_plan{bundle, {}};
+  *out = new kda_plan{bundle, bundle->alive, {}};
   return KDA_OK;
 }
 
 /// A kernel may join a plan only from the plan's bundle (one backend, one
 /// stream).
 static kda_status checkPlanKernel(const kda_plan *plan, const kda_kernel *k) {
-  if (!plan || !k)
-    return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan or kernel");
+  if (kda_status s = kda::rt::checkPlanOpen(plan))
+    return s;
+  if (!k)
+    return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel");
   if (k->bundle != plan->bundle)
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 describe(k->m) + " is not from the plan's bundle");
@@ -1143,16 +1161,16 @@ const char *kda_plan_kernel_symbol(const kda_plan *plan, int32_t index) {
 
 kda_status kda_plan_launch(const kda_plan *plan, void *stream) {
   lastError.clear();
-  if (!plan)
-    return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan");
+  if (kda_status s = kda::rt::checkPlanOpen(plan))
+    return s;
   return kda::rt::runPlan(plan->bundle, plan->plan, stream);
 }
 
 kda_status kda_plan_launch_range(const kda_plan *plan, int32_t first,
                                  int32_t count, void *stream) {
   lastError.clear();
-  if (!plan)
-    return fail(KDA_ERROR_INVALID_ARGUMENT, "null plan");
+  if (kda_status s = kda::rt::checkPlanOpen(plan))
+    return s;
   const int64_t size = int64_t(plan->plan.size());
   if (first < 0 || count < 0 || int64_t(first) + count > size)
     return fail(KDA_ERROR_INVALID_ARGUMENT,

@@ -111,6 +111,54 @@ TEST_F(Descriptors, ValidBatchLaunches) {
   EXPECT_NE(harness->snapshot(), before);
 }
 
+// A plan dies with its bundle: used after kda_bundle_close it is refused
+// (nothing launched, nothing written), not a use of freed kernels.
+TEST_F(Descriptors, PlanOutlivingItsBundleIsRefused) {
+  kda_plan *plan = nullptr;
+  ASSERT_EQ(kda_plan_create(bundle, &plan), KDA_OK);
+  kda_batch b = harness->batch();
+  ASSERT_EQ(kda_plan_add_recurrent(plan, kernel, &b), KDA_OK)
+      << kda_last_error();
+  ASSERT_EQ(kda_plan_size(plan), 1);
+  kda_bundle_close(bundle);
+  bundle = nullptr; // TearDown's close is then a no-op
+
+  const std::string closed = "the plan's bundle was closed";
+  EXPECT_EQ(kda_plan_launch(plan, nullptr), KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find(closed), std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(kda_plan_launch_range(plan, 0, 1, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find(closed), std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(harness->snapshot(), before) << "a refused launch wrote memory";
+
+  // Adding to it is refused before the kernel is looked at, whichever
+  // bundle that kernel is from.
+  kda_bundle *other = nullptr;
+  ASSERT_EQ(kda_bundle_open(dir.c_str(), KDA_BACKEND_EMU, &other), KDA_OK)
+      << kda_last_error();
+  const kda_kernel *live = nullptr;
+  ASSERT_EQ(kda_bundle_find(other, "k3_small", &live), KDA_OK);
+  EXPECT_EQ(kda_plan_add_recurrent(plan, live, &b), KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find(closed), std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(kda_plan_add_forward(plan, live, nullptr, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find(closed), std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(kda_plan_size(plan), 1);
+  kda_plan_destroy(plan);
+
+  // A plan on the bundle still open launches as before.
+  ASSERT_EQ(kda_plan_create(other, &plan), KDA_OK);
+  ASSERT_EQ(kda_plan_add_recurrent(plan, live, &b), KDA_OK) << kda_last_error();
+  EXPECT_EQ(kda_plan_launch(plan, nullptr), KDA_OK) << kda_last_error();
+  EXPECT_NE(harness->snapshot(), before);
+  kda_plan_destroy(plan);
+  kda_bundle_close(other);
+}
+
 // Every field of the validation, one case each: a check that forgets one
 // field, or a loop that skips one position, is caught. The prepared batch:
 // k3_small (H 2, HV 2, K 64, V 32, bf16 activations, gates and betas, f32

@@ -141,8 +141,10 @@ kda_status kda_bundle_open(const char *dir, kda_backend backend,
                            kda_bundle **out);
 /* Frees the bundle and unloads its code objects from the device (CUDA
  * modules, HIP modules, the emulator's host objects): launches of its
- * kernels must have completed, and its kda_kernel pointers and plans are
- * dead afterwards. Close it before the context (CUDA) or device (HIP) it
+ * kernels must have completed, and its kda_kernel pointers are dead
+ * afterwards. Its plans are too: adding to or launching one is then refused
+ * (KDA_ERROR_INVALID_ARGUMENT, nothing enqueued); kda_plan_destroy still
+ * frees it. Close it before the context (CUDA) or device (HIP) it
  * was opened on is destroyed or reset: the unload happens there. Null is a
  * no-op. */
 void kda_bundle_close(kda_bundle *bundle);
