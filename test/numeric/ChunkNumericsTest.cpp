@@ -114,8 +114,10 @@ BatchShape chunkShape(const std::string &batch) {
   }
   if (batch == "saturation") { // gate and beta inputs at their boundaries
     BatchShape s{{40, 7, 1}, {1, 2, 3}, {1, 0, 1}};
-    s.gateValues = {19.9, 20, 20.1, 25, 50, 100, -1000, 1000, 0.5, -20};
-    s.aLogValues = {-4, 0};
+    // A_log = 89: exp(A_log) overflows f32 (inf x 0 at a raw gate of 0,
+    // g = -inf at softplus(1000)); EmuNumericsTest's saturation batch.
+    s.gateValues = {19.9, 20, 20.1, 25, 50, 100, -1000, 1000, 0.5, -20, 0};
+    s.aLogValues = {-4, 89, 0};
     s.betaValues = {-1000, -20, 0, 20, 1000, 0.3};
     return s;
   }

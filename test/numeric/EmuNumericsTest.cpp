@@ -54,8 +54,11 @@ BatchShape shapeFor(const std::string &batch) {
     // The softplus threshold (20) from both sides and past it, where a
     // softplus saturating at 20 would differ; +-1000 (sigmoids saturate,
     // exp overflows if unclamped); A_log = -4 keeps those decays visible.
-    s.gateValues = {19.9, 20, 20.1, 25, 50, 100, -1000, 1000, 0.5, -20};
-    s.aLogValues = {-4, 0};
+    // A_log = 89 overflows exp(A_log) in f32: with a raw gate of 0 (or a
+    // softplus that underflows) that was inf x 0, and with softplus(1000)
+    // g = -inf, NaN in the chunk path's cumulative differences.
+    s.gateValues = {19.9, 20, 20.1, 25, 50, 100, -1000, 1000, 0.5, -20, 0};
+    s.aLogValues = {-4, 89, 0};
     s.betaValues = {-1000, -20, 0, 20, 1000, 0.3};
     return s;
   }

@@ -703,8 +703,6 @@ private:
   Value fadd(Value x, Value y) { return arith::AddFOp::create(b, loc, x, y); }
   Value fsub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
   Value fmul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
-  /// exp(A_log), once a workgroup: accurate.
-  Value exp(Value x) { return math::ExpOp::create(b, loc, x); }
   /// 2^x: G is kept in log2 units (KDA-MATH.md section 2: the cumsum in
   /// base 2), so every decay factor is one exp2 (ex2 / v_exp_f32),
   /// approximate (afn: sm_90's ex2.approx.ftz, FastMathToNVVM.cpp). A factor
@@ -1850,7 +1848,7 @@ Value ChunkEmitter::clusterSum(Value x, int64_t lanes) {
 void ChunkEmitter::prepGateCumsum() {
   Value expALog;
   if (aLog)
-    expALog = exp(loadF(aLog, h));
+    expALog = emitExpALog(b, loc, loadF(aLog, h));
   const bool norms = normsInGatePass(), l2norm = layer.getQkL2norm();
   forRowRuns(p.K, [&](Value r, Value d0) {
     // Every load of the trip first (g, dt_bias, k, q, beta): issued after

@@ -4,6 +4,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::kda;
 
@@ -23,6 +25,28 @@ Value mlir::kda::emitSigmoid(OpBuilder &b, Location loc, Value x) {
                                arith::FastMathFlags::afn);
 }
 
+/// log(1 + y) accurate for small y (Kahan's form: log(u) y / (u - 1) with
+/// u = 1 + y rounded, y itself where u rounds to 1). MathToLLVM lowers
+/// math.log1p to log(1 + y), which is 0 below y ~ 6e-8, so softplus(-20)
+/// came out 0: a decay of 1 where exp(A_log) softplus is large (A_log 30).
+static Value emitLog1p(OpBuilder &b, Location loc, Value y) {
+  Value one = constF32(b, loc, 1.0);
+  Value u = arith::AddFOp::create(b, loc, one, y);
+  Value exact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one);
+  Value scale =
+      arith::DivFOp::create(b, loc, y, arith::SubFOp::create(b, loc, u, one));
+  Value corrected =
+      arith::MulFOp::create(b, loc, math::LogOp::create(b, loc, u), scale);
+  return arith::SelectOp::create(b, loc, exact, y, corrected);
+}
+
+Value mlir::kda::emitExpALog(OpBuilder &b, Location loc, Value aLog) {
+  Value e = math::ExpOp::create(b, loc, aLog);
+  return arith::MinimumFOp::create(
+      b, loc, e, constF32(b, loc, double(std::numeric_limits<float>::max())));
+}
+
 Value mlir::kda::emitGate(OpBuilder &b, Location loc, LayerAttr layer,
                           Value raw, Value expALog) {
   switch (layer.getGate()) {
@@ -31,12 +55,13 @@ Value mlir::kda::emitGate(OpBuilder &b, Location loc, LayerAttr layer,
   case GateKind::Softplus: {
     Value twenty = constF32(b, loc, 20.0);
     Value x20 = arith::MinimumFOp::create(b, loc, raw, twenty);
-    Value sp = math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, x20));
+    Value sp = emitLog1p(b, loc, math::ExpOp::create(b, loc, x20));
     Value big =
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, raw, twenty);
     Value softplus = arith::SelectOp::create(b, loc, big, raw, sp);
-    return arith::NegFOp::create(
+    Value g = arith::NegFOp::create(
         b, loc, arith::MulFOp::create(b, loc, expALog, softplus));
+    return arith::MaximumFOp::create(b, loc, g, constF32(b, loc, -kGateFloor));
   }
   case GateKind::LowerBound: {
     Value x = expALog ? arith::MulFOp::create(b, loc, expALog, raw).getResult()

@@ -1640,7 +1640,8 @@ LogicalResult RecurrentKernelEmitter::emit(gpu::GPUFuncOp func) {
   };
   Value expALog;
   if (aLog)
-    expALog = math::ExpOp::create(b, widen(memref::LoadOp::create(b, aLog, h)));
+    expALog =
+        emitExpALog(b, b.getLoc(), widen(memref::LoadOp::create(b, aLog, h)));
 
   // Pass p + 1's state is loaded before pass p is computed, so its latency
   // hides behind that work (registers only: nothing is shared, no barrier).

@@ -10,7 +10,8 @@
 // down and one xor step, every lane left holding one column of both; the
 // output is that column's S'^T q + (k.q) r, and only r goes back (three
 // exchanges), for the update. Softplus gate with A_log and dt_bias:
-// log1p(exp(min(x, 20))) selected against x > 20.
+// log1p(exp(min(x, 20))) in Kahan's form (log(u) y / (u - 1), y where
+// u = 1 + y rounds to 1) selected against x > 20, then floored at -256.
 // RUN: kda-opt %s --kda-lower-to-gpu=target=gfx950 | FileCheck %s
 // sm_90's default (8 columns a lane, 8 k-lanes, one wave) reads each k-row
 // of a lane's columns as two runs of 4 (16 bytes), 16 columns apart, the
@@ -46,9 +47,14 @@
 // CHECK: math.sqrt
 // CHECK-NOT: gpu.shuffle
 // CHECK: arith.minimumf %{{.*}}, %{{.*}} : f32
-// CHECK: math.log1p
+// CHECK: %[[Y:.*]] = math.exp
+// CHECK: %[[U:.*]] = arith.addf %{{.*}}, %[[Y]] : f32
+// CHECK: %[[EXACT:.*]] = arith.cmpf oeq, %[[U]]
+// CHECK: math.log %[[U]] : f32
+// CHECK: arith.select %[[EXACT]], %[[Y]], %{{.*}} : f32
 // CHECK: arith.cmpf ogt
 // CHECK: arith.select
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : f32
 // S' = exp(g) S first, then both sums of column 0 read it.
 // CHECK: %[[S0:.*]] = arith.mulf %arg{{[0-9]+}}, %{{.*}} : f32
 // CHECK: math.fma %[[S0]], %{{.*}}, %cst
@@ -71,6 +77,11 @@ func.func @decode(%q: memref<?x2x128xbf16>, %v: memref<?x2x128xbf16>, %beta: mem
 
 // SM90: kda.cols_per_thread = 8
 // SM90-NOT: vector<8xf32>
+// A real row's branch (past the padding rows' zero stores): exp(A_log)
+// clamped to the largest float, then the column offsets.
+// SM90: %[[EXPALOG:.*]] = math.exp
+// SM90-NEXT: %[[FLTMAX:.*]] = arith.constant 3.40282347E+38 : f32
+// SM90-NEXT: arith.minimumf %[[EXPALOG]], %[[FLTMAX]] : f32
 // SM90: = arith.addi %[[BASE:.*]], %c3{{(_[0-9]+)?}} : index
 // SM90-NEXT: arith.constant 16 : index
 // SM90-NEXT: %[[COL4:.*]] = arith.addi %[[BASE]], %c16{{.*}} : index

@@ -21,10 +21,23 @@ Value emitFastExp(OpBuilder &b, Location loc, Value x);
 /// 1 / (1 + exp(-x)), both approximate (afn).
 Value emitSigmoid(OpBuilder &b, Location loc, Value x);
 
-/// The per-channel log decay g = gate(raw) of `layer` (<= 0), where `raw`
-/// already has dt_bias added and `expALog` is exp(A_log[h]) (null when the
-/// layer has no A_log). softplus clamps exp's input so its unused branch
-/// never makes inf.
+/// exp(A_log[h]) from the loaded f32 `aLog`, at most the largest float: an
+/// A_log above ~88.7 would make inf, and inf x 0 (a raw gate of exactly 0,
+/// or a softplus that underflowed) is NaN where the float64 oracle's decay
+/// is finite.
+Value emitExpALog(OpBuilder &b, Location loc, Value aLog);
+
+/// The lowest log decay a gate step yields, in nats. Every exp of a decay
+/// sum that holds such a step is 0 in f32 (e^-104 is below its smallest
+/// subnormal), so the floor changes no result; it keeps the softplus gate's
+/// g finite when exp(A_log) x softplus overflows, where -inf would make the
+/// chunk path's cumulative differences (-inf) - (-inf) = NaN.
+constexpr double kGateFloor = 256.0;
+
+/// The per-channel log decay g = gate(raw) of `layer` (<= 0, >= -kGateFloor
+/// for softplus), where `raw` already has dt_bias added and `expALog` is
+/// emitExpALog's (null when the layer has no A_log). softplus clamps exp's
+/// input so its unused branch never makes inf.
 Value emitGate(OpBuilder &b, Location loc, LayerAttr layer, Value raw,
                Value expALog);
 
