@@ -3,6 +3,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -335,21 +336,56 @@ LogicalResult ChunkStageOp::verify() {
 // Pipelines
 //===----------------------------------------------------------------------===//
 
+// I64Attr's getters return uint64_t, so a negative value written in the IR
+// reads as a huge positive one there: the checks below read the attributes'
+// signed values.
 LogicalResult LdsBufferOp::verify() {
-  if (getSlots() < 1)
-    return emitOpError() << "needs at least one slot, got " << getSlots();
-  if (getSlotBytes() < 1 || getOffset() < 0)
-    return emitOpError("needs positive slot_bytes and a non-negative offset");
+  const int64_t slots = getSlotsAttr().getInt(),
+                bytes = getSlotBytesAttr().getInt(),
+                offset = getOffsetAttr().getInt();
+  if (slots < 1)
+    return emitOpError() << "needs at least one slot, got " << slots;
+  if (bytes < 1 || offset < 0)
+    return emitOpError() << "needs positive slot_bytes and a non-negative "
+                            "offset, got slot_bytes "
+                         << bytes << " and offset " << offset;
+  int64_t size = 0, end = 0;
+  if (llvm::MulOverflow(slots, bytes, size) ||
+      llvm::AddOverflow(offset, size, end))
+    return emitOpError() << "extent offset + slots x slot_bytes (" << offset
+                         << " + " << slots << " x " << bytes
+                         << ") overflows 64 bits";
+  return success();
+}
+
+LogicalResult ScheduleOp::verify() {
+  const int64_t depth = getDepthAttr().getInt();
+  if (depth < 1 || depth > 8)
+    return emitOpError() << "depth must be in [1, 8], got " << depth;
+  if (getTripCountAttr() && getDynamicTripCount())
+    return emitOpError("takes trip_count or dynamic_trip_count, not both");
+  if (getTripCountAttr() && getTripCountAttr().getInt() < 0)
+    return emitOpError() << "trip_count must be non-negative, got "
+                         << getTripCountAttr().getInt();
+  return success();
+}
+
+LogicalResult AsyncWaitOp::verify() {
+  if (getCountAttr().getInt() < 0)
+    return emitOpError() << "count must be non-negative, got "
+                         << getCountAttr().getInt();
   return success();
 }
 
 LogicalResult PipelineOp::verify() {
-  if (getDepth() < 1 || getDepth() > 8)
-    return emitOpError() << "depth must be in [1, 8], got " << getDepth();
-  if (bool(getTripCount()) == bool(getDynamicTripCount()))
+  const int64_t depth = getDepthAttr().getInt();
+  if (depth < 1 || depth > 8)
+    return emitOpError() << "depth must be in [1, 8], got " << depth;
+  if (bool(getTripCountAttr()) == bool(getDynamicTripCount()))
     return emitOpError("needs exactly one of trip_count and dynamic_trip_count");
-  if (getTripCount() && *getTripCount() < 0)
-    return emitOpError("trip_count must be non-negative");
+  if (getTripCountAttr() && getTripCountAttr().getInt() < 0)
+    return emitOpError() << "trip_count must be non-negative, got "
+                         << getTripCountAttr().getInt();
   bool producer = false, consumer = false;
   for (Operation &op : getBody().front()) {
     producer |= isa<ProduceOp>(op);

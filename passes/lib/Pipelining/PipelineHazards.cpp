@@ -29,11 +29,13 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/InferIntRangeInterface.h"
+
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <limits>
 
 #include <deque>
 #include <map>
@@ -141,7 +143,10 @@ struct Observed {
 
 int64_t floorMod(int64_t a, int64_t m) { return ((a % m) + m) % m; }
 
-using TileKey = std::pair<Operation *, int64_t>; // buffer op, iteration
+/// A tile some read names: buffer op, iteration and slot. The slot counts:
+/// a copy of a read iteration into another slot (a clamped prologue copy)
+/// is still never read.
+using TileKey = std::tuple<Operation *, int64_t, int64_t>;
 
 static uint64_t unsignedOf(int64_t v, unsigned width) {
   if (width >= 64)
@@ -221,6 +226,16 @@ private:
   /// rangeIn's results within one check of one copy or read (the
   /// interpreter's state does not move during it).
   llvm::DenseMap<Value, ConstantIntRanges> rangeCache;
+  /// Every ring the schedule names (its byte extent), for the read and copy
+  /// bodies' checks: LDS they touch beside their own ring may still hold
+  /// another ring's tiles.
+  struct RingExtent {
+    mutable LdsBufferOp op; // accessors of an op handle are not const
+    int64_t lo, hi;
+  };
+  SmallVector<RingExtent> rings;
+  /// The first ring other than `own` that array `mem` may overlap, or null.
+  const RingExtent *otherRingUnder(Value mem, Operation *own) const;
   /// rangeIn of a select whose condition compares one of its operands.
   std::optional<ConstantIntRanges> selectRange(arith::SelectOp select,
                                                Operation *at, const Tile &t,
@@ -445,17 +460,19 @@ FailureOr<Val> Interpreter::evalLinear(Operation *def, const BinaryArgs &x) {
   if (isa<arith::AddIOp>(def)) {
     if (a.a != Anchor::None && b.a != Anchor::None)
       return fail(def, "it adds two values that move with the trip count");
-    return Val{wrap(a.v + b.v, x.width), a.a != Anchor::None ? a.a : b.a};
+    return Val{wrap(int64_t(uint64_t(a.v) + uint64_t(b.v)), x.width),
+               a.a != Anchor::None ? a.a : b.a};
   }
   if (isa<arith::SubIOp>(def)) {
+    const int64_t d = int64_t(uint64_t(a.v) - uint64_t(b.v));
     if (b.a == Anchor::None)
-      return Val{wrap(a.v - b.v, x.width), a.a};
+      return Val{wrap(d, x.width), a.a};
     if (a.a == b.a)
-      return Val{wrap(a.v - b.v, x.width)};
+      return Val{wrap(d, x.width)};
     return fail(def, "it subtracts a value that moves with the trip count");
   }
   if (!x.moving())
-    return Val{wrap(a.v * b.v, x.width)};
+    return Val{wrap(int64_t(uint64_t(a.v) * uint64_t(b.v)), x.width)};
   const Val &m = a.a == Anchor::None ? b : a, &k = a.a == Anchor::None ? a : b;
   if (k.a == Anchor::None && k.v == 1)
     return m;
@@ -500,17 +517,29 @@ FailureOr<Val> Interpreter::evalDivision(Operation *def, const BinaryArgs &x) {
   auto fixed = [&](int64_t v) { return Val{wrap(v, x.width)}; };
   if (b.a != Anchor::None || b.v == 0)
     return fail(def, "its divisor is zero or not a constant");
+  if (b.v == std::numeric_limits<int64_t>::min())
+    return fail(def, "its divisor has no magnitude in 64 bits");
   if (isa<arith::RemUIOp, arith::RemSIOp>(def)) {
     if (failed(notePeriod(def, a, b.v < 0 ? -b.v : b.v)))
       return failure();
+    // A truncated (signed) or unsigned residue of a moving value repeats
+    // only while the value keeps its sign: remsi(T - 40, 2) is -1 at T = 39
+    // and 1 at T = 41. The sign's switch is a decision like a comparison
+    // with 0, so the proof's zones must lie past it.
+    noteCompare(a, Val{0});
     if (isa<arith::RemUIOp>(def))
       return fixed(int64_t(ua % ub));
+    if (b.v == -1) // INT64_MIN % -1 traps in C++; every residue by -1 is 0
+      return fixed(0);
     return fixed(a.v % b.v);
   }
   if (x.moving())
     return fail(def, "it divides a value that moves with the trip count");
   if (isa<arith::DivUIOp>(def)) return fixed(int64_t(ua / ub));
   if (isa<arith::CeilDivUIOp>(def)) return fixed(int64_t((ua + ub - 1) / ub));
+  // x / -1 is exact and wraps at INT64_MIN (which C++ division traps on).
+  if (b.v == -1)
+    return fixed(int64_t(0 - uint64_t(a.v)));
   if (isa<arith::DivSIOp>(def)) return fixed(a.v / b.v);
   int64_t q = a.v / b.v;
   bool inexact = q * b.v != a.v, negative = (a.v < 0) != (b.v < 0);
@@ -732,7 +761,8 @@ FailureOr<const Buffer *> Interpreter::buffer(Operation *at,
 }
 
 bool Interpreter::isConsumed(const Tile &t) const {
-  return !consumedIn || consumedIn->contains({t.buf->op, t.iter.v});
+  return !consumedIn ||
+         consumedIn->contains({t.buf->op.getOperation(), t.iter.v, t.slot});
 }
 
 // Any write, whatever its kind, into bytes that a read has not released (R2,
@@ -1085,11 +1115,31 @@ Interpreter::boundBytes(Operation *at, const Tile &t, Operation *user,
                         *base + range.smax().getSExtValue() + extent);
 }
 
+static bool isWorkgroupMemRef(Value v);
+
 std::optional<PipelineHazard> Interpreter::checkRows(Operation &copy,
                                                      const Tile &t) {
   const TargetInfo *target = lookupTarget(schedule.getTarget());
   std::optional<PipelineHazard> found;
   rangeCache.clear();
+  // A copy writes LDS through its copy rows only: any other op of its body
+  // that takes LDS (a plain store, a load) is an access no rule orders.
+  copy.walk([&](Operation *op) {
+    if (op == &copy || isa<CopyRowOp, memref::ViewOp>(op))
+      return WalkResult::advance();
+    for (Value operand : op->getOperands()) {
+      if (!isWorkgroupMemRef(operand))
+        continue;
+      found = hazard("R0", op,
+                     cannot(*op, "a copy's body touches LDS other than "
+                                 "through kda.copy_row: its bytes are not "
+                                 "modelled"));
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (found)
+    return found;
   copy.walk([&](CopyRowOp row) {
     // global_load_lds fills whole wave regions, the padding included.
     int64_t extent = row.getRowBytes();
@@ -1165,6 +1215,14 @@ static bool besideRing(Value mem, int64_t ringLo, int64_t ringHi) {
   return end <= ringLo || *base >= ringHi;
 }
 
+const Interpreter::RingExtent *
+Interpreter::otherRingUnder(Value mem, Operation *own) const {
+  for (const RingExtent &r : rings)
+    if (r.op.getOperation() != own && !besideRing(mem, r.lo, r.hi))
+      return &r;
+  return nullptr;
+}
+
 std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
                                                       const Tile &t) {
   const int64_t ringLo = t.buf->lo(0), ringHi = t.buf->lo(t.buf->slots());
@@ -1188,8 +1246,19 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
         accesses.push_back({op, view});
         return WalkResult::advance();
       }
-      if (besideRing(a->mem, ringLo, ringHi))
+      if (besideRing(a->mem, ringLo, ringHi)) {
+        if (const RingExtent *other = otherRingUnder(a->mem, t.buf->op)) {
+          found = hazard(
+              "R0", op,
+              cannot(*op, ("it indexes an LDS array that may hold ring @" +
+                           other->op.getSymName() +
+                           " directly, outside any read of it: its bytes "
+                           "are not bounded")
+                              .str()));
+          return WalkResult::interrupt();
+        }
         return WalkResult::advance();
+      }
       found = hazard("R0", op,
                      cannot(*op, "it indexes an LDS array that may hold the "
                                  "ring directly, not through a view of the "
@@ -1200,7 +1269,8 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
     // copy, a matrix load): its bytes are not modelled.
     for (Value operand : op->getOperands()) {
       if (!isWorkgroupMemRef(operand) ||
-          besideRing(arrayOf(operand), ringLo, ringHi))
+          (besideRing(arrayOf(operand), ringLo, ringHi) &&
+           !otherRingUnder(arrayOf(operand), t.buf->op)))
         continue;
       found = hazard("R0", op,
                      cannot(*op, "it touches LDS that may hold the ring, and "
@@ -1232,7 +1302,8 @@ bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
                               int64_t ringHi,
                               std::optional<PipelineHazard> &found) {
   auto type = view.getType();
-  if (besideRing(view.getSource(), ringLo, ringHi))
+  if (besideRing(view.getSource(), ringLo, ringHi) &&
+      !otherRingUnder(view.getSource(), t.buf->op))
     return true;
   auto unbounded = [&](const char *why) {
     found = hazard("R0", access, cannot(*access, why));
@@ -1270,11 +1341,42 @@ bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
     return false;
   const int64_t lo = shift->first + first * elem,
                 hi = shift->second + (last + 1) * elem;
+  const bool store = isa<memref::StoreOp, vector::StoreOp>(access);
+  exact &= shift->first == shift->second;
+  // Another ring's bytes: its tiles are in flight or read elsewhere, and
+  // this access is none of the events the model orders against them.
+  for (const RingExtent &r : rings) {
+    if (r.op.getOperation() == t.buf->op.getOperation() || hi <= r.lo ||
+        lo >= r.hi)
+      continue;
+    found = hazard(
+        "R2", access,
+        llvm::formatv("the read of iteration {0} from {1} {2} bytes [{3}, "
+                      "{4}) of ring @{5} ([{6}, {7})), outside any read or "
+                      "copy of it: an access the schedule does not order",
+                      t.iter.v, where(t),
+                      store ? (exact ? "stores" : "may store")
+                            : (exact ? "loads" : "may load"),
+                      lo, hi, r.op.getSymName(), r.lo, r.hi));
+    return false;
+  }
   if (hi <= ringLo || lo >= ringHi)
     return true; // the array's other bytes
+  if (store) {
+    // A read shares its slot with every other thread's read of it: a store
+    // there races them, and the model counts the read as reading only.
+    found = hazard(
+        "R1", access,
+        llvm::formatv("the read of iteration {0} from {1} {2} bytes [{3}, "
+                      "{4}) of the ring (the slot is [{5}, {6})): a read may "
+                      "not write the ring, whose tiles the other threads "
+                      "read and the copies refill",
+                      t.iter.v, where(t), exact ? "stores" : "may store", lo,
+                      hi, t.buf->lo(t.slot), t.buf->hi(t.slot)));
+    return false;
+  }
   if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot))
     return true;
-  exact &= shift->first == shift->second;
   found = hazard(
       "R1", access,
       llvm::formatv("the read of iteration {0} from {1} {2} bytes [{3}, {4}) "
@@ -1382,7 +1484,7 @@ std::optional<PipelineHazard> Interpreter::read(LdsReadOp op) {
   if (auto h = evalOr(*op.getOperation(), op.getSlot(), slot)) return h;
   if (auto h = evalOr(*op.getOperation(), op.getIter(), t.iter)) return h;
   t.slot = slot.v;
-  consumed.insert({t.buf->op, t.iter.v});
+  consumed.insert({t.buf->op.getOperation(), t.iter.v, t.slot});
   if (!checking())
     return std::nullopt;
   if (t.slot < 0 || t.slot >= t.buf->slots())
@@ -1484,6 +1586,18 @@ std::optional<PipelineHazard> Interpreter::finish() {
                   llvm::formatv("iteration {0}'s read of {1} is not behind a "
                                 "drained barrier when the loop ends",
                                 r.tile.iter.v, where(r.tile)));
+  // The schedule hands LDS on quiescent: what follows it (another schedule,
+  // the kernel's own stores) may write these bytes, and a write no barrier
+  // has ordered yet races that.
+  for (const Segment &s : st.segs)
+    if (!s.w.visible)
+      return hazard(
+          "R3", schedule,
+          llvm::formatv("the {0} copy of iteration {1} into {2} is not behind "
+                        "a barrier when the schedule ends: a later write of "
+                        "bytes [{3}, {4}) would race it",
+                        s.w.async ? "async" : "register-staged",
+                        s.w.tile.iter.v, where(s.w.tile), s.lo, s.hi));
   for (const IssuedCopy &c : issued)
     if (!isConsumed(c.tile))
       return hazard(
@@ -1498,6 +1612,19 @@ std::optional<PipelineHazard> Interpreter::finish() {
 }
 
 std::optional<PipelineHazard> Interpreter::run() {
+  rings.clear();
+  llvm::SmallPtrSet<Operation *, 4> named;
+  schedule.walk([&](Operation *op) {
+    auto sym = op->getAttrOfType<FlatSymbolRefAttr>("buffer");
+    auto b = sym ? SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym)
+                 : LdsBufferOp();
+    if (b && named.insert(b).second) {
+      const int64_t lo = b.getOffsetAttr().getInt();
+      rings.push_back(
+          {b, lo,
+           lo + b.getSlotsAttr().getInt() * b.getSlotBytesAttr().getInt()});
+    }
+  });
   if (Value t = schedule.getDynamicTripCount())
     env[t] = Val{trip.value_or(0), Anchor::Trip};
   if (auto h = walk(schedule.getBody().front()))
@@ -1753,11 +1880,14 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
   if (!kernel)
     kernel = schedule;
   llvm::SetVector<Operation *> seen;
-  int64_t ringEnd = 0, scratch = 0;
+  int64_t ringEnd = 0, scratch = 0, staticScratch = 0;
   std::string rings, others;
   std::optional<std::string> unknown;
-  auto addScratch = [&](int64_t bytes, const std::string &what) {
+  auto addScratch = [&](int64_t bytes, const std::string &what,
+                        bool isStatic = true) {
     scratch += (bytes + 15) / 16 * 16; // laid out 16-byte aligned
+    if (isStatic)
+      staticScratch += (bytes + 15) / 16 * 16;
     others += llvm::formatv(", {0} of {1} bytes", what, bytes).str();
   };
   if (auto fn = dyn_cast<gpu::GPUFuncOp>(kernel))
@@ -1823,12 +1953,26 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
         }
         end = std::max(end, *shift + *bytes);
       }
-      addScratch(end, "gpu.dynamic_shared_memory");
+      addScratch(end, "gpu.dynamic_shared_memory", /*isStatic=*/false);
     }
   });
   if (unknown)
     return r0("cannot analyse the LDS of the kernel: " + *unknown +
               " has no static size");
+  // Attributions, allocations and globals are static shared memory, which
+  // some targets cap below their LDS (sm_90: 48 KiB; more only as dynamic
+  // shared memory with the opt-in).
+  if (staticScratch > int64_t(t->staticLdsBytes))
+    return PipelineHazard{
+        "R6",
+        llvm::formatv("R6: the kernel declares {0} bytes of static LDS ({1}) "
+                      "but {2} allows {3} static (more only as dynamic shared "
+                      "memory) (pipeline '{4}' at depth {5})",
+                      staticScratch, others.substr(2), t->name,
+                      t->staticLdsBytes, schedule.getName(),
+                      schedule.getDepth())
+            .str(),
+        schedule};
   const int64_t total = ringEnd + scratch;
   if (total > int64_t(t->ldsBytes))
     return PipelineHazard{

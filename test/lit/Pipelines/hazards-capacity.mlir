@@ -191,3 +191,25 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// sm_90 caps static shared memory at 48 KiB (more only as dynamic shared
+// memory, with the opt-in): a 64 KiB attribution is refused though the
+// chip's 227 KiB would hold it and the ring.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    kda.lds_buffer @k slots(2) slot_bytes(4096) offset(0)
+    gpu.func @static_big() workgroup(%x : memref<16384xf32, #gpu.address_space<workgroup>>) kernel {
+      // expected-error @+1 {{R6: the kernel declares 65536 bytes of static LDS (workgroup attribution 0 of 65536 bytes) but sm_90 allows 49152 static (more only as dynamic shared memory)}}
+      kda.schedule "ring" trip_count(1) depth(2) target("sm_90") {
+        %c0 = arith.constant 0 : index
+        kda.staged_copy @k[%c0] iter(%c0)
+        kda.lds_barrier
+        kda.lds_read @k[%c0] iter(%c0)
+        kda.lds_barrier
+      }
+      gpu.return
+    }
+  }
+}

@@ -118,6 +118,7 @@ def KDA_ScheduleOp : KDA_PipeOp<"schedule", [NoTerminator, SingleBlock]> {
     (`dynamic_trip_count` `(` $dynamic_trip_count^ `)`)?
     `depth` `(` $depth `)` `target` `(` $target `)` $body attr-dict
   }];
+  let hasVerifier = 1;
 }
 
 def KDA_RingSlotOp : KDA_PipeOp<"ring_slot", [Pure]> {
@@ -162,6 +163,7 @@ def KDA_AsyncWaitOp : KDA_PipeOp<"async_wait"> {
   let summary = "Wait until at most `count` copy groups of this thread are outstanding";
   let arguments = (ins I64Attr:$count);
   let assemblyFormat = "$count attr-dict";
+  let hasVerifier = 1;
 }
 
 def KDA_LdsReadOp : KDA_PipeOp<"lds_read", [NoTerminator]> {

@@ -1,0 +1,55 @@
+// The pipeline ops' own verifiers read their integer attributes as signed
+// values (an I64Attr's getter is unsigned, where -1 reads as 2^64 - 1) and
+// refuse a ring whose extent overflows 64 bits (it wrapped past R6).
+// RUN: kda-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{'kda.lds_buffer' op needs positive slot_bytes and a non-negative offset, got slot_bytes 4096 and offset -8192}}
+kda.lds_buffer @h slots(2) slot_bytes(4096) offset(-8192)
+
+// -----
+
+// expected-error @+1 {{'kda.lds_buffer' op needs at least one slot, got -1}}
+kda.lds_buffer @h slots(-1) slot_bytes(4096) offset(0)
+
+// -----
+
+// expected-error @+1 {{'kda.lds_buffer' op needs positive slot_bytes and a non-negative offset, got slot_bytes -4 and offset 0}}
+kda.lds_buffer @h slots(2) slot_bytes(-4) offset(0)
+
+// -----
+
+// expected-error @+1 {{'kda.lds_buffer' op extent offset + slots x slot_bytes (0 + 4 x 4611686018427387904) overflows 64 bits}}
+kda.lds_buffer @h slots(4) slot_bytes(4611686018427387904) offset(0)
+
+// -----
+
+// expected-error @+1 {{'kda.lds_buffer' op extent offset + slots x slot_bytes (9223372036854771712 + 1 x 8192) overflows 64 bits}}
+kda.lds_buffer @h slots(1) slot_bytes(8192) offset(9223372036854771712)
+
+// -----
+
+func.func @negative_trip_count() {
+  // expected-error @+1 {{'kda.schedule' op trip_count must be non-negative, got -1}}
+  kda.schedule "s" trip_count(-1) depth(2) target("sm_90") {
+  }
+  return
+}
+
+// -----
+
+func.func @depth_out_of_range() {
+  // expected-error @+1 {{'kda.schedule' op depth must be in [1, 8], got -3}}
+  kda.schedule "s" trip_count(1) depth(-3) target("sm_90") {
+  }
+  return
+}
+
+// -----
+
+func.func @negative_wait() {
+  kda.schedule "s" trip_count(1) depth(1) target("sm_90") {
+    // expected-error @+1 {{'kda.async_wait' op count must be non-negative, got -1}}
+    kda.async_wait -1
+  }
+  return
+}
