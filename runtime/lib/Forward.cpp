@@ -168,22 +168,28 @@ kda_status checkPointers(const kda_kernel *rec, const kda_forward_args &a) {
   // Activations, gate parameters and the state are read in 16-byte pieces;
   // the index arrays one element at a time (so a segment's offset pointer
   // into them is fine); host copies are read by the runtime. A batch of no
-  // rows has no per-row arrays (an empty vector's data() is null).
-  const bool rows = numRows(a) > 0;
+  // rows has no per-row arrays, one of no tokens no per-token tensors and an
+  // empty pool no state (an empty vector's or tensor's data() is null).
+  const bool rows = numRows(a) > 0, tokens = a.num_tokens > 0,
+             pool = a.state.num_slots > 0;
   struct Ptr { const char *name; const void *p; bool needed; uintptr_t align; };
   const Ptr ptrs[] = {
-      {"q", a.q, true, 16}, {"k", a.k, true, 16}, {"v", a.v, true, 16},
-      {"g", a.g, true, 16}, {"beta", a.beta, true, 16},
+      {"q", a.q, tokens, 16},
+      {"k", a.k, tokens, 16},
+      {"v", a.v, tokens, 16},
+      {"g", a.g, tokens, 16},
+      {"beta", a.beta, tokens, 16},
       {"a_log", a.a_log, m.usesOperand("a_log"), 16},
       {"dt_bias", a.dt_bias, m.usesOperand("dt_bias"), 16},
-      {"state.data", a.state.data, true, 16}, {"out", a.out, true, 16},
+      {"state.data", a.state.data, pool, 16},
+      {"out", a.out, tokens, 16},
       {"query_start_loc", a.query_start_loc, true, 4},
       {"slots", a.slots, rows, 4},
       {"has_initial_state", a.has_initial_state, rows, 1},
       {"query_start_loc_host", a.query_start_loc_host, true, 4},
       {"slots_host", a.slots_host, rows, 4},
-      {"num_accepted_tokens", a.num_accepted_tokens,
-       rows && a.spec_tokens > 1, 4},
+      {"num_accepted_tokens", a.num_accepted_tokens, rows && a.spec_tokens > 1,
+       4},
       {"num_accepted_tokens_host", a.num_accepted_tokens_host, false, 4}};
   std::ostringstream why;
   for (const Ptr &p : ptrs) {
@@ -333,9 +339,9 @@ kda_status checkSlots(const kda_kernel *rec, const kda_forward_args &a) {
       const int32_t s = a.slots_host[i * S + c];
       const std::string where =
           S == 1 ? "" : " (column " + std::to_string(c) + ")";
-      // Only a named slot is read or written: a padding row's slot need not
-      // be in the pool (slot 0 of an empty one).
-      if (s >= a.state.num_slots && !(padding && c == 0)) {
+      // Only a named slot is read or written: a padding row's slots need
+      // not be in the pool (slot 0 of an empty one), in any column.
+      if (s >= a.state.num_slots && !padding) {
         why << "slot index " << s << " of row " << i << where
             << " is outside the pool of " << a.state.num_slots << " slots";
         return refuse(why);
@@ -356,8 +362,17 @@ kda_status checkSlots(const kda_kernel *rec, const kda_forward_args &a) {
             << " in a real speculative row (every column holds a state)";
         return refuse(why);
       }
-      if (!padding)
-        named.push_back({s, i});
+      if (padding)
+        continue;
+      // Two columns of one row naming a slot: the row's speculative states
+      // would overwrite each other (repeatedSlot names rows, so say it here).
+      for (int64_t d = 0; d < c; ++d)
+        if (a.slots_host[i * S + d] == s) {
+          why << "row " << i << " names slot " << s << " in columns " << d
+              << " and " << c << " (its speculative states would race)";
+          return refuse(why);
+        }
+      named.push_back({s, i});
     }
   }
   const std::string repeat = repeatedSlot(std::move(named), "rows");

@@ -425,6 +425,9 @@ TEST_P(ForwardRefusals, PaddingSlotsNeedNoPool) {
 
 TEST_P(ForwardRefusals, PointersNullOrMisaligned) {
   expectRefused([](kda_forward_args &a) { a.q = nullptr; }, "q is null");
+  expectRefused([](kda_forward_args &a) { a.out = nullptr; }, "out is null");
+  expectRefused([](kda_forward_args &a) { a.state.data = nullptr; },
+                "state.data is null");
   expectRefused([](kda_forward_args &a) { a.slots_host = nullptr; },
                 "slots_host is null");
   expectRefused([](kda_forward_args &a) {
@@ -440,6 +443,27 @@ TEST_P(ForwardRefusals, PointersNullOrMisaligned) {
   expectRefused([](kda_forward_args &a) {
     a.workspace = static_cast<char *>(a.out) + 4;
   }, "workspace is not 16-byte aligned");
+}
+
+// A call of no rows and no tokens on an empty pool: its tensors may be null
+// (an empty torch tensor's data pointer may be), and nothing is written.
+TEST_P(ForwardRefusals, EmptyCallNeedsNoTensors) {
+  kda_forward_args a = test::forwardArgs(harness->batch(), 0);
+  const int32_t zero = 0;
+  a.num_decodes = 0, a.num_prefills = 0, a.num_decode_tokens = 0;
+  a.num_tokens = 0;
+  a.query_start_loc_host = &zero;
+  a.q = a.k = a.v = a.g = a.beta = nullptr;
+  a.out = nullptr;
+  a.slots = nullptr, a.slots_host = nullptr, a.has_initial_state = nullptr;
+  a.state.data = nullptr, a.state.num_slots = 0;
+  EXPECT_EQ(kda_forward(kernel, chunk, &a, nullptr), KDA_OK)
+      << kda_last_error();
+  EXPECT_EQ(harness->snapshot(), before) << "an empty call wrote memory";
+  // With a token, its tensors are needed again.
+  a.num_tokens = 1;
+  EXPECT_EQ(kda_forward_validate(kernel, chunk, &a),
+            KDA_ERROR_INVALID_ARGUMENT);
 }
 
 TEST_P(ForwardRefusals, KernelsOfTheWrongKind) {
@@ -616,6 +640,20 @@ TEST_F(ForwardVariants, SpeculativeCallsMatchTheKernel) {
   slots2d = {1, 2, 3, 4, 3, 6};
   expectRefused(spec, speculativeCall(),
                 "rows 0 and 1 both name slot 3 (their states would race)");
+  slots2d = {1, 2, 1, 4, 5, 6};
+  expectRefused(spec, speculativeCall(),
+                "row 0 names slot 1 in columns 0 and 2 (its speculative "
+                "states would race)");
+  // A padding row's columns are never read: outside the pool is fine there,
+  // not in a real row.
+  slots2d = {0, 999999, -5, 4, 5, 6};
+  a = speculativeCall();
+  EXPECT_EQ(kda_forward_validate(spec, nullptr, &a), KDA_OK)
+      << kda_last_error();
+  slots2d = {1, 2, 3, 4, 999999, 6};
+  expectRefused(spec, speculativeCall(),
+                "slot index 999999 of row 1 (column 1) is outside the pool of "
+                "8 slots");
   // A plain kernel takes no slots per row beyond one.
   a = test::forwardArgs(harness->batch(), 0);
   a.spec_tokens = 3;
