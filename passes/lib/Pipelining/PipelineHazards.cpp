@@ -911,6 +911,25 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
   return std::nullopt;
 }
 
+/// Whether ring `b` takes a sink slot past its last in `scope`: a target
+/// whose waits count instructions (gfx950's vmcnt), and a predicated async
+/// copy into it. Such a copy, predicated off, must still issue its loads
+/// (lowering::emitAsyncCopyBody): into slot `slots`, which no read names.
+/// Its writes of the sink race only one another, harmlessly, so the model
+/// does not track them; instead the sink's bytes count in the ring's extent
+/// (R6, and the bodies' checks of other rings' bytes) and no other ring may
+/// share them (checkCapacity).
+static bool hasSinkSlot(LdsBufferOp b, Operation *scope,
+                        const TargetInfo *target) {
+  if (!target || !target->waitsCountInstructions())
+    return false;
+  bool found = false;
+  scope->walk([&](AsyncCopyOp c) {
+    found |= c.getPred() && c.getBuffer() == b.getSymName();
+  });
+  return found;
+}
+
 //===----------------------------------------------------------------------===//
 // A copy's data atoms stay in its slot
 //===----------------------------------------------------------------------===//
@@ -1620,9 +1639,11 @@ std::optional<PipelineHazard> Interpreter::run() {
                  : LdsBufferOp();
     if (b && named.insert(b).second) {
       const int64_t lo = b.getOffsetAttr().getInt();
-      rings.push_back(
-          {b, lo,
-           lo + b.getSlotsAttr().getInt() * b.getSlotBytesAttr().getInt()});
+      const int64_t slots =
+          b.getSlotsAttr().getInt() +
+          (hasSinkSlot(b, schedule, lookupTarget(schedule.getTarget())) ? 1
+                                                                        : 0);
+      rings.push_back({b, lo, lo + slots * b.getSlotBytesAttr().getInt()});
     }
   });
   if (Value t = schedule.getDynamicTripCount())
@@ -1902,7 +1923,11 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
     if (auto sym = op->getAttrOfType<FlatSymbolRefAttr>("buffer")) {
       auto b = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym);
       if (b && seen.insert(b)) {
-        const int64_t end = b.getOffset() + b.getSlots() * b.getSlotBytes();
+        // gfx950's predicated-off async copies land in a sink slot past
+        // the ring's last (hasSinkSlot): it takes those bytes too.
+        const int64_t slots =
+            int64_t(b.getSlots()) + (hasSinkSlot(b, kernel, t) ? 1 : 0);
+        const int64_t end = b.getOffset() + slots * b.getSlotBytes();
         // A ring whose copies write into a view of the dynamic shared
         // memory that holds all its slots at its offset is counted once,
         // as that view (below); a ring reaching past its view, or of any
@@ -1959,6 +1984,33 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
   if (unknown)
     return r0("cannot analyse the LDS of the kernel: " + *unknown +
               " has no static size");
+  // A ring's sink slot (hasSinkSlot) is written by every predicated-off copy
+  // at any time: no other ring of the kernel may hold those bytes.
+  for (Operation *x : seen) {
+    auto a = cast<LdsBufferOp>(x);
+    if (!hasSinkSlot(a, kernel, t))
+      continue;
+    const int64_t lo = a.getOffset() + a.getSlots() * a.getSlotBytes(),
+                  hi = lo + a.getSlotBytes();
+    for (Operation *y : seen) {
+      auto b = cast<LdsBufferOp>(y);
+      const int64_t blo = b.getOffset(),
+                    bhi = blo + b.getSlots() * b.getSlotBytes();
+      if (x == y || bhi <= lo || blo >= hi)
+        continue;
+      return PipelineHazard{
+          "R2",
+          llvm::formatv("R2: @{0} shares bytes [{1}, {2}) with the sink slot "
+                        "of @{3} (slot {4}, past its last), where {5}'s "
+                        "predicated-off async copies land at any time "
+                        "(pipeline '{6}' at depth {7})",
+                        b.getSymName(), std::max(lo, blo), std::min(hi, bhi),
+                        a.getSymName(), a.getSlots(), t->name,
+                        schedule.getName(), schedule.getDepth())
+              .str(),
+          schedule};
+    }
+  }
   // Attributions, allocations and globals are static shared memory, which
   // some targets cap below their LDS (sm_90: 48 KiB; more only as dynamic
   // shared memory with the opt-in).

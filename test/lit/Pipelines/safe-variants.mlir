@@ -149,10 +149,11 @@ func.func @first_staged() {
 // -----
 
 // A correct wave-0 ring over a dynamic trip count (the gfx950 token ring's
-// shape) beside a second ring that every thread copies.
+// shape) beside a second ring that every thread copies, past @t's sink slot
+// (bytes [6144, 9216): gfx950's predicated-off copies of @t land there).
 // CHECK-LABEL: func.func @wave0_and_all
 kda.lds_buffer @t slots(2) slot_bytes(3072) offset(0)
-kda.lds_buffer @x slots(2) slot_bytes(1024) offset(6144)
+kda.lds_buffer @x slots(2) slot_bytes(1024) offset(9216)
 func.func @wave0_and_all(%n: index) {
   kda.schedule "wave0_and_all" dynamic_trip_count(%n) depth(2) target("gfx950") {
     %c0 = arith.constant 0 : index
