@@ -9,8 +9,8 @@
 // last N-1 iterations are peeled with exact wait counts and no copies (so no
 // copy is ever issued beyond T: rule R4); for a dynamic one the copies are
 // predicated on i + N - 1 < T (an empty group keeps the counts uniform).
-// Depth 1 copies, waits and reads in the same iteration. Every schedule
-// ends with a drained barrier (R3).
+// Depth 1 copies, waits, drains and reads in the same iteration. Every
+// schedule ends with a drained barrier (R3).
 //
 // Stage annotations are honoured: the copy distance is the consumers' stage
 // minus the producers' stage (N - 1 when they are 0 and N - 1), and the
@@ -216,12 +216,15 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
     if (asyncPerIter)
       AsyncWaitOp::create(b, groupsAfter * asyncPerIter);
   };
-  // Depth 1: the copy of i follows the drain of i - 1's reads.
+  // Depth 1: the copy of i follows the drain of i - 1's reads. Its barrier
+  // before the reads is drained too: a register-staged store is visible to
+  // other waves on gfx9 only after s_waitcnt lgkmcnt(0), which a bare
+  // s_barrier does not wait for (sm_90 lowers both to bar.sync).
   auto depthOneIteration = [&](Value i) {
     LdsBarrierOp::create(b);
     copies(i, Value());
     wait(0);
-    BarrierOp::create(b);
+    LdsBarrierOp::create(b);
     reads(i);
   };
   auto forLoop = [&](Value lb, Value ub, function_ref<void(Value)> fn) {

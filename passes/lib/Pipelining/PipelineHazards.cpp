@@ -98,6 +98,9 @@ struct Write {
   bool waited = false;  // a wait has run since the issue (R5 wording)
   int64_t lastWait = -1;
   bool visible = false; // complete, and a barrier has run since
+  /// A register-staged store not yet drained on a target whose bare barrier
+  /// does not wait for it (TargetInfo::bareBarrierOrdersLdsStores).
+  bool undrained = false;
 };
 
 struct Segment {
@@ -901,6 +904,8 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
     issued.push_back({t, async});
     Write w{t, async};
     w.pending = async ? issuers : 0;
+    const TargetInfo *target = lookupTarget(schedule.getTarget());
+    w.undrained = !async && target && !target->bareBarrierOrdersLdsStores();
     assign(t.buf->lo(t.slot), t.buf->hi(t.slot), w);
   }
   if (async)
@@ -1471,13 +1476,15 @@ std::optional<PipelineHazard> Interpreter::wait(AsyncWaitOp op) {
 void Interpreter::drain() {
   for (Reader &r : st.readers)
     r.drained = true;
+  for (Segment &s : st.segs)
+    s.w.undrained = false;
 }
 
 // Completed writes become visible to every thread; drained reads retire; the
 // others now only have a bare barrier behind them.
 void Interpreter::barrier() {
   for (Segment &s : st.segs)
-    if (!s.w.pending)
+    if (!s.w.pending && !s.w.undrained)
       s.w.visible = true;
   llvm::erase_if(st.readers, [](const Reader &r) { return r.drained; });
   for (Reader &r : st.readers)
@@ -1574,6 +1581,13 @@ std::optional<PipelineHazard> Interpreter::read(LdsReadOp op) {
                                   "but with no barrier since: other threads' "
                                   "parts of the copy may not have landed",
                                   t.iter.v, where(t)));
+    if (!w.visible && w.undrained)
+      return hazard("R1", op,
+                    llvm::formatv("iteration {0} reads {1} with no drained "
+                                  "barrier after its register-staged store: "
+                                  "on {2} a bare barrier does not wait for "
+                                  "the store (s_waitcnt lgkmcnt(0))",
+                                  t.iter.v, where(t), schedule.getTarget()));
     if (!w.visible)
       return hazard("R1", op,
                     llvm::formatv("iteration {0} reads {1} with no barrier "
@@ -1698,7 +1712,7 @@ void Interpreter::snapshot(int64_t i) {
   };
   for (const Segment &g : st.segs) {
     s.insert(s.end(), {g.lo, g.hi, g.w.async, g.w.pending, g.w.waited,
-                       g.w.lastWait, g.w.visible});
+                       g.w.lastWait, g.w.visible, g.w.undrained});
     tile(g.w.tile);
   }
   for (const std::deque<Group> &q : st.outstanding) {

@@ -2,16 +2,19 @@
 // target by kda-lower-atoms (GPU targets) and kda-gpu-to-emu (emulators, with
 // the semantics of the chip they stand for). One schedule, depth 1: drained
 // barrier, copy of iteration 0 (two rows, 256 and 512 bytes), wait, barrier,
-// read, exit drain. @ATOM@ and @TARGET@ are filled in per run.
-// RUN: sed 's/@TARGET@/gfx942/;s/@ATOM@/staged/;s/@COPY@/staged_copy/;s/kda.async_wait 0//' %s | kda-opt --pass-pipeline='builtin.module(kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=GFX942
+// read, exit drain. @ATOM@ and @TARGET@ are filled in per run; the staged
+// runs (gfx942, emu) drain at the barrier after the copy too, since gfx9's
+// s_barrier does not wait for a thread's own register-staged ds_writes.
+// RUN: sed 's/@TARGET@/gfx942/;s/@ATOM@/staged/;s/@COPY@/staged_copy/;s/kda.async_wait 0//;s/kda.barrier$/kda.lds_barrier/' %s | kda-opt --pass-pipeline='builtin.module(kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=GFX942
 // RUN: sed 's/@TARGET@/gfx950/;s/@ATOM@/global_load_lds/;s/@COPY@/async_copy/' %s | kda-opt --pass-pipeline='builtin.module(kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=GFX950
 // RUN: sed 's/@TARGET@/sm_90/;s/@ATOM@/cp_async/;s/@COPY@/async_copy/' %s | kda-opt --pass-pipeline='builtin.module(kda-verify-pipeline,gpu.module(kda-lower-atoms))' | FileCheck %s --check-prefix=SM90
-// RUN: sed 's/@TARGET@/emu/;s/@ATOM@/staged/;s/@COPY@/staged_copy/;s/kda.async_wait 0//' %s | kda-opt --pass-pipeline='builtin.module(kda-verify-pipeline,gpu.module(kda-lower-atoms),kda-gpu-to-emu)' | FileCheck %s --check-prefix=EMU
+// RUN: sed 's/@TARGET@/emu/;s/@ATOM@/staged/;s/@COPY@/staged_copy/;s/kda.async_wait 0//;s/kda.barrier$/kda.lds_barrier/' %s | kda-opt --pass-pipeline='builtin.module(kda-verify-pipeline,gpu.module(kda-lower-atoms),kda-gpu-to-emu)' | FileCheck %s --check-prefix=EMU
 // RUN: sed 's/@TARGET@/emu950/;s/@ATOM@/global_load_lds/;s/@COPY@/async_copy/' %s | kda-opt --pass-pipeline='builtin.module(kda-verify-pipeline,gpu.module(kda-lower-atoms),kda-gpu-to-emu)' | FileCheck %s --check-prefix=EMU950
 // RUN: sed 's/@TARGET@/emu32/;s/@ATOM@/cp_async/;s/@COPY@/async_copy/' %s | kda-opt --pass-pipeline='builtin.module(kda-verify-pipeline,gpu.module(kda-lower-atoms),kda-gpu-to-emu)' | FileCheck %s --check-prefix=EMU32
 
 // gfx942: 16-byte pieces round-robin over the 64 threads, each through
-// registers; drained barrier = lds_barrier, bare = s_barrier, no vmcnt.
+// registers; drained barrier = lds_barrier (bare = s_barrier: gfx950's run),
+// no vmcnt.
 // GFX942-LABEL: gpu.func @copy(
 // GFX942-SAME: %[[Q:[a-z0-9]+]]: memref<?xbf16>, %[[G:[a-z0-9]+]]: memref<?xf32>
 // GFX942: amdgpu.lds_barrier
@@ -23,7 +26,8 @@
 // GFX942: vector.load %[[G]][%{{.*}}] {{.*}}: memref<?xf32>, vector<4xf32>
 // GFX942: vector.store %{{.*}} : memref<128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // GFX942-NOT: memory_counter_wait load
-// GFX942: rocdl.s.barrier
+// GFX942-NOT: rocdl.s.barrier
+// GFX942: amdgpu.lds_barrier
 // GFX942: memref.load
 // GFX942: amdgpu.lds_barrier
 // GFX942-NOT: kda.

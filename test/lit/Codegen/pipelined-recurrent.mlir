@@ -47,14 +47,16 @@
 // GFX942: gpu.func @kda_lds4({{.*}}workgroup(%{{.*}} : memref<3072xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}){{.*}}kda.verified_pipeline = "tokens: depth 4, 4 slots of 768 bytes, verified for gfx942"
 
 // gfx942 after kda-lower-atoms: 16-byte pieces through registers, the
-// drained barrier as amdgpu.lds_barrier, the bare one as s_barrier; nothing
-// of the schedule is left.
+// drained barriers as amdgpu.lds_barrier (the one after the register-staged
+// stores too: s_barrier alone does not wait for them); nothing of the
+// schedule is left.
 // GFX942-LOW-NOT: kda.lds_buffer
 // GFX942-LOW: gpu.func @kda_lds1
 // GFX942-LOW: amdgpu.lds_barrier
 // GFX942-LOW: vector.load %{{.*}} : memref<?xbf16>, vector<8xbf16>
 // GFX942-LOW: vector.store %{{.*}} : memref<128xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
-// GFX942-LOW: rocdl.s.barrier
+// GFX942-LOW-NOT: rocdl.s.barrier
+// GFX942-LOW: amdgpu.lds_barrier
 // GFX942-LOW-NOT: {{^ *kda\.}}
 // GFX942-LOW-NOT: amdgpu.gather_to_lds
 

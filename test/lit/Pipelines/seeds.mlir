@@ -95,11 +95,41 @@ func.func @four_stages_three_buffers() {
 
 // Seed 3 (Triton issue #11696, gfx942, 8 warps, 2 stages, ping-pong): a bare
 // s_barrier after the LDS reads but before their lgkmcnt drain; the other
-// wave group overwrites the slot (R2, drained barrier).
+// wave group overwrites the slot (R2, drained barrier). On gfx942 the bare
+// s_barrier after the register-staged stores fails first: it does not wait
+// for them either (R1).
+kda.lds_buffer @t slots(2) slot_bytes(16384) offset(0)
+func.func @bare_barrier_ping_pong() {
+  // expected-error @+1 {{R1: iteration 0 reads @t slot 0 with no drained barrier after its register-staged store: on gfx942 a bare barrier does not wait for the store (s_waitcnt lgkmcnt(0)) (pipeline 'ping_pong' at depth 2)}}
+  kda.schedule "ping_pong" trip_count(6) depth(2) target("gfx942") {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c6 = arith.constant 6 : index
+    %s0 = kda.ring_slot %c0 of @t
+    kda.staged_copy @t[%s0] iter(%c0)
+    scf.for %i = %c0 to %c6 step %c1 {
+      kda.barrier
+      %s = kda.ring_slot %i of @t
+      kda.lds_read @t[%s] iter(%i)
+      kda.barrier
+      %n = arith.addi %i, %c1 : index
+      %p = arith.cmpi slt, %n, %c6 : index
+      %sn = kda.ring_slot %n of @t
+      kda.staged_copy @t[%sn] iter(%n) if(%p)
+    }
+    kda.lds_barrier
+  }
+  return
+}
+
+// -----
+
+// The same schedule on sm_90, where bar.sync orders the stores: the reads'
+// hazard alone (R2).
 kda.lds_buffer @t slots(2) slot_bytes(16384) offset(0)
 func.func @bare_barrier_ping_pong() {
   // expected-error @+1 {{R2: the copy of iteration 2 into @t slot 0 may overwrite iteration 0's tile still being read from @t slot 0: only a bare barrier follows that read, which does not order a wave's pending LDS reads (pipeline 'ping_pong' at depth 2)}}
-  kda.schedule "ping_pong" trip_count(6) depth(2) target("gfx942") {
+  kda.schedule "ping_pong" trip_count(6) depth(2) target("sm_90") {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c6 = arith.constant 6 : index

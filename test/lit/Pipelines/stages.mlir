@@ -77,7 +77,7 @@ func.func @distance_one() {
 // CHECK:   kda.lds_barrier
 // CHECK:   kda.async_copy
 // CHECK:   kda.async_wait 0
-// CHECK:   kda.barrier
+// CHECK:   kda.lds_barrier
 // CHECK:   kda.lds_read
 kda.lds_buffer @u slots(1) slot_bytes(8192) offset(0)
 func.func @same_stage() {

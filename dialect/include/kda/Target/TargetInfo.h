@@ -85,6 +85,12 @@ struct TargetInfo {
   bool waitsCountInstructions() const {
     return copyAtom == CopyAtomKind::GlobalLoadLds;
   }
+  /// Whether a bare workgroup barrier orders this thread's earlier LDS
+  /// stores before other threads' later accesses. sm_90: bar.sync does.
+  /// gfx9 (gfx90a and later have back-off barriers): s_barrier does not wait
+  /// for the thread's own ds_write to complete; that takes s_waitcnt
+  /// lgkmcnt(0) first, a drained barrier (kda.lds_barrier).
+  bool bareBarrierOrdersLdsStores() const { return !chip.starts_with("gfx"); }
 };
 
 /// Every target, in the order tools list them.
