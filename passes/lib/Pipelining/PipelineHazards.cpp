@@ -935,6 +935,16 @@ static bool hasSinkSlot(LdsBufferOp b, Operation *scope,
   return found;
 }
 
+/// The bytes [lo, hi) ring `b` takes in `scope`: its slots, and its sink
+/// slot where it has one.
+static std::pair<int64_t, int64_t> ringExtent(LdsBufferOp b, Operation *scope,
+                                              const TargetInfo *target) {
+  const int64_t lo = b.getOffsetAttr().getInt(),
+                slots = b.getSlotsAttr().getInt() +
+                        (hasSinkSlot(b, scope, target) ? 1 : 0);
+  return {lo, lo + slots * b.getSlotBytesAttr().getInt()};
+}
+
 //===----------------------------------------------------------------------===//
 // A copy's data atoms stay in its slot
 //===----------------------------------------------------------------------===//
@@ -1652,12 +1662,9 @@ std::optional<PipelineHazard> Interpreter::run() {
     auto b = sym ? SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym)
                  : LdsBufferOp();
     if (b && named.insert(b).second) {
-      const int64_t lo = b.getOffsetAttr().getInt();
-      const int64_t slots =
-          b.getSlotsAttr().getInt() +
-          (hasSinkSlot(b, schedule, lookupTarget(schedule.getTarget())) ? 1
-                                                                        : 0);
-      rings.push_back({b, lo, lo + slots * b.getSlotBytesAttr().getInt()});
+      auto [lo, hi] =
+          ringExtent(b, schedule, lookupTarget(schedule.getTarget()));
+      rings.push_back({b, lo, hi});
     }
   });
   if (Value t = schedule.getDynamicTripCount())
@@ -1939,9 +1946,7 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
       if (b && seen.insert(b)) {
         // gfx950's predicated-off async copies land in a sink slot past
         // the ring's last (hasSinkSlot): it takes those bytes too.
-        const int64_t slots =
-            int64_t(b.getSlots()) + (hasSinkSlot(b, kernel, t) ? 1 : 0);
-        const int64_t end = b.getOffset() + slots * b.getSlotBytes();
+        const int64_t end = ringExtent(b, kernel, t).second;
         // A ring whose copies write into a view of the dynamic shared
         // memory that holds all its slots at its offset is counted once,
         // as that view (below); a ring reaching past its view, or of any
@@ -2004,12 +2009,15 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
     auto a = cast<LdsBufferOp>(x);
     if (!hasSinkSlot(a, kernel, t))
       continue;
-    const int64_t lo = a.getOffset() + a.getSlots() * a.getSlotBytes(),
-                  hi = lo + a.getSlotBytes();
+    const int64_t hi = ringExtent(a, kernel, t).second,
+                  lo = hi - a.getSlotBytesAttr().getInt();
     for (Operation *y : seen) {
       auto b = cast<LdsBufferOp>(y);
-      const int64_t blo = b.getOffset(),
-                    bhi = blo + b.getSlots() * b.getSlotBytes();
+      // b's own slots (two sinks may share bytes: both only ever hold
+      // what predicated-off copies threw away).
+      const int64_t blo = b.getOffsetAttr().getInt(),
+                    bhi = blo + b.getSlotsAttr().getInt() *
+                                    b.getSlotBytesAttr().getInt();
       if (x == y || bhi <= lo || blo >= hi)
         continue;
       return PipelineHazard{
