@@ -3772,6 +3772,13 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     }
   }
   if (ring) {
+    // The kernel's own LDS accesses against the schedule's entry (the
+    // schedule was verified from quiescent LDS).
+    if (failed(verifyScheduleEntries(func))) {
+      func.erase();
+      module.lookupSymbol<LdsBufferOp>(ring.getValue()).erase();
+      return failure();
+    }
     // Record what was verified; the ring stays beside the kernel for
     // kda-verify-pipeline and the atom lowerings (which erase it).
     auto buf = module.lookupSymbol<LdsBufferOp>(ring.getValue());

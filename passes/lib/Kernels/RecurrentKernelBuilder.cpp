@@ -15,6 +15,7 @@
 #include "kda/Passes/RecurrentKernelBuilder.h"
 #include "kda/Passes/KdaMath.h"
 #include "kda/Passes/KernelAbi.h"
+#include "kda/Passes/LdsHandoffs.h"
 #include "kda/Passes/PipelineExpansion.h"
 #include "kda/Passes/PipelineHazards.h"
 #include "kda/Passes/TileLayer.h"
@@ -2073,6 +2074,10 @@ mlir::kda::buildRecurrentKernel(OpBuilder &builder, gpu::GPUModuleOp module,
                  .emit(func)))
     return failure();
   if (tokenRing) {
+    // The kernel's own LDS accesses against the schedule's entry (the
+    // schedule was verified from quiescent LDS).
+    if (failed(verifyScheduleEntries(func)))
+      return failure();
     // Record what was verified; the ring stays beside the kernel for
     // kda-verify-pipeline and the atom lowerings (which erase it).
     auto ring = module.lookupSymbol<LdsBufferOp>(tokenRing.getValue());

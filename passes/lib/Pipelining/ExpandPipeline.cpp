@@ -348,9 +348,10 @@ struct KdaVerifyPipelinePass
         signalPassFailure();
     });
     // Kernels whose waves hand LDS arrays to each other between barriers
-    // by plain loads and stores (LdsHandoffs.h).
+    // by plain loads and stores, and every kernel's own accesses against
+    // its schedules' entries (LdsHandoffs.h; the roles' check covers both).
     getOperation().walk([&](gpu::GPUFuncOp f) {
-      if (f->hasAttr(kWaveRolesAttr) && failed(verifyLdsHandoffs(f)))
+      if (failed(verifyScheduleEntries(f)))
         signalPassFailure();
     });
     // LDS events outside any schedule are checked by nothing: R0. (Kernels

@@ -20,6 +20,8 @@
 //===----------------------------------------------------------------------===//
 #include "kda/Passes/LdsHandoffs.h"
 
+#include "kda/Dialect/KDA/KDAOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -51,8 +53,11 @@ struct Range {
   int64_t lo = 0, hi = std::numeric_limits<int64_t>::max();
   /// Whether lo is where the view starts (else only somewhere in [lo, hi)).
   bool exact = true;
+  /// Anywhere in any workgroup space (a schedule's symbolic copy or read,
+  /// whose ring no array names).
+  bool any = false;
   bool overlaps(const Range &o) const {
-    return space == o.space && lo < o.hi && o.lo < hi;
+    return any || o.any || (space == o.space && lo < o.hi && o.lo < hi);
   }
 };
 
@@ -90,11 +95,19 @@ int64_t typeBytes(MemRefType t) {
   return t.getNumElements() * ((elemBits + 7) / 8);
 }
 
+/// How the kernel is checked: its waves' handoffs between roles (and its
+/// schedules' entries), or only its schedules' entries (a kernel without
+/// roles: one role, whose accesses among themselves are the emulator's).
+enum class Mode { Handoffs, ScheduleEntries };
+
 class Checker {
 public:
+  /// `threads` 0: the block size is not known; no branch is evaluated per
+  /// thread (one symbolic thread stands for all of them).
   Checker(gpu::GPUFuncOp fn, int64_t threads, int64_t waveSize,
-          ArrayRef<int64_t> roleStarts)
-      : fn(fn), threads(threads), waveSize(waveSize), roleStarts(roleStarts) {}
+          ArrayRef<int64_t> roleStarts, Mode mode)
+      : fn(fn), threads(std::max<int64_t>(threads, 1)), waveSize(waveSize),
+        roleStarts(roleStarts), mode(mode), threadsKnown(threads > 0) {}
 
   std::optional<LdsHandoffHazard> run() {
     if (!fn.getBody().hasOneBlock()) {
@@ -116,6 +129,8 @@ private:
   const int64_t threads, waveSize;
   /// The first thread of each role (ascending, the first 0).
   ArrayRef<int64_t> roleStarts;
+  const Mode mode;
+  const bool threadsKnown;
   std::optional<LdsHandoffHazard> hazard;
 
   unsigned roleOf(int64_t tid) const {
@@ -193,9 +208,12 @@ private:
     auto at = [&](Value x) { return eval(x, tid, depth + 1); };
     // Lane and subgroup ids are not evaluated: the wave size they depend on
     // is the target's, which this analysis does not see.
-    if (auto id = dyn_cast<gpu::ThreadIdOp>(op))
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+      if (!threadsKnown)
+        return std::nullopt;
       return id.getDimension() == gpu::Dimension::x ? std::optional(tid)
                                                     : std::optional<int64_t>(0);
+    }
     auto widthIn = [&](Value x) { return widthOf(x.getType()); };
     if (isa<arith::ExtSIOp, arith::IndexCastOp>(op))
       return at(op->getOperand(0)); // canonical values are sign-extended
@@ -478,6 +496,8 @@ private:
   }
 
   std::string describe(const Threads &t) const {
+    if (!threadsKnown)
+      return "(any: the block size is not known)";
     std::string s;
     llvm::raw_string_ostream os(s);
     int first = t.find_first();
@@ -552,13 +572,19 @@ private:
 
   void walkOp(Operation *op, State &s, const Threads &active, bool divergent) {
     if (isa<gpu::BarrierOp>(op)) {
-      if (divergent || !active.all())
+      if (divergent || !active.all()) {
+        // Checking only schedule entries, such a barrier is not counted
+        // (the accesses before it stay in the interval: that can only
+        // reject); with roles it is a handoff no one can prove.
+        if (mode == Mode::ScheduleEntries)
+          return;
         return fail("R0",
                     "a barrier not every thread of the block may reach (under "
                     "a branch, or in a loop, whose condition or bounds are "
                     "not the same for every thread): the threads that skip "
                     "it are not ordered by it",
                     op);
+      }
       s.clear();
       return;
     }
@@ -566,6 +592,8 @@ private:
       return walkIf(branch, s, active, divergent);
     if (auto loop = dyn_cast<scf::ForOp>(op))
       return walkFor(loop, s, active, divergent);
+    if (auto schedule = dyn_cast<ScheduleOp>(op))
+      return walkSchedule(schedule, s, active, divergent);
     if (op->getNumRegions())
       return fail("R0",
                   "cannot analyse " + op->getName().getStringRef() +
@@ -583,6 +611,126 @@ private:
       if (hazard)
         return;
     }
+  }
+
+  // ---- schedules ----------------------------------------------------------
+
+  /// The workgroup bytes `op` (inside a schedule) may touch: a copy row's
+  /// destination, a body's loads and stores; a symbolic copy or read (no
+  /// body naming its array) anywhere.
+  void footprint(Operation *op, SmallVectorImpl<std::pair<Range, bool>> &out) {
+    auto add = [&](Value mem, bool write) {
+      std::optional<Range> r = rangeOf(mem);
+      Range any;
+      any.any = true;
+      out.push_back({r ? *r : any, write});
+    };
+    if (auto row = dyn_cast<CopyRowOp>(op))
+      return add(row.getLds(), true);
+    if (isa<AsyncCopyOp, StagedCopyOp, LdsReadOp>(op)) {
+      bool named = false;
+      op->walk([&](Operation *inner) {
+        named |= isa<CopyRowOp>(inner) ||
+                 (inner != op &&
+                  llvm::any_of(inner->getOperandTypes(), isWorkgroup));
+      });
+      if (!named) {
+        Range any;
+        any.any = true;
+        out.push_back({any, !isa<LdsReadOp>(op)});
+      }
+      return;
+    }
+    SmallVector<std::pair<Value, bool>> mems;
+    if (!accessesOf(op, mems)) {
+      Range any;
+      any.any = true;
+      out.push_back({any, true});
+      return;
+    }
+    for (auto [mem, write] : mems)
+      add(mem, write);
+  }
+
+  /// A schedule's interpreter (PipelineHazards.cpp) starts it from
+  /// quiescent LDS: nothing made before it may touch the bytes it touches
+  /// until a drained barrier of its own has run. Its ops up to the first
+  /// top-level kda.lds_barrier are checked against the accesses of the
+  /// interval it starts in (entryPrefix). Past that barrier, run by every
+  /// thread that entered, the earlier accesses are ordered; the schedule
+  /// itself ends quiescent (R3), so nothing of it stays in the interval.
+  void walkSchedule(ScheduleOp schedule, State &s, const Threads &active,
+                    bool divergent) {
+    const bool crossed = entryPrefix(schedule, schedule.getBody().front(), s);
+    if (crossed && !divergent && active.all())
+      s.clear();
+  }
+
+  /// Checks the ops of `block` up to its first kda.lds_barrier against `s`;
+  /// whether that barrier was reached. A loop's body is checked up to its
+  /// own first barrier (later trips come after it), and the loop may run no
+  /// trip; a branch's sides are checked likewise and neither counts as a
+  /// barrier after it. Anything else is checked whole, its nested regions
+  /// included.
+  bool entryPrefix(ScheduleOp schedule, Block &block, const State &s) {
+    for (Operation &op : block) {
+      if (hazard)
+        return false;
+      if (isa<LdsBarrierOp>(op))
+        return true;
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        entryPrefix(schedule, *loop.getBody(), s);
+        continue;
+      }
+      if (auto branch = dyn_cast<scf::IfOp>(op)) {
+        entryPrefix(schedule, *branch.thenBlock(), s);
+        if (branch.elseBlock())
+          entryPrefix(schedule, *branch.elseBlock(), s);
+        continue;
+      }
+      SmallVector<std::pair<Range, bool>> touched;
+      op.walk([&](Operation *inner) { footprint(inner, touched); });
+      for (auto &[range, write] : touched)
+        for (const Access &a : s) {
+          if (!a.range.overlaps(range) || (!a.write && !write))
+            continue;
+          fail(write ? "R2" : "R1",
+               llvm::formatv(
+                   "schedule '{0}' {1} bytes {2} of {3} that threads {4} {5} "
+                   "before it with no drained barrier between: the schedule "
+                   "is verified from quiescent LDS, so its first "
+                   "kda.lds_barrier must come before this access, or a "
+                   "barrier before the schedule",
+                   schedule.getName(), write ? "writes" : "reads",
+                   describeRange(range, a.range), describeSpace(range, a.range),
+                   describe(a.threads), a.write ? "wrote" : "read")
+                   .str(),
+               &op, a.op);
+          return false;
+        }
+    }
+    return false;
+  }
+
+  static std::string describeRange(const Range &mine, const Range &theirs) {
+    if (mine.any && theirs.any)
+      return "(anywhere)";
+    const Range &r = mine.any ? theirs : mine;
+    int64_t lo = r.lo, hi = r.hi;
+    if (!mine.any && !theirs.any)
+      lo = std::max(mine.lo, theirs.lo), hi = std::min(mine.hi, theirs.hi);
+    return llvm::formatv("[{0}, {1})", lo,
+                         hi == std::numeric_limits<int64_t>::max()
+                             ? std::string("end")
+                             : std::to_string(hi))
+        .str();
+  }
+  static std::string describeSpace(const Range &mine, const Range &theirs) {
+    const Range &r = mine.any ? theirs : mine;
+    if (r.any)
+      return "workgroup memory";
+    return r.space ? "workgroup attribution " + std::to_string(r.space - 1)
+                   : std::string("the dynamic LDS");
   }
 
   void walkIf(scf::IfOp branch, State &s, const Threads &active,
@@ -680,17 +828,48 @@ mlir::kda::findLdsHandoffHazard(gpu::GPUFuncOp kernel) {
           kernel, nullptr};
     starts.push_back(w * waveSize);
   }
-  return Checker(kernel, threads, waveSize, starts).run();
+  return Checker(kernel, threads, waveSize, starts, Mode::Handoffs).run();
 }
 
-LogicalResult mlir::kda::verifyLdsHandoffs(gpu::GPUFuncOp kernel) {
-  std::optional<LdsHandoffHazard> h = findLdsHandoffHazard(kernel);
+std::optional<LdsHandoffHazard>
+mlir::kda::findScheduleEntryHazard(gpu::GPUFuncOp kernel) {
+  if (kernel->hasAttr(kWaveRolesAttr))
+    return findLdsHandoffHazard(kernel); // checks the entries too
+  bool any = false;
+  kernel.walk([&](ScheduleOp) {
+    any = true;
+    return WalkResult::interrupt();
+  });
+  if (!any)
+    return std::nullopt;
+  std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+  const int64_t threads =
+      block && (*block)[1] == 1 && (*block)[2] == 1 ? (*block)[0] : 0;
+  const SmallVector<int64_t> oneRole = {0};
+  return Checker(kernel, threads, /*waveSize=*/1, oneRole,
+                 Mode::ScheduleEntries)
+      .run();
+}
+
+static LogicalResult report(gpu::GPUFuncOp kernel,
+                            const std::optional<LdsHandoffHazard> &h,
+                            StringRef what) {
   if (!h)
     return success();
   InFlightDiagnostic d = h->at->emitError()
-                         << h->rule << ": LDS handoff in kernel '"
+                         << h->rule << ": " << what << " in kernel '"
                          << kernel.getName() << "': " << h->message;
   if (h->other)
     d.attachNote(h->other->getLoc()) << "the other access: " << *h->other;
   return failure();
+}
+
+LogicalResult mlir::kda::verifyLdsHandoffs(gpu::GPUFuncOp kernel) {
+  return report(kernel, findLdsHandoffHazard(kernel), "LDS handoff");
+}
+
+LogicalResult mlir::kda::verifyScheduleEntries(gpu::GPUFuncOp kernel) {
+  if (kernel->hasAttr(kWaveRolesAttr))
+    return verifyLdsHandoffs(kernel);
+  return report(kernel, findScheduleEntryHazard(kernel), "schedule entry");
 }

@@ -47,6 +47,20 @@ std::optional<LdsHandoffHazard> findLdsHandoffHazard(gpu::GPUFuncOp kernel);
 /// the other one); failure when there is a hazard.
 LogicalResult verifyLdsHandoffs(gpu::GPUFuncOp kernel);
 
+/// The kernel's own LDS accesses against the entries of its kda.schedule
+/// ops: the schedule interpreter (PipelineHazards.h) starts each schedule
+/// from quiescent LDS, so an access before a schedule of bytes the schedule
+/// touches before its first drained barrier (a plain store to a ring slot
+/// its prologue copies into, a read of bytes it writes) is R1 / R2 here,
+/// whichever branches, loops and earlier schedules lie between them. A
+/// kernel with wave roles is checked by findLdsHandoffHazard, which walks
+/// its schedules the same way; a kernel without schedules has nothing to
+/// check. Without known_block_size no branch is evaluated per thread.
+std::optional<LdsHandoffHazard> findScheduleEntryHazard(gpu::GPUFuncOp kernel);
+
+/// findScheduleEntryHazard reported like verifyLdsHandoffs.
+LogicalResult verifyScheduleEntries(gpu::GPUFuncOp kernel);
+
 } // namespace mlir::kda
 
 #endif // KDA_PASSES_LDSHANDOFFS_H
