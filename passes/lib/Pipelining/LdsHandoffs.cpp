@@ -620,10 +620,14 @@ private:
   /// body naming its array) anywhere.
   void footprint(Operation *op, SmallVectorImpl<std::pair<Range, bool>> &out) {
     auto add = [&](Value mem, bool write) {
-      std::optional<Range> r = rangeOf(mem);
-      Range any;
-      any.any = true;
-      out.push_back({r ? *r : any, write});
+      if (std::optional<Range> r = rangeOf(mem))
+        return out.push_back({*r, write});
+      fail("R0",
+           "cannot analyse the workgroup array this access of a schedule "
+           "indexes (not a view of the dynamic LDS, nor a workgroup "
+           "attribution): its bytes cannot be checked against the "
+           "accesses before the schedule",
+           op);
     };
     if (auto row = dyn_cast<CopyRowOp>(op))
       return add(row.getLds(), true);
@@ -642,12 +646,12 @@ private:
       return;
     }
     SmallVector<std::pair<Value, bool>> mems;
-    if (!accessesOf(op, mems)) {
-      Range any;
-      any.any = true;
-      out.push_back({any, true});
-      return;
-    }
+    if (!accessesOf(op, mems))
+      return fail("R0",
+                  "cannot analyse " + op->getName().getStringRef() +
+                      " in a schedule: it takes workgroup memory in a way "
+                      "this analysis does not model",
+                  op);
     for (auto [mem, write] : mems)
       add(mem, write);
   }
@@ -661,8 +665,17 @@ private:
   /// itself ends quiescent (R3), so nothing of it stays in the interval.
   void walkSchedule(ScheduleOp schedule, State &s, const Threads &active,
                     bool divergent) {
-    const bool crossed = entryPrefix(schedule, schedule.getBody().front(), s);
-    if (crossed && !divergent && active.all())
+    // The interpreter models every thread of the block running the
+    // schedule, its barriers and its copies' wait counts included.
+    if (divergent || !active.all())
+      return fail("R0",
+                  "cannot analyse schedule '" + schedule.getName() +
+                      "' where not every thread of the block may reach it "
+                      "(under a branch, or in a loop, whose condition or "
+                      "bounds are not shown the same for every thread): its "
+                      "verification assumes all of them run it",
+                  schedule);
+    if (entryPrefix(schedule, schedule.getBody().front(), s))
       s.clear();
   }
 

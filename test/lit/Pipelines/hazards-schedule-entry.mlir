@@ -336,3 +336,36 @@ gpu.module @kernels attributes {kda.target = #kda.target<"gfx950">} {
     gpu.return
   }
 }
+
+// -----
+
+// A schedule only the first wave runs: its barriers and wait counts are
+// verified for every thread of the block, so it cannot be analysed (R0).
+gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
+  kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
+  gpu.func @divergent_schedule(%src: memref<?xf32>)
+      workgroup(%lds : memref<1024xi8, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %tid = gpu.thread_id x
+    %c32 = arith.constant 32 : index
+    %wave0 = arith.cmpi ult, %tid, %c32 : index
+    scf.if %wave0 {
+      // expected-error @+1 {{R0: schedule entry in kernel 'divergent_schedule': cannot analyse schedule 'tokens' where not every thread of the block may reach it}}
+      kda.schedule "tokens" trip_count(1) depth(1) target("sm_90") {
+        %c0 = arith.constant 0 : index
+        kda.async_copy @r[%c0] iter(%c0) do {
+          kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(cp_async) : memref<?xf32>, memref<1024xi8, #gpu.address_space<workgroup>>
+        }
+        kda.async_wait 0
+        kda.lds_barrier
+        kda.lds_read @r[%c0] iter(%c0) do {
+          %v = memref.view %lds[%c0][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %z = memref.load %v[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+          memref.store %z, %src[%tid] : memref<?xf32>
+        }
+        kda.lds_barrier
+      }
+    }
+    gpu.return
+  }
+}
