@@ -882,7 +882,7 @@ LogicalResult mlir::kda::verifyLdsHandoffs(gpu::GPUFuncOp kernel) {
 }
 
 LogicalResult mlir::kda::verifyScheduleEntries(gpu::GPUFuncOp kernel) {
-  if (kernel->hasAttr(kWaveRolesAttr))
-    return verifyLdsHandoffs(kernel);
-  return report(kernel, findScheduleEntryHazard(kernel), "schedule entry");
+  return report(kernel, findScheduleEntryHazard(kernel),
+                kernel->hasAttr(kWaveRolesAttr) ? "LDS handoff"
+                                                : "schedule entry");
 }
