@@ -849,17 +849,25 @@ private:
     return unsigned(g) *
            cast<MemRefType>(mem.getType()).getElementTypeBitWidth() / 8;
   }
-  /// kRun adjacent elements of `mem` at `offset`, widened to f32: one
-  /// vector load.
-  SmallVector<Value> loadRun(Value mem, Value offset, unsigned align) {
+  /// kRun adjacent elements of `mem` at `offset`, as they are: one vector
+  /// load.
+  Value loadVector(Value mem, Value offset, unsigned align) {
     Type elem = cast<MemRefType>(mem.getType()).getElementType();
-    Value vec = vector::LoadOp::create(
+    return vector::LoadOp::create(
         b, loc, VectorType::get({kRun}, elem), mem, ValueRange{offset},
         /*nontemporal=*/false, llvm::MaybeAlign(align));
+  }
+  /// A loaded run's elements widened to f32.
+  SmallVector<Value> widenRun(Value vec) {
     SmallVector<Value> vals;
     for (int64_t e = 0; e < kRun; ++e)
       vals.push_back(widen(vector::ExtractOp::create(b, loc, vec, e)));
     return vals;
+  }
+  /// kRun adjacent elements of `mem` at `offset`, widened to f32: one
+  /// vector load.
+  SmallVector<Value> loadRun(Value mem, Value offset, unsigned align) {
+    return widenRun(loadVector(mem, offset, align));
   }
   /// The store twin: `values` (f32) narrowed to `mem`'s type, one vector
   /// store.
@@ -1850,23 +1858,52 @@ void ChunkEmitter::prepGateCumsum() {
   if (aLog)
     expALog = emitExpALog(b, loc, loadF(aLog, h));
   const bool norms = normsInGatePass(), l2norm = layer.getQkL2norm();
-  forRowRuns(p.K, [&](Value r, Value d0) {
-    // Every load of the trip first (g, dt_bias, k, q, beta): issued after
-    // the gate's math and store, they made each trip three memory latencies
-    // (ncu, H200: a quarter of the prep waiting in this pass).
+  const bool loadK = p.stageActs || (norms && l2norm), loadQ = norms && l2norm;
+  const int64_t runs = p.K / kRun, count = p.C * runs;
+  // Trip i's global loads (g, dt_bias, k, q, beta), raw: issued one trip
+  // ahead and carried by the loop, so that a trip's math waits on loads
+  // issued a whole trip earlier. Issued in the trip that uses them (as
+  // before), each trip waited a memory latency on g, and ptxas moved
+  // beta's load, used only by a row's first lane, past the norms'
+  // shuffles: a second latency a trip (ncu, H200, 2026-12-04, 1 x 8192
+  // H32: the two loads' consumers took 8% of the prep's warp samples). A
+  // trip past the block (the prefetch of a thread's last trip) loads
+  // trip 0's addresses: in bounds, never used.
+  auto place = [&](Value i) {
+    return std::make_pair(div(i, runs), mul(rem(i, runs), idx(kRun)));
+  };
+  auto issue = [&](Value i) {
+    auto [r, d0] = place(select(lt(i, idx(count)), i, idx(0)));
     Value t = safeToken(r);
-    SmallVector<Value> raw = loadRun(g, add(gRow(t), d0), runAlign(g, {p.K}));
-    SmallVector<Value> bias;
+    SmallVector<Value> raw;
+    raw.push_back(loadVector(g, add(gRow(t), d0), runAlign(g, {p.K})));
     if (dtBias)
-      bias =
-          loadRun(dtBias, add(mul(h, idx(p.K)), d0), runAlign(dtBias, {p.K}));
-    Value kRaw, qRaw, braw;
-    if (p.stageActs || (norms && l2norm))
-      kRaw = loadActRun(k, qkRow(t), d0, p.K);
-    if (norms && l2norm)
-      qRaw = loadActRun(q, qkRow(t), d0, p.K);
+      raw.push_back(loadVector(dtBias, add(mul(h, idx(p.K)), d0),
+                               runAlign(dtBias, {p.K})));
+    if (loadK)
+      raw.push_back(loadActRun(k, qkRow(t), d0, p.K));
+    if (loadQ)
+      raw.push_back(loadActRun(q, qkRow(t), d0, p.K));
     if (norms)
-      braw = loadF(beta, add(mul(t, idx(p.HV)), h));
+      raw.push_back(load(beta, add(mul(t, idx(p.HV)), h)));
+    return raw;
+  };
+  auto loop =
+      scf::ForOp::create(b, loc, tid, idx(count), idx(p.threads()), issue(tid));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value i = loop.getInductionVar();
+    SmallVector<Value> next = issue(add(i, idx(p.threads())));
+    ValueRange cur = loop.getRegionIterArgs();
+    auto [r, d0] = place(i);
+    size_t at = 0;
+    SmallVector<Value> raw = widenRun(cur[at++]), bias;
+    if (dtBias)
+      bias = widenRun(cur[at++]);
+    Value kRaw = loadK ? cur[at++] : Value();
+    Value qRaw = loadQ ? cur[at++] : Value();
+    Value braw = norms ? widen(cur[at++]) : Value();
     Value valid = rowValid(r);
     SmallVector<Value> gates;
     for (int64_t e = 0; e < kRun; ++e) {
@@ -1888,7 +1925,7 @@ void ChunkEmitter::prepGateCumsum() {
             Value x = widen(vector::ExtractOp::create(b, loc, run, e));
             acc = fadd(acc, fmul(x, x));
           }
-          return clusterSum(acc, p.K / kRun);
+          return clusterSum(acc, runs);
         };
         qss = sumSq(qRaw), kss = sumSq(kRaw);
       }
@@ -1897,7 +1934,8 @@ void ChunkEmitter::prepGateCumsum() {
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d0, idx(0)),
           braw);
     }
-  });
+    scf::YieldOp::create(b, loc, next);
+  }
   barrier();
   forThreads(idx(p.K), [&](Value d) {
     forReduce(idx(0), idx(p.C), f(0), [&](Value r, Value acc) {

@@ -19,12 +19,21 @@
 // CHECK: kda.prefetch_row %{{.*}} elems(32) : memref<?xf32>
 // The gate pass, with k's rows (and, where every thread makes the same
 // trips - sm_90's 256 threads over 256 runs -, the row norms as cluster
-// sums): every load of a trip before its math and stores.
-// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
-// CHECK: vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
-// SM90: vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
-// SM90: memref.load %{{.*}} : memref<?xbf16>
+// sums): a trip's loads (g, dt_bias, k; sm_90 also q and beta) are issued
+// a trip ahead and carried by the loop: the first trip's before it, the
+// next trip's at the top of each trip, before its math and stores.
+// CHECK: %[[G0:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK: %[[B0:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK: %[[K0:.*]] = vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
+// SM90: %[[Q0:.*]] = vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
+// SM90: %[[BETA0:.*]] = memref.load %{{.*}} : memref<?xbf16>
+// SM90: scf.for %{{.*}} = %thread_id_x to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[G0]], %{{.*}} = %[[B0]], %{{.*}} = %[[K0]], %{{.*}} = %[[Q0]], %{{.*}} = %[[BETA0]])
+// GFX942: scf.for %{{.*}} = %thread_id_x to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[G0]], %{{.*}} = %[[B0]], %{{.*}} = %[[K0]])
+// CHECK: %[[G1:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK: %[[B1:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK: %[[K1:.*]] = vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
+// SM90: %[[Q1:.*]] = vector.load %{{.*}} {alignment = 8 : i64} : memref<?xbf16>, vector<4xbf16>
+// SM90: %[[BETA1:.*]] = memref.load %{{.*}} : memref<?xbf16>
 // CHECK: math.exp
 // G's rows are padded for the atom's fragment loads (ldsRowPadWords: 8
 // words on sm_90, 4 on gfx942: 32 x 40 and 32 x 36 floats).
@@ -36,6 +45,8 @@
 // SM90: vector.store %{{.*}} {alignment = 8 : i64} : memref<1280xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // GFX942: vector.store %{{.*}} {alignment = 8 : i64} : memref<1152xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // SM90-COUNT-6: gpu.shuffle xor
+// SM90: scf.yield %[[G1]], %[[B1]], %[[K1]], %[[Q1]], %[[BETA1]]
+// GFX942: scf.yield %[[G1]], %[[B1]], %[[K1]]
 // CHECK: gpu.barrier
 // CHECK: gpu.barrier
 // The decayed rows: q's run from global memory, k's from LDS, three
