@@ -112,6 +112,15 @@ BatchShape chunkShape(const std::string &batch) {
     s.extremeGate = 1000;
     return s;
   }
+  if (batch == "mixed_gates") {
+    // g about -1000 every third token of the first row only: its chunks
+    // take the prep's pairwise diagonal blocks (chunkAnchorable), the other
+    // rows' chunks the atoms, in one launch.
+    BatchShape s{{130, 70, 200}, {1, 2, 3}, {1, 0, 1}};
+    s.extremeGate = 1000;
+    s.extremeTokens = 130;
+    return s;
+  }
   if (batch == "saturation") { // gate and beta inputs at their boundaries
     BatchShape s{{40, 7, 1}, {1, 2, 3}, {1, 0, 1}};
     // A_log = 89: exp(A_log) overflows f32 (inf x 0 at a raw gate of 0,
@@ -242,6 +251,10 @@ std::vector<ChunkCase> chunkCases() {
     cases.push_back({spec, "emu950", "short"});
   for (const char *target : {"emu", "emu32"})
     cases.push_back({"chunk_heads128", target, "short"});
+  // Softplus layers choose the prep's diagonal blocks a chunk at a time.
+  for (const char *spec : {"chunk_linear_gva", "chunk_heads128"})
+    for (const char *target : {"emu", "emu32"})
+      cases.push_back({spec, target, "mixed_gates"});
   // The 16-column scan split along K on emu32 (ChunkPlan::kSplit: four
   // parts of 32 rows, two k steps each) over the varlen mix.
   cases.push_back({"chunk_heads128", "emu32", "varlen"});

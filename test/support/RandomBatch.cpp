@@ -88,7 +88,9 @@ ref::Batch makeBatch(const ref::Layer &l, const BatchShape &shape,
     for (double &e : b.g)
       e = -std::abs(e) * 0.5;
   if (shape.extremeGate != 0)
-    for (size_t t = 0; t < T; t += 3)
+    for (size_t t = 0;
+         t < (shape.extremeTokens ? std::min(T, shape.extremeTokens) : T);
+         t += 3)
       for (size_t i = 0; i < size_t(l.HV) * l.K; ++i)
         // gate 'none' reads g as the log decay itself: use -extremeGate.
         b.g[t * l.HV * l.K + i] =

@@ -16,6 +16,8 @@ struct BatchShape {
   /// Raw gate inputs set to this value on every third token (0: off); with
   /// the softplus gate and A_log = 0, 1000 gives g of about -1000.
   double extremeGate = 0;
+  /// Only tokens below this one take extremeGate (0: all of them).
+  size_t extremeTokens = 0;
 
   // Edge values of KDA-MATH.md that normal draws never reach (all optional).
   /// Tokens whose q (resp. k) rows are zero in every head: the l2norm's eps

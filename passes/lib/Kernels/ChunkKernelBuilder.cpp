@@ -1301,7 +1301,11 @@ private:
   /// steps: every lane of a cluster gets the same bits).
   Value clusterSum(Value x, int64_t lanes);
   void prepGateCumsum();
-  void prepIntraChunk();
+  /// A_kk and A_qk, the diagonal blocks by atoms or pairwise.
+  void prepIntraChunk(bool diagonal);
+  /// Whether the chunk's gates let its diagonal blocks go by atoms
+  /// (workgroup-uniform; ends with a barrier).
+  Value chunkAnchorable();
   void prefetchChunkRows();
   void storeQkWords(Value acc, Value r0, Value c0, bool diagonal);
   bool intraStagesQ(int64_t pieces) const;
@@ -1600,6 +1604,7 @@ private:
   Value chunkStart, rows; // the chunk's first token and its rows (<= C)
   // LDS views (prep: G, A, row factors; scan: state block, V_new).
   Value ldsG, ldsA, ldsT, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsSw, ldsVn;
+  Value ldsFlags;          // prep: a float a wave (chunkAnchorable), in ldsT
   Value ldsK, ldsV;        // prep: the staged k rows, then v rows, in one area
   Value ldsQ; // prep: q's rows staged in A's bytes for the k loops (or null)
   bool qStaged = false;    // prep: A_qk's q fragments read ldsQ (qAct)
@@ -1955,7 +1960,10 @@ void ChunkEmitter::prepGateCumsum() {
 // lower_bound(lb) with 8 |lb| <= kMaxAnchorExponent (Kimi's -5: e^40).
 // Elements above the diagonal may be huge or inf in the accumulator (their
 // own sums only: an atom's outputs do not mix) and are never stored.
-// Softplus and ungated layers keep the pairwise path (prepDiagonal).
+// Other layers (softplus, or gate none, which reads g as the log decay
+// itself: no bound a token) choose a chunk at a time (chunkAnchorable): by
+// atoms where the chunk's gates keep every factor within the same bound,
+// else pairwise (prepDiagonal).
 constexpr double kMaxAnchorExponent = 64;
 bool diagonalByAtoms(LayerAttr layer) {
   return layer.getGate() == GateKind::LowerBound &&
@@ -2039,6 +2047,45 @@ void ChunkEmitter::zeroIntra() {
   });
 }
 
+// Whether this chunk's diagonal blocks may go by atoms anchored at their
+// middle rows m (diagonalByAtoms's bound, from the chunk's own gates): for
+// every block and column, G's fall over each half of the block, G[16 I] -
+// G[m] and G[m] - G[16 I + 15] (base 2), at most kMaxAnchorExponent nats.
+// A NaN fall counts as too large. Uniform over the workgroup: each wave's
+// count of falls too large, summed through LDS (ldsFlags; every thread
+// reads them after a barrier, before the next barrier).
+Value ChunkEmitter::chunkAnchorable() {
+  const int64_t blocks = p.C / kSub, count = blocks * p.K;
+  const int64_t threads = p.threads(), trips = (count + threads - 1) / threads;
+  Value limit = f(kMaxAnchorExponent * llvm::numbers::log2e);
+  Value over = f(0);
+  for (int64_t j = 0; j < trips; ++j) {
+    Value i = add(tid, idx(j * threads));
+    Value in = (j + 1) * threads > count ? lt(i, idx(count)) : Value();
+    Value safe = in ? select(in, i, idx(0)) : i;
+    Value row0 = mul(div(safe, p.K), idx(kSub)), d = rem(safe, p.K);
+    auto at = [&](int64_t r) { return load(ldsG, gIdx(add(row0, idx(r)), d)); };
+    Value top = at(0), mid = at(kSub / 2), bottom = at(kSub - 1);
+    auto tooLarge = [&](Value fall) {
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, fall,
+                                   limit);
+    };
+    Value bad = arith::OrIOp::create(b, loc, tooLarge(fsub(top, mid)),
+                                     tooLarge(fsub(mid, bottom)));
+    if (in)
+      bad = arith::AndIOp::create(b, loc, bad, in);
+    over = fadd(over, select(bad, f(1), f(0)));
+  }
+  Value waveOver = waveSum(over);
+  ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0)),
+         [&] { store(waveOver, ldsFlags, wave); });
+  barrier();
+  Value total = f(0);
+  for (unsigned w = 0; w < p.waves; ++w)
+    total = fadd(total, load(ldsFlags, idx(w)));
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, total, f(0));
+}
+
 // A_kk (LDS, strictly lower, beta_i folded in) and A_qk (workspace rows,
 // lower with the diagonal), by atoms over row blocks (intraSchedule). Row
 // block I's products are anchored at its first row 16 I (off-diagonal
@@ -2048,9 +2095,9 @@ void ChunkEmitter::zeroIntra() {
 // factor exp(G_i - G_m) is at most e^(8 |lb|) and a column's exp(G_m - G_j)
 // in an off-diagonal block at most 1 - where it flushes to zero the product
 // lost is below e^(8 |lb|) x 2^-126 (2^-68 at Kimi's -5), an absolute error
-// far below the rounding of the stored values.
-void ChunkEmitter::prepIntraChunk() {
-  const bool diagonal = diagonalByAtoms(layer);
+// far below the rounding of the stored values (chunkAnchorable: e^64 x
+// 2^-126, 2^-34, at most).
+void ChunkEmitter::prepIntraChunk(bool diagonal) {
   const int64_t mt = kSub / p.atom->m, nt = kSub / p.atom->n;
   const IntraSchedule s = intraSchedule(p.C / kSub, nt, mt, diagonal, p.waves);
   // Zeros first, or q's rows first where A's bytes hold them for the k
@@ -2597,6 +2644,9 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
     ldsRowQ = carve(p.C);
     ldsRowK = carve(p.C);
     ldsRowB = carve(p.C);
+    // The inverse's bytes, free until it: chunkAnchorable's reads of the
+    // flags come before the barrier that A_kk / A_qk's k loops follow.
+    ldsFlags = ldsT;
     if (p.stageActs) {
       SmallVector<Value> acts = carveShared(
           p.prepActFloats(), {cast<MemRefType>(k.getType()).getElementType(),
@@ -2607,7 +2657,18 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
     prepRows();
     prepGateCumsum(); // ends with a barrier: rows and G are visible
     prepDecayedRows();
-    prepIntraChunk();
+    if (diagonalByAtoms(layer)) {
+      prepIntraChunk(/*diagonal=*/true);
+    } else {
+      // Measured on the H200 (2026-12-04, one call, two rounds), the
+      // Kimi-Linear example's prep (softplus) with every chunk pairwise /
+      // chosen a chunk at a time: 0.872-0.873 / 0.516-0.517 ms at 1 x 8192
+      // H32, 1.699-1.700 / 1.008 at 4 x 4096; sm_90's prep then spills 12
+      // bytes at its 80 registers (0 before).
+      ifThenElse(
+          chunkAnchorable(), [&] { prepIntraChunk(/*diagonal=*/true); },
+          [&] { prepIntraChunk(/*diagonal=*/false); });
+    }
     prepInverse();
     prepOperandWords();
     if (p.stageActs) {

@@ -5,8 +5,10 @@
 // bf16). A lower_bound layer anchors all of a row block at its middle row,
 // so its diagonal block joins the run: sm_90 (mma.sync 16x8, 20 tiles)
 // takes runs of 3, 18 atoms a k step; gfx942 and gfx950 (MFMA 16x16, 10
-// tiles) runs of 2, 12. A softplus layer keeps its diagonal blocks
-// pairwise and takes runs of 2 on sm_90 (12). The figures: no spills on
+// tiles) runs of 2, 12. A softplus layer (no bound a token) chooses a
+// chunk at a time (chunkAnchorable): the same runs of 3 where the chunk's
+// gates allow, else its diagonal blocks pairwise and runs of 2 (12): its
+// prep holds both. The figures: no spills on
 // the MFMA targets at 4 waves a SIMD, nor on sm_90 at its 80 registers (3
 // workgroups an SM) since q's fragments read q's rows staged in LDS: the
 // k loop's global q addresses were what spilled (32 bytes here; the
@@ -23,6 +25,6 @@
 
 // SM90: kda_chunk_k3_prep: most 18 in one block
 // MFMA: kda_chunk_k3_prep: most 12 in one block
-// SOFTPLUS: kda_chunk_heads128_prep: most 12 in one block
+// SOFTPLUS: kda_chunk_heads128_prep: most 18 in one block
 // FIG: kda_chunk_k3_prep: {{.*}}occupancy_waves_per_simd 4, scratch_bytes 0, {{.*}}spills 0
 // FIG90: sm_90 kda_chunk_k3_prep: lds_bytes {{[0-9]+}}, registers 80, scratch_bytes 0, spills 0
