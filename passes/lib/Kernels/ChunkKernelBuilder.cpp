@@ -828,6 +828,18 @@ private:
   void forThreads(Value count, llvm::function_ref<void(Value)> body) {
     forRange(tid, count, idx(p.threads()), body);
   }
+  /// The same unrolled over a static `count`: body(i, in) for each trip,
+  /// i clamped to 0 where the trip may pass `count` and `in` then its
+  /// predicate (null where every thread's i is below count).
+  void forThreadTrips(int64_t count,
+                      llvm::function_ref<void(Value, Value)> body) {
+    const int64_t threads = p.threads();
+    for (int64_t j = 0; j * threads < count; ++j) {
+      Value i = add(tid, idx(j * threads));
+      Value in = (j + 1) * threads > count ? lt(i, idx(count)) : Value();
+      body(in ? select(in, i, idx(0)) : i, in);
+    }
+  }
   /// body(r, c0) for each run of kRun adjacent columns of a C x `width`
   /// block of rows, the runs dealt to the threads (width % kRun == 0);
   /// with `rowStep`, only rows r that are multiples of it (the body takes
@@ -1604,7 +1616,6 @@ private:
   Value chunkStart, rows; // the chunk's first token and its rows (<= C)
   // LDS views (prep: G, A, row factors; scan: state block, V_new).
   Value ldsG, ldsA, ldsT, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsSw, ldsVn;
-  Value ldsFlags;          // prep: a float a wave (chunkAnchorable), in ldsT
   Value ldsK, ldsV;        // prep: the staged k rows, then v rows, in one area
   Value ldsQ; // prep: q's rows staged in A's bytes for the k loops (or null)
   bool qStaged = false;    // prep: A_qk's q fragments read ldsQ (qAct)
@@ -1712,20 +1723,16 @@ Value ChunkEmitter::loadActRun(Value src, Value rowStart, Value c0,
 
 void ChunkEmitter::stageActRows(Value src, Value dst, int64_t width,
                                 llvm::function_ref<Value(Value)> rowStart) {
-  const int64_t runs = width / kRun, count = p.C * runs;
-  const int64_t threads = p.threads(), trips = (count + threads - 1) / threads;
+  const int64_t runs = width / kRun;
   struct Loaded {
     Value in, r, c0, run;
   };
   SmallVector<Loaded> loaded;
-  for (int64_t j = 0; j < trips; ++j) {
-    Value i = add(tid, idx(j * threads));
-    Value in = (j + 1) * threads > count ? lt(i, idx(count)) : Value();
-    Value safe = in ? select(in, i, idx(0)) : i;
-    Value r = div(safe, runs), c0 = mul(rem(safe, runs), idx(kRun));
+  forThreadTrips(p.C * runs, [&](Value i, Value in) {
+    Value r = div(i, runs), c0 = mul(rem(i, runs), idx(kRun));
     loaded.push_back(
         {in, r, c0, loadActRun(src, rowStart(safeToken(r)), c0, width)});
-  }
+  });
   for (const Loaded &l : loaded) {
     if (l.in)
       ifThen(l.in, [&] { storeActRun(l.run, dst, l.r, l.c0); });
@@ -2052,18 +2059,12 @@ void ChunkEmitter::zeroIntra() {
 // every block and column, G's fall over each half of the block, G[16 I] -
 // G[m] and G[m] - G[16 I + 15] (base 2), at most kMaxAnchorExponent nats.
 // A NaN fall counts as too large. Uniform over the workgroup: each wave's
-// count of falls too large, summed through LDS (ldsFlags; every thread
-// reads them after a barrier, before the next barrier).
+// count of falls too large, summed through LDS.
 Value ChunkEmitter::chunkAnchorable() {
-  const int64_t blocks = p.C / kSub, count = blocks * p.K;
-  const int64_t threads = p.threads(), trips = (count + threads - 1) / threads;
   Value limit = f(kMaxAnchorExponent * llvm::numbers::log2e);
   Value over = f(0);
-  for (int64_t j = 0; j < trips; ++j) {
-    Value i = add(tid, idx(j * threads));
-    Value in = (j + 1) * threads > count ? lt(i, idx(count)) : Value();
-    Value safe = in ? select(in, i, idx(0)) : i;
-    Value row0 = mul(div(safe, p.K), idx(kSub)), d = rem(safe, p.K);
+  forThreadTrips(p.C / kSub * p.K, [&](Value i, Value in) {
+    Value row0 = mul(div(i, p.K), idx(kSub)), d = rem(i, p.K);
     auto at = [&](int64_t r) { return load(ldsG, gIdx(add(row0, idx(r)), d)); };
     Value top = at(0), mid = at(kSub / 2), bottom = at(kSub - 1);
     auto tooLarge = [&](Value fall) {
@@ -2075,14 +2076,16 @@ Value ChunkEmitter::chunkAnchorable() {
     if (in)
       bad = arith::AndIOp::create(b, loc, bad, in);
     over = fadd(over, select(bad, f(1), f(0)));
-  }
+  });
+  // A float a wave in the inverse's bytes (ldsT), free until it: every
+  // read below comes before the barrier that A_kk / A_qk's k loops follow.
   Value waveOver = waveSum(over);
   ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, idx(0)),
-         [&] { store(waveOver, ldsFlags, wave); });
+         [&] { store(waveOver, ldsT, wave); });
   barrier();
   Value total = f(0);
   for (unsigned w = 0; w < p.waves; ++w)
-    total = fadd(total, load(ldsFlags, idx(w)));
+    total = fadd(total, load(ldsT, idx(w)));
   return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, total, f(0));
 }
 
@@ -2644,9 +2647,6 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
     ldsRowQ = carve(p.C);
     ldsRowK = carve(p.C);
     ldsRowB = carve(p.C);
-    // The inverse's bytes, free until it: chunkAnchorable's reads of the
-    // flags come before the barrier that A_kk / A_qk's k loops follow.
-    ldsFlags = ldsT;
     if (p.stageActs) {
       SmallVector<Value> acts = carveShared(
           p.prepActFloats(), {cast<MemRefType>(k.getType()).getElementType(),
