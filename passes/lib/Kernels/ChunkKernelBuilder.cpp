@@ -22,6 +22,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -315,6 +317,14 @@ struct ChunkPlan {
   /// the staged rows fit.
   bool regState = false;
   AccumulatorOperand slab{};
+  /// W's rows in the workspace in run order and, in the register scans,
+  /// W staged in LDS as fragment runs (markRecordRuns): the run layout of
+  /// the atom's B operand (the scans' products are transposed there).
+  std::optional<RunLayout> wRuns;
+  /// Word of W's pair (k, k + 1) hi pair word within its atom.k block of
+  /// a record row (RunLayout::pairWord, which markRecordRuns checks is
+  /// (i mod R) elems + i div R for pair i, R runs a block).
+  int64_t wRunsPerBlock() const { return atom->k / wRuns->elems; }
   unsigned computeWaves = 0;
   /// Compute waves the block's one column slab is split over along K
   /// (parts of K / kSplit rows each; the 16-column block only): the
@@ -591,6 +601,10 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   }
   if (op.getStage() == ChunkStage::Join)
     p.blockV = kJoinBlockV;
+  // W through the workspace in run order (markRecordRuns decided it for
+  // the whole function); the join does not read W.
+  if (op->hasAttr(kRecordRunsAttr) && op.getStage() != ChunkStage::Join)
+    p.wRuns = runLayoutOf(*p.atom, MmaOperand::B);
   if (op.getStage() == ChunkStage::Prep) {
     p.maxBlockTiles = kPrepBlockTiles;
     // Stage the activation rows where the workgroups the LDS lets a compute
@@ -635,8 +649,10 @@ public:
   /// by many fragments (the prep writes W, q o exp G, k o exp(G_last - G)
   /// and A_qk as words; the scan its state block's and V_new's copies); or
   /// pair words (packPairWords, along the operand's k: T' and k o exp2(G)
-  /// in the prep), read only whole from an LDS array (inLds).
-  enum class Held { F32, SplitWords, PairWords };
+  /// in the prep), read only whole from an LDS array (inLds); or fragment
+  /// runs (TileLayer.h: the register scans' W, ChunkPlan::wRuns), read
+  /// only whole from an LDS array (inRuns).
+  enum class Held { F32, SplitWords, PairWords, FragmentRuns };
   /// An atom operand by element (`at`), held as `held` says.
   struct Operand {
     template <typename F>
@@ -651,6 +667,8 @@ public:
     /// tile layer's vector loads (MemTile) instead of element by element.
     Value mem;
     int64_t rowStride = 0, colStride = 0;
+    /// Fragment runs: the operand's tiles along k (runOffset).
+    int64_t runKBlocks = 0;
     /// `at` gives values exact in the atom's operand type, in that type (the
     /// bf16 inputs): fragments are built as they are, not split, and a
     /// product with them takes two atoms.
@@ -666,6 +684,19 @@ public:
     });
     op.held = held;
     op.mem = mem, op.rowStride = rs, op.colStride = cs;
+    return op;
+  }
+
+  /// The atoms' B operand of `width` along k held as fragment runs in LDS
+  /// array `mem` (ChunkPlan::wRuns).
+  Operand inRuns(Value mem, int64_t width) {
+    Operand op([](Value, Value) -> Value {
+      // a builder bug, not an input error: fail loudly
+      llvm::report_fatal_error("kda: fragment runs are read whole from LDS");
+    });
+    op.held = Held::FragmentRuns;
+    op.mem = mem;
+    op.runKBlocks = width / p.atom->k;
     return op;
   }
 
@@ -1106,6 +1137,17 @@ private:
   }
   SplitFragment splitOperand(const MmaAtom &atom, MmaOperand operand,
                              Value row0, Value col0, const Operand &op) {
+    if (op.held == Held::FragmentRuns) {
+      // (row0, col0): the tile's origin in the B operand, k its row.
+      assert(operand == MmaOperand::B && "W's runs are the B operand's");
+      const RunLayout &rl = *p.wRuns;
+      Value run = vector::LoadOp::create(
+          b, loc, VectorType::get({rl.elems}, f32), op.mem,
+          ValueRange{runOffset(b, loc, atom, rl, div(col0, rl.tileRows),
+                               div(row0, atom.k), op.runKBlocks, lane)},
+          /*nontemporal=*/false, llvm::MaybeAlign(4 * rl.elems));
+      return runFragment(b, loc, atom, run);
+    }
     if (op.mem) {
       // Every LDS array starts on 16 bytes (carve), the strides are padded
       // widths (multiples of 4) and every tile origin a multiple of the
@@ -1216,6 +1258,61 @@ private:
           else
             store(r.x, ws, at);
         });
+      }
+    });
+  }
+  /// W's results of a block to the workspace in run order (ChunkPlan::
+  /// wRuns): where two tiles side by side make a k block, each lane's two
+  /// pairs of a row are one run, one 16-byte store (where split words took
+  /// two 8-byte ones); else each pair's hi and lo pair words to their
+  /// places.
+  void storeWRuns(ArrayRef<Value> accs, const TileBlock &blk, Value live) {
+    const RunLayout &rl = *p.wRuns;
+    const int64_t k = p.atom->k, n = p.atom->n;
+    // The word of pair (c, c + 1) within its block (markRecordRuns checked
+    // the form).
+    auto pairWord = [&](Value c) {
+      Value i = div(rem(c, k), 2);
+      return add(mul(rem(i, p.wRunsPerBlock()), idx(rl.elems)),
+                 div(i, p.wRunsPerBlock()));
+    };
+    auto at = [&](Value row, Value c) {
+      return recAt(rowToken(row), p.recW(),
+                   add(mul(div(c, k), idx(k)), pairWord(c)));
+    };
+    const bool runs = blk.nt % 2 == 0 && 2 * n == k;
+    ifThen(live, [&] {
+      for (int64_t t = 0; t < blk.tiles(); t += runs ? 2 : 1) {
+        auto [r0, c0] = tileOf(blk, t);
+        SmallVector<Result> first = resultsOf(accs[t], r0, c0);
+        if (runs) {
+          // Tiles t and t + 1 are columns c0 and c0 + n of a block (the
+          // block's tiles run along n from a multiple of k).
+          auto [r1, c1] = tileOf(blk, t + 1);
+          SmallVector<Result> second = resultsOf(accs[t + 1], r1, c1);
+          for (size_t e = 0; e < first.size(); e += 2) {
+            Value values = vector::FromElementsOp::create(
+                b, loc, VectorType::get({4}, f32),
+                ValueRange{first[e].x, first[e + 1].x, second[e].x,
+                           second[e + 1].x});
+            Value run = packRun(b, loc, *p.atom, values);
+            ifThen(rowValid(first[e].i), [&] {
+              vector::StoreOp::create(
+                  b, loc, run, ws, ValueRange{at(first[e].i, first[e].col)},
+                  /*nontemporal=*/false, llvm::MaybeAlign(16));
+            });
+          }
+          continue;
+        }
+        for (size_t e = 0; e < first.size(); e += 2) {
+          auto [hi, lo] =
+              packPairWords(b, loc, *p.atom, first[e].x, first[e + 1].x);
+          ifThen(rowValid(first[e].i), [&] {
+            Value w = at(first[e].i, first[e].col);
+            store(hi, ws, w);
+            store(lo, ws, add(w, idx(rl.elems / 2)));
+          });
+        }
       }
     });
   }
@@ -1572,6 +1669,9 @@ private:
   /// zeros for rows past the chunk's valid ones.
   void storePiece(const RowCopy &by, Value buf, int64_t stride,
                   const Piece &piece);
+  /// Stores a loaded piece of W's record rows (in run order) to its run's
+  /// slot in `buf` (ChunkPlan::wRuns).
+  void storeRunPiece(const RowCopy &by, Value buf, const Piece &piece);
   struct PendingRows {
     int64_t field, width;
     Value from;
@@ -2547,6 +2647,10 @@ void ChunkEmitter::prepWU() {
         blk.row0 = row0;
         SmallVector<Value> accs = gemmBlock(zeros(blk), blk, kEnd,
                                             /*ragged=*/false, tOp, bOp);
+        if (p.wRuns && field == p.recW()) {
+          storeWRuns(accs, blk, live);
+          return;
+        }
         for (int64_t t = 0; t < blk.tiles(); ++t) {
           auto [r0, c0] = tileOf(blk, t);
           storeRows(accs[t], r0, c0, live, field, asWords);
@@ -2737,6 +2841,31 @@ ChunkEmitter::Piece ChunkEmitter::loadColumnPiece(const RowCopy &by,
             arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type))};
       })[0];
   return piece;
+}
+
+void ChunkEmitter::storeRunPiece(const RowCopy &by, Value buf,
+                                 const Piece &piece) {
+  // W's record rows are in run order (ChunkPlan::wRuns) and a piece is one
+  // run: piece x / 4 of row r's k block x / k is run (x mod k) / elems of
+  // tile row r mod tileRows.
+  const RunLayout &rl = *p.wRuns;
+  assert(rl.elems == 4 && "a 16-byte piece is one run");
+  ifMaybe(piece.in, [&] {
+    auto type = cast<VectorType>(piece.value.getType());
+    Value zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    Value kb = div(piece.x, p.atom->k);
+    Value run = div(rem(piece.x, p.atom->k), rl.elems);
+    Value runLane = add(mul(rem(piece.r, rl.tileRows), idx(rl.laneOfRow)),
+                        mul(run, idx(rl.laneOfRun)));
+    vector::StoreOp::create(
+        b, loc,
+        piece.zeroed ? piece.value
+                     : select(lt(piece.r, by.valid), piece.value, zeros),
+        buf,
+        ValueRange{runOffset(b, loc, *p.atom, rl, div(piece.r, rl.tileRows), kb,
+                             p.K / p.atom->k, runLane)},
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
+  });
 }
 
 void ChunkEmitter::storePiece(const RowCopy &by, Value buf, int64_t stride,
@@ -3148,10 +3277,16 @@ void ChunkEmitter::slabProducts(ArrayRef<Value> x, int64_t kLen,
   // L as the atom's A (natural) or L^T as its B (transposed): inLds's
   // element (r, c) at mem[r stride + c], or at mem[c stride + r].
   SmallVector<Operand> ls;
-  for (const SlabTerm &term : terms)
+  for (const SlabTerm &term : terms) {
+    if (p.wRuns && term.mem == ldsX) {
+      assert(!natural && !term.byColumn && "W's runs: rows of B^T");
+      ls.push_back(inRuns(term.mem, p.K));
+      continue;
+    }
     ls.push_back(
         inLds(term.mem, term.stride, Held::SplitWords,
               /*transposed=*/natural ? term.byColumn : !term.byColumn));
+  }
   auto stepType = VectorType::get({int64_t(per * elems)}, f32);
   for (int64_t s = 0; s < kLen / int64_t(atom.k); ++s) {
     SmallVector<Value> elemsOfStep;
@@ -3239,9 +3374,13 @@ void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
     SmallVector<Piece> batch;
     for (size_t n = first; n < last; ++n)
       batch.push_back(load(pieces[n]));
-    for (size_t n = first; n < last; ++n)
-      storePiece(by, pieces[n].field->buf, pieces[n].field->stride,
-                 batch[n - first]);
+    for (size_t n = first; n < last; ++n) {
+      const StagedField &f = *pieces[n].field;
+      if (p.wRuns && f.buf == ldsX)
+        storeRunPiece(by, f.buf, batch[n - first]);
+      else
+        storePiece(by, f.buf, f.stride, batch[n - first]);
+    }
   }
 }
 
@@ -3733,6 +3872,65 @@ const char *mlir::kda::chunkStageKind(ChunkStage stage) {
     return "chunk_segments";
   }
   llvm_unreachable("a chunk stage");
+}
+
+/// Whether a W written as `atom`'s B runs by the prep of `p` takes the form
+/// storeWRuns and the scans' staging assume: 16-byte runs (one piece
+/// each), two column tiles of the accumulator to a k block, pair i of a
+/// block at word (i mod R) elems + i div R (R runs a block), records of
+/// whole 16-byte pieces.
+static bool wRunsWritable(const MmaAtom &atom, const RunLayout &rl,
+                          const ChunkPlan &p) {
+  const int64_t runs = atom.k / rl.elems;
+  if (rl.elems != 4 || 2 * atom.n != atom.k || runs != atom.n / 2 ||
+      !accumulatorPairsAlongRow(atom) || p.K % atom.k || p.recFloats() % 4 ||
+      p.recW() % 4)
+    return false;
+  for (int64_t i = 0; i < int64_t(rl.pairWord.size()); ++i)
+    if (rl.pairWord[i] != (i % runs) * rl.elems + i / runs)
+      return false;
+  return true;
+}
+
+/// Whether every stage of one function's `stages` that reads W can take it
+/// as runs (see markRecordRuns).
+static bool recordRunsFit(MutableArrayRef<ChunkStageOp> stages,
+                          const TargetInfo &target) {
+  // Plans of stages that cannot be built say so when they are built, not
+  // here.
+  ScopedDiagnosticHandler quiet(stages.front()->getContext(),
+                                [](Diagnostic &) { return success(); });
+  const MmaAtom *atom = nullptr;
+  bool scans = false;
+  for (ChunkStageOp op : stages) {
+    ChunkPlan p;
+    if (op.getStage() == ChunkStage::Join)
+      continue;
+    if (failed(makePlan(op, target, p)))
+      return false;
+    if (atom && p.atom->kind != atom->kind)
+      return false; // the prep writes the scans' atom's runs
+    atom = p.atom;
+    if (op.getStage() == ChunkStage::Prep)
+      continue;
+    std::optional<RunLayout> rl = runLayoutOf(*p.atom, MmaOperand::B);
+    if (!p.regState || p.slab.form == SlabForm::Natural || !rl ||
+        !wRunsWritable(*p.atom, *rl, p))
+      return false;
+    scans = true;
+  }
+  return scans;
+}
+
+void mlir::kda::markRecordRuns(ArrayRef<ChunkStageOp> ops,
+                               const TargetInfo &target) {
+  llvm::MapVector<Operation *, SmallVector<ChunkStageOp>> byFunction;
+  for (ChunkStageOp op : ops)
+    byFunction[op->getParentOp()].push_back(op);
+  for (auto &[fn, stages] : byFunction)
+    if (recordRunsFit(stages, target))
+      for (ChunkStageOp op : stages)
+        op->setAttr(kRecordRunsAttr, UnitAttr::get(op.getContext()));
 }
 
 bool mlir::kda::chunkSegmentsBuildable(ChunkStageOp op,

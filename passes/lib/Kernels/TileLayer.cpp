@@ -389,6 +389,97 @@ SplitFragment mlir::kda::pairWordsFragment(OpBuilder &b, Location loc,
           vector::ShuffleOp::create(b, loc, all, all, lo)};
 }
 
+std::optional<RunLayout> mlir::kda::runLayoutOf(const MmaAtom &atom,
+                                                MmaOperand operand) {
+  if (operand == MmaOperand::C || !pairsAlongK(atom))
+    return std::nullopt;
+  const FragmentLayout &l = layoutOf(atom, operand);
+  const bool isA = operand == MmaOperand::A;
+  auto rowOf = [&](unsigned lane, unsigned e) {
+    return isA ? l.rowOf(lane, e) : l.colOf(lane, e);
+  };
+  auto kOf = [&](unsigned lane, unsigned e) {
+    return isA ? l.colOf(lane, e) : l.rowOf(lane, e);
+  };
+  RunLayout rl;
+  rl.elems = l.elems;
+  rl.tileRows = isA ? atom.m : atom.n;
+  // Each row's lanes, in the order of their first k: the row's runs.
+  SmallVector<SmallVector<unsigned, 8>> lanesOf(rl.tileRows);
+  for (unsigned lane = 0; lane < atom.waveSize; ++lane) {
+    for (unsigned e = 1; e < l.elems; ++e)
+      if (rowOf(lane, e) != rowOf(lane, 0))
+        return std::nullopt; // a lane's run would span rows
+    lanesOf[rowOf(lane, 0)].push_back(lane);
+  }
+  for (auto &lanes : lanesOf)
+    llvm::sort(lanes,
+               [&](unsigned x, unsigned y) { return kOf(x, 0) < kOf(y, 0); });
+  const int64_t runs = lanesOf[0].size();
+  if (runs * l.elems != atom.k)
+    return std::nullopt;
+  rl.laneOfRun = runs > 1 ? int64_t(lanesOf[0][1]) - lanesOf[0][0] : 0;
+  rl.laneOfRow = rl.tileRows > 1 ? int64_t(lanesOf[1][0]) - lanesOf[0][0] : 0;
+  for (int64_t r = 0; r < rl.tileRows; ++r)
+    for (int64_t run = 0; run < runs; ++run) {
+      const unsigned lane = lanesOf[r][run];
+      if (int64_t(lane) != r * rl.laneOfRow + run * rl.laneOfRun)
+        return std::nullopt;
+      for (unsigned e = 0; e < l.elems; ++e)
+        if (kOf(lane, e) != kOf(lanesOf[0][run], e))
+          return std::nullopt; // rows' runs hold different k
+    }
+  rl.pairWord.assign(atom.k / 2, -1);
+  for (int64_t run = 0; run < runs; ++run)
+    for (unsigned e = 0; e < l.elems; e += 2)
+      rl.pairWord[kOf(lanesOf[0][run], e) / 2] = run * l.elems + e / 2;
+  return rl;
+}
+
+Value mlir::kda::runOffset(OpBuilder &b, Location loc, const MmaAtom &atom,
+                           const RunLayout &layout, Value rb, Value kb,
+                           int64_t kBlocks, Value lane) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value tile = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, rb, c(kBlocks)), kb);
+  // A row's 16-byte pieces copied by consecutive lanes put two k blocks'
+  // runs in each 8-lane store phase, at the same slots of tiles a multiple
+  // of 128 bytes apart: slot bit 2 flipped on odd blocks puts them on
+  // different banks, and within each 8 slots a tile's fragment loads stay
+  // a permutation (conflict-free).
+  Value swizzle = arith::ShLIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, kb, c(1)), c(2));
+  Value at = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, tile, c(atom.waveSize)),
+      arith::XOrIOp::create(b, loc, lane, swizzle));
+  return arith::MulIOp::create(b, loc, at, c(layout.elems));
+}
+
+Value mlir::kda::packRun(OpBuilder &b, Location loc, const MmaAtom &atom,
+                         Value values) {
+  SplitFragment s = splitFragment(b, loc, atom, values);
+  const int64_t n = cast<VectorType>(values.getType()).getNumElements();
+  SmallVector<int64_t> both;
+  for (int64_t e = 0; e < 2 * n; ++e)
+    both.push_back(e);
+  Value halves = vector::ShuffleOp::create(b, loc, s.hi, s.lo, both);
+  return vector::BitCastOp::create(b, loc, values.getType(), halves);
+}
+
+SplitFragment mlir::kda::runFragment(OpBuilder &b, Location loc,
+                                     const MmaAtom &atom, Value run) {
+  const int64_t n = cast<VectorType>(run.getType()).getNumElements();
+  auto halves = VectorType::get({2 * n}, scalarType(b.getContext(), atom.ab));
+  Value all = vector::BitCastOp::create(b, loc, halves, run);
+  SmallVector<int64_t> hi, lo;
+  for (int64_t e = 0; e < n; ++e) {
+    hi.push_back(e);
+    lo.push_back(n + e);
+  }
+  return {vector::ShuffleOp::create(b, loc, all, all, hi),
+          vector::ShuffleOp::create(b, loc, all, all, lo)};
+}
+
 Value SplitAccumulator::sum(OpBuilder &b, Location loc) const {
   return arith::AddFOp::create(b, loc, big, small);
 }

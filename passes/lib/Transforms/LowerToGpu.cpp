@@ -30,6 +30,7 @@ struct KdaLowerToGpuPass
     SmallVector<ChunkStageOp> stageOps;
     module.walk([&](ChunkStageOp op) { stageOps.push_back(op); });
     dropUnbuildableSegments(stageOps, *info);
+    markRecordRuns(stageOps, *info);
     WalkResult undecomposed = module.walk([&](ChunkOp op) {
       op.emitOpError() << "is built as its stages: run kda-decompose before "
                           "kda-lower-to-gpu";

@@ -10,11 +10,14 @@
 // measured on the H200 2026-12-04 0.87 -> 0.52 ms on Kimi-Linear's prep at
 // 1 x 8192 H32; 0 before; the lower_bound prep of
 // test/device/chunk-bench.mlir spills 8, see intraSchedule), the
-// 16-, 32- and 64-column scans' 0, 4 and 0 bytes at 253-255 registers
-// (16 and 16 before the staging waves addressed a field's pieces from one
-// base, 24 and 24 before LDS took 32-bit pointers; measured on the H200
-// faster than the update and the output's products one after the other
-// without spills: ChunkKernelBuilder.cpp), the
+// 16-, 32- and 64-column scans' 0, 44 and 4 bytes at 255 registers and
+// the segments' 52 (4, 0 and 0 before W went through the workspace as
+// fragment runs, ChunkPlan::wRuns, measured faster on the H200 on
+// 2026-12-04 at 1 x 8192 and 4 x 4096 H32 and 0.5% slower at 1 x 32768
+// H8; 16 and 16 before the staging waves addressed a field's pieces from
+// one base, 24 and 24 before LDS took 32-bit pointers; measured on the
+// H200 faster than the update and the output's products one after the
+// other without spills: ChunkKernelBuilder.cpp), the
 // dynamic shared memory they launch with within the opt-in limit, and
 // the manifest's workspace: the records, 4 bytes x value heads x (4 head_k
 // + head_v + chunk) = 4 x 2 x 704 a token, then the split scan's blocks
@@ -25,7 +28,7 @@
 // columns (the register scan, 4 compute waves), the join without atoms.
 // RUN: rm -rf %t && kda-compile %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --targets=sm_90 -o %t -q
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
-// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_prep=12,16 kda_chunk_heads128_scan=0,0 kda_chunk_heads128_scan_v32=4,8 | FileCheck %s --check-prefix=FIG
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_prep=12,16 kda_chunk_heads128_scan=0,0 kda_chunk_heads128_scan_v32=44,48 kda_chunk_heads128_scan_v64=4,8 kda_chunk_heads128_segments_v64=52,56 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 // RUN: FileCheck %s --check-prefix=RUNS --input-file=%t/sm_90/kda_kernels.ptx
 // The register scans say their wave roles (compute waves first, then the
@@ -99,11 +102,11 @@
 
 // FIG-DAG: sm_90 kda_chunk_heads128_prep: {{.*}}spills 12
 // FIG-DAG: sm_90 kda_chunk_heads128_scan: {{.*}}spills 0
-// FIG-DAG: sm_90 kda_chunk_heads128_scan_v32: {{.*}}spills 4
-// FIG-DAG: sm_90 kda_chunk_heads128_scan_v64: {{.*}}spills 0
+// FIG-DAG: sm_90 kda_chunk_heads128_scan_v32: {{.*}}spills 44
+// FIG-DAG: sm_90 kda_chunk_heads128_scan_v64: {{.*}}spills 4
 // FIG-DAG: sm_90 kda_chunk_heads128_maps_v64: {{.*}}spills 0
 // FIG-DAG: sm_90 kda_chunk_heads128_join: {{.*}}spills 0
-// FIG-DAG: sm_90 kda_chunk_heads128_segments_v64: {{.*}}spills 0
+// FIG-DAG: sm_90 kda_chunk_heads128_segments_v64: {{.*}}spills 52
 
 // MANIFEST: "dynamic_lds_bytes": 75520,
 // MANIFEST: "kind": "chunk_prep",
@@ -112,8 +115,17 @@
 
 // The staged rows are read by the compute waves as the atoms' B operands
 // down their rows (k pairs: 8-byte reads) and stored by the staging waves
-// 16 bytes at a time.
+// 16 bytes at a time; W's rows, which the prep writes in run order
+// (ChunkPlan::wRuns: whole 16-byte runs, where the other fields' pairs are
+// 8-byte stores), are read a fragment at a time (16-byte reads: 64 a chunk
+// in a compute wave, its 8 k steps x 8 tiles of W's 64 rows).
+// RUNS-LABEL: .visible .entry kda_chunk_heads128_prep(
+// RUNS: st.global.v4.b32
 // RUNS-LABEL: .visible .entry kda_chunk_heads128_scan(
 // RUNS: st.shared.v4.b32
 // RUNS: ld.shared.v2.b32
 // RUNS: bar.sync
+// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan_v64(
+// RUNS-COUNT-64: ld.shared.v4.b32
+// RUNS-NOT: ld.shared.v4.b32
+// RUNS: .visible .entry kda_chunk_heads128_maps_v64(

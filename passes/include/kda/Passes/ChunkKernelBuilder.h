@@ -73,6 +73,20 @@ FailureOr<gpu::GPUFuncOp> buildChunkStageKernel(OpBuilder &builder,
 /// chunk_maps, chunk_join, chunk_segments.
 const char *chunkStageKind(ChunkStage stage);
 
+/// The discardable attribute markRecordRuns sets on every stage op of a
+/// function whose W rows go through the workspace in run order.
+inline constexpr llvm::StringLiteral kRecordRunsAttr = "kda.record_runs";
+
+/// Marks (kRecordRunsAttr) the stage ops of each function among `ops`
+/// whose scans all hold W as fragment runs (TileLayer.h): the prep then
+/// writes W's rows in run order and every scan stages them as runs, so a
+/// compute wave loads each W fragment whole. Every stage of a function must
+/// agree, so this is decided once, before any is built: where one scan of
+/// the function keeps its state in LDS (gfx942, a pipelined scan) or the
+/// atom has no run layout the prep could write from its accumulators, none
+/// is marked.
+void markRecordRuns(ArrayRef<ChunkStageOp> ops, const TargetInfo &target);
+
 /// Whether `target` can build `op`'s stage: false only for the split scan's
 /// maps and segments where the register scan does not fit (gfx942's LDS);
 /// kda-lower-to-gpu then leaves the layer's split scan (maps, join,

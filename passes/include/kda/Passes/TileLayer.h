@@ -155,6 +155,49 @@ std::pair<Value, Value> packPairWords(OpBuilder &b, Location loc,
 SplitFragment pairWordsFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
                                 ArrayRef<Value> words);
 
+/// Fragment runs: an operand held lane by lane for the atom, each lane's
+/// split fragment of a tile as one run of `elems` words - the pair words
+/// of its hi halves in fragment order, then those of its lo halves - so
+/// that on an atom whose registers pair consecutive k (pairsAlongK) one
+/// vector load brings the hi and lo fragments as whole registers, in
+/// place: no byte permutes (split words take one a register) and no
+/// register moves (pair words stored k by k land a fragment's registers
+/// apart). A matrix whose rows are the operand's other index and whose
+/// columns its k holds its runs, in memory, row by row in run order: each
+/// atom.k block of a row is the block's runs one after another (the run
+/// layout's `pairWord`), so 16-byte pieces of a row are whole runs where
+/// elems is 4; in an LDS array, tile by tile (runOffset), a tile's runs in
+/// lane order.
+struct RunLayout {
+  int64_t elems;     // words a run (a lane's fragment elements)
+  int64_t tileRows;  // the operand's other index blocked by this
+  int64_t laneOfRow; // run r of a tile's row t is lane t laneOfRow +
+  int64_t laneOfRun; //   r laneOfRun's
+  /// Word, within a row's atom.k block, of the hi pair word of the pair
+  /// (k, k + 1), k = 2 i (its lo pair word is elems / 2 words on).
+  SmallVector<int64_t, 16> pairWord;
+};
+
+/// The atom's run layout for `operand`, or none where it has none (not
+/// pairsAlongK, a lane's elements in two rows, rows whose runs differ).
+std::optional<RunLayout> runLayoutOf(const MmaAtom &atom, MmaOperand operand);
+
+/// The first word of lane `lane`'s run of tile (rb, kb) of an operand of
+/// `kBlocks` tiles along k in an LDS array: tiles in order, each holding
+/// its lanes' runs at slots lane ^ 4 (kb & 1) (a permutation within each
+/// 8 slots: the definition says why).
+Value runOffset(OpBuilder &b, Location loc, const MmaAtom &atom,
+                const RunLayout &layout, Value rb, Value kb, int64_t kBlocks,
+                Value lane);
+
+/// The run of `values` (vector<elems x f32>, a lane's fragment elements in
+/// fragment order): their hi halves, then their lo halves.
+Value packRun(OpBuilder &b, Location loc, const MmaAtom &atom, Value values);
+
+/// The split fragment a run holds (a vector<elems x f32> as loaded).
+SplitFragment runFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
+                          Value run);
+
 /// A B to about f32 accuracy from split fragments (lo * lo is below f32
 /// rounding): three atoms a k step into two accumulators, `big` taking
 /// hi*hi and `small` lo*hi and hi*lo, summed once after the k loop (sum()).
