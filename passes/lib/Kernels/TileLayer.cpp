@@ -314,20 +314,33 @@ Value mlir::kda::packSplitWord(OpBuilder &b, Location loc, const MmaAtom &atom,
   return vector::ExtractOp::create(b, loc, word, int64_t(0));
 }
 
-/// hi and lo of a vector of split words (packSplitWord): bytes, not
-/// arithmetic (byte permutes on the chip).
-static SplitFragment unpackWords(OpBuilder &b, Location loc,
-                                 const MmaAtom &atom, Value words) {
+/// The hi and lo fragments held in `words` (a vector of n 32-bit words, each
+/// two of the atom's 16-bit halves): element e's hi half is half hiAt(e),
+/// its lo half loAt(e). Bytes, not arithmetic: byte permutes on the chip
+/// where a fragment register takes halves of two words, nothing where it
+/// is a whole word.
+static SplitFragment pickHalves(OpBuilder &b, Location loc, const MmaAtom &atom,
+                                Value words,
+                                llvm::function_ref<int64_t(int64_t)> hiAt,
+                                llvm::function_ref<int64_t(int64_t)> loAt) {
   const int64_t n = cast<VectorType>(words.getType()).getNumElements();
   auto halves = VectorType::get({2 * n}, scalarType(b.getContext(), atom.ab));
-  Value pairs = vector::BitCastOp::create(b, loc, halves, words);
-  SmallVector<int64_t> even, odd;
+  Value all = vector::BitCastOp::create(b, loc, halves, words);
+  SmallVector<int64_t> hi, lo;
   for (int64_t e = 0; e < n; ++e) {
-    even.push_back(2 * e);
-    odd.push_back(2 * e + 1);
+    hi.push_back(hiAt(e));
+    lo.push_back(loAt(e));
   }
-  return {vector::ShuffleOp::create(b, loc, pairs, pairs, even),
-          vector::ShuffleOp::create(b, loc, pairs, pairs, odd)};
+  return {vector::ShuffleOp::create(b, loc, all, all, hi),
+          vector::ShuffleOp::create(b, loc, all, all, lo)};
+}
+
+/// hi and lo of a vector of split words (packSplitWord).
+static SplitFragment unpackWords(OpBuilder &b, Location loc,
+                                 const MmaAtom &atom, Value words) {
+  return pickHalves(
+      b, loc, atom, words, [](int64_t e) { return 2 * e; },
+      [](int64_t e) { return 2 * e + 1; });
 }
 
 SplitFragment mlir::kda::buildSplitFragment(OpBuilder &b, Location loc,
@@ -373,20 +386,13 @@ SplitFragment mlir::kda::pairWordsFragment(OpBuilder &b, Location loc,
                                            ArrayRef<Value> words) {
   assert(pairsAlongK(atom) && words.size() % 2 == 0 &&
          "pair words need registers of consecutive k");
-  const int64_t n = words.size();
-  auto type = VectorType::get({n}, b.getF32Type());
-  auto halves = VectorType::get({2 * n}, scalarType(b.getContext(), atom.ab));
-  Value all = vector::BitCastOp::create(
-      b, loc, halves, vector::FromElementsOp::create(b, loc, type, words));
+  auto type = VectorType::get({int64_t(words.size())}, b.getF32Type());
   // Word 2i holds elements 2i and 2i + 1's hi halves (bf16 slots 4i, 4i +
   // 1), word 2i + 1 their lo halves (4i + 2, 4i + 3): whole registers.
-  SmallVector<int64_t> hi, lo;
-  for (int64_t i = 0; i < n / 2; ++i) {
-    hi.append({4 * i, 4 * i + 1});
-    lo.append({4 * i + 2, 4 * i + 3});
-  }
-  return {vector::ShuffleOp::create(b, loc, all, all, hi),
-          vector::ShuffleOp::create(b, loc, all, all, lo)};
+  return pickHalves(
+      b, loc, atom, vector::FromElementsOp::create(b, loc, type, words),
+      [](int64_t e) { return 4 * (e / 2) + e % 2; },
+      [](int64_t e) { return 4 * (e / 2) + 2 + e % 2; });
 }
 
 std::optional<RunLayout> mlir::kda::runLayoutOf(const MmaAtom &atom,
@@ -469,15 +475,10 @@ Value mlir::kda::packRun(OpBuilder &b, Location loc, const MmaAtom &atom,
 SplitFragment mlir::kda::runFragment(OpBuilder &b, Location loc,
                                      const MmaAtom &atom, Value run) {
   const int64_t n = cast<VectorType>(run.getType()).getNumElements();
-  auto halves = VectorType::get({2 * n}, scalarType(b.getContext(), atom.ab));
-  Value all = vector::BitCastOp::create(b, loc, halves, run);
-  SmallVector<int64_t> hi, lo;
-  for (int64_t e = 0; e < n; ++e) {
-    hi.push_back(e);
-    lo.push_back(n + e);
-  }
-  return {vector::ShuffleOp::create(b, loc, all, all, hi),
-          vector::ShuffleOp::create(b, loc, all, all, lo)};
+  // Whole registers: the hi halves fill the run's first n / 2 words.
+  return pickHalves(
+      b, loc, atom, run, [](int64_t e) { return e; },
+      [n](int64_t e) { return n + e; });
 }
 
 Value SplitAccumulator::sum(OpBuilder &b, Location loc) const {
