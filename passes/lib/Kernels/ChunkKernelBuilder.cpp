@@ -321,9 +321,9 @@ struct ChunkPlan {
   /// W staged in LDS as fragment runs (markRecordRuns): the run layout of
   /// the atom's B operand (the scans' products are transposed there).
   std::optional<RunLayout> wRuns;
-  /// Word of W's pair (k, k + 1) hi pair word within its atom.k block of
-  /// a record row (RunLayout::pairWord, which markRecordRuns checks is
-  /// (i mod R) elems + i div R for pair i, R runs a block).
+  /// Runs R in an atom.k block of W's record row: W's pair i of a block
+  /// is half i div R of run i mod R (RunLayout::pairWord = (i mod R) elems
+  /// + i div R, which markRecordRuns checks).
   int64_t wRunsPerBlock() const { return atom->k / wRuns->elems; }
   unsigned computeWaves = 0;
   /// Compute waves the block's one column slab is split over along K
