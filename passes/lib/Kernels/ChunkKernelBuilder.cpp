@@ -4041,6 +4041,9 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     }
     func->setAttr("kda.tile", tile.getDictionary(ctx));
   }
+  // Says which kernels take W's records in run order (markRecordRuns).
+  if (p.wRuns)
+    func->setAttr(kRecordRunsAttr, builder.getUnitAttr());
   ChunkEmitter emitter(builder, loc, p, op, target);
   if (prep) {
     emitter.emitPrep(func);

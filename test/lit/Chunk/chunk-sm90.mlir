@@ -41,6 +41,29 @@
 // ODD-LABEL: gpu.func @kda_chunk_odd_heads_scan(
 // ODD-SAME: k_split = 1 : i64
 // ODD-SAME: kda.wave_roles = array<i64: 32, 1>
+// W through the workspace as fragment runs (markRecordRuns): every
+// kernel of a function whose scans are all register scans on mma.sync
+// (the join reads no W); none on gfx950 (MFMA accumulators hold a column of
+// rows, no pairs along k) or where a scan is pipelined (its state in LDS).
+// RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=RECRUNS
+// RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --kda-decompose --kda-lower-to-gpu=target=gfx950 | FileCheck %s --check-prefix=NORUNS
+// RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_k3_s2.mlir --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=NORUNS
+// RECRUNS-LABEL: gpu.func @kda_chunk_heads128_prep
+// RECRUNS-SAME: kda.record_runs
+// RECRUNS-LABEL: gpu.func @kda_chunk_heads128_scan(
+// RECRUNS-SAME: kda.record_runs
+// RECRUNS-LABEL: gpu.func @kda_chunk_heads128_scan_v32(
+// RECRUNS-SAME: kda.record_runs
+// RECRUNS-LABEL: gpu.func @kda_chunk_heads128_scan_v64(
+// RECRUNS-SAME: kda.record_runs
+// RECRUNS-LABEL: gpu.func @kda_chunk_heads128_maps_v64(
+// RECRUNS-SAME: kda.record_runs
+// RECRUNS-LABEL: gpu.func @kda_chunk_heads128_join(
+// RECRUNS-NOT: kda.record_runs
+// RECRUNS-LABEL: gpu.func @kda_chunk_heads128_segments_v64(
+// RECRUNS-SAME: kda.record_runs
+// NORUNS: gpu.func @kda_chunk_{{heads128|k3_s2}}_prep
+// NORUNS-NOT: kda.record_runs
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_prep
 // ROLES-NOT: kda.wave_roles
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan(

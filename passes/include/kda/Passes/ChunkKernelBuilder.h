@@ -74,7 +74,8 @@ FailureOr<gpu::GPUFuncOp> buildChunkStageKernel(OpBuilder &builder,
 const char *chunkStageKind(ChunkStage stage);
 
 /// The discardable attribute markRecordRuns sets on every stage op of a
-/// function whose W rows go through the workspace in run order.
+/// function whose W rows go through the workspace in run order, and
+/// buildChunkStageKernel on the kernels built from them.
 inline constexpr llvm::StringLiteral kRecordRunsAttr = "kda.record_runs";
 
 /// Marks (kRecordRunsAttr) the stage ops of each function among `ops`
