@@ -1672,6 +1672,10 @@ private:
   /// Stores a loaded piece of W's record rows (in run order) to its run's
   /// slot in `buf` (ChunkPlan::wRuns).
   void storeRunPiece(const RowCopy &by, Value buf, const Piece &piece);
+  /// What both share: the piece (zeros past the valid rows) at element
+  /// at() of `buf`.
+  void storePieceAt(const RowCopy &by, Value buf, const Piece &piece,
+                    llvm::function_ref<Value()> at);
   struct PendingRows {
     int64_t field, width;
     Value from;
@@ -2843,6 +2847,20 @@ ChunkEmitter::Piece ChunkEmitter::loadColumnPiece(const RowCopy &by,
   return piece;
 }
 
+void ChunkEmitter::storePieceAt(const RowCopy &by, Value buf,
+                                const Piece &piece,
+                                llvm::function_ref<Value()> at) {
+  ifMaybe(piece.in, [&] {
+    auto type = cast<VectorType>(piece.value.getType());
+    Value zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+    vector::StoreOp::create(
+        b, loc,
+        piece.zeroed ? piece.value
+                     : select(lt(piece.r, by.valid), piece.value, zeros),
+        buf, ValueRange{at()}, /*nontemporal=*/false, llvm::MaybeAlign(16));
+  });
+}
+
 void ChunkEmitter::storeRunPiece(const RowCopy &by, Value buf,
                                  const Piece &piece) {
   // W's record rows are in run order (ChunkPlan::wRuns) and a piece is one
@@ -2850,36 +2868,20 @@ void ChunkEmitter::storeRunPiece(const RowCopy &by, Value buf,
   // tile row r mod tileRows.
   const RunLayout &rl = *p.wRuns;
   assert(rl.elems == 4 && "a 16-byte piece is one run");
-  ifMaybe(piece.in, [&] {
-    auto type = cast<VectorType>(piece.value.getType());
-    Value zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+  storePieceAt(by, buf, piece, [&] {
     Value kb = div(piece.x, p.atom->k);
     Value run = div(rem(piece.x, p.atom->k), rl.elems);
     Value runLane = add(mul(rem(piece.r, rl.tileRows), idx(rl.laneOfRow)),
                         mul(run, idx(rl.laneOfRun)));
-    vector::StoreOp::create(
-        b, loc,
-        piece.zeroed ? piece.value
-                     : select(lt(piece.r, by.valid), piece.value, zeros),
-        buf,
-        ValueRange{runOffset(b, loc, *p.atom, rl, div(piece.r, rl.tileRows), kb,
-                             p.K / p.atom->k, runLane)},
-        /*nontemporal=*/false, llvm::MaybeAlign(16));
+    return runOffset(b, loc, *p.atom, rl, div(piece.r, rl.tileRows), kb,
+                     p.K / p.atom->k, runLane);
   });
 }
 
 void ChunkEmitter::storePiece(const RowCopy &by, Value buf, int64_t stride,
                               const Piece &piece) {
-  ifMaybe(piece.in, [&] {
-    auto type = cast<VectorType>(piece.value.getType());
-    Value zeros = arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
-    vector::StoreOp::create(
-        b, loc,
-        piece.zeroed ? piece.value
-                     : select(lt(piece.r, by.valid), piece.value, zeros),
-        buf, ValueRange{add(mul(piece.r, idx(stride)), piece.x)},
-        /*nontemporal=*/false, llvm::MaybeAlign(16));
-  });
+  storePieceAt(by, buf, piece,
+               [&] { return add(mul(piece.r, idx(stride)), piece.x); });
 }
 
 void ChunkEmitter::loadPieces(PendingRows &rows, Value base, int64_t n,
