@@ -3926,9 +3926,14 @@ static bool recordRunsFit(MutableArrayRef<ChunkStageOp> stages,
 
 void mlir::kda::markRecordRuns(ArrayRef<ChunkStageOp> ops,
                                const TargetInfo &target) {
+  // Only this decision counts: an attribute the input already carried (a
+  // hand-written or re-run module) would make the prep write runs that an
+  // LDS scan then reads as split words.
   llvm::MapVector<Operation *, SmallVector<ChunkStageOp>> byFunction;
-  for (ChunkStageOp op : ops)
+  for (ChunkStageOp op : ops) {
+    op->removeAttr(kRecordRunsAttr);
     byFunction[op->getParentOp()].push_back(op);
+  }
   for (auto &[fn, stages] : byFunction)
     if (recordRunsFit(stages, target))
       for (ChunkStageOp op : stages)

@@ -48,6 +48,13 @@
 // RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=RECRUNS
 // RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --kda-decompose --kda-lower-to-gpu=target=gfx950 | FileCheck %s --check-prefix=NORUNS
 // RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_k3_s2.mlir --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=NORUNS
+// An input whose stage ops already carry the attribute (hand-written, or a
+// module lowered again) does not decide it: the pipelined function still
+// keeps split words.
+// RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_k3_s2.mlir --kda-decompose | sed 's/{\(.*chunk_size = 64 : i64\)/{kda.record_runs, \1/' > %t.stale.mlir
+// RUN: FileCheck %s --check-prefix=STALE --input-file=%t.stale.mlir
+// RUN: kda-opt %t.stale.mlir --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=NORUNS
+// STALE: kda.record_runs
 // RECRUNS-LABEL: gpu.func @kda_chunk_heads128_prep
 // RECRUNS-SAME: kda.record_runs
 // RECRUNS-LABEL: gpu.func @kda_chunk_heads128_scan(
