@@ -466,6 +466,40 @@ LogicalResult PrefetchRowOp::verify() {
                         "the L2 prefetch takes 16-byte multiples");
 }
 
+int64_t CopyPieceOp::getPieceElems() {
+  return 128 / cast<MemRefType>(getSrc().getType()).getElementTypeBitWidth();
+}
+
+LogicalResult CopyPieceOp::verify() {
+  auto src = cast<MemRefType>(getSrc().getType());
+  auto lds = cast<MemRefType>(getLds().getType());
+  if (src.getRank() != 1 || lds.getRank() != 1)
+    return emitOpError("copies between flat (rank-1) memrefs");
+  if (failed(verifyRowElements(*this, getSrc(), "copies")))
+    return failure();
+  const unsigned bits = src.getElementTypeBitWidth();
+  if (bits % 8 != 0 || 128 % bits != 0)
+    return emitOpError("a 16-byte piece is a whole number of ")
+           << src.getElementType() << " elements only for 8-, 16-, 32-, 64- "
+           << "and 128-bit elements";
+  if (lds.getElementType() != src.getElementType())
+    return emitOpError("copies ")
+           << src.getElementType() << " into an array of "
+           << lds.getElementType() << " (one element type at both ends)";
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(lds.getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return emitOpError("destination must be workgroup memory, got ") << lds;
+  if (getAtom() == CopyAtom::GlobalLoadLds)
+    return emitOpError("global_load_lds is a wave's instruction into one "
+                       "contiguous region, not a per-thread piece: use "
+                       "staged or cp_async");
+  if (lds.hasStaticShape() && lds.getNumElements() < getPieceElems())
+    return emitOpError("the array of ")
+           << lds.getNumElements() << " elements cannot hold a piece of "
+           << getPieceElems();
+  return success();
+}
+
 LogicalResult CopyRowOp::verify() {
   auto src = cast<MemRefType>(getSrc().getType());
   auto lds = cast<MemRefType>(getLds().getType());

@@ -623,6 +623,29 @@ extern "C" void kda_emu_cp_async(void *ctx, int64_t dst, int64_t src,
   t->open.push_back(c);
 }
 
+// kda.copy_piece atom(cp_async): the piece - 16 zero bytes where it is not
+// valid (src-size 0: nothing read) - joins the thread's open pieces and
+// lands at its kda.copy_fence. Its bounds and races are checked at issue
+// (the kda_emu_lds_store the lowering puts before it).
+extern "C" void kda_emu_cp_async_piece(void *ctx, int64_t dst, int64_t src,
+                                       int64_t valid) {
+  auto *t = static_cast<Thread *>(ctx);
+  kda::emu::PendingCopy c{
+      reinterpret_cast<uint8_t *>(dst), {}, landingBytes(t, 16)};
+  if (valid)
+    std::memcpy(c.data, reinterpret_cast<const void *>(src), c.bytes);
+  t->open.push_back(c);
+}
+
+// kda.copy_fence: the thread's open pieces, one group, landed.
+extern "C" void kda_emu_copy_fence(void *ctx) {
+  auto *t = static_cast<Thread *>(ctx);
+  ++t->seq;
+  t->groups.push_back({0, 0, -1, /*empty=*/true, nullptr, std::move(t->open)});
+  t->open.clear();
+  kda::emu::landGroups(t, t->groups.size());
+}
+
 extern "C" void kda_emu_global_load_lds(void *ctx, int64_t ldsBase,
                                         int64_t src) {
   auto *t = static_cast<Thread *>(ctx);

@@ -324,6 +324,10 @@ LogicalResult EmuLowering::lowerSchedules(func::FuncOp fn, Value emuCtx) {
     } else if (isa<LdsDrainOp>(op)) {
       func::CallOp::create(rw, loc, drainFn, ValueRange{emuCtx});
       rw.eraseOp(op);
+    } else if (isa<CopyFenceOp>(op)) {
+      func::CallOp::create(rw, loc, declare("kda_emu_copy_fence", {ptr}, {}),
+                           ValueRange{emuCtx});
+      rw.eraseOp(op);
     } else if (isa<BarrierOp>(op)) {
       func::CallOp::create(rw, loc, barrierFn, ValueRange{emuCtx});
       rw.eraseOp(op);
@@ -359,6 +363,23 @@ LogicalResult EmuLowering::lowerCopyAtoms(func::FuncOp fn, Value emuCtx) {
   func::FuncOp cpAsyncFn =
       declare("kda_emu_cp_async", {ptr, i64, i64, i64}, {});
   func::FuncOp gllFn = declare("kda_emu_global_load_lds", {ptr, i64, i64}, {});
+  // A cp_async piece joins the thread's open pieces (its fence lands them).
+  func::FuncOp pieceFn =
+      declare("kda_emu_cp_async_piece", {ptr, i64, i64, i64}, {});
+  SmallVector<CopyPieceOp> pieces;
+  fn.walk([&](CopyPieceOp p) { pieces.push_back(p); });
+  for (CopyPieceOp p : pieces) {
+    OpBuilder b(p);
+    Location loc = p.getLoc();
+    Value valid = arith::ExtUIOp::create(b, loc, i64, p.getValid());
+    func::CallOp::create(
+        b, loc, pieceFn,
+        ValueRange{emuCtx,
+                   lowering::elementAddress(b, loc, p.getLds(), p.getIndex()),
+                   lowering::elementAddress(b, loc, p.getSrc(), p.getOffset()),
+                   valid});
+    p.erase();
+  }
   SmallVector<CopyRowOp> rows;
   fn.walk([&](CopyRowOp row) { rows.push_back(row); });
   for (CopyRowOp row : rows) {
@@ -552,6 +573,11 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
   else if (auto vs = dyn_cast<vector::StoreOp>(user))
     watched.push_back({user, type, vs.getIndices(), base,
                        vectorBytes(vs.getVectorType()), true, shift});
+  else if (auto piece = dyn_cast<CopyPieceOp>(user))
+    // Checked, and held by the race detector, as a write at its issue
+    // (ODS operand 3: its index, a range the op owns).
+    watched.push_back({user, type, piece.getODSOperands(3), base,
+                       elemBytes * piece.getPieceElems(), true, shift});
 }
 
 void EmuLowering::watchView(memref::ViewOp view, int64_t base, Value shift,
@@ -662,9 +688,8 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
   // and its waits then count groups.
   target = getEnclosingTarget(kernel);
   bool hasAtoms = false;
-  kernel.walk([&](Operation *op) {
-    hasAtoms |= isa<CopyRowOp>(op);
-  });
+  kernel.walk(
+      [&](Operation *op) { hasAtoms |= isa<CopyRowOp, CopyPieceOp>(op); });
   if (hasAtoms && !target)
     target = getEnclosingTargetOrEmit(kernel);
   if (hasAtoms && (!target || failed(checkCopyAtoms(kernel, *target))))

@@ -214,14 +214,61 @@ struct StagedCopyRowLowering : lowering::CopyRowPattern {
     return success();
   }
 };
+/// kda.copy_piece atom(staged): the piece loaded into registers where it
+/// is valid (zeros where not: nothing read), then stored to LDS.
+struct StagedCopyPieceLowering : OpRewritePattern<CopyPieceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CopyPieceOp op,
+                                PatternRewriter &rw) const override {
+    if (op.getAtom() != CopyAtom::Staged)
+      return failure();
+    Location loc = op.getLoc();
+    auto vt = VectorType::get(
+        {op.getPieceElems()},
+        cast<MemRefType>(op.getSrc().getType()).getElementType());
+    auto ifOp = scf::IfOp::create(rw, loc, TypeRange{vt}, op.getValid(),
+                                  /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rw);
+      rw.setInsertionPointToStart(ifOp.thenBlock());
+      Value v = vector::LoadOp::create(
+          rw, loc, vt, op.getSrc(), ValueRange{op.getOffset()},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      scf::YieldOp::create(rw, loc, v);
+      rw.setInsertionPointToStart(ifOp.elseBlock());
+      scf::YieldOp::create(
+          rw, loc,
+          Value(arith::ConstantOp::create(rw, loc, vt, rw.getZeroAttr(vt))));
+    }
+    vector::StoreOp::create(rw, loc, ifOp.getResult(0), op.getLds(),
+                            ValueRange{op.getIndex()}, /*nontemporal=*/false,
+                            llvm::MaybeAlign(16));
+    rw.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void lowering::populateStagedCopyPatterns(RewritePatternSet &patterns) {
-  patterns.add<StagedCopyRowLowering>(patterns.getContext());
+  patterns.add<StagedCopyRowLowering, StagedCopyPieceLowering>(
+      patterns.getContext());
 }
 
 LogicalResult mlir::kda::checkCopyAtoms(Operation *root,
                                         const TargetInfo &target) {
+  // A per-thread piece: staged anywhere, cp_async where it is the chip's.
+  WalkResult pieces = root->walk([&](CopyPieceOp piece) {
+    CopyAtomKind kind = toCopyAtomKind(piece.getAtom());
+    if (kind == CopyAtomKind::Staged || kind == target.copyAtom)
+      return WalkResult::advance();
+    piece.emitOpError() << "copy atom " << stringifyCopyAtom(kind)
+                        << " is not available on " << target.name << " ("
+                        << target.stands << "; its per-thread pieces are "
+                        << "staged)";
+    return WalkResult::interrupt();
+  });
+  if (pieces.wasInterrupted())
+    return failure();
   WalkResult r = root->walk([&](CopyRowOp row) {
     if (!row.getAtom()) {
       row.emitOpError("has no copy atom: it must sit in a kda.produce body "

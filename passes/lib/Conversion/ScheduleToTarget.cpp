@@ -199,6 +199,51 @@ struct AsyncCopyToNVVM : TargetPattern<AsyncCopyOp> {
   }
 };
 
+/// cp.async.cg of one 16-byte piece, src-size 0 (16 zero bytes, nothing
+/// read) where it is not valid.
+struct CopyPieceToCpAsync : OpRewritePattern<CopyPieceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CopyPieceOp op,
+                                PatternRewriter &rw) const override {
+    if (op.getAtom() != CopyAtom::CpAsync)
+      return failure();
+    Location loc = op.getLoc();
+    const int64_t n = op.getPieceElems();
+    Value srcElems = arith::SelectOp::create(
+        rw, loc, op.getValid(), arith::ConstantIndexOp::create(rw, loc, n),
+        arith::ConstantIndexOp::create(rw, loc, 0));
+    nvgpu::DeviceAsyncCopyOp::create(
+        rw, loc, nvgpu::DeviceAsyncTokenType::get(rw.getContext()), op.getLds(),
+        ValueRange{op.getIndex()}, op.getSrc(), ValueRange{op.getOffset()},
+        rw.getIndexAttr(n), srcElems,
+        /*bypassL1=*/rw.getUnitAttr());
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
+/// The thread's pieces as one group, then a wait for every group.
+struct CopyFenceToNVVM : OpRewritePattern<CopyFenceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CopyFenceOp op,
+                                PatternRewriter &rw) const override {
+    NVVM::CpAsyncCommitGroupOp::create(rw, op.getLoc());
+    rw.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op, 0);
+    return success();
+  }
+};
+
+/// No per-thread async copy on the chip: its pieces are staged, landed at
+/// their stores.
+struct DropCopyFence : OpRewritePattern<CopyFenceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CopyFenceOp op,
+                                PatternRewriter &rw) const override {
+    rw.eraseOp(op);
+    return success();
+  }
+};
+
 struct AsyncWaitToNVVM : OpRewritePattern<AsyncWaitOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AsyncWaitOp op,
@@ -331,7 +376,7 @@ void mlir::kda::populateScheduleToAMDGPUPatterns(RewritePatternSet &patterns,
       ctx, target);
   // A bare s_barrier does not wait for the wave's LDS reads; the drained
   // barrier is lgkmcnt(0) then s_barrier.
-  patterns.add<DrainToAMDGPU, DropPrefetchRow,
+  patterns.add<DrainToAMDGPU, DropPrefetchRow, DropCopyFence,
                OneInstruction<BarrierOp, ROCDL::SBarrierOp>,
                OneInstruction<LdsBarrierOp, amdgpu::LDSBarrierOp>>(ctx);
 }
@@ -340,7 +385,8 @@ void mlir::kda::populateScheduleToNVVMPatterns(RewritePatternSet &patterns,
                                                const TargetInfo &target) {
   populateScheduleStructure(patterns);
   patterns.add<AsyncCopyToNVVM>(patterns.getContext(), target);
-  patterns.add<CopyRowToCpAsync, AsyncWaitToNVVM, PrefetchRowToL2Lines,
+  patterns.add<CopyRowToCpAsync, CopyPieceToCpAsync, CopyFenceToNVVM,
+               AsyncWaitToNVVM, PrefetchRowToL2Lines,
                OneInstruction<BarrierOp, gpu::BarrierOp>,
                OneInstruction<LdsBarrierOp, gpu::BarrierOp>, DrainToNVVM>(
       patterns.getContext());

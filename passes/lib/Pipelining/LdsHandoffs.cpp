@@ -15,7 +15,10 @@
 // of roles are a hazard: a thread of one role and a thread of another touch
 // the same array with nothing ordering them. Accesses within one set of
 // roles are left to the emulator's race detector (it sees addresses; this
-// sees arrays).
+// sees arrays). A cp_async kda.copy_piece also leaves a mark in the
+// interval, in flight until a kda.copy_fence of its threads: until then any
+// access of its array but another piece is a hazard, whatever the roles,
+// and a barrier or the kernel's end reached with a mark left is R3.
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Passes/LdsHandoffs.h"
@@ -67,6 +70,14 @@ struct Access {
   Threads threads;
   unsigned roles; // bit r: some thread of role r may make it
   bool write;
+  /// A cp_async kda.copy_piece whose threads have not passed a
+  /// kda.copy_fence since: its bytes may still land (not an access of its
+  /// own: the piece's write is recorded beside it).
+  bool inFlight = false;
+  bool sameAs(const Access &o) const {
+    return op == o.op && write == o.write && threads == o.threads &&
+           inFlight == o.inFlight;
+  }
 };
 
 using State = SmallVector<Access>;
@@ -121,6 +132,9 @@ public:
     State s;
     walkBlock(fn.getBody().front(), s, Threads(threads, true),
               /*divergent=*/false);
+    if (!hazard)
+      landedBefore(fn.getBody().front().getTerminator(), s,
+                   "the kernel returns");
     return hazard;
   }
 
@@ -463,6 +477,8 @@ private:
     };
     if (auto l = dyn_cast<memref::LoadOp>(op))
       return add(l.getMemRef(), false);
+    if (auto piece = dyn_cast<CopyPieceOp>(op))
+      return add(piece.getLds(), true);
     if (auto s = dyn_cast<memref::StoreOp>(op))
       return add(s.getMemRef(), true);
     if (auto l = dyn_cast<vector::LoadOp>(op))
@@ -525,11 +541,29 @@ private:
                   "a workgroup attribution)",
                   op);
     const unsigned roles = rolesOf(active);
+    // An in-flight piece's bytes are the copy's until its threads fence,
+    // whoever touches them (pieces beside each other into one array are
+    // the emulator's to tell apart).
+    if (!isa<CopyPieceOp>(op))
+      for (const Access &a : s) {
+        if (!a.inFlight || !a.range.overlaps(*r))
+          continue;
+        return fail(
+            write ? "R2" : "R1",
+            llvm::formatv("{0} of {1} by threads {2} while the cp_async "
+                          "pieces of threads {3} may still be landing in it: "
+                          "no kda.copy_fence of theirs since they were issued",
+                          write ? "write" : "read", describeSpace(*r, a.range),
+                          describe(active), describe(a.threads))
+                .str(),
+            op, a.op);
+      }
     for (const Access &a : s) {
       // Accesses of one role among themselves are the emulator's (it sees
       // addresses); any pair that may involve two roles is a hazard.
       const bool oneRole = a.roles == roles && llvm::has_single_bit(roles);
-      if (!a.range.overlaps(*r) || (!a.write && !write) || oneRole)
+      if (a.inFlight || !a.range.overlaps(*r) || (!a.write && !write) ||
+          oneRole)
         continue;
       const int64_t hi = std::min(r->hi, a.range.hi);
       std::string msg = llvm::formatv(
@@ -545,17 +579,42 @@ private:
           describeRoles(a.roles), a.write ? "wrote" : "read");
       return fail(write ? "R2" : "R1", msg, op, a.op);
     }
+    Access made{op, *r, active, roles, write};
+    auto cp = dyn_cast<CopyPieceOp>(op);
+    for (bool inFlight : {false, true}) {
+      if (inFlight && (!cp || cp.getAtom() != CopyAtom::CpAsync))
+        break;
+      made.inFlight = inFlight;
+      if (llvm::none_of(s, [&](const Access &a) { return a.sameAs(made); }))
+        s.push_back(made);
+    }
+  }
+
+  /// Fails where `s` holds pieces in flight at `op` (a barrier, the end).
+  void landedBefore(Operation *op, const State &s, StringRef what) {
     for (const Access &a : s)
-      if (a.op == op && a.write == write && a.threads == active)
-        return;
-    s.push_back({op, *r, active, roles, write});
+      if (a.inFlight)
+        return fail("R3",
+                    llvm::formatv("{0} while the cp_async pieces of threads "
+                                  "{1} may still be landing: a "
+                                  "kda.copy_fence of theirs must come first",
+                                  what, describe(a.threads))
+                        .str(),
+                    op, a.op);
+  }
+
+  /// A kda.copy_fence by `active`: their pieces have landed.
+  static void fence(State &s, const Threads &active) {
+    for (Access &a : s)
+      if (a.inFlight)
+        a.threads.reset(active);
+    llvm::erase_if(
+        s, [](const Access &a) { return a.inFlight && a.threads.none(); });
   }
 
   static void join(State &into, const State &from) {
     for (const Access &a : from)
-      if (llvm::none_of(into, [&](const Access &b) {
-            return b.op == a.op && b.write == a.write && b.threads == a.threads;
-          }))
+      if (llvm::none_of(into, [&](const Access &b) { return b.sameAs(a); }))
         into.push_back(a);
   }
 
@@ -585,9 +644,12 @@ private:
                     "it are not ordered by it",
                     op);
       }
+      landedBefore(op, s, "a barrier");
       s.clear();
       return;
     }
+    if (isa<CopyFenceOp>(op))
+      return fence(s, active);
     if (auto branch = dyn_cast<scf::IfOp>(op))
       return walkIf(branch, s, active, divergent);
     if (auto loop = dyn_cast<scf::ForOp>(op))
@@ -818,7 +880,7 @@ mlir::kda::findLdsHandoffHazard(gpu::GPUFuncOp kernel) {
                             kernel, nullptr};
   auto roles = kernel->getAttrOfType<DenseI64ArrayAttr>(kWaveRolesAttr);
   const int64_t threads = (*block)[0];
-  if (!roles || roles.size() < 2 || roles[0] <= 0 || threads % roles[0])
+  if (!roles || roles.empty() || roles[0] <= 0 || threads % roles[0])
     return LdsHandoffHazard{
         "R0",
         llvm::formatv("the kernel does not state its wave roles as {0} = "
@@ -844,10 +906,36 @@ mlir::kda::findLdsHandoffHazard(gpu::GPUFuncOp kernel) {
   return Checker(kernel, threads, waveSize, starts, Mode::Handoffs).run();
 }
 
+/// Whether `kernel` issues pieces that land at a fence (cp_async
+/// kda.copy_piece).
+static bool hasAsyncPieces(gpu::GPUFuncOp kernel) {
+  return kernel
+      .walk([](CopyPieceOp p) {
+        return p.getAtom() == CopyAtom::CpAsync ? WalkResult::interrupt()
+                                                : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 std::optional<LdsHandoffHazard>
 mlir::kda::findScheduleEntryHazard(gpu::GPUFuncOp kernel) {
   if (kernel->hasAttr(kWaveRolesAttr))
     return findLdsHandoffHazard(kernel); // checks the entries too
+  // Pieces that land at a fence are checked in any kernel: as one role
+  // where it states none.
+  if (hasAsyncPieces(kernel)) {
+    std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+    if (!block || (*block)[1] != 1 || (*block)[2] != 1)
+      return LdsHandoffHazard{"R0",
+                              "the kernel's block size is not known and "
+                              "one-dimensional (known_block_size): the "
+                              "threads of its cp_async pieces cannot be "
+                              "enumerated",
+                              kernel, nullptr};
+    const SmallVector<int64_t> oneRole = {0};
+    return Checker(kernel, (*block)[0], /*waveSize=*/1, oneRole, Mode::Handoffs)
+        .run();
+  }
   bool any = false;
   kernel.walk([&](ScheduleOp) {
     any = true;
@@ -883,6 +971,7 @@ LogicalResult mlir::kda::verifyLdsHandoffs(gpu::GPUFuncOp kernel) {
 
 LogicalResult mlir::kda::verifyScheduleEntries(gpu::GPUFuncOp kernel) {
   return report(kernel, findScheduleEntryHazard(kernel),
-                kernel->hasAttr(kWaveRolesAttr) ? "LDS handoff"
-                                                : "schedule entry");
+                kernel->hasAttr(kWaveRolesAttr) || hasAsyncPieces(kernel)
+                    ? "LDS handoff"
+                    : "schedule entry");
 }

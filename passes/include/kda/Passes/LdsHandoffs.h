@@ -13,6 +13,11 @@
 // kernel's groups of waves, kWaveRolesAttr). Loops
 // are iterated to a fixpoint (the last interval of an iteration runs into
 // the first of the next), so the result holds for every trip count.
+// Pieces that land later than their issue (cp_async kda.copy_piece) write
+// their array until a kda.copy_fence of their threads: any access of that
+// array meanwhile is R1 / R2, and a barrier (or the kernel's end) reached
+// with pieces in flight is R3; a kernel with such pieces is checked as one
+// role where it states none.
 // passes/PIPELINE-MODEL.md says what it proves and what it leaves to the
 // emulator's race detector.
 //
@@ -29,12 +34,14 @@ namespace mlir::kda {
 /// On a kernel whose waves take roles between barriers (a builder sets it
 /// where it emits such handoffs): array<i64: wave size, first wave of role
 /// 1, first wave of role 2, ...> (role 0 starts at wave 0; each role is the
-/// waves up to the next one's first). kda-verify-pipeline checks every
-/// kernel that carries it.
+/// waves up to the next one's first; the wave size alone: one role, every
+/// wave doing the same work). kda-verify-pipeline checks every kernel that
+/// carries it.
 inline constexpr llvm::StringLiteral kWaveRolesAttr = "kda.wave_roles";
 
 struct LdsHandoffHazard {
-  std::string rule;    // R0 (cannot analyse), R1 (read), R2 (write)
+  std::string rule;    // R0 (cannot analyse), R1 (read), R2 (write), R3
+                       // (pieces in flight at a barrier or the end)
   std::string message; // buffer bytes, thread sets, the other access
   Operation *at = nullptr;
   Operation *other = nullptr; // the earlier access of the same interval
@@ -53,9 +60,10 @@ LogicalResult verifyLdsHandoffs(gpu::GPUFuncOp kernel);
 /// touches before its first drained barrier (a plain store to a ring slot
 /// its prologue copies into, a read of bytes it writes) is R1 / R2 here,
 /// whichever branches, loops and earlier schedules lie between them. A
-/// kernel with wave roles is checked by findLdsHandoffHazard, which walks
-/// its schedules the same way; a kernel without schedules has nothing to
-/// check. Without known_block_size no branch is evaluated per thread.
+/// kernel with wave roles, or with cp_async pieces, is checked by
+/// findLdsHandoffHazard's walk, which covers its schedules the same way; a
+/// kernel without either nor schedules has nothing to check. Without
+/// known_block_size no branch is evaluated per thread.
 std::optional<LdsHandoffHazard> findScheduleEntryHazard(gpu::GPUFuncOp kernel);
 
 /// findScheduleEntryHazard reported like verifyLdsHandoffs.

@@ -233,6 +233,53 @@ def KDA_CopyRowOp : KDA_PipeOp<"copy_row"> {
   }];
 }
 
+def KDA_CopyPieceOp : KDA_PipeOp<"copy_piece"> {
+  let summary = "Copy atom: one 16-byte piece from global memory into LDS, by the calling thread";
+  let description = [{
+    ```mlir
+    kda.copy_piece %src[%offset] to %lds[%index] if (%valid) atom(cp_async)
+        : memref<?xf32>, memref<4096xf32, #gpu.address_space<workgroup>>
+    ```
+    The calling thread copies the 16 bytes of `src` from element `offset`
+    into `lds` from element `index`, each thread its own piece at its own
+    place (where `kda.copy_row` deals a contiguous row's pieces over the
+    workgroup). Where `valid` is false it writes 16 zero bytes instead and
+    reads nothing. With the chip's per-thread atom:
+    - `staged`: a load into registers and a store (the bytes land at the
+      store);
+    - `cp_async`: `cp.async.cg` (sm_90; src-size 0 where not valid): the
+      bytes land by the calling thread's next `kda.copy_fence`, and until
+      then they are the copy's: nothing may read or write them.
+    `global_load_lds` writes a wave's pieces to one contiguous region from a
+    wave-uniform base, so it is not a per-thread atom and is refused. Both
+    memrefs are flat, of one element type, `lds` in workgroup memory;
+    `offset` and `index` count elements and must fall on 16 bytes.
+  }];
+  let arguments = (ins AnyMemRef:$src, Index:$offset, AnyMemRef:$lds,
+                       Index:$index, I1:$valid, KDA_CopyAtomAttr:$atom);
+  let assemblyFormat = [{
+    $src `[` $offset `]` `to` $lds `[` $index `]` `if` `(` $valid `)`
+    `atom` `(` $atom `)` attr-dict `:` type($src) `,` type($lds)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Elements of the piece (16 bytes of them).
+    int64_t getPieceElems();
+  }];
+}
+
+def KDA_CopyFenceOp : KDA_PipeOp<"copy_fence"> {
+  let summary = "The calling thread's kda.copy_piece pieces have landed";
+  let description = [{
+    Every `cp_async` piece the calling thread issued before it has landed
+    (sm_90: `cp.async.commit_group` then `cp.async.wait_group 0`). Staged
+    pieces land at their stores: on chips without a per-thread async copy it
+    is nothing. It orders the thread's own pieces only: other threads see
+    them after a barrier that follows it.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def KDA_PrefetchRowOp : KDA_PipeOp<"prefetch_row"> {
   let summary = "Hint: bring one contiguous row of global memory toward the chip's L2";
   let description = [{
