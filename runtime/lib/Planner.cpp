@@ -93,7 +93,8 @@ double scanCost(const ScanRows &rows, const ScanWay &scan, int64_t headK,
     if (rows.slots[n] > 0)
       chains.add(rowChunks(rows, n), rows.valueHeads * scan.blocksPerPair);
   return chains.steps(computeUnits, scan.resident) *
-         stepCost(scan.columns, headK);
+         stepCost(scan.columns, headK) *
+         (scan.selfStaged ? kSelfStagedStep : 1.0);
 }
 
 double splitCost(const ScanRows &rows, const SplitWay &split, int64_t headK,

@@ -67,6 +67,9 @@ struct ScanWay {
   /// Workgroups of it one compute unit holds at once (its registers and
   /// LDS, as the device reports them); 0 when unknown, taken as 1.
   uint32_t resident = 1;
+  /// Every wave of it computes and copies its rows by async pieces (the
+  /// manifest's self_staged): its step is kSelfStagedStep of its block's.
+  bool selfStaged = false;
 };
 
 /// A chunk plan's split scan (maps, join, segments; docs/split-scan.md).
@@ -93,6 +96,13 @@ struct SplitWay {
 inline constexpr int64_t kStepLatencyElems = 48 * 128;
 inline constexpr double kMapsStep = 0.875;
 inline constexpr double kJoinStep = 1.45;
+/// A self-staged scan's chunk step against stepCost of its block. Measured
+/// on the H200 (2026-12-04, kda-bench --all-scans, K = V = 128, 4 x 4096
+/// H32): the 128-column scan whose eight waves all compute, its rows by
+/// cp.async, 64 steps in 0.645-0.673 ms (10.3 us a step) against the
+/// 64-column scan's two waves of 64 steps in 0.684-0.718 (5.5 us), which
+/// stepCost prices 2.67 : 1.33.
+inline constexpr double kSelfStagedStep = 0.95;
 /// The fewest segments the longest sequence must split into for the split
 /// scan to be considered (with fewer, the join's steps and two more
 /// launches are not worth it).

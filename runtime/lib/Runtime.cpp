@@ -971,8 +971,10 @@ static std::vector<const kda_kernel *> chunkScanChoices(const kda_kernel *k) {
 static int32_t chunkWayFor(const kda_kernel *k, const kda_batch &batch,
                            int64_t size) {
   auto way = [](const kda_kernel *stage) { // block_v checked at open
+    auto self = stage->m.config.find("self_staged");
     return kda::rt::ScanWay{stage->m.grid[0], stage->m.config.at("block_v"),
-                            stage->resident};
+                            stage->resident,
+                            self != stage->m.config.end() && self->second != 0};
   };
   std::vector<kda::rt::ScanWay> scans;
   for (size_t i = 1; i < k->stages.size(); ++i)

@@ -285,8 +285,15 @@ std::vector<ChunkCase> chunkCases() {
   cases.push_back({"chunk_k3", "emu950", "short", "1", "_scan_v32"});
   cases.push_back({"chunk_linear_gva", "emu32", "varlen", "1", "_scan_v32"});
   cases.push_back({"chunk_bf16_state", "emu32", "varlen", "1", "_scan_v32"});
-  for (const char *target : {"emu", "emu32", "emu950"})
+  for (const char *target : {"emu", "emu950"})
     cases.push_back({"chunk_heads128", target, "short", "1", "_scan_v64"});
+  // emu32 (sm_90's atoms) also builds the 128-column scan, self-staged
+  // (its rows by cp.async pieces): the widest, picked on one unit, over the
+  // short rows and the varlen mix; the 64-column scan as an alternative.
+  for (const char *batch : {"short", "varlen"})
+    cases.push_back({"chunk_heads128", "emu32", batch, "1", "_scan_v128"});
+  cases.push_back(
+      {"chunk_heads128", "emu32", "short", nullptr, "_scan_v64", 2});
   // "short" at H 2: 9 chunks, the longest 2; on 40 units 32 columns (64
   // workgroups: two steps) beat 16 (128: four) and 64 (two larger steps).
   cases.push_back({"chunk_heads128", "emu32", "short", "40", "_scan_v32"});

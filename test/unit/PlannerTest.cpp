@@ -174,6 +174,27 @@ TEST(ChooseScan, PicksTheFastestOfEveryMeasuredBatch) {
         << m.heads;
 }
 
+TEST(ChooseScan, SelfStagedScanTakesTheBatchesItWins) {
+  // The layers that list a 128-column scan (scan_block_v): every wave of
+  // it computes, its rows by cp.async (self_staged). H200, 2026-12-04,
+  // kda-bench --all-scans, ms after the prep: 4 x 4096 H32 0.645-0.673
+  // against the 64-column scan's 0.684-0.718, varlen 16 H32 0.693-0.709
+  // against 0.713-0.736; with 32 (or 8) heads a row and fewer rows its 32
+  // (8) workgroups a row are far too few.
+  std::vector<ScanWay> with128 = kScans128;
+  with128.push_back({1, 128, 1, /*selfStaged=*/true});
+  const SplitWay *split = &kSplit128; // now alternative 4
+  EXPECT_EQ(scanFor(uniform(4, 4096), 32, 132, with128, split), 3u);
+  EXPECT_EQ(scanFor(varlen16(), 32, 132, with128, split), 3u);
+  EXPECT_EQ(scanFor(uniform(1, 8192), 32, 132, with128, split), 1u);
+  EXPECT_EQ(scanFor(uniform(1, 32768), 8, 132, with128, split), 4u);
+  EXPECT_EQ(scanFor(uniform(8, 4096), 8, 132, with128, split), 2u);
+  // Priced as its block alone (not self-staged), it ties the 64-column
+  // scan on 4 x 4096 H32, which the tie gives to the narrower.
+  with128.back().selfStaged = false;
+  EXPECT_EQ(scanFor(uniform(4, 4096), 32, 132, with128, split), 2u);
+}
+
 TEST(ChooseScan, LongestChainsGoInWholeWaves) {
   // 3 x 8192 H8: the 16-column scan's 192 workgroups are two waves of one
   // an SM (the tree before this model took it: 1.494 ms against 32

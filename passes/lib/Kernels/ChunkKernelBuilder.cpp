@@ -326,6 +326,15 @@ struct ChunkPlan {
   /// + i div R, which markRecordRuns checks).
   int64_t wRunsPerBlock() const { return atom->k / wRuns->elems; }
   unsigned computeWaves = 0;
+  /// Every wave holds a slab and copies its share of the rows itself, by
+  /// the chip's per-thread async copy (kda.copy_piece): the register scan
+  /// whose block is as wide as all its waves' slabs (docs/chunk-path.md,
+  /// thirty-fourth session).
+  bool selfStaged() const { return regState && computeWaves == waves; }
+  /// Threads that copy a phase's rows: the staging waves', or every one.
+  int64_t stagerThreads() const {
+    return int64_t(selfStaged() ? waves : waves - computeWaves) * waveSize;
+  }
   /// Compute waves the block's one column slab is split over along K
   /// (parts of K / kSplit rows each; the 16-column block only): the
   /// products of S are summed over the parts through LDS (regXFloats), and
@@ -495,8 +504,15 @@ bool planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
   for (const Layout &l : layouts) {
     r.kSplit = l.kSplit, r.stageU = l.stageU;
     r.computeWaves = unsigned(r.kSplit * r.colSlabs());
-    if (2 * r.computeWaves > r.waves ||
-        r.regGlFloats() / 4 > int64_t(r.waves - r.computeWaves) * r.waveSize)
+    // As many compute waves as waves: self-staged, only where the chip's
+    // per-thread pieces land asynchronously (copied through registers by
+    // the compute waves themselves, the rows' latency is exposed: 1.00
+    // against 0.69 ms for 4 x 4096 H32's 64-column scan on the H200; by
+    // cp.async issued before each phase's products, 0.645-0.673).
+    const bool self = r.computeWaves == r.waves && r.kSplit == 1 &&
+                      target.copyAtom == CopyAtomKind::CpAsync;
+    if ((2 * r.computeWaves > r.waves && !self) ||
+        r.regGlFloats() / 4 > r.stagerThreads())
       continue;
     if (4 * r.regLdsFloats() <= int64_t(target.ldsBytes) &&
         r.threads() <= target.maxWorkgroupSize) {
@@ -819,6 +835,30 @@ private:
     b.setInsertionPointToStart(ifOp.elseBlock());
     scf::YieldOp::create(b, loc, otherwise());
     return ifOp.getResult(0);
+  }
+  /// A register scan's phase: the compute waves' products (their values)
+  /// and the staging waves' copies of the next phase's rows. Self-staged,
+  /// every wave does both, the copies first: they are asynchronous, so they
+  /// land while the products run (copyFence waits for them before the
+  /// phase's barrier).
+  SmallVector<Value>
+  scanPhase(TypeRange types, llvm::function_ref<SmallVector<Value>()> products,
+            llvm::function_ref<SmallVector<Value>()> copies) {
+    if (!p.selfStaged())
+      return ifValues(computes, types, products, copies);
+    copies();
+    return products();
+  }
+  /// Self-staged: the calling thread's pieces have landed (before the
+  /// barrier that hands them to the other waves).
+  void copyFence() {
+    if (p.selfStaged())
+      CopyFenceOp::create(b, loc);
+  }
+  /// The calling thread's index among the threads that copy rows.
+  Value stagerThread() {
+    return p.selfStaged() ? tid
+                          : sub(tid, idx(int64_t(p.computeWaves) * p.waveSize));
   }
   /// then() where `cond` holds, otherwise() elsewhere, values of `types`
   /// (then() alone, unconditionally, without a condition).
@@ -1665,6 +1705,13 @@ private:
   /// branch (a clamped index kept live beside the base spilled on gfx950).
   Piece loadColumnPiece(const RowCopy &by, const PieceColumn &col, int64_t j,
                         bool mayPass);
+  /// The LDS offset of W's piece at column x of chunk row r, in run order.
+  Value runSlot(Value r, Value x);
+  /// Self-staged: the calling thread's piece j of field `f`'s chunk rows
+  /// (thread + j x threads in row-major piece order) copied by the chip's
+  /// per-thread async atom to its place in f.buf (its run slot where W is
+  /// in run order), zeros on rows past the chunk's valid ones.
+  void copyPiece(const RowCopy &by, const StagedField &f, int64_t j);
   /// Stores a loaded piece at row r of `buf` (rows `stride` floats apart),
   /// zeros for rows past the chunk's valid ones.
   void storePiece(const RowCopy &by, Value buf, int64_t stride,
@@ -2861,21 +2908,46 @@ void ChunkEmitter::storePieceAt(const RowCopy &by, Value buf,
   });
 }
 
-void ChunkEmitter::storeRunPiece(const RowCopy &by, Value buf,
-                                 const Piece &piece) {
+void ChunkEmitter::copyPiece(const RowCopy &by, const StagedField &f,
+                             int64_t j) {
+  const int64_t quads = f.width / 4;
+  Value i = add(by.thread, idx(j * by.threads));
+  auto place = [&](Value in) {
+    Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
+    Value valid = lt(r, by.valid);
+    if (in)
+      valid = arith::AndIOp::create(b, loc, in, valid);
+    // A masked row's piece reads nothing; its index stays in the chunk.
+    Value token = add(by.start, select(valid, r, idx(0)));
+    Value at = add(mul(r, idx(f.stride)), x);
+    if (p.wRuns && f.buf == ldsX)
+      at = runSlot(r, x);
+    CopyPieceOp::create(b, loc, ws, recAt(token, f.field, add(f.from, x)),
+                        f.buf, at, valid, toCopyAtom(target.copyAtom));
+  };
+  if ((j + 1) * by.threads > p.C * quads) // may pass the rows' end
+    ifThen(lt(i, idx(p.C * quads)), [&] { place(Value()); });
+  else
+    place(Value());
+}
+
+Value ChunkEmitter::runSlot(Value r, Value x) {
   // W's record rows are in run order (ChunkPlan::wRuns) and a piece is one
   // run: piece x / 4 of row r's k block x / k is run (x mod k) / elems of
   // tile row r mod tileRows.
   const RunLayout &rl = *p.wRuns;
   assert(rl.elems == 4 && "a 16-byte piece is one run");
-  storePieceAt(by, buf, piece, [&] {
-    Value kb = div(piece.x, p.atom->k);
-    Value run = div(rem(piece.x, p.atom->k), rl.elems);
-    Value runLane = add(mul(rem(piece.r, rl.tileRows), idx(rl.laneOfRow)),
-                        mul(run, idx(rl.laneOfRun)));
-    return runOffset(b, loc, *p.atom, rl, div(piece.r, rl.tileRows), kb,
-                     p.K / p.atom->k, runLane);
-  });
+  Value kb = div(x, p.atom->k);
+  Value run = div(rem(x, p.atom->k), rl.elems);
+  Value runLane = add(mul(rem(r, rl.tileRows), idx(rl.laneOfRow)),
+                      mul(run, idx(rl.laneOfRun)));
+  return runOffset(b, loc, *p.atom, rl, div(r, rl.tileRows), kb,
+                   p.K / p.atom->k, runLane);
+}
+
+void ChunkEmitter::storeRunPiece(const RowCopy &by, Value buf,
+                                 const Piece &piece) {
+  storePieceAt(by, buf, piece, [&] { return runSlot(piece.r, piece.x); });
 }
 
 void ChunkEmitter::storePiece(const RowCopy &by, Value buf, int64_t stride,
@@ -3342,10 +3414,9 @@ SmallVector<Value> ChunkEmitter::sumParts(int64_t which) {
 
 void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
   // Staging waves only: thread st of `stagers`.
-  const int64_t stagers = int64_t(p.waves - p.computeWaves) * p.waveSize;
+  const int64_t stagers = p.stagerThreads();
   Value start = add(bos, mul(c, idx(p.C)));
-  const RowCopy by{sub(tid, idx(int64_t(p.computeWaves) * p.waveSize)), stagers,
-                   start,
+  const RowCopy by{stagerThread(), stagers, start,
                    arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, start))};
   // Pieces go kStagePieces at a time: all of a batch loaded, then stored
   // (the staging waves carry the compute waves' slab registers too, so a
@@ -3358,6 +3429,11 @@ void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
   for (const StagedField &f : fields)
     for (int64_t j = 0; j * stagers < p.C * (f.width / 4); ++j)
       pieces.push_back({&f, j});
+  if (p.selfStaged()) {
+    for (const FieldPiece &fp : pieces)
+      copyPiece(by, *fp.field, fp.j);
+    return;
+  }
   DenseMap<const StagedField *, PieceColumn> columns;
   for (const StagedField &f : fields)
     if (auto col = pieceColumn(by, f.field, f.from, f.width, idx(0)))
@@ -3387,12 +3463,18 @@ void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
 }
 
 void ChunkEmitter::stageExpGLast(Value c) {
-  const int64_t stagers = int64_t(p.waves - p.computeWaves) * p.waveSize;
-  assert(p.regGlFloats() / 4 <= stagers && "one piece of exp(G_last) a thread");
-  Value st = sub(tid, idx(int64_t(p.computeWaves) * p.waveSize));
+  assert(p.regGlFloats() / 4 <= p.stagerThreads() &&
+         "one piece of exp(G_last) a thread");
+  Value st = stagerThread();
   ifThen(lt(st, idx(p.regGlFloats() / 4)), [&] {
     Value at = mul(st, idx(4));
     Value start = add(bos, mul(c, idx(p.C)));
+    if (p.selfStaged()) {
+      CopyPieceOp::create(b, loc, ws, recAt(start, p.recGL(), at), ldsGl, at,
+                          arith::ConstantIntOp::create(b, loc, 1, 1),
+                          toCopyAtom(target.copyAtom));
+      return;
+    }
     Value gl =
         vector::LoadOp::create(b, loc, VectorType::get({4}, f32), ws,
                                ValueRange{recAt(start, p.recGL(), at)},
@@ -3446,8 +3528,8 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
   // in LDS; V_new is taken in phase 2.
   SmallVector<Type> phase1Types(cTypes);
   phase1Types.append(cTypes);
-  SmallVector<Value> vnO = ifValues(
-      computes, phase1Types,
+  SmallVector<Value> vnO = scanPhase(
+      phase1Types,
       [&] {
         SmallVector<Value> vn = zeroSlab(b, loc, slab(), p.C),
                            o = zeroSlab(b, loc, slab(), p.C);
@@ -3478,9 +3560,8 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
       },
       [&] {
         if (p.regPrefetch)
-          prefetchChunkRecords(
-              add(bos, mul(add(c, idx(1)), idx(p.C))),
-              sub(tid, idx(int64_t(p.computeWaves) * p.waveSize)));
+          prefetchChunkRecords(add(bos, mul(add(c, idx(1)), idx(p.C))),
+                               stagerThread());
         SmallVector<StagedField> fields = {
             {ldsKd, p.recKD(), idx(0), p.K, ChunkPlan::regStride(p.K, true)}};
         if (outputs)
@@ -3496,6 +3577,7 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
         zeros.append(zeroSlab(b, loc, slab(), p.C));
         return zeros;
       });
+  copyFence();
   barrier();
   const size_t cTiles = cTypes.size();
   SmallVector<Value> vn(vnO.begin(), vnO.begin() + cTiles);
@@ -3506,8 +3588,8 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
   // V_new (unsplit, each V_new step split once for both; split, the
   // first part's O in a product of its own), while the staging waves
   // bring the next chunk's W, q o exp G and, unsplit, U.
-  SmallVector<Value> next = ifValues(
-      computes, kTypes,
+  SmallVector<Value> next = scanPhase(
+      kTypes,
       [&] {
         // Both products of V_new together (each step split once): O and
         // the new state's accumulators are live together and sm_90 spills
@@ -3560,6 +3642,7 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
         // against 0.956-0.960 in its own call.
         return SmallVector<Value>(s);
       });
+  copyFence();
   barrier();
   return next;
 }
@@ -3658,10 +3741,14 @@ void ChunkEmitter::emitRegisterScan() {
   // The first chunk's phase-1 rows, where the sequence has a chunk: an
   // empty one (bos = eos, possibly the batch's last token + 1) reads no
   // record.
-  Value stager = arith::XOrIOp::create(
-      b, loc, computes, arith::ConstantIntOp::create(b, loc, 1, 1));
-  ifThen(arith::AndIOp::create(b, loc, stager, lt(first, end)),
-         [&] { stagePhase1Rows(first); });
+  Value stages = lt(first, end);
+  if (!p.selfStaged())
+    stages = arith::AndIOp::create(
+        b, loc, stages,
+        arith::XOrIOp::create(b, loc, computes,
+                              arith::ConstantIntOp::create(b, loc, 1, 1)));
+  ifThen(stages, [&] { stagePhase1Rows(first); });
+  copyFence();
   barrier();
   auto loop = scf::ForOp::create(b, loc, first, end, idx(1), s0);
   {
@@ -3940,6 +4027,21 @@ void mlir::kda::markRecordRuns(ArrayRef<ChunkStageOp> ops,
         op->setAttr(kRecordRunsAttr, UnitAttr::get(op.getContext()));
 }
 
+bool mlir::kda::chunkScanWorthBuilding(ChunkStageOp op,
+                                       const TargetInfo &target) {
+  std::optional<int64_t> bv = op.getBlockV();
+  if (op.getStage() != ChunkStage::Scan || !bv || *bv / kSub < int64_t(kWaves))
+    return true;
+  // Its other forms measured slower than the 64-column scan on the H200
+  // (docs/chunk-path.md, thirty-fourth session: the rows copied through
+  // the compute waves' registers, or by staging waves beside them at 168
+  // registers); an LDS-resident scan of it was not built.
+  ScopedDiagnosticHandler quiet(op.getContext(),
+                                [](Diagnostic &) { return success(); });
+  ChunkPlan p;
+  return succeeded(makePlan(op, target, p)) && p.selfStaged();
+}
+
 bool mlir::kda::chunkSegmentsBuildable(ChunkStageOp op,
                                        const TargetInfo &target) {
   if (op.getStage() != ChunkStage::Maps &&
@@ -4042,6 +4144,9 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     tile.set("block_v", builder.getI64IntegerAttr(p.blockV));
     if (p.regState)
       tile.set("k_split", builder.getI64IntegerAttr(p.kSplit));
+    // The cost model prices its step apart (kda::rt::kSelfStagedStep).
+    if (p.selfStaged())
+      tile.set("self_staged", builder.getBoolAttr(true));
     if (p.segChunks) {
       tile.set("segment_chunks", builder.getI64IntegerAttr(p.segChunks));
       tile.set("max_segments", builder.getI64IntegerAttr(kMaxSegments));
@@ -4070,9 +4175,11 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     // The register scan's waves hand the staged arrays to each other
     // between barriers: checked here, and again by kda-verify-pipeline in
     // every target pipeline (the attribute asks for it).
-    func->setAttr(kWaveRolesAttr,
-                  builder.getDenseI64ArrayAttr(
-                      {int64_t(p.waveSize), int64_t(p.computeWaves)}));
+    // Self-staged, every wave has the one role.
+    SmallVector<int64_t> roles = {int64_t(p.waveSize)};
+    if (!p.selfStaged())
+      roles.push_back(int64_t(p.computeWaves));
+    func->setAttr(kWaveRolesAttr, builder.getDenseI64ArrayAttr(roles));
     if (failed(verifyLdsHandoffs(func))) {
       func.erase();
       return failure();

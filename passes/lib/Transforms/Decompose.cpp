@@ -22,6 +22,9 @@ using namespace mlir;
 using namespace mlir::kda;
 
 namespace {
+/// The widest column block the split scan's maps and segments take.
+constexpr int64_t kMaxSegmentBlockV = 64;
+
 struct DecomposeChunk : OpRewritePattern<ChunkOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -33,10 +36,14 @@ struct DecomposeChunk : OpRewritePattern<ChunkOp> {
     // too; the segments take the same (the split is for batches too small
     // to fill the device with the plain scan; the widest block streams the
     // chunk's rows the fewest times and the segments fill the device). The
-    // join walks 16 columns a workgroup. No such block: no split.
+    // join walks 16 columns a workgroup. No such block: no split. Not past
+    // kMaxSegmentBlockV: the split is for few (sequence, head) pairs, and
+    // wider blocks halve its workgroups again (on the H200, 2026-12-04, 1 x
+    // 32768 H8: 128-column segments 0.433 ms against 0.375 at 64, before
+    // their rows' copies were even counted).
     std::optional<int64_t> segmentBlock;
     for (int64_t bv : blocks)
-      if (op.getLayer().getHeadK() % bv == 0)
+      if (op.getLayer().getHeadK() % bv == 0 && bv <= kMaxSegmentBlockV)
         segmentBlock = bv;
     const int64_t segmentChunks =
         segmentBlock ? op.getSegmentChunksOrDefault() : 0;

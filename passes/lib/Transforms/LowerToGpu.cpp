@@ -30,6 +30,13 @@ struct KdaLowerToGpuPass
     SmallVector<ChunkStageOp> stageOps;
     module.walk([&](ChunkStageOp op) { stageOps.push_back(op); });
     dropUnbuildableSegments(stageOps, *info);
+    // Scan alternatives that would only be slow here are left out.
+    llvm::erase_if(stageOps, [&](ChunkStageOp op) {
+      if (chunkScanWorthBuilding(op, *info))
+        return false;
+      op.erase();
+      return true;
+    });
     markRecordRuns(stageOps, *info);
     WalkResult undecomposed = module.walk([&](ChunkOp op) {
       op.emitOpError() << "is built as its stages: run kda-decompose before "

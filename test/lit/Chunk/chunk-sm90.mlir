@@ -28,7 +28,7 @@
 // columns (the register scan, 4 compute waves), the join without atoms.
 // RUN: rm -rf %t && kda-compile %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --targets=sm_90 -o %t -q
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
-// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_prep=12,16 kda_chunk_heads128_scan=0,0 kda_chunk_heads128_scan_v32=44,48 kda_chunk_heads128_scan_v64=4,8 kda_chunk_heads128_segments_v64=52,56 | FileCheck %s --check-prefix=FIG
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_prep=12,16 kda_chunk_heads128_scan=0,0 kda_chunk_heads128_scan_v32=44,48 kda_chunk_heads128_scan_v64=4,8 kda_chunk_heads128_scan_v128=40,24 kda_chunk_heads128_segments_v64=52,56 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 // RUN: FileCheck %s --check-prefix=RUNS --input-file=%t/sm_90/kda_kernels.ptx
 // The register scans say their wave roles (compute waves first, then the
@@ -79,6 +79,15 @@
 // ROLES-SAME: kda.wave_roles = array<i64: 32, 2>
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan_v64(
 // ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
+// The 128-column scan is self-staged: its eight waves all compute, one
+// role, and copy their rows by kda.copy_piece (cp.async), fenced before
+// each barrier (ChunkPlan::selfStaged).
+// ROLES-LABEL: gpu.func @kda_chunk_heads128_scan_v128(
+// ROLES-SAME: self_staged = true
+// ROLES-SAME: kda.wave_roles = array<i64: 32>
+// ROLES: kda.copy_piece {{.*}} atom({{ ?}}cp_async)
+// ROLES: kda.copy_fence
+// ROLES-NEXT: gpu.barrier
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_maps_v64(
 // ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_join(
@@ -111,6 +120,20 @@
 // PTX: .maxntid 256, 1, 1
 // PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
+// Self-staged, 128 columns: the same 636 a wave; the rows by cp.async.cg,
+// 16 bytes a thread a piece: the first chunk's phase-1 rows (W, q o exp G
+// and U: 24 pieces a thread), then a chunk's phase-2 rows (A_qk, k o
+// exp(G_last - G): 12) and exp(G_last) (1) and the next chunk's phase-1
+// rows (24); each phase's pieces waited for once (commit, wait_group 0)
+// before its barrier.
+// PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v128(
+// PTX: .maxntid 256, 1, 1
+// PTX-COUNT-24: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
+// PTX: cp.async.commit_group;
+// PTX-NEXT: cp.async.wait_group 0;
+// PTX-NEXT: bar.sync 0;
+// PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-NOT: mma.sync
 // The maps take no output: V_new and the update only, 2 x 192.
 // PTX-LABEL: .visible .entry kda_chunk_heads128_maps_v64(
 // PTX-COUNT-384: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
@@ -136,6 +159,7 @@
 // FIG-DAG: sm_90 kda_chunk_heads128_scan_v64: {{.*}}spills 4
 // FIG-DAG: sm_90 kda_chunk_heads128_maps_v64: {{.*}}spills 0
 // FIG-DAG: sm_90 kda_chunk_heads128_join: {{.*}}spills 0
+// FIG-DAG: sm_90 kda_chunk_heads128_scan_v128: {{.*}}spills 40
 // FIG-DAG: sm_90 kda_chunk_heads128_segments_v64: {{.*}}spills 52
 
 // MANIFEST: "dynamic_lds_bytes": 75520,
@@ -156,6 +180,9 @@
 // RUNS: ld.shared.v2.b32
 // RUNS: bar.sync
 // RUNS-LABEL: .visible .entry kda_chunk_heads128_scan_v64(
+// RUNS-COUNT-64: ld.shared.v4.b32
+// RUNS-NOT: ld.shared.v4.b32
+// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan_v128(
 // RUNS-COUNT-64: ld.shared.v4.b32
 // RUNS-NOT: ld.shared.v4.b32
 // RUNS: .visible .entry kda_chunk_heads128_maps_v64(

@@ -94,6 +94,13 @@ void markRecordRuns(ArrayRef<ChunkStageOp> ops, const TargetInfo &target);
 /// segments) out, and the runtime runs the plain scan.
 bool chunkSegmentsBuildable(ChunkStageOp op, const TargetInfo &target);
 
+/// Whether `op`'s scan is worth building on `target`: false for a column
+/// block as wide as all its workgroup's waves' slabs (128 columns at K = V
+/// = 128) where the chip cannot copy its rows by per-thread async pieces
+/// (it runs only self-staged: ChunkPlan::selfStaged); kda-lower-to-gpu then
+/// leaves that alternative out and the runtime picks among the others.
+bool chunkScanWorthBuilding(ChunkStageOp op, const TargetInfo &target);
+
 } // namespace mlir::kda
 
 #endif // KDA_PASSES_CHUNKKERNELBUILDER_H
