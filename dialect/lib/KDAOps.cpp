@@ -470,12 +470,19 @@ int64_t CopyPieceOp::getPieceElems() {
   return 128 / cast<MemRefType>(getSrc().getType()).getElementTypeBitWidth();
 }
 
+/// What every copy atom asks of its ends: flat memrefs, integer or float
+/// elements.
+static LogicalResult verifyFlatCopy(Operation *op, Value src, Value lds) {
+  if (cast<MemRefType>(src.getType()).getRank() != 1 ||
+      cast<MemRefType>(lds.getType()).getRank() != 1)
+    return op->emitOpError("copies between flat (rank-1) memrefs");
+  return verifyRowElements(op, src, "copies");
+}
+
 LogicalResult CopyPieceOp::verify() {
   auto src = cast<MemRefType>(getSrc().getType());
   auto lds = cast<MemRefType>(getLds().getType());
-  if (src.getRank() != 1 || lds.getRank() != 1)
-    return emitOpError("copies between flat (rank-1) memrefs");
-  if (failed(verifyRowElements(*this, getSrc(), "copies")))
+  if (failed(verifyFlatCopy(*this, getSrc(), getLds())))
     return failure();
   const unsigned bits = src.getElementTypeBitWidth();
   if (bits % 8 != 0 || 128 % bits != 0)
@@ -501,11 +508,8 @@ LogicalResult CopyPieceOp::verify() {
 }
 
 LogicalResult CopyRowOp::verify() {
-  auto src = cast<MemRefType>(getSrc().getType());
   auto lds = cast<MemRefType>(getLds().getType());
-  if (src.getRank() != 1 || lds.getRank() != 1)
-    return emitOpError("copies between flat (rank-1) memrefs");
-  if (failed(verifyRowElements(*this, getSrc(), "copies")))
+  if (failed(verifyFlatCopy(*this, getSrc(), getLds())))
     return failure();
   auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(lds.getMemorySpace());
   if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
