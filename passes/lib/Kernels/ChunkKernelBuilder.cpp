@@ -2912,11 +2912,9 @@ void ChunkEmitter::copyPiece(const RowCopy &by, const StagedField &f,
                              int64_t j) {
   const int64_t quads = f.width / 4;
   Value i = add(by.thread, idx(j * by.threads));
-  auto place = [&](Value in) {
+  auto place = [&] {
     Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
     Value valid = lt(r, by.valid);
-    if (in)
-      valid = arith::AndIOp::create(b, loc, in, valid);
     // A masked row's piece reads nothing; its index stays in the chunk.
     Value token = add(by.start, select(valid, r, idx(0)));
     Value at = add(mul(r, idx(f.stride)), x);
@@ -2926,9 +2924,9 @@ void ChunkEmitter::copyPiece(const RowCopy &by, const StagedField &f,
                         f.buf, at, valid, toCopyAtom(target.copyAtom));
   };
   if ((j + 1) * by.threads > p.C * quads) // may pass the rows' end
-    ifThen(lt(i, idx(p.C * quads)), [&] { place(Value()); });
+    ifThen(lt(i, idx(p.C * quads)), place);
   else
-    place(Value());
+    place();
 }
 
 Value ChunkEmitter::runSlot(Value r, Value x) {
@@ -3413,7 +3411,8 @@ SmallVector<Value> ChunkEmitter::sumParts(int64_t which) {
 }
 
 void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
-  // Staging waves only: thread st of `stagers`.
+  // The staging waves (or, self-staged, every wave): thread st of
+  // `stagers`.
   const int64_t stagers = p.stagerThreads();
   Value start = add(bos, mul(c, idx(p.C)));
   const RowCopy by{stagerThread(), stagers, start,
