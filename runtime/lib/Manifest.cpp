@@ -278,11 +278,18 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
   }
   // The integer and boolean entries of the config (block sizes, a test
   // kernel's m/n/k): what tools that pick a kernel by its shape read.
-  if (j.contains("config") && j.at("config").is_object())
-    for (const auto &[key, value] : j.at("config").items())
+  if (j.contains("config") && j.at("config").is_object()) {
+    // A flag the runtime reads (the planner prices a self-staged scan's
+    // step apart) must say true or false, not anything else.
+    const json &config = j.at("config");
+    if (config.contains("self_staged") &&
+        !config.at("self_staged").is_boolean())
+      bad(where, "config.self_staged", "expected true or false");
+    for (const auto &[key, value] : config.items())
       if (value.is_number_integer() || value.is_boolean())
         k.config[key] = value.is_boolean() ? int64_t(value.get<bool>())
                                            : value.get<int64_t>();
+  }
   if (j.contains("limits")) {
     const json &l = at(j, "limits", where, "");
     k.maxWorkgroupSize = uint32_t(

@@ -208,6 +208,12 @@ TEST_F(EditedBundles, ChunkScanAlternativesAreCheckedAtOpen) {
       k["stage"] = 0;
   });
   expectRefused(dir, {"stage 0 of kernel 'chunk_k3' follows stage 1"});
+  // The flag the planner prices a scan by is true or false, nothing else.
+  dir = edited("chunk/chunk_k3", [&](json &k) {
+    if (scanV32(k))
+      k["config"]["self_staged"] = "yes";
+  });
+  expectRefused(dir, {"config.self_staged", "expected true or false"});
 }
 
 /// A chunk plan's split scan is stages 2, 3 and 4 (maps, join, segments),

@@ -737,6 +737,12 @@ private:
                       "bounds are not shown the same for every thread): its "
                       "verification assumes all of them run it",
                   schedule);
+    // The schedule's barriers and waits order its own copies, not pieces
+    // made before it: they must have landed before it starts.
+    landedBefore(schedule, s,
+                 ("schedule '" + schedule.getName() + "' entered").str());
+    if (hazard)
+      return;
     if (entryPrefix(schedule, schedule.getBody().front(), s))
       s.clear();
   }

@@ -1268,6 +1268,19 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
   std::optional<PipelineHazard> found;
   rangeCache.clear();
   read.walk([&](Operation *op) {
+    // A cp_async piece lands at its threads' kda.copy_fence, which the
+    // schedule's model (waits and drains order its own copies) does not
+    // interpret: wherever it writes, its landing is unordered here.
+    if (auto piece = dyn_cast<CopyPieceOp>(op);
+        piece && piece.getAtom() == CopyAtom::CpAsync) {
+      found = hazard("R0", op,
+                     cannot(*op, "a cp_async piece inside a schedule: it "
+                                 "lands at a kda.copy_fence the schedule's "
+                                 "model does not interpret; issue pieces "
+                                 "outside schedules, or copy through the "
+                                 "schedule's own copy ops"));
+      return WalkResult::interrupt();
+    }
     if (auto view = dyn_cast<memref::ViewOp>(op)) {
       views.insert(view);
       return WalkResult::advance();

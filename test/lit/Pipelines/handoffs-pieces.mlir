@@ -196,3 +196,106 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Pieces in flight when a schedule starts: the schedule's waits and
+// barriers order its own copies only, so its first kda.lds_barrier would
+// pass with the pieces still landing (R3), even though the schedule never
+// touches their array.
+gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
+  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+  gpu.func @pieces_into_schedule(%src: memref<?xf32>)
+      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>,
+                %side : memref<1024xf32, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %tid = gpu.thread_id x
+    %c4i = arith.constant 4 : index
+    %at = arith.muli %tid, %c4i : index
+    %true = arith.constant true
+    // expected-note @+1 {{the other access}}
+    kda.copy_piece %src[%at] to %side[%at] if (%true) atom(cp_async) : memref<?xf32>, memref<1024xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{R3: LDS handoff in kernel 'pieces_into_schedule': schedule 'tokens' entered while the cp_async pieces of threads [0, 256) may still be landing: a kda.copy_fence of theirs must come first}}
+    kda.schedule "tokens" trip_count(2) depth(2) target("sm_90") {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c1024 = arith.constant 1024 : index
+      kda.async_copy @r[%c0] iter(%c0) do {
+        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(cp_async) : memref<?xf32>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      scf.for %i = %c0 to %c2 step %c1 {
+        %n = arith.addi %i, %c1 : index
+        %p = arith.cmpi slt, %n, %c2 : index
+        %sn = kda.ring_slot %n of @r
+        %wr = arith.muli %sn, %c1024 : index
+        kda.async_copy @r[%sn] iter(%n) if(%p) do {
+          kda.copy_row %src[%c0] to %lds[%wr] elems(256) atom(cp_async) : memref<?xf32>, memref<2048xi8, #gpu.address_space<workgroup>>
+        }
+        kda.async_wait 1
+        kda.lds_barrier
+        %s = kda.ring_slot %i of @r
+        %rd = arith.muli %s, %c1024 : index
+        kda.lds_read @r[%s] iter(%i) do {
+          %v = memref.view %lds[%rd][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %z = memref.load %v[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+          memref.store %z, %src[%tid] : memref<?xf32>
+        }
+        kda.lds_barrier
+      }
+      kda.async_wait 0
+    }
+    kda.copy_fence
+    gpu.return
+  }
+}
+
+// -----
+
+// A cp_async piece inside a read body, into an array beside the ring: it
+// lands at a kda.copy_fence, which the schedule's model does not interpret,
+// so nothing orders its landing against the schedule's barriers (R0).
+gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
+  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+  gpu.func @piece_in_read(%src: memref<?xf32>)
+      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>,
+                %side : memref<1024xf32, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %tid = gpu.thread_id x
+    // expected-error @+1 {{R0: cannot analyse kda.copy_piece: a cp_async piece inside a schedule: it lands at a kda.copy_fence the schedule's model does not interpret}}
+    kda.schedule "tokens" trip_count(2) depth(2) target("sm_90") {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c1024 = arith.constant 1024 : index
+      %true = arith.constant true
+      kda.async_copy @r[%c0] iter(%c0) do {
+        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(cp_async) : memref<?xf32>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      scf.for %i = %c0 to %c2 step %c1 {
+        %n = arith.addi %i, %c1 : index
+        %p = arith.cmpi slt, %n, %c2 : index
+        %sn = kda.ring_slot %n of @r
+        %wr = arith.muli %sn, %c1024 : index
+        kda.async_copy @r[%sn] iter(%n) if(%p) do {
+          kda.copy_row %src[%c0] to %lds[%wr] elems(256) atom(cp_async) : memref<?xf32>, memref<2048xi8, #gpu.address_space<workgroup>>
+        }
+        kda.async_wait 1
+        kda.lds_barrier
+        %s = kda.ring_slot %i of @r
+        %rd = arith.muli %s, %c1024 : index
+        kda.lds_read @r[%s] iter(%i) do {
+          %v = memref.view %lds[%rd][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %z = memref.load %v[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+          memref.store %z, %src[%tid] : memref<?xf32>
+          %at = arith.muli %tid, %c4 : index
+          kda.copy_piece %src[%at] to %side[%at] if (%true) atom(cp_async) : memref<?xf32>, memref<1024xf32, #gpu.address_space<workgroup>>
+        }
+        kda.lds_barrier
+      }
+      kda.async_wait 0
+    }
+    gpu.return
+  }
+}
