@@ -1711,7 +1711,10 @@ private:
   /// (thread + j x threads in row-major piece order) copied by the chip's
   /// per-thread async atom to its place in f.buf (its run slot where W is
   /// in run order), zeros on rows past the chunk's valid ones.
-  void copyPiece(const RowCopy &by, const StagedField &f, int64_t j);
+  /// `col`: the thread's column of the field's pieces (pieceColumn), where
+  /// a row's pieces divide the threads.
+  void copyPiece(const RowCopy &by, const StagedField &f, int64_t j,
+                 const PieceColumn *col);
   /// Stores a loaded piece at row r of `buf` (rows `stride` floats apart),
   /// zeros for rows past the chunk's valid ones.
   void storePiece(const RowCopy &by, Value buf, int64_t stride,
@@ -2908,23 +2911,33 @@ void ChunkEmitter::storePieceAt(const RowCopy &by, Value buf,
   });
 }
 
-void ChunkEmitter::copyPiece(const RowCopy &by, const StagedField &f,
-                             int64_t j) {
+void ChunkEmitter::copyPiece(const RowCopy &by, const StagedField &f, int64_t j,
+                             const PieceColumn *col) {
   const int64_t quads = f.width / 4;
   Value i = add(by.thread, idx(j * by.threads));
+  // The piece's row r and column x, and its record index: in a column of
+  // pieces, the column's first plus a constant, so every piece of a
+  // thread addresses from one base (each piece's own 64-bit index kept
+  // its registers live until the copy issued: ncu on the H200, the
+  // 128-column scan's address registers overwritten after their copies
+  // were 13% of its stall samples). A masked row's piece reads nothing,
+  // so its index may pass the sequence's rows.
+  Value r = col ? add(col->r0, idx(j * col->rowsPerTrip)) : div(i, quads);
+  Value x = col ? col->x : mul(rem(i, quads), idx(4));
   auto place = [&] {
-    Value r = div(i, quads), x = mul(rem(i, quads), idx(4));
     Value valid = lt(r, by.valid);
-    // A masked row's piece reads nothing; its index stays in the chunk.
-    Value token = add(by.start, select(valid, r, idx(0)));
+    Value src =
+        col ? add(col->first, idx(j * col->rowsPerTrip * p.HV * p.recFloats()))
+            : recAt(add(by.start, select(valid, r, idx(0))), f.field,
+                    add(f.from, x));
     Value at = add(mul(r, idx(f.stride)), x);
     if (p.wRuns && f.buf == ldsX)
       at = runSlot(r, x);
-    CopyPieceOp::create(b, loc, ws, recAt(token, f.field, add(f.from, x)),
-                        f.buf, at, valid, toCopyAtom(target.copyAtom));
+    CopyPieceOp::create(b, loc, ws, src, f.buf, at, valid,
+                        toCopyAtom(target.copyAtom));
   };
   if ((j + 1) * by.threads > p.C * quads) // may pass the rows' end
-    ifThen(lt(i, idx(p.C * quads)), place);
+    ifThen(col ? lt(r, idx(p.C)) : lt(i, idx(p.C * quads)), place);
   else
     place();
 }
@@ -3428,15 +3441,18 @@ void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
   for (const StagedField &f : fields)
     for (int64_t j = 0; j * stagers < p.C * (f.width / 4); ++j)
       pieces.push_back({&f, j});
-  if (p.selfStaged()) {
-    for (const FieldPiece &fp : pieces)
-      copyPiece(by, *fp.field, fp.j);
-    return;
-  }
   DenseMap<const StagedField *, PieceColumn> columns;
   for (const StagedField &f : fields)
     if (auto col = pieceColumn(by, f.field, f.from, f.width, idx(0)))
       columns[&f] = *col;
+  if (p.selfStaged()) {
+    for (const FieldPiece &fp : pieces) {
+      auto it = columns.find(fp.field);
+      copyPiece(by, *fp.field, fp.j,
+                it == columns.end() ? nullptr : &it->second);
+    }
+    return;
+  }
   auto load = [&](const FieldPiece &fp) -> Piece {
     const StagedField &f = *fp.field;
     const bool mayPass = (fp.j + 1) * stagers > p.C * (f.width / 4);
