@@ -321,6 +321,14 @@ struct ChunkPlan {
   /// W staged in LDS as fragment runs (markRecordRuns): the run layout of
   /// the atom's B operand (the scans' products are transposed there).
   std::optional<RunLayout> wRuns;
+  /// q o exp G's record rows as pair words along K (packPairWords) where
+  /// W's are in run order: every scan of such a function is a register
+  /// scan, whose products take q o exp G as the B operand of its
+  /// transposed form, k along the record row, and read it from the staged
+  /// rows as whole registers. As split words each of those registers took
+  /// a byte permute (ncu on the H200, 2026-12-04, 4 x 4096 H32: byte
+  /// permutes 21.5% of the 128-column scan's instructions).
+  bool qgPairs() const { return wRuns.has_value(); }
   /// Runs R in an atom.k block of W's record row: W's pair i of a block
   /// is half i div R of run i mod R (RunLayout::pairWord = (i mod R) elems
   /// + i div R, which markRecordRuns checks).
@@ -1624,6 +1632,7 @@ private:
     int64_t stride;
     bool byColumn = false, lower = false;
     Value kOffset = Value(), rowOffset = Value();
+    Held held = Held::SplitWords; // how `mem` holds L (W's runs aside)
   };
   /// Every term's acc += L X for the slab X (`x`, kLen rows): X's k steps
   /// are the operand the slab's identity gives (natural: B, L as A;
@@ -2731,9 +2740,18 @@ void ChunkEmitter::prepDecayedRows() {
       Value qf = load(ldsRowQ, r), kf = load(ldsRowK, r);
       SmallVector<Value> qg, kd, el;
       for (int64_t e = 0; e < kRun; ++e) {
-        qg.push_back(word(fmul(fmul(qr[e], qf), exp2(gr[e]))));
+        qg.push_back(fmul(fmul(qr[e], qf), exp2(gr[e])));
         kd.push_back(word(fmul(fmul(kr[e], kf), exp2(fsub(gl[e], gr[e])))));
         el.push_back(exp2(gl[e]));
+      }
+      // d0 is even (a run of kRun): pairs (d0 + e, d0 + e + 1) stay whole.
+      for (int64_t e = 0; e < kRun; e += 2) {
+        if (!p.qgPairs()) {
+          qg[e] = word(qg[e]), qg[e + 1] = word(qg[e + 1]);
+          continue;
+        }
+        std::tie(qg[e], qg[e + 1]) =
+            packPairWords(b, loc, *p.atom, qg[e], qg[e + 1]);
       }
       storeRec(qg, t, p.recQG(), d0);
       storeRec(kd, t, p.recKD(), d0);
@@ -3368,8 +3386,10 @@ void ChunkEmitter::slabProducts(ArrayRef<Value> x, int64_t kLen,
       ls.push_back(inRuns(term.mem, p.K));
       continue;
     }
+    assert((term.held != Held::PairWords || (!natural && !term.byColumn)) &&
+           "pair words run along the record row: L^T's k");
     ls.push_back(
-        inLds(term.mem, term.stride, Held::SplitWords,
+        inLds(term.mem, term.stride, term.held,
               /*transposed=*/natural ? term.byColumn : !term.byColumn));
   }
   auto stepType = VectorType::get({int64_t(per * elems)}, f32);
@@ -3551,7 +3571,9 @@ SmallVector<Value> ChunkEmitter::registerScanChunk(Value c, Value chunks,
         SmallVector<SlabTerm> terms = {
             {&vn, ldsX, rowStride, false, false, slabRow0}};
         if (outputs)
-          terms.push_back({&o, ldsQg, rowStride, false, false, slabRow0});
+          terms.push_back({&o, ldsQg, rowStride, false, false, slabRow0,
+                           Value(),
+                           p.qgPairs() ? Held::PairWords : Held::SplitWords});
         slabProducts(s, p.slabRows(), terms);
         if (p.kSplit > 1) {
           // Partial sums over this part's rows of K: phase 2 adds the parts.

@@ -28,7 +28,7 @@
 // columns (the register scan, 4 compute waves), the join without atoms.
 // RUN: rm -rf %t && kda-compile %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --targets=sm_90 -o %t -q
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
-// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_prep=12,16 kda_chunk_heads128_scan=0,0 kda_chunk_heads128_scan_v32=44,48 kda_chunk_heads128_scan_v64=4,8 kda_chunk_heads128_scan_v128=48,32 kda_chunk_heads128_segments_v64=52,56 | FileCheck %s --check-prefix=FIG
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_prep=12,16 kda_chunk_heads128_scan=0,0 kda_chunk_heads128_scan_v32=0,0 kda_chunk_heads128_scan_v64=0,0 kda_chunk_heads128_scan_v128=48,32 kda_chunk_heads128_segments_v64=0,0 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 // RUN: FileCheck %s --check-prefix=RUNS --input-file=%t/sm_90/kda_kernels.ptx
 // The register scans say their wave roles (compute waves first, then the
@@ -155,12 +155,12 @@
 
 // FIG-DAG: sm_90 kda_chunk_heads128_prep: {{.*}}spills 12
 // FIG-DAG: sm_90 kda_chunk_heads128_scan: {{.*}}spills 0
-// FIG-DAG: sm_90 kda_chunk_heads128_scan_v32: {{.*}}spills 44
-// FIG-DAG: sm_90 kda_chunk_heads128_scan_v64: {{.*}}spills 4
+// FIG-DAG: sm_90 kda_chunk_heads128_scan_v32: {{.*}}spills 0
+// FIG-DAG: sm_90 kda_chunk_heads128_scan_v64: {{.*}}spills 0
 // FIG-DAG: sm_90 kda_chunk_heads128_maps_v64: {{.*}}spills 0
 // FIG-DAG: sm_90 kda_chunk_heads128_join: {{.*}}spills 0
 // FIG-DAG: sm_90 kda_chunk_heads128_scan_v128: {{.*}}spills 48
-// FIG-DAG: sm_90 kda_chunk_heads128_segments_v64: {{.*}}spills 52
+// FIG-DAG: sm_90 kda_chunk_heads128_segments_v64: {{.*}}spills 0
 
 // MANIFEST: "dynamic_lds_bytes": 75520,
 // MANIFEST: "kind": "chunk_prep",

@@ -26,8 +26,13 @@
 // CHECK-LABEL: gpu.func @kda_lb_scan(
 // SYNC: vector.load %{{.*}} : memref<{{.*}}xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // MFMA: vector.load %{{.*}} : memref<{{.*}}xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// CHECK: %[[A:.*]] = vector.bitcast %{{.*}} : vector<4xf32> to vector<8xbf16>
-// CHECK-NEXT: vector.shuffle %[[A]], %[[A]] [0, 2, 4, 6]
+// Where W's records are in run order (sm_90 here), q o exp G's rows are
+// pair words: a fragment's hi and lo registers are its loaded words, each
+// pair of shuffles one bitcast's halves, no byte permutes.
+// SYNC: %[[P:.*]] = vector.bitcast %{{.*}} : vector<4xf32> to vector<8xbf16>
+// SYNC-NEXT: vector.shuffle %[[P]], %[[P]] [0, 1, 4, 5]
+// SYNC-NEXT: vector.shuffle %[[P]], %[[P]] [2, 3, 6, 7]
+// CHECK: vector.shuffle %[[A:[0-9]+]], %[[A]] [0, 2, 4, 6] : vector<8xbf16>
 // CHECK-NEXT: vector.shuffle %[[A]], %[[A]] [1, 3, 5, 7]
 // CHECK: kda.mma
 // CHECK-LABEL: gpu.func @kda_sp_prep(
