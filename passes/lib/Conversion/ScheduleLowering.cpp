@@ -190,6 +190,20 @@ LogicalResult lowering::CopyRowPattern::matchAndRewrite(
   return success();
 }
 
+LogicalResult
+lowering::CopyPiecePattern::matchAndRewrite(CopyPieceOp op,
+                                            PatternRewriter &rw) const {
+  if (op.getAtom() != atom)
+    return failure();
+  lowerPiece(
+      op,
+      VectorType::get({op.getPieceElems()},
+                      cast<MemRefType>(op.getSrc().getType()).getElementType()),
+      rw);
+  rw.eraseOp(op);
+  return success();
+}
+
 namespace {
 /// kda.copy_row atom(staged): each piece a vector load into registers and a
 /// vector store to LDS.
@@ -216,16 +230,12 @@ struct StagedCopyRowLowering : lowering::CopyRowPattern {
 };
 /// kda.copy_piece atom(staged): the piece loaded into registers where it
 /// is valid (zeros where not: nothing read), then stored to LDS.
-struct StagedCopyPieceLowering : OpRewritePattern<CopyPieceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(CopyPieceOp op,
-                                PatternRewriter &rw) const override {
-    if (op.getAtom() != CopyAtom::Staged)
-      return failure();
+struct StagedCopyPieceLowering : lowering::CopyPiecePattern {
+  StagedCopyPieceLowering(MLIRContext *ctx)
+      : CopyPiecePattern(ctx, CopyAtom::Staged) {}
+  void lowerPiece(CopyPieceOp op, VectorType vt,
+                  PatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    auto vt = VectorType::get(
-        {op.getPieceElems()},
-        cast<MemRefType>(op.getSrc().getType()).getElementType());
     auto ifOp = scf::IfOp::create(rw, loc, TypeRange{vt}, op.getValid(),
                                   /*withElse=*/true);
     {
@@ -243,8 +253,6 @@ struct StagedCopyPieceLowering : OpRewritePattern<CopyPieceOp> {
     vector::StoreOp::create(rw, loc, ifOp.getResult(0), op.getLds(),
                             ValueRange{op.getIndex()}, /*nontemporal=*/false,
                             llvm::MaybeAlign(16));
-    rw.eraseOp(op);
-    return success();
   }
 };
 } // namespace

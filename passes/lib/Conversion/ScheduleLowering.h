@@ -104,6 +104,19 @@ struct CopyRowPattern : OpRewritePattern<CopyRowOp> {
   CopyAtom atom;
 };
 
+/// Base of the copy_piece lowerings, like CopyRowPattern's: matches pieces
+/// of `atom`, erases the piece once `lowerPiece` has emitted its
+/// instructions for its 16 bytes (`piece`: their vector type).
+struct CopyPiecePattern : OpRewritePattern<CopyPieceOp> {
+  CopyPiecePattern(MLIRContext *ctx, CopyAtom atom)
+      : OpRewritePattern<CopyPieceOp>(ctx), atom(atom) {}
+  LogicalResult matchAndRewrite(CopyPieceOp op,
+                                PatternRewriter &rw) const final;
+  virtual void lowerPiece(CopyPieceOp op, VectorType piece,
+                          PatternRewriter &rw) const = 0;
+  CopyAtom atom;
+};
+
 /// The staged atom: 16-byte pieces round-robin over the threads, each a
 /// vector load into registers and a vector store to LDS. Shared by every
 /// target, the emulator included.

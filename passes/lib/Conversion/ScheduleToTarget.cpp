@@ -173,11 +173,12 @@ struct PrefetchRowToL2Lines : OpRewritePattern<PrefetchRowOp> {
   }
 };
 
-/// gfx942 and gfx950 have no L2 prefetch instruction: the hint is dropped.
-struct DropPrefetchRow : OpRewritePattern<PrefetchRowOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(PrefetchRowOp op,
-                                PatternRewriter &rw) const override {
+/// An op with nothing to emit on the chip: gfx942 and gfx950 have no L2
+/// prefetch instruction (kda.prefetch_row is a hint) and no per-thread async
+/// copy (their pieces are staged, landed at their stores: kda.copy_fence).
+template <typename OpTy> struct Drop : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rw) const override {
     rw.eraseOp(op);
     return success();
   }
@@ -201,14 +202,13 @@ struct AsyncCopyToNVVM : TargetPattern<AsyncCopyOp> {
 
 /// cp.async.cg of one 16-byte piece, src-size 0 (16 zero bytes, nothing
 /// read) where it is not valid.
-struct CopyPieceToCpAsync : OpRewritePattern<CopyPieceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(CopyPieceOp op,
-                                PatternRewriter &rw) const override {
-    if (op.getAtom() != CopyAtom::CpAsync)
-      return failure();
+struct CopyPieceToCpAsync : CopyPiecePattern {
+  CopyPieceToCpAsync(MLIRContext *ctx)
+      : CopyPiecePattern(ctx, CopyAtom::CpAsync) {}
+  void lowerPiece(CopyPieceOp op, VectorType piece,
+                  PatternRewriter &rw) const override {
     Location loc = op.getLoc();
-    const int64_t n = op.getPieceElems();
+    const int64_t n = piece.getNumElements();
     Value srcElems = arith::SelectOp::create(
         rw, loc, op.getValid(), arith::ConstantIndexOp::create(rw, loc, n),
         arith::ConstantIndexOp::create(rw, loc, 0));
@@ -217,8 +217,6 @@ struct CopyPieceToCpAsync : OpRewritePattern<CopyPieceOp> {
         ValueRange{op.getIndex()}, op.getSrc(), ValueRange{op.getOffset()},
         rw.getIndexAttr(n), srcElems,
         /*bypassL1=*/rw.getUnitAttr());
-    rw.eraseOp(op);
-    return success();
   }
 };
 
@@ -229,17 +227,6 @@ struct CopyFenceToNVVM : OpRewritePattern<CopyFenceOp> {
                                 PatternRewriter &rw) const override {
     NVVM::CpAsyncCommitGroupOp::create(rw, op.getLoc());
     rw.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op, 0);
-    return success();
-  }
-};
-
-/// No per-thread async copy on the chip: its pieces are staged, landed at
-/// their stores.
-struct DropCopyFence : OpRewritePattern<CopyFenceOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(CopyFenceOp op,
-                                PatternRewriter &rw) const override {
-    rw.eraseOp(op);
     return success();
   }
 };
@@ -376,7 +363,7 @@ void mlir::kda::populateScheduleToAMDGPUPatterns(RewritePatternSet &patterns,
       ctx, target);
   // A bare s_barrier does not wait for the wave's LDS reads; the drained
   // barrier is lgkmcnt(0) then s_barrier.
-  patterns.add<DrainToAMDGPU, DropPrefetchRow, DropCopyFence,
+  patterns.add<DrainToAMDGPU, Drop<PrefetchRowOp>, Drop<CopyFenceOp>,
                OneInstruction<BarrierOp, ROCDL::SBarrierOp>,
                OneInstruction<LdsBarrierOp, amdgpu::LDSBarrierOp>>(ctx);
 }
