@@ -476,6 +476,13 @@ static LogicalResult verifyFlatCopy(Operation *op, Value src, Value lds) {
   if (cast<MemRefType>(src.getType()).getRank() != 1 ||
       cast<MemRefType>(lds.getType()).getRank() != 1)
     return op->emitOpError("copies between flat (rank-1) memrefs");
+  // The atoms read global memory (cp.async and global_load_lds take
+  // nothing else); an LDS source would also be a read of LDS that the
+  // pipeline model, which tracks only what a copy writes, never orders.
+  auto srcType = cast<MemRefType>(src.getType());
+  if (gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(srcType))
+    return op->emitOpError("source must not be workgroup memory (LDS), got ")
+           << srcType;
   return verifyRowElements(op, src, "copies");
 }
 
@@ -517,6 +524,19 @@ LogicalResult CopyRowOp::verify() {
     return emitOpError("destination must be workgroup memory of bytes (i8), "
                        "got ")
            << lds;
+  // A row's atom is its copy's kind: a staged copy lands at its stores
+  // and an async one at a wait, and the model (and the lowering's waits)
+  // take each row to land like its copy.
+  if (std::optional<CopyAtom> atom = getAtom()) {
+    const bool staged = *atom == CopyAtom::Staged;
+    if (staged && (*this)->getParentOfType<AsyncCopyOp>())
+      return emitOpError("a row of kda.async_copy takes an asynchronous "
+                         "atom, not staged");
+    if (!staged && (*this)->getParentOfType<StagedCopyOp>())
+      return emitOpError("a row of kda.staged_copy takes the staged atom, "
+                         "not ")
+             << stringifyCopyAtom(*atom);
+  }
   return verifyRowBytes(*this, getSrc(), getElems(),
                         "copy atoms move 16-byte pieces");
 }

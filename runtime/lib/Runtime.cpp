@@ -916,7 +916,12 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
       return bad();
     }
   }
-  if (need < 0 || b->workspace_bytes < need) {
+  if (need < 0) { // the formula's overflow mark, not a size
+    why << "the workspace of " << b->num_tokens << " tokens in " << b->num_seqs
+        << " sequences overflows int64 (kernel " << m.name << ")";
+    return bad();
+  }
+  if (b->workspace_bytes < need) {
     why << "workspace of " << b->workspace_bytes << " bytes; kernel "
         << m.name << " needs " << need << " for this batch";
     return bad();

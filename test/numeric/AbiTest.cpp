@@ -370,6 +370,16 @@ TEST_F(EditedBundles, WorkspaceBytesFollowTheManifestAndAreEnforced) {
             KDA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(kda_last_error()).find("needs 232"), std::string::npos)
       << kda_last_error();
+  // A token count whose workspace overflows is named as such (the formula's
+  // overflow mark is not a size).
+  kda_batch huge = b;
+  huge.num_tokens = INT64_MAX / 4;
+  huge.workspace_bytes = INT64_MAX;
+  EXPECT_EQ(kda_launch_recurrent(kernel, &huge, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find("overflows int64"),
+            std::string::npos)
+      << kda_last_error();
   EXPECT_EQ(h.snapshot(), before) << "a refused launch wrote memory";
   b.workspace_bytes = bytes;
   EXPECT_EQ(kda_launch_recurrent(kernel, &b, nullptr), KDA_OK)

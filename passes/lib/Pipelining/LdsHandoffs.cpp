@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Passes/LdsHandoffs.h"
+#include "kda/Passes/ThreadUniformity.h"
 
 #include "kda/Dialect/KDA/KDAOps.h"
 
@@ -118,7 +119,8 @@ public:
   Checker(gpu::GPUFuncOp fn, int64_t threads, int64_t waveSize,
           ArrayRef<int64_t> roleStarts, Mode mode)
       : fn(fn), threads(std::max<int64_t>(threads, 1)), waveSize(waveSize),
-        roleStarts(roleStarts), mode(mode), threadsKnown(threads > 0) {}
+        roleStarts(roleStarts), mode(mode), threadsKnown(threads > 0),
+        uniformity(fn) {}
 
   std::optional<LdsHandoffHazard> run() {
     if (!fn.getBody().hasOneBlock()) {
@@ -128,7 +130,6 @@ public:
            fn);
       return hazard;
     }
-    findWrittenArgs();
     State s;
     walkBlock(fn.getBody().front(), s, Threads(threads, true),
               /*divergent=*/false);
@@ -335,86 +336,10 @@ private:
         .Default([](Operation *) { return std::nullopt; });
   }
 
-  /// Kernel arguments some op of the kernel writes through (a load of one
-  /// may see another thread's store: not the same for every thread).
-  llvm::SmallPtrSet<void *, 8> writtenArgs;
-  void findWrittenArgs() {
-    auto baseArg = [&](Value m) -> Value {
-      while (Operation *d = m.getDefiningOp()) {
-        if (!isa<ViewLikeOpInterface>(d))
-          return Value();
-        m = d->getOperand(0);
-      }
-      return m;
-    };
-    fn.walk([&](Operation *op) {
-      for (Value operand : op->getOperands()) {
-        if (!isa<MemRefType>(operand.getType()))
-          continue;
-        auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-        bool writes = !effects || effects.hasEffect<MemoryEffects::Write>();
-        if (Value arg = baseArg(operand); arg && writes)
-          writtenArgs.insert(arg.getAsOpaquePointer());
-      }
-    });
-  }
-
-  /// Whether `v` has one value for every thread of the block: constants,
-  /// block and grid ids and sizes, kernel arguments and attributions,
-  /// integer and index arithmetic of such values, induction variables of
-  /// loops with such bounds, and loads at such indices of kernel arguments
-  /// the kernel never writes.
-  bool uniform(Value v, unsigned depth = 0) {
-    if (depth > 64)
-      return false;
-    if (auto it = uniformMemo.find(v); it != uniformMemo.end())
-      return it->second;
-    bool u = uniformOf(v, depth);
-    uniformMemo[v] = u;
-    return u;
-  }
-  llvm::DenseMap<Value, bool> uniformMemo;
-
-  bool uniformOf(Value v, unsigned depth) {
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      Operation *owner = arg.getOwner()->getParentOp();
-      if (owner == fn.getOperation())
-        return true;
-      if (auto loop = dyn_cast<scf::ForOp>(owner))
-        return arg == loop.getInductionVar() &&
-               uniform(loop.getLowerBound(), depth + 1) &&
-               uniform(loop.getUpperBound(), depth + 1) &&
-               uniform(loop.getStep(), depth + 1);
-      return false;
-    }
-    Operation *op = v.getDefiningOp();
-    if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp>(op))
-      return true;
-    auto operandsUniform = [&] {
-      return llvm::all_of(op->getOperands(),
-                          [&](Value x) { return uniform(x, depth + 1); });
-    };
-    if (isa<memref::LoadOp, vector::LoadOp>(op)) {
-      Value mem = op->getOperand(0);
-      while (Operation *d = mem.getDefiningOp()) {
-        if (!isa<memref::ReinterpretCastOp, memref::CastOp, memref::ViewOp,
-                 memref::SubViewOp>(d) ||
-            !llvm::all_of(d->getOperands().drop_front(),
-                          [&](Value x) { return uniform(x, depth + 1); }))
-          return false;
-        mem = d->getOperand(0);
-      }
-      auto arg = dyn_cast<BlockArgument>(mem);
-      return arg && arg.getOwner()->getParentOp() == fn.getOperation() &&
-             arg.getArgNumber() < fn.getNumArguments() &&
-             !writtenArgs.contains(mem.getAsOpaquePointer()) &&
-             llvm::all_of(op->getOperands().drop_front(),
-                          [&](Value x) { return uniform(x, depth + 1); });
-    }
-    if (!isa<arith::ArithDialect>(op->getDialect()))
-      return false;
-    return isMemoryEffectFree(op) && operandsUniform();
-  }
+  /// Which values every thread of the block has alike (branch conditions
+  /// and loop bounds that cannot split the threads).
+  ThreadUniformity uniformity;
+  bool uniform(Value v) { return uniformity.uniform(v); }
 
   // ---- accesses -----------------------------------------------------------
 

@@ -20,9 +20,11 @@
 //===----------------------------------------------------------------------===//
 #include "kda/Passes/PipelineHazards.h"
 #include "kda/Dialect/KDA/KDAAttrs.h"
+#include "kda/Passes/ThreadUniformity.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -30,6 +32,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/InferIntRangeInterface.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -194,7 +197,16 @@ private:
   std::optional<PipelineHazard> copy(Operation &op, bool async);
   /// R2 for a copy's data atoms: every copy row of `copy` (of tile `t`)
   /// writes inside t's slot.
-  std::optional<PipelineHazard> checkRows(Operation &copy, const Tile &t);
+  /// The copy's rows bounded inside the slot; `rows` gets each row's bytes
+  /// (none where the copy has no rows: an abstract copy of the whole slot).
+  std::optional<PipelineHazard>
+  checkRows(Operation &copy, const Tile &t,
+            SmallVectorImpl<std::pair<int64_t, int64_t>> &rows);
+  /// The slot's bytes each load of the read being checked takes (filled by
+  /// checkAccess): what must hold its iteration's tile.
+  SmallVector<std::pair<int64_t, int64_t>> loadedBytes;
+  std::optional<PipelineHazard> checkHeld(LdsReadOp op, const Tile &t,
+                                          int64_t lo, int64_t hi);
   /// R1 for a read's body: every view it takes of the ring's bytes lies
   /// inside the slot the read names.
   std::optional<PipelineHazard> checkViews(LdsReadOp read, const Tile &t);
@@ -289,6 +301,8 @@ private:
   /// Iterations interpreted so far: a bound on the work of one run.
   int64_t iterations = 0;
   static constexpr int64_t kMaxIterations = 1 << 22;
+  /// The longest period of the residues a dynamic proof runs through.
+  static constexpr int64_t kMaxPeriod = 4096;
 
   // The loop to the dynamic trip count (at most one instance per run).
   bool inTripLoop = false;
@@ -337,7 +351,7 @@ LogicalResult Interpreter::notePeriod(Operation *at, Val x, int64_t m) {
   if (x.a == Anchor::None)
     return success();
   int64_t l = std::lcm(seen.period, m);
-  if (l > 4096) {
+  if (l > kMaxPeriod) {
     (void)fail(at, "its period " + Twine(l) + " is too long to prove");
     return failure();
   }
@@ -374,12 +388,11 @@ static unsigned widthOf(Value v) {
   return 0;
 }
 
-/// `v` as a `width`-bit integer, sign-extended into int64 (i1: 0 or 1).
+/// `v` as a `width`-bit integer, sign-extended into int64 like every
+/// width: an i1 true is -1, as arith's signed ops (cmpi slt, extsi) read it.
 static int64_t wrap(int64_t v, unsigned width) {
   if (width >= 64)
     return v;
-  if (width == 1)
-    return v & 1;
   uint64_t mask = (uint64_t(1) << width) - 1, u = uint64_t(v) & mask;
   uint64_t sign = uint64_t(1) << (width - 1);
   return int64_t((u ^ sign) - sign);
@@ -491,17 +504,28 @@ FailureOr<Val> Interpreter::evalDecision(Operation *def, const BinaryArgs &x) {
   const uint64_t ua = x.ua(), ub = x.ub();
   noteCompare(a, b);
   if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+    auto i1 = [&](bool c) { return Val{wrap(c, x.width)}; };
     switch (cmp.getPredicate()) {
-    case arith::CmpIPredicate::eq: return Val{a.v == b.v};
-    case arith::CmpIPredicate::ne: return Val{a.v != b.v};
-    case arith::CmpIPredicate::slt: return Val{a.v < b.v};
-    case arith::CmpIPredicate::sle: return Val{a.v <= b.v};
-    case arith::CmpIPredicate::sgt: return Val{a.v > b.v};
-    case arith::CmpIPredicate::sge: return Val{a.v >= b.v};
-    case arith::CmpIPredicate::ult: return Val{ua < ub};
-    case arith::CmpIPredicate::ule: return Val{ua <= ub};
-    case arith::CmpIPredicate::ugt: return Val{ua > ub};
-    case arith::CmpIPredicate::uge: return Val{ua >= ub};
+    case arith::CmpIPredicate::eq:
+      return i1(a.v == b.v);
+    case arith::CmpIPredicate::ne:
+      return i1(a.v != b.v);
+    case arith::CmpIPredicate::slt:
+      return i1(a.v < b.v);
+    case arith::CmpIPredicate::sle:
+      return i1(a.v <= b.v);
+    case arith::CmpIPredicate::sgt:
+      return i1(a.v > b.v);
+    case arith::CmpIPredicate::sge:
+      return i1(a.v >= b.v);
+    case arith::CmpIPredicate::ult:
+      return i1(ua < ub);
+    case arith::CmpIPredicate::ule:
+      return i1(ua <= ub);
+    case arith::CmpIPredicate::ugt:
+      return i1(ua > ub);
+    case arith::CmpIPredicate::uge:
+      return i1(ua >= ub);
     }
     return fail(def, "unknown predicate");
   }
@@ -523,7 +547,14 @@ FailureOr<Val> Interpreter::evalDivision(Operation *def, const BinaryArgs &x) {
   if (b.v == std::numeric_limits<int64_t>::min())
     return fail(def, "its divisor has no magnitude in 64 bits");
   if (isa<arith::RemUIOp, arith::RemSIOp>(def)) {
-    if (failed(notePeriod(def, a, b.v < 0 ? -b.v : b.v)))
+    // remui's modulus is the divisor read unsigned: remui(i, -1) is i, not
+    // a residue that repeats every iteration.
+    const uint64_t m =
+        isa<arith::RemUIOp>(def) ? ub : uint64_t(b.v < 0 ? -b.v : b.v);
+    if (a.a != Anchor::None && m > uint64_t(kMaxPeriod))
+      return fail(def,
+                  "its modulus " + Twine(m) + " is too long a period to prove");
+    if (failed(notePeriod(def, a, int64_t(m))))
       return failure();
     // A truncated (signed) or unsigned residue of a moving value repeats
     // only while the value keeps its sign: remsi(T - 40, 2) is -1 at T = 39
@@ -539,7 +570,9 @@ FailureOr<Val> Interpreter::evalDivision(Operation *def, const BinaryArgs &x) {
   if (x.moving())
     return fail(def, "it divides a value that moves with the trip count");
   if (isa<arith::DivUIOp>(def)) return fixed(int64_t(ua / ub));
-  if (isa<arith::CeilDivUIOp>(def)) return fixed(int64_t((ua + ub - 1) / ub));
+  // ua + ub - 1 would wrap past 2^64.
+  if (isa<arith::CeilDivUIOp>(def))
+    return fixed(int64_t(ua / ub + (ua % ub != 0)));
   // x / -1 is exact and wraps at INT64_MIN (which C++ division traps on).
   if (b.v == -1)
     return fixed(int64_t(0 - uint64_t(a.v)));
@@ -696,11 +729,15 @@ std::optional<PipelineHazard> Interpreter::loop(scf::ForOp f) {
     if (auto h = evalOr(*f.getOperation(), init, v)) return h;
     carried.push_back(v);
   }
-  const bool unsignedCmp = f.getUnsignedCmp();
-  auto below = [&](int64_t i) {
-    return unsignedCmp ? uint64_t(i) < uint64_t(ub.v) : i < ub.v;
-  };
-  for (int64_t i = lb.v; below(i); i += stepV.v) {
+  // An unsigned loop counts like a signed one only where both bounds are
+  // non-negative (200 : i8 is -56 signed): else its counter would wrap in
+  // its width, which the run below does not model.
+  if (f.getUnsignedCmp() && (lb.v < 0 || ub.v < 0))
+    return hazard("R0", f,
+                  cannot(*f.getOperation(),
+                         "an unsigned loop with a bound that is negative as "
+                         "a signed value"));
+  for (int64_t i = lb.v; i < ub.v; i += stepV.v) {
     if (++iterations > kMaxIterations)
       return hazard("R0", f,
                     cannot(*f.getOperation(),
@@ -880,13 +917,18 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
     if (auto h = evalOr(op, predV, pred)) return h;
   t.slot = slot.v;
   const bool enabled = pred.v != 0;
+  // What the copy writes: its rows' bytes (a row in a loop: every byte its
+  // trips may write), or the whole slot for a copy without rows. Bytes of
+  // the slot no row writes keep what they held, so a read of them finds an
+  // older tile (R1).
+  SmallVector<std::pair<int64_t, int64_t>> rows;
   if (enabled && checking()) {
     if (t.slot < 0 || t.slot >= t.buf->slots())
       return hazard("R2", &op,
                     llvm::formatv("slot {0} of @{1} does not exist: the ring "
                                   "has {2} slots, fewer than the schedule uses",
                                   t.slot, t.buf->name(), t.buf->slots()));
-    if (auto h = checkRows(op, t))
+    if (auto h = checkRows(op, t, rows))
       return h;
     if (trip) {
       noteCompare(t.iter, Val{*trip, Anchor::Trip});
@@ -906,7 +948,10 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
     w.pending = async ? issuers : 0;
     const TargetInfo *target = lookupTarget(schedule.getTarget());
     w.undrained = !async && target && !target->bareBarrierOrdersLdsStores();
-    assign(t.buf->lo(t.slot), t.buf->hi(t.slot), w);
+    if (rows.empty())
+      assign(t.buf->lo(t.slot), t.buf->hi(t.slot), w);
+    for (auto [lo, hi] : rows)
+      assign(lo, hi, w);
   }
   if (async)
     for (unsigned c = 0; c < kClasses; ++c)
@@ -1000,6 +1045,11 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
     // A counter of the body's own loop: its bounds (the rows that run).
     ConstantIntRanges lb = rangeIn(loop.getLowerBound(), at, t, depth + 1),
                       ub = rangeIn(loop.getUpperBound(), at, t, depth + 1);
+    // Unsigned bounds read as signed ones only where both are non-negative
+    // (an i8 loop to 200 runs 200 trips; signed, 200 is -56).
+    if (loop.getUnsignedCmp() &&
+        (lb.smin().isNegative() || ub.smin().isNegative()))
+      return unbounded;
     if (ub.smax().sle(lb.smin()))
       return point(lb.smin().getSExtValue()); // never runs
     APInt last = ub.smax() - 1;
@@ -1151,8 +1201,9 @@ Interpreter::boundBytes(Operation *at, const Tile &t, Operation *user,
 
 static bool isWorkgroupMemRef(Value v);
 
-std::optional<PipelineHazard> Interpreter::checkRows(Operation &copy,
-                                                     const Tile &t) {
+std::optional<PipelineHazard>
+Interpreter::checkRows(Operation &copy, const Tile &t,
+                       SmallVectorImpl<std::pair<int64_t, int64_t>> &rows) {
   const TargetInfo *target = lookupTarget(schedule.getTarget());
   std::optional<PipelineHazard> found;
   rangeCache.clear();
@@ -1184,8 +1235,10 @@ std::optional<PipelineHazard> Interpreter::checkRows(Operation &copy,
     if (failed(bytes))
       return WalkResult::interrupt();
     auto [lo, hi] = *bytes;
-    if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot))
+    if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot)) {
+      rows.push_back({lo, hi});
       return WalkResult::advance();
+    }
     found = hazard(
         "R2", row,
         llvm::formatv("the copy of iteration {0} into {1} has a copy row "
@@ -1267,6 +1320,7 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
   SmallVector<std::pair<Operation *, memref::ViewOp>> accesses;
   std::optional<PipelineHazard> found;
   rangeCache.clear();
+  loadedBytes.clear();
   read.walk([&](Operation *op) {
     // A cp_async piece lands at its threads' kda.copy_fence, which the
     // schedule's model (waits and drains order its own copies) does not
@@ -1422,8 +1476,10 @@ bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
                       hi, t.buf->lo(t.slot), t.buf->hi(t.slot)));
     return false;
   }
-  if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot))
+  if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot)) {
+    loadedBytes.push_back({lo, hi});
     return true;
+  }
   found = hazard(
       "R1", access,
       llvm::formatv("the read of iteration {0} from {1} {2} bytes [{3}, {4}) "
@@ -1520,30 +1576,12 @@ static const char *classText(uint8_t pending) {
                                  : " in the waves other than the first";
 }
 
-// R1 (the tile is complete and visible), and that the bytes hold the tile the
-// read names: the last write in program order to every byte, whatever its
-// kind, is the copy of this buffer, slot and iteration.
-std::optional<PipelineHazard> Interpreter::read(LdsReadOp op) {
-  FailureOr<const Buffer *> b = buffer(op, op.getBufferAttr());
-  if (failed(b))
-    return hazard("R0", op,
-                  cannot(*op.getOperation(), ("unknown LDS buffer " + op.getBuffer()).str()));
-  Tile t{*b};
-  Val slot;
-  if (auto h = evalOr(*op.getOperation(), op.getSlot(), slot)) return h;
-  if (auto h = evalOr(*op.getOperation(), op.getIter(), t.iter)) return h;
-  t.slot = slot.v;
-  consumed.insert({t.buf->op.getOperation(), t.iter.v, t.slot});
-  if (!checking())
-    return std::nullopt;
-  if (t.slot < 0 || t.slot >= t.buf->slots())
-    return hazard("R2", op,
-                  llvm::formatv("slot {0} of @{1} does not exist: the ring "
-                                "has {2} slots, fewer than the schedule uses",
-                                t.slot, t.buf->name(), t.buf->slots()));
-  if (auto h = checkViews(op, t))
-    return h;
-  const int64_t lo = t.buf->lo(t.slot), hi = t.buf->hi(t.slot);
+// R1 (the tile is complete and visible) for bytes [lo, hi) of the slot `op`
+// reads, and that they hold the tile the read names: the last write in
+// program order to every byte, whatever its kind, is the copy of this
+// buffer, slot and iteration.
+std::optional<PipelineHazard>
+Interpreter::checkHeld(LdsReadOp op, const Tile &t, int64_t lo, int64_t hi) {
   int64_t covered = lo;
   for (const Segment &s : st.segs) {
     if (!(s.lo < hi && lo < s.hi))
@@ -1554,9 +1592,9 @@ std::optional<PipelineHazard> Interpreter::read(LdsReadOp op) {
   }
   if (covered < hi)
     return hazard("R1", op,
-                  llvm::formatv("iteration {0} reads {1}, which no copy has "
-                                "written",
-                                t.iter.v, where(t)));
+                  llvm::formatv("iteration {0} reads {1}, whose bytes [{2}, "
+                                "{3}) no copy has written",
+                                t.iter.v, where(t), covered, hi));
   for (const Segment &s : st.segs) {
     if (!(s.lo < hi && lo < s.hi))
       continue;
@@ -1617,6 +1655,41 @@ std::optional<PipelineHazard> Interpreter::read(LdsReadOp op) {
                                   "after its register-staged store",
                                   t.iter.v, where(t)));
   }
+  return std::nullopt;
+}
+
+std::optional<PipelineHazard> Interpreter::read(LdsReadOp op) {
+  FailureOr<const Buffer *> b = buffer(op, op.getBufferAttr());
+  if (failed(b))
+    return hazard("R0", op,
+                  cannot(*op.getOperation(),
+                         ("unknown LDS buffer " + op.getBuffer()).str()));
+  Tile t{*b};
+  Val slot;
+  if (auto h = evalOr(*op.getOperation(), op.getSlot(), slot))
+    return h;
+  if (auto h = evalOr(*op.getOperation(), op.getIter(), t.iter))
+    return h;
+  t.slot = slot.v;
+  consumed.insert({t.buf->op.getOperation(), t.iter.v, t.slot});
+  if (!checking())
+    return std::nullopt;
+  if (t.slot < 0 || t.slot >= t.buf->slots())
+    return hazard("R2", op,
+                  llvm::formatv("slot {0} of @{1} does not exist: the ring "
+                                "has {2} slots, fewer than the schedule uses",
+                                t.slot, t.buf->name(), t.buf->slots()));
+  if (auto h = checkViews(op, t))
+    return h;
+  const int64_t lo = t.buf->lo(t.slot), hi = t.buf->hi(t.slot);
+  // A body's loads say which bytes of the slot it takes; a read without
+  // them (abstract, or through ops that bound no bytes) takes all of them.
+  SmallVector<std::pair<int64_t, int64_t>> taken(loadedBytes);
+  if (taken.empty())
+    taken.push_back({lo, hi});
+  for (auto [from, to] : taken)
+    if (auto h = checkHeld(op, t, from, to))
+      return h;
   st.readers.push_back(Reader{lo, hi, t});
   return std::nullopt;
 }
@@ -2079,8 +2152,146 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
 
 } // namespace
 
+/// Whether `op` is a barrier of any dialect (gpu, kda, nvvm, rocdl).
+static bool isBarrier(Operation *op) {
+  return op->getName().getStringRef().contains("barrier");
+}
+
+/// Whether `t` is an LLVM pointer into LDS (address space 3 on NVPTX and
+/// AMDGPU).
+static bool isLdsPointer(Type t) {
+  auto ptr = dyn_cast<LLVM::LLVMPointerType>(t);
+  return ptr && ptr.getAddressSpace() == 3;
+}
+
+/// What the interpreter takes for granted about the code around and inside
+/// a schedule, checked before it runs; each is R0 where it does not hold:
+/// - the schedule is run by every thread of its kernel, whose LDS it sees:
+///   not in a function the kernel calls (where neither the entry check nor
+///   R6 sees the call's context);
+/// - the kernel's LDS is its workgroup memrefs, placed by
+///   workgroupArrayBase: no LDS reached by LLVM pointers or cast out of the
+///   workgroup address space, and not static attributions beside dynamic
+///   LDS (the chips place dynamic LDS after them, the model at 0; the
+///   emulator refuses such kernels too);
+/// - a copy's rows are issued by every thread whenever its copy is (its
+///   predicate says when): no row under a branch, or in a loop whose
+///   bounds may differ between threads;
+/// - every thread reaches the barriers of its copy and read bodies: none
+///   under a branch or in a loop that may differ between threads.
+static std::optional<PipelineHazard> checkScope(ScheduleOp schedule) {
+  auto r0 = [&](Operation *at, const Twine &why) {
+    return PipelineHazard{
+        "R0",
+        llvm::formatv("R0: cannot analyse {0}: {1} (pipeline '{2}' at depth "
+                      "{3})",
+                      at->getName().getStringRef(), why.str(),
+                      schedule.getName(), schedule.getDepth())
+            .str(),
+        at};
+  };
+  auto fn = schedule->getParentOfType<FunctionOpInterface>();
+  if (fn && !isa<gpu::GPUFuncOp>(fn)) {
+    Operation *top = fn;
+    while (top->getParentOp())
+      top = top->getParentOp();
+    if (!SymbolTable::symbolKnownUseEmpty(fn, top))
+      return r0(schedule, "the schedule is in function @" + fn.getName() +
+                              ", which is called: its entry and its LDS are "
+                              "verified in the kernel that runs it, so a "
+                              "schedule must be in that kernel itself");
+  }
+  Operation *scope = fn ? fn.getOperation() : schedule.getOperation();
+  auto kernel = dyn_cast_or_null<gpu::GPUFuncOp>(fn.getOperation());
+  std::optional<PipelineHazard> found;
+  const bool attributions = kernel && kernel.getNumWorkgroupAttributions() > 0;
+  scope->walk([&](Operation *op) {
+    if (attributions && isa<gpu::DynamicSharedMemoryOp>(op)) {
+      found = r0(op, "the kernel takes dynamic LDS beside static workgroup "
+                     "attributions, which the chips place before it and the "
+                     "model at the same byte 0; use one kind");
+      return WalkResult::interrupt();
+    }
+    if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(op);
+        cast && isWorkgroupMemRef(cast.getSource())) {
+      found = r0(op, "it casts LDS out of the workgroup address space, "
+                     "where its accesses are not tracked");
+      return WalkResult::interrupt();
+    }
+    if (llvm::any_of(op->getOperandTypes(), isLdsPointer) ||
+        llvm::any_of(op->getResultTypes(), isLdsPointer)) {
+      found = r0(op, "it reaches LDS through an LLVM pointer, which the "
+                     "model neither places nor counts (R6)");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (found)
+    return found;
+  std::optional<ThreadUniformity> uniformity;
+  if (fn)
+    uniformity.emplace(fn);
+  auto uniform = [&](ValueRange vs) {
+    return uniformity &&
+           llvm::all_of(vs, [&](Value v) { return uniformity->uniform(v); });
+  };
+  // The branches and loops between `op` and its event `body`: where they
+  // may let some threads past and not others (or, with `noBranch`, any
+  // branch at all), what is wrong.
+  auto divergence = [&](Operation *op, Operation *body,
+                        bool noBranch) -> Operation * {
+    for (Operation *p = op->getParentOp(); p && p != body;
+         p = p->getParentOp()) {
+      if (auto branch = dyn_cast<scf::IfOp>(p)) {
+        if (noBranch || !uniform(branch.getCondition()))
+          return p;
+        continue;
+      }
+      if (auto loop = dyn_cast<scf::ForOp>(p)) {
+        if (!uniform(
+                {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}))
+          return p;
+        continue;
+      }
+      return p;
+    }
+    return nullptr;
+  };
+  schedule.walk([&](Operation *body) {
+    if (!isa<AsyncCopyOp, StagedCopyOp, LdsReadOp>(body))
+      return WalkResult::advance();
+    body->walk([&](Operation *op) {
+      if (op == body)
+        return WalkResult::advance();
+      if (isBarrier(op)) {
+        if (Operation *p = divergence(op, body, /*noBranch=*/false)) {
+          found = r0(op, "a barrier under " + p->getName().getStringRef() +
+                             " whose condition or bounds are not shown the "
+                             "same for every thread: not every thread may "
+                             "reach it");
+          return WalkResult::interrupt();
+        }
+      }
+      if (isa<CopyRowOp>(op)) {
+        if (Operation *p = divergence(op, body, /*noBranch=*/true)) {
+          found = r0(op, "a copy row under " + p->getName().getStringRef() +
+                             ": the model takes every row of a copy as "
+                             "issued by every thread whenever the copy is "
+                             "(the copy's own predicate says when)");
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    return found ? WalkResult::interrupt() : WalkResult::skip();
+  });
+  return found;
+}
+
 std::optional<PipelineHazard>
 mlir::kda::findPipelineHazard(ScheduleOp s, PipelineProof *proof) {
+  if (auto h = checkScope(s))
+    return h;
   if (auto h = checkCapacity(s))
     return h;
   if (std::optional<int64_t> t = s.getTripCount())

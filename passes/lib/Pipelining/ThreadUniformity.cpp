@@ -1,0 +1,81 @@
+//===- ThreadUniformity.cpp - values the same for every thread ------------===//
+#include "kda/Passes/ThreadUniformity.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+ThreadUniformity::ThreadUniformity(FunctionOpInterface fn) : fn(fn) {
+  auto baseArg = [&](Value m) -> Value {
+    while (Operation *d = m.getDefiningOp()) {
+      if (!isa<ViewLikeOpInterface>(d))
+        return Value();
+      m = d->getOperand(0);
+    }
+    return m;
+  };
+  fn->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<MemRefType>(operand.getType()))
+        continue;
+      auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+      bool writes = !effects || effects.hasEffect<MemoryEffects::Write>();
+      if (Value arg = baseArg(operand); arg && writes)
+        writtenArgs.insert(arg.getAsOpaquePointer());
+    }
+  });
+}
+
+bool ThreadUniformity::uniform(Value v, unsigned depth) {
+  if (depth > 64)
+    return false;
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  bool u = uniformOf(v, depth);
+  memo[v] = u;
+  return u;
+}
+
+bool ThreadUniformity::uniformOf(Value v, unsigned depth) {
+  auto all = [&](ValueRange xs) {
+    return llvm::all_of(xs, [&](Value x) { return uniform(x, depth + 1); });
+  };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (owner == fn.getOperation())
+      return arg.getOwner() == &fn.getFunctionBody().front();
+    if (auto loop = dyn_cast<scf::ForOp>(owner))
+      return arg == loop.getInductionVar() &&
+             all({loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
+    return false;
+  }
+  Operation *op = v.getDefiningOp();
+  if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp>(op))
+    return true;
+  if (isa<memref::LoadOp, vector::LoadOp>(op)) {
+    Value mem = op->getOperand(0);
+    while (Operation *d = mem.getDefiningOp()) {
+      if (!isa<memref::ReinterpretCastOp, memref::CastOp, memref::ViewOp,
+               memref::SubViewOp>(d) ||
+          !all(d->getOperands().drop_front()))
+        return false;
+      mem = d->getOperand(0);
+    }
+    auto arg = dyn_cast<BlockArgument>(mem);
+    return arg && arg.getOwner()->getParentOp() == fn.getOperation() &&
+           arg.getArgNumber() < fn.getNumArguments() &&
+           !writtenArgs.contains(mem.getAsOpaquePointer()) &&
+           all(op->getOperands().drop_front());
+  }
+  if (!isa<arith::ArithDialect>(op->getDialect()))
+    return false;
+  return isMemoryEffectFree(op) && all(op->getOperands());
+}
