@@ -367,6 +367,18 @@ struct KdaVerifyPipelinePass
                          "schedules only";
       signalPassFailure();
     });
+    // Pieces and fences are checked in the kernel that runs them
+    // (LdsHandoffs.cpp): in a function it calls, nothing would see them.
+    getOperation().walk([&](Operation *op) {
+      if (!isa<CopyPieceOp, CopyFenceOp>(op) ||
+          op->getParentOfType<gpu::GPUFuncOp>())
+        return;
+      op->emitError() << "R0: cannot analyse " << op->getName()
+                      << " outside a kernel (gpu.func): per-thread pieces "
+                         "are checked in the kernel that issues and fences "
+                         "them, and a function it calls is not";
+      signalPassFailure();
+    });
   }
 };
 

@@ -102,9 +102,12 @@ int64_t typeBytes(MemRefType t) {
   } else if (e.isIntOrFloat()) {
     elemBits = e.getIntOrFloatBitWidth();
   }
-  if (!t.hasStaticShape() || !elemBits)
+  // An element of bytes that are not a power of two (vector<3xf32>, i24)
+  // is allocated rounded up: its array's extent is not counted here.
+  const int64_t elemBytes = (elemBits + 7) / 8;
+  if (!t.hasStaticShape() || !elemBits || !llvm::isPowerOf2_64(elemBytes))
     return std::numeric_limits<int64_t>::max();
-  return t.getNumElements() * ((elemBits + 7) / 8);
+  return t.getNumElements() * elemBytes;
 }
 
 /// How the kernel is checked: its waves' handoffs between roles (and its
@@ -131,6 +134,7 @@ public:
       return hazard;
     }
     State s;
+    sure = Threads(threads, true);
     walkBlock(fn.getBody().front(), s, Threads(threads, true),
               /*divergent=*/false);
     if (!hazard)
@@ -147,6 +151,10 @@ private:
   const Mode mode;
   const bool threadsKnown;
   std::optional<LdsHandoffHazard> hazard;
+  /// The threads sure to run the op being walked: under a branch whose
+  /// condition a thread's evaluation cannot decide, that thread may take
+  /// either side, so a kda.copy_fence there lands none of its pieces.
+  Threads sure;
 
   unsigned roleOf(int64_t tid) const {
     unsigned r = 0;
@@ -573,8 +581,15 @@ private:
       s.clear();
       return;
     }
-    if (isa<CopyFenceOp>(op))
-      return fence(s, active);
+    if (isa<CopyFenceOp>(op)) {
+      Threads landed = active;
+      landed &= sure;
+      return fence(s, landed);
+    }
+    if (std::optional<std::string> why = outsideLdsModel(op))
+      return fail(
+          "R0", "cannot analyse " + op->getName().getStringRef() + ": " + *why,
+          op);
     if (auto branch = dyn_cast<scf::IfOp>(op))
       return walkIf(branch, s, active, divergent);
     if (auto loop = dyn_cast<scf::ForOp>(op))
@@ -743,6 +758,7 @@ private:
               bool divergent) {
     Value cond = branch.getCondition();
     Threads mayTrue(threads), mayFalse(threads);
+    Threads sureTrue(threads), sureFalse(threads);
     bool split = false;
     for (int tid = active.find_first(); tid >= 0; tid = active.find_next(tid)) {
       std::optional<int64_t> c = eval(cond, tid);
@@ -750,6 +766,8 @@ private:
         mayTrue.set(tid);
       if (!c || !*c)
         mayFalse.set(tid);
+      if (c)
+        (*c ? sureTrue : sureFalse).set(tid);
       split |= c.has_value();
     }
     // Decided the same way for every active thread: only that side runs.
@@ -771,10 +789,17 @@ private:
       join(s, other);
       return;
     }
-    // Both sides in the same interval, each by the threads that may take it.
+    // Both sides in the same interval, each by the threads that may take
+    // it; sure to, only those whose condition was decided that way.
+    const Threads outer = sure;
+    sure = outer;
+    sure &= sureTrue;
     walkBlock(*branch.thenBlock(), s, mayTrue, /*divergent=*/true);
+    sure = outer;
+    sure &= sureFalse;
     if (branch.elseBlock() && !hazard)
       walkBlock(*branch.elseBlock(), s, mayFalse, /*divergent=*/true);
+    sure = outer;
   }
 
   void walkFor(scf::ForOp loop, State &s, const Threads &active,

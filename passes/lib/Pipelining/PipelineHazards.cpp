@@ -1945,7 +1945,12 @@ std::optional<int64_t> staticBytes(MemRefType t) {
     return std::nullopt;
   unsigned bits = t.getElementType().isIndex() ? 64
                                                : t.getElementTypeBitWidth();
-  return t.getNumElements() * int64_t((bits + 7) / 8);
+  // Elements of bytes that are not a power of two (i24) are allocated
+  // rounded up: such an array is not placed.
+  const int64_t bytes = (bits + 7) / 8;
+  if (!llvm::isPowerOf2_64(bytes))
+    return std::nullopt;
+  return t.getNumElements() * bytes;
 }
 
 /// The [shift, shift + bytes) of the one view of a gpu.dynamic_shared_memory,
@@ -2157,21 +2162,15 @@ static bool isBarrier(Operation *op) {
   return op->getName().getStringRef().contains("barrier");
 }
 
-/// Whether `t` is an LLVM pointer into LDS (address space 3 on NVPTX and
-/// AMDGPU).
-static bool isLdsPointer(Type t) {
-  auto ptr = dyn_cast<LLVM::LLVMPointerType>(t);
-  return ptr && ptr.getAddressSpace() == 3;
-}
-
 /// What the interpreter takes for granted about the code around and inside
 /// a schedule, checked before it runs; each is R0 where it does not hold:
 /// - the schedule is run by every thread of its kernel, whose LDS it sees:
 ///   not in a function the kernel calls (where neither the entry check nor
 ///   R6 sees the call's context);
 /// - the kernel's LDS is its workgroup memrefs, placed by
-///   workgroupArrayBase: no LDS reached by LLVM pointers or cast out of the
-///   workgroup address space, and not static attributions beside dynamic
+///   workgroupArrayBase: no LDS reached by pointers, in integer address
+///   space 3 or cast out of the workgroup address space, no thread that
+///   may leave early, and not static attributions beside dynamic
 ///   LDS (the chips place dynamic LDS after them, the model at 0; the
 ///   emulator refuses such kernels too);
 /// - a copy's rows are issued by every thread whenever its copy is (its
@@ -2218,10 +2217,8 @@ static std::optional<PipelineHazard> checkScope(ScheduleOp schedule) {
                      "where its accesses are not tracked");
       return WalkResult::interrupt();
     }
-    if (llvm::any_of(op->getOperandTypes(), isLdsPointer) ||
-        llvm::any_of(op->getResultTypes(), isLdsPointer)) {
-      found = r0(op, "it reaches LDS through an LLVM pointer, which the "
-                     "model neither places nor counts (R6)");
+    if (std::optional<std::string> why = outsideLdsModel(op)) {
+      found = r0(op, *why);
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

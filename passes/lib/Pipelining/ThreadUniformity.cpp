@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -12,6 +13,48 @@
 
 using namespace mlir;
 using namespace mlir::kda;
+
+bool mlir::kda::isUntrackedLdsType(Type t) {
+  if (auto m = dyn_cast<MemRefType>(t)) {
+    auto space = dyn_cast_or_null<IntegerAttr>(m.getMemorySpace());
+    return space && space.getInt() == 3;
+  }
+  if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(t))
+    return ptr.getAddressSpace() == 3;
+  return t.getDialect().getNamespace() == "ptr";
+}
+
+bool mlir::kda::endsThreads(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return name.ends_with(".exit") || name.contains("trap") ||
+         name.contains("endpgm") || name == "llvm.unreachable";
+}
+
+std::optional<std::string> mlir::kda::outsideLdsModel(Operation *op) {
+  if (endsThreads(op))
+    return std::string("it may end threads early, and the threads that leave "
+                       "are ordered by none of the barriers the others meet");
+  if (llvm::any_of(op->getOperandTypes(), isUntrackedLdsType) ||
+      llvm::any_of(op->getResultTypes(), isUntrackedLdsType))
+    return std::string("it reaches LDS as integer address space 3 or through "
+                       "a pointer, which the verifier neither places nor "
+                       "counts (use #gpu.address_space<workgroup>)");
+  return std::nullopt;
+}
+
+/// Whether `op` lets a memref's address out as something else (a pointer,
+/// an integer): what is written through that is not seen as a write of the
+/// memref.
+static bool escapesAddress(Operation *op) {
+  if (llvm::none_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>))
+    return false;
+  return llvm::any_of(op->getResultTypes(),
+                      [](Type t) {
+                        return !isa<MemRefType>(t) &&
+                               !t.isIntOrIndexOrFloat() && !isa<VectorType>(t);
+                      }) ||
+         isa<memref::ExtractAlignedPointerAsIndexOp>(op);
+}
 
 ThreadUniformity::ThreadUniformity(FunctionOpInterface fn) : fn(fn) {
   auto baseArg = [&](Value m) -> Value {
@@ -27,7 +70,8 @@ ThreadUniformity::ThreadUniformity(FunctionOpInterface fn) : fn(fn) {
       if (!isa<MemRefType>(operand.getType()))
         continue;
       auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-      bool writes = !effects || effects.hasEffect<MemoryEffects::Write>();
+      bool writes = !effects || effects.hasEffect<MemoryEffects::Write>() ||
+                    escapesAddress(op);
       if (Value arg = baseArg(operand); arg && writes)
         writtenArgs.insert(arg.getAsOpaquePointer());
     }

@@ -300,7 +300,7 @@ gpu.module @kernels attributes {kda.target = #kda.target<"gfx942">} {
       workgroup(%lds : memref<32768xi8, #gpu.address_space<workgroup>>)
       kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
     %tid = gpu.thread_id x
-    // expected-error @+1 {{R0: cannot analyse llvm.mlir.addressof: it reaches LDS through an LLVM pointer, which the model neither places nor counts (R6)}}
+    // expected-error @+1 {{R0: cannot analyse llvm.mlir.addressof: it reaches LDS as integer address space 3 or through a pointer, which the verifier neither places nor counts (use #gpu.address_space<workgroup>)}}
     kda.schedule "llvm_global" trip_count(4) depth(2) target("gfx942") {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
