@@ -66,11 +66,24 @@ namespace {
   throw std::runtime_error(where + ": " + field + ": " + what);
 }
 
+/// A value as an error message shows it: a scalar as written (long strings
+/// cut), an array or object by its size. Dumping a container whole could
+/// copy a file's worth into the message, and recurses once per level of
+/// nesting (a deep one overflowed the stack).
+std::string shown(const json &v) {
+  if (v.is_array())
+    return "an array of " + std::to_string(v.size()) + " entries";
+  if (v.is_object())
+    return "an object of " + std::to_string(v.size()) + " keys";
+  std::string s = v.dump();
+  return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
 const json &at(const json &obj, const char *key, const std::string &where,
                const std::string &field) {
   if (!obj.is_object())
     bad(where, field.empty() ? "(entry)" : field,
-        "expected an object, found " + obj.dump());
+        "expected an object, found " + shown(obj));
   auto it = obj.find(key);
   if (it == obj.end())
     bad(where, field.empty() ? key : field + "." + key, "missing");
@@ -82,7 +95,7 @@ std::string str(const json &obj, const char *key, const std::string &where,
   const json &v = at(obj, key, where, parent);
   std::string field = parent.empty() ? key : parent + "." + key;
   if (!v.is_string())
-    bad(where, field, "expected a string, found " + v.dump());
+    bad(where, field, "expected a string, found " + shown(v));
   std::string s = v.get<std::string>();
   if (s.empty())
     bad(where, field, "empty");
@@ -92,11 +105,11 @@ std::string str(const json &obj, const char *key, const std::string &where,
 int64_t integer(const json &v, const std::string &where,
                 const std::string &field, int64_t lo, int64_t hi) {
   if (!v.is_number_integer())
-    bad(where, field, "expected an integer, found " + v.dump());
+    bad(where, field, "expected an integer, found " + shown(v));
   // Unsigned JSON integers above int64 are out of range as well.
   if (v.is_number_unsigned() &&
       v.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))
-    bad(where, field, v.dump() + " is out of range");
+    bad(where, field, shown(v) + " is out of range");
   int64_t x = v.get<int64_t>();
   if (x < lo || x > hi)
     bad(where, field,
@@ -115,14 +128,14 @@ double number(const json &obj, const char *key, const std::string &where,
               const std::string &parent) {
   const json &v = at(obj, key, where, parent);
   if (!v.is_number())
-    bad(where, parent + "." + key, "expected a number, found " + v.dump());
+    bad(where, parent + "." + key, "expected a number, found " + shown(v));
   return v.get<double>();
 }
 
 const json &array(const json &obj, const char *key, const std::string &where) {
   const json &v = at(obj, key, where, "");
   if (!v.is_array())
-    bad(where, key, "expected an array, found " + v.dump());
+    bad(where, key, "expected an array, found " + shown(v));
   return v;
 }
 
@@ -240,22 +253,30 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
   k.kind = str(j, "kind", where);
   k.symbol = str(j, "symbol", where);
   k.file = str(j, "file", where);
+  // A code object of the bundle: a relative path that stays inside it.
+  if (k.file.front() == '/' || k.file == ".." || k.file.rfind("../", 0) == 0 ||
+      k.file.find("/../") != std::string::npos ||
+      (k.file.size() >= 3 && k.file.compare(k.file.size() - 3, 3, "/..") == 0))
+    bad(where, "file",
+        "'" + k.file +
+            "' leaves the bundle (an absolute path or a '..' "
+            "component)");
   const json &block = array(j, "block", where);
   if (block.size() != 3)
-    bad(where, "block", "expected 3 dimensions, found " + block.dump());
+    bad(where, "block", "expected 3 dimensions, found " + shown(block));
   for (int i = 0; i < 3; ++i)
     k.block[i] = uint32_t(integer(block[i], where,
                                   "block[" + std::to_string(i) + "]", 1, 1024));
   k.waveSize = uint32_t(integer(j, "wave_size", where, 1, 64));
   const json &grid = array(j, "grid", where);
   if (grid.size() != 3)
-    bad(where, "grid", "expected 3 dimensions, found " + grid.dump());
+    bad(where, "grid", "expected 3 dimensions, found " + shown(grid));
   for (int i = 0; i < 3; ++i) {
     const std::string field = "grid[" + std::to_string(i) + "]";
     if (grid[i].is_string()) {
       if (grid[i] != "num_seqs" && grid[i] != "max_chunks")
         bad(where, field,
-            grid[i].dump() +
+            shown(grid[i]) +
                 " is neither a count nor \"num_seqs\" or \"max_chunks\"");
       k.grid[i] = grid[i] == "num_seqs" ? kGridNumSeqs : kGridMaxChunks;
     } else {
@@ -285,10 +306,24 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
     if (config.contains("self_staged") &&
         !config.at("self_staged").is_boolean())
       bad(where, "config.self_staged", "expected true or false");
-    for (const auto &[key, value] : config.items())
-      if (value.is_number_integer() || value.is_boolean())
-        k.config[key] = value.is_boolean() ? int64_t(value.get<bool>())
-                                           : value.get<int64_t>();
+    for (const auto &[key, value] : config.items()) {
+      // Every entry is a count or a flag (a tile kernel's atom, a name);
+      // a value of another type was dropped before, and its default read
+      // in its place (spec_tokens "3": a speculative kernel taken as a
+      // plain one).
+      if (key == "atom" && value.is_string())
+        continue;
+      if (!value.is_number_integer() && !value.is_boolean())
+        bad(where, "config." + key,
+            "expected an integer or true / false, found " + shown(value));
+      k.config[key] = value.is_boolean()
+                          ? int64_t(value.get<bool>())
+                          : integer(value, where, "config." + key,
+                                    std::numeric_limits<int64_t>::min(),
+                                    std::numeric_limits<int64_t>::max());
+    }
+  } else if (j.contains("config")) {
+    bad(where, "config", "expected an object, found " + shown(j.at("config")));
   }
   if (j.contains("limits")) {
     const json &l = at(j, "limits", where, "");
@@ -309,6 +344,24 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
   // need not.
   if (k.kind == "recurrent" || j.contains("layer"))
     readLayer(j, where, k);
+  if (k.kind == "recurrent") {
+    // Its config is checked at open against the chip's limits it records;
+    // without them that check could not run.
+    if (!j.contains("limits"))
+      bad(where, "limits",
+          "missing (a recurrent kernel's config is checked against them)");
+    // One workgroup per (column block, value head, sequence): the runtime
+    // passes no other shape, and a kernel built for another would index
+    // heads or rows past the tensors.
+    if (k.block[1] != 1 || k.block[2] != 1)
+      bad(where, "block", "a recurrent kernel's block is one-dimensional");
+    if (k.grid[1] != k.layer.valueHeads)
+      bad(where, "grid[1]",
+          std::to_string(k.grid[1]) + " is not the layer's value heads (" +
+              std::to_string(k.layer.valueHeads) + ")");
+    if (k.grid[2] != kGridNumSeqs)
+      bad(where, "grid[2]", "a recurrent kernel's grid z is \"num_seqs\"");
+  }
   return k;
 }
 

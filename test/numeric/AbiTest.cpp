@@ -299,6 +299,48 @@ TEST_F(EditedBundles, MalformedFieldsAreNamed) {
   expectRefused(dir, {"grid[2]", "neither a count nor \"num_seqs\""});
 }
 
+// Edits a review of the bundle reader found opened (and then crashed a
+// launch, or ran a config the rules refuse): each is refused at open now,
+// naming the field.
+TEST_F(EditedBundles, RecurrentShapeConfigAndFilesAreCheckedAtOpen) {
+  // The grid the runtime launches: value heads in y, one row per z.
+  std::string dir = edited("k3_small", [](json &k) { k["grid"][1] = 4; });
+  expectRefused(dir, {"grid[1]", "not the layer's value heads (2)"});
+  dir = edited("k3_small", [](json &k) { k["grid"][2] = 3; });
+  expectRefused(dir, {"grid[2]", "grid z is \"num_seqs\""});
+  dir = edited("k3_small", [](json &k) { k["block"][1] = 2; });
+  expectRefused(dir, {"block", "one-dimensional"});
+  // A config entry of another type was dropped and its default used.
+  dir = edited("k3_small", [](json &k) { k["config"]["block_v"] = "32"; });
+  expectRefused(dir, {"config.block_v", "expected an integer"});
+  dir = edited("k3_small", [](json &k) { k["config"]["warps"] = 1.0; });
+  expectRefused(dir, {"config.warps", "expected an integer"});
+  // A count past 32 bits wrapped into an accepted one (2^32 + 1 -> 1).
+  dir =
+      edited("k3_small", [](json &k) { k["config"]["warps"] = 4294967297LL; });
+  expectRefused(dir, {"config refused", "warps"});
+  // Without its limits, the config's check could not run.
+  dir = edited("k3_small", [](json &k) {
+    k.erase("limits");
+    k["config"]["warps"] = 0;
+  });
+  expectRefused(dir, {"limits: missing"});
+  // Code objects of the bundle only.
+  dir = edited("k3_small", [](json &k) {
+    k["file"] = "../k3_small/" + k["file"].get<std::string>();
+  });
+  expectRefused(dir, {"file", "leaves the bundle"});
+  // A deep value is described, not dumped (its dump recursed per level).
+  dir = edited("k3_small", [](json &k) {
+    json deep = json::array();
+    for (int i = 0; i < 20000; ++i)
+      deep = json::array({std::move(deep)});
+    k["wave_size"] = std::move(deep);
+  });
+  expectRefused(dir, {"wave_size", "expected an integer, found an array of 1 "
+                                   "entries"});
+}
+
 TEST_F(EditedBundles, WorkspaceWithoutItsArgumentIsRefused) {
   std::string dir = edited("k3_small", [](json &k) {
     k["workspace"]["per_seq"] = 256;
