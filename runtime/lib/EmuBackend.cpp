@@ -8,7 +8,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
+#include <fstream>
+#include <link.h>
 #include <map>
 #endif
 
@@ -16,6 +20,50 @@ namespace kda::rt {
 
 #ifdef KDA_RUNTIME_HAS_EMU
 namespace {
+/// Whether `file` is a whole 64-bit ELF object: its program headers and
+/// every loaded segment lie inside the file. dlopen maps the segments
+/// without that check, and a truncated object's first touch past its end
+/// is a SIGBUS in the loader, not an error.
+bool wholeElf(const std::string &file, std::string &error) {
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in) {
+    error = "cannot read " + file;
+    return false;
+  }
+  const uint64_t size = uint64_t(in.tellg());
+  Elf64_Ehdr eh;
+  in.seekg(0);
+  if (size < sizeof(eh) ||
+      !in.read(reinterpret_cast<char *>(&eh), sizeof(eh)) ||
+      std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh.e_phentsize != sizeof(Elf64_Phdr)) {
+    error = file + " is not a 64-bit ELF object";
+    return false;
+  }
+  if (eh.e_phoff > size ||
+      eh.e_phnum > (size - eh.e_phoff) / sizeof(Elf64_Phdr)) {
+    error = file + " is truncated: its program headers pass its end";
+    return false;
+  }
+  in.seekg(std::streamoff(eh.e_phoff));
+  for (unsigned i = 0; i < eh.e_phnum; ++i) {
+    Elf64_Phdr ph;
+    if (!in.read(reinterpret_cast<char *>(&ph), sizeof(ph))) {
+      error = "cannot read " + file;
+      return false;
+    }
+    if (ph.p_type == PT_LOAD &&
+        (ph.p_offset > size || ph.p_filesz > size - ph.p_offset)) {
+      error = file + " is truncated: segment " + std::to_string(i) +
+              " ends at byte " + std::to_string(ph.p_offset + ph.p_filesz) +
+              " of a " + std::to_string(size) + "-byte file";
+      return false;
+    }
+  }
+  return true;
+}
+
 class EmuBackend : public Backend {
 public:
   kda_backend kind() const override { return KDA_BACKEND_EMU; }
@@ -41,8 +89,13 @@ public:
                   std::string &error) override {
     (void)dynamicLdsBytes; // the emulator allocates it per launch
     void *&lib = libs[file];
-    if (!lib)
+    if (!lib) {
+      if (!wholeElf(file, error)) {
+        libs.erase(file);
+        return KDA_ERROR_BAD_BUNDLE;
+      }
       lib = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    }
     if (!lib) {
       libs.erase(file);
       error = std::string("dlopen: ") + dlerror();
@@ -51,6 +104,20 @@ public:
     out = dlsym(lib, symbol.c_str());
     if (!out) {
       error = "no symbol " + symbol + " in " + file;
+      return KDA_ERROR_NOT_FOUND;
+    }
+    // dlsym searches the object's dependencies too: a kernel symbol must be
+    // the object's own ("abort" resolves in libc and would be launched).
+    Dl_info info{};
+    link_map *map = nullptr;
+    if (!dladdr(out, &info) || !info.dli_fname ||
+        dlinfo(lib, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name ||
+        std::strcmp(info.dli_fname, map->l_name) != 0) {
+      error = "symbol " + symbol + " is not defined in " + file +
+              (info.dli_fname
+                   ? std::string(" (it resolves in ") + info.dli_fname + ")"
+                   : std::string());
+      out = nullptr;
       return KDA_ERROR_NOT_FOUND;
     }
     return KDA_OK;

@@ -341,6 +341,30 @@ TEST_F(EditedBundles, RecurrentShapeConfigAndFilesAreCheckedAtOpen) {
                                    "entries"});
 }
 
+// The emulator's code objects: a truncated one crashed inside dlopen (its
+// segments are mapped past the file's end), and a symbol of one of the
+// object's dependencies ("abort", in libc) was launched as a kernel.
+TEST_F(EditedBundles, EmulatorCodeObjectsAreWholeAndTheirOwnSymbols) {
+  std::string file;
+  std::string dir = edited("k3_small", [&](json &k) {
+    if (k["target"] == "emu")
+      file = k["file"].get<std::string>();
+  });
+  ASSERT_FALSE(file.empty());
+  const std::filesystem::path object = std::filesystem::path(dir) / file;
+  std::filesystem::resize_file(object, std::filesystem::file_size(object) / 3);
+  expectRefused(dir, {"kernel 'k3_small'", "is truncated"});
+
+  dir = edited("k3_small", [](json &k) { k["symbol"] = "abort"; });
+  kda_bundle *bundle = nullptr;
+  EXPECT_EQ(kda_bundle_open(dir.c_str(), KDA_BACKEND_EMU, &bundle),
+            KDA_ERROR_NOT_FOUND);
+  EXPECT_EQ(bundle, nullptr);
+  EXPECT_NE(std::string(kda_last_error()).find("symbol abort is not defined"),
+            std::string::npos)
+      << kda_last_error();
+}
+
 TEST_F(EditedBundles, WorkspaceWithoutItsArgumentIsRefused) {
   std::string dir = edited("k3_small", [](json &k) {
     k["workspace"]["per_seq"] = 256;
