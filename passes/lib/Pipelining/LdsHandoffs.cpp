@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Passes/LdsHandoffs.h"
+#include "kda/Passes/LdsModel.h"
 #include "kda/Passes/ThreadUniformity.h"
 
 #include "kda/Dialect/KDA/KDAOps.h"

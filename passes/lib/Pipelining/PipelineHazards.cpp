@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "kda/Passes/PipelineHazards.h"
 #include "kda/Dialect/KDA/KDAAttrs.h"
+#include "kda/Passes/LdsModel.h"
 #include "kda/Passes/ThreadUniformity.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -2156,11 +2157,6 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
 }
 
 } // namespace
-
-/// Whether `op` is a barrier of any dialect (gpu, kda, nvvm, rocdl).
-static bool isBarrier(Operation *op) {
-  return op->getName().getStringRef().contains("barrier");
-}
 
 /// What the interpreter takes for granted about the code around and inside
 /// a schedule, checked before it runs; each is R0 where it does not hold:

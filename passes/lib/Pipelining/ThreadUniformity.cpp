@@ -3,7 +3,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -13,34 +12,6 @@
 
 using namespace mlir;
 using namespace mlir::kda;
-
-bool mlir::kda::isUntrackedLdsType(Type t) {
-  if (auto m = dyn_cast<MemRefType>(t)) {
-    auto space = dyn_cast_or_null<IntegerAttr>(m.getMemorySpace());
-    return space && space.getInt() == 3;
-  }
-  if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(t))
-    return ptr.getAddressSpace() == 3;
-  return t.getDialect().getNamespace() == "ptr";
-}
-
-bool mlir::kda::endsThreads(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  return name.ends_with(".exit") || name.contains("trap") ||
-         name.contains("endpgm") || name == "llvm.unreachable";
-}
-
-std::optional<std::string> mlir::kda::outsideLdsModel(Operation *op) {
-  if (endsThreads(op))
-    return std::string("it may end threads early, and the threads that leave "
-                       "are ordered by none of the barriers the others meet");
-  if (llvm::any_of(op->getOperandTypes(), isUntrackedLdsType) ||
-      llvm::any_of(op->getResultTypes(), isUntrackedLdsType))
-    return std::string("it reaches LDS as integer address space 3 or through "
-                       "a pointer, which the verifier neither places nor "
-                       "counts (use #gpu.address_space<workgroup>)");
-  return std::nullopt;
-}
 
 /// Whether `op` lets a memref's address out as something else (a pointer,
 /// an integer): what is written through that is not seen as a write of the

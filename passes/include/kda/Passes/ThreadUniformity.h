@@ -14,8 +14,6 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include <optional>
-#include <string>
 
 namespace mlir::kda {
 
@@ -39,21 +37,6 @@ private:
   llvm::SmallPtrSet<void *, 8> writtenArgs;
   llvm::DenseMap<Value, bool> memo;
 };
-
-/// Whether `t` reaches LDS in a way the verifier cannot place or track: a
-/// memref in integer address space 3 (LDS on NVPTX and AMDGPU, where the
-/// model reads `#gpu.address_space<workgroup>`), an LLVM pointer into
-/// address space 3, or a pointer of the ptr dialect.
-bool isUntrackedLdsType(Type t);
-
-/// Whether `op` may end its threads early (a thread exit, a trap, an
-/// unreachable): threads that leave are ordered by none of the barriers
-/// the others meet.
-bool endsThreads(Operation *op);
-
-/// Why `op` lies outside what the verifier's LDS models interpret (it may
-/// end threads early, or reach LDS in a way they cannot place), or nullopt.
-std::optional<std::string> outsideLdsModel(Operation *op);
 
 } // namespace mlir::kda
 

@@ -1,0 +1,47 @@
+//===- LdsModel.h - what the pipeline verifier's LDS models cover -*- C++
+//-*-===//
+//
+// The vocabulary the two LDS checks of the pipeline verifier share
+// (PipelineHazards.cpp: schedules, R0-R6; LdsHandoffs.cpp: handoffs by
+// barrier interval): which ops synchronise the block, which may end threads
+// early, and which reach LDS in a way neither model places. Each check
+// refuses (R0) what lies outside; none of these predicates ever makes a
+// check accept more.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_PASSES_LDSMODEL_H
+#define KDA_PASSES_LDSMODEL_H
+
+#include "mlir/IR/Operation.h"
+#include <optional>
+#include <string>
+
+namespace mlir::kda {
+
+/// Whether `op` is a barrier: a block-wide synchronisation that every
+/// thread must reach, whatever the dialect. The known ones are listed
+/// (gpu.barrier, kda.barrier, kda.lds_barrier, amdgpu.lds_barrier,
+/// nvvm.barrier / barrier0 / barrier.arrive / bar.warp.sync, rocdl's
+/// s.barrier and its signal / wait / join forms); any other op whose name
+/// holds "barrier" is taken as one too, so an unlisted barrier is checked
+/// as a barrier rather than skipped.
+bool isBarrier(Operation *op);
+
+/// Whether `t` reaches LDS in a way the verifier cannot place or track: a
+/// memref in integer address space 3 (LDS on NVPTX and AMDGPU, where the
+/// model reads `#gpu.address_space<workgroup>`), an LLVM pointer into
+/// address space 3, or a pointer of the ptr dialect.
+bool isUntrackedLdsType(Type t);
+
+/// Whether `op` may end its threads early (a thread exit, a trap, an
+/// unreachable): threads that leave are ordered by none of the barriers
+/// the others meet.
+bool endsThreads(Operation *op);
+
+/// Why `op` lies outside what the verifier's LDS models interpret (it may
+/// end threads early, or reach LDS in a way they cannot place), or nullopt.
+std::optional<std::string> outsideLdsModel(Operation *op);
+
+} // namespace mlir::kda
+
+#endif // KDA_PASSES_LDSMODEL_H

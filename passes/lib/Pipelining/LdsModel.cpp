@@ -1,0 +1,54 @@
+//===- LdsModel.cpp - what the pipeline verifier's LDS models cover -------===//
+#include "kda/Passes/LdsModel.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+bool mlir::kda::isBarrier(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return llvm::StringSwitch<bool>(name)
+      .Cases({"gpu.barrier", "kda.barrier", "kda.lds_barrier",
+              "amdgpu.lds_barrier"},
+             true)
+      .Cases({"nvvm.barrier", "nvvm.barrier0", "nvvm.barrier.arrive",
+              "nvvm.bar.warp.sync"},
+             true)
+      .Cases({"rocdl.barrier", "rocdl.s.barrier", "rocdl.s.barrier.signal",
+              "rocdl.s.barrier.signal.var", "rocdl.s.barrier.signal.isfirst",
+              "rocdl.s.barrier.wait", "rocdl.s.barrier.join"},
+             true)
+      .Default(name.contains("barrier"));
+}
+
+bool mlir::kda::isUntrackedLdsType(Type t) {
+  if (auto m = dyn_cast<MemRefType>(t)) {
+    auto space = dyn_cast_or_null<IntegerAttr>(m.getMemorySpace());
+    return space && space.getInt() == 3;
+  }
+  if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(t))
+    return ptr.getAddressSpace() == 3;
+  return t.getDialect().getNamespace() == "ptr";
+}
+
+bool mlir::kda::endsThreads(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return name.ends_with(".exit") || name.contains("trap") ||
+         name.contains("endpgm") || name == "llvm.unreachable";
+}
+
+std::optional<std::string> mlir::kda::outsideLdsModel(Operation *op) {
+  if (endsThreads(op))
+    return std::string("it may end threads early, and the threads that leave "
+                       "are ordered by none of the barriers the others meet");
+  if (llvm::any_of(op->getOperandTypes(), isUntrackedLdsType) ||
+      llvm::any_of(op->getResultTypes(), isUntrackedLdsType))
+    return std::string("it reaches LDS as integer address space 3 or through "
+                       "a pointer, which the verifier neither places nor "
+                       "counts (use #gpu.address_space<workgroup>)");
+  return std::nullopt;
+}
