@@ -615,6 +615,13 @@ static int32_t chunkStageNumber(StringRef kind) {
 /// kernels): args from its ABI, config from kda.tile.
 static LogicalResult describeAbiKernel(gpu::GPUFuncOp kernel, StringAttr kind,
                                        CompiledKernel &k) {
+  // The kinds the runtime knows (Manifest.cpp reads no other): a kernel of
+  // another would be written, then refused by every runtime.
+  if (kind.getValue() != "tile_gemm" && chunkStageNumber(kind.getValue()) < 0)
+    return kernel.emitOpError()
+           << "kda.kind \"" << kind.getValue()
+           << "\" is not a kind the runtime launches (tile_gemm, chunk_prep, "
+              "chunk_scan, chunk_maps, chunk_join, chunk_segments)";
   if (failed(describeAbi(kernel, k)))
     return failure();
   k.kind = kind.str();

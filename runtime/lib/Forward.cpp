@@ -13,6 +13,7 @@
 #include "kda/kda_runtime.h"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -223,6 +224,49 @@ kda_status checkWorkspace(const kda_forward_args &a, int64_t need) {
     return refuse(why);
   }
   return KDA_OK;
+}
+
+/// The call's tensors as memory: none may overlap one the kernels write
+/// (out, the pool's slots, the workspace bytes the call needs).
+kda_status checkOverlaps(const kda_kernel *rec, const kda_forward_args &a,
+                         int64_t workspaceNeed) {
+  const mf::Layer &l = kernelManifest(rec).layer;
+  const int64_t T = a.num_tokens, N = numRows(a), act = dtypeBytes(a.act_dtype);
+  const int64_t slotElems = int64_t(l.valueHeads) * l.headK * l.headV;
+  const int64_t stride = a.state.slot_stride ? a.state.slot_stride : slotElems;
+  // Slot s at data + s * stride: the pool ends one slot past the start of
+  // its last slot.
+  int64_t poolElems = 0;
+  if (a.state.num_slots > 0) {
+    const int64_t lastStart = saturatedProduct({a.state.num_slots - 1, stride});
+    poolElems = lastStart > std::numeric_limits<int64_t>::max() - slotElems
+                    ? std::numeric_limits<int64_t>::max()
+                    : lastStart + slotElems;
+  }
+  const int64_t pool = saturatedProduct({poolElems, dtypeBytes(a.state.dtype)});
+  const std::vector<Extent> extents = {
+      {"q", a.q, saturatedProduct({T, l.heads, l.headK, act}), false},
+      {"k", a.k, saturatedProduct({T, l.heads, l.headK, act}), false},
+      {"v", a.v, saturatedProduct({T, l.valueHeads, l.headV, act}), false},
+      {"g", a.g,
+       saturatedProduct({T, l.valueHeads, l.headK, dtypeBytes(a.g_dtype)}),
+       false},
+      {"beta", a.beta,
+       saturatedProduct({T, l.valueHeads, dtypeBytes(a.beta_dtype)}), false},
+      {"a_log", a.a_log, saturatedProduct({l.valueHeads, 4}), false},
+      {"dt_bias", a.dt_bias, saturatedProduct({l.valueHeads, l.headK, 4}),
+       false},
+      {"query_start_loc", a.query_start_loc, saturatedProduct({N + 1, 4}),
+       false},
+      {"slots", a.slots, saturatedProduct({N, slotsPerRow(a), 4}), false},
+      {"has_initial_state", a.has_initial_state, saturatedProduct({N}), false},
+      {"num_accepted_tokens", a.num_accepted_tokens,
+       a.spec_tokens > 1 ? saturatedProduct({N, 4}) : 0, false},
+      {"state.data", a.state.data, pool, true},
+      {"out", a.out, saturatedProduct({T, l.valueHeads, l.headV, act}), true},
+      {"workspace", a.workspace, workspaceNeed, true}};
+  const std::string overlap = overlappingWrite(extents);
+  return overlap.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, overlap);
 }
 
 /// The pool: size and stride. The kernel addresses slot s at s times the
@@ -550,6 +594,8 @@ kda_status validateAndPack(const kda_kernel *rec, const kda_kernel *chunk,
   if (kda_status s = validateCall(rec, chunk, a, segments, need))
     return s;
   if (kda_status s = checkWorkspace(*a, need))
+    return s;
+  if (kda_status s = checkOverlaps(rec, *a, need))
     return s;
   for (const Segment &s : segments) {
     const kda_batch b = segmentBatch(*a, s);

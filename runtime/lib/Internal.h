@@ -61,6 +61,26 @@ std::string checkLayoutValue(const char *field, int value);
 std::string repeatedSlot(std::vector<std::pair<int32_t, int32_t>> named,
                          const char *rows);
 
+/// A tensor of a call as memory: where it starts, how many bytes it spans
+/// (saturated at INT64_MAX when its shape overflows) and whether the call
+/// writes it.
+struct Extent {
+  const char *name;
+  const void *data;
+  int64_t bytes;
+  bool written;
+};
+/// The product of `factors` (a shape and its element bytes): 0 when one is
+/// 0 or negative, INT64_MAX when it overflows.
+int64_t saturatedProduct(std::initializer_list<int64_t> factors);
+/// Element bytes of a kda_dtype (f32 4, bf16 and f16 2).
+int64_t dtypeBytes(kda_dtype d);
+/// The kernels take their tensors as disjoint (a kernel reading q while
+/// another workgroup writes out over it computes garbage): the first pair
+/// in which one is written and the two share a byte ("out overlaps q:
+/// ..."), or empty. Null or empty extents take no memory.
+std::string overlappingWrite(const std::vector<Extent> &extents);
+
 /// Packs one recurrent launch of `batch` (none when it has no sequences)
 /// without validating it: the caller validated the whole batch it was cut
 /// from (a planner segment starts at cu_seqlens[first] != 0).

@@ -3,9 +3,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -139,6 +141,21 @@ const json &array(const json &obj, const char *key, const std::string &where) {
   return v;
 }
 
+void onlyKeys(const json &obj, std::initializer_list<const char *> known,
+              const std::string &where, const std::string &field);
+
+/// Member `key` of `obj`: an object holding only the `known` keys.
+const json &object(const json &obj, const char *key,
+                   std::initializer_list<const char *> known,
+                   const std::string &where, const std::string &parent) {
+  const json &v = at(obj, key, where, parent);
+  const std::string field = parent.empty() ? key : parent + "." + key;
+  if (!v.is_object())
+    bad(where, field, "expected an object, found " + shown(v));
+  onlyKeys(v, known, where, field);
+  return v;
+}
+
 void oneOf(const std::string &value, std::initializer_list<const char *> ok,
            const std::string &where, const std::string &field) {
   std::string list;
@@ -150,9 +167,30 @@ void oneOf(const std::string &value, std::initializer_list<const char *> ok,
   bad(where, field, "'" + value + "' is not one of " + list);
 }
 
+/// The keys an object of the manifest may have. A misspelt optional field
+/// ("limit", "use") was skipped before and its absence read as meant.
+void onlyKeys(const json &obj, std::initializer_list<const char *> known,
+              const std::string &where, const std::string &field) {
+  for (const auto &item : obj.items()) {
+    bool ok = false;
+    for (const char *k : known)
+      ok |= item.key() == k;
+    if (!ok) {
+      std::string name = item.key().size() > 40
+                             ? item.key().substr(0, 37) + "..."
+                             : item.key();
+      bad(where, field.empty() ? name : field + "." + name,
+          "is not a field of " +
+              (field.empty() ? std::string("this object") : "'" + field + "'"));
+    }
+  }
+}
+
 const std::initializer_list<const char *> kDtypes = {"f32", "bf16", "f16",
                                                      "i32", "i8",   "i64"};
 constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max();
+/// A manifest lists a few kernels per target; 64 MiB is far past any.
+constexpr std::uintmax_t kMaxManifestBytes = 64u << 20;
 
 Role parseRole(const std::string &s, const std::string &where,
                const std::string &field) {
@@ -173,6 +211,7 @@ void readArgs(const json &j, const std::string &where, Kernel &k) {
     const std::string field = "args[" + std::to_string(i) + "]";
     Arg a;
     a.name = str(args[i], "name", where, field);
+    onlyKeys(args[i], {"name", "dtype", "role"}, where, field);
     a.dtype = str(args[i], "dtype", where, field);
     oneOf(a.dtype, kDtypes, where, field + ".dtype");
     a.role = parseRole(str(args[i], "role", where, field), where,
@@ -189,7 +228,8 @@ void readArgs(const json &j, const std::string &where, Kernel &k) {
 /// "workspace": {"fixed", "per_token", "per_seq"} bytes, all >= 0; a kernel
 /// that needs bytes must have an argument to receive them.
 void readWorkspace(const json &j, const std::string &where, Kernel &k) {
-  const json &w = at(j, "workspace", where, "");
+  const json &w =
+      object(j, "workspace", {"fixed", "per_token", "per_seq"}, where, "");
   const int64_t big = std::numeric_limits<int64_t>::max();
   k.workspace.fixed = integer(w, "fixed", where, 0, big, "workspace");
   k.workspace.perToken = integer(w, "per_token", where, 0, big, "workspace");
@@ -203,7 +243,11 @@ void readWorkspace(const json &j, const std::string &where, Kernel &k) {
 }
 
 void readLayer(const json &j, const std::string &where, Kernel &k) {
-  const json &l = at(j, "layer", where, "");
+  const json &l =
+      object(j, "layer",
+             {"heads", "value_heads", "head_k", "head_v", "gate", "lower_bound",
+              "beta", "qk_l2norm", "scale", "act", "state", "state_layout"},
+             where, "");
   Layer &y = k.layer;
   y.heads = int32_t(integer(l, "heads", where, 1, kMaxDim, "layer"));
   y.valueHeads = int32_t(integer(l, "value_heads", where, 1, kMaxDim, "layer"));
@@ -211,8 +255,17 @@ void readLayer(const json &j, const std::string &where, Kernel &k) {
   y.headV = int32_t(integer(l, "head_v", where, 1, kMaxDim, "layer"));
   y.gate = str(l, "gate", where, "layer");
   oneOf(y.gate, {"none", "softplus", "lower_bound"}, where, "layer.gate");
-  if (y.gate == "lower_bound")
+  // As the dialect's layer verifier says: a negative bound, and only on
+  // the lower_bound gate.
+  if (y.gate == "lower_bound") {
     y.lowerBound = number(l, "lower_bound", where, "layer");
+    if (!(y.lowerBound < 0))
+      bad(where, "layer.lower_bound",
+          shown(l.at("lower_bound")) + " is not a negative bound");
+  } else if (l.contains("lower_bound")) {
+    bad(where, "layer.lower_bound",
+        "only the lower_bound gate takes a bound (gate '" + y.gate + "')");
+  }
   y.beta = str(l, "beta", where, "layer");
   oneOf(y.beta, {"given", "sigmoid", "sigmoid_x2"}, where, "layer.beta");
   const json &norm = at(l, "qk_l2norm", where, "layer");
@@ -220,9 +273,11 @@ void readLayer(const json &j, const std::string &where, Kernel &k) {
     bad(where, "layer.qk_l2norm", "expected true or false");
   y.qkL2norm = norm.get<bool>();
   y.scale = number(l, "scale", where, "layer");
+  if (!(y.scale > 0)) // the effective scale: K^-1/2 unless given
+    bad(where, "layer.scale", shown(l.at("scale")) + " is not positive");
   y.stateLayout = str(l, "state_layout", where, "layer");
   oneOf(y.stateLayout, {"kv", "vk"}, where, "layer.state_layout");
-  const json &d = at(j, "dtypes", where, "");
+  const json &d = object(j, "dtypes", {"act", "g", "beta", "state"}, where, "");
   std::string *slots[] = {&k.act, &k.g, &k.beta, &k.state};
   const char *keys[] = {"act", "g", "beta", "state"};
   for (int i = 0; i < 4; ++i) {
@@ -230,18 +285,39 @@ void readLayer(const json &j, const std::string &where, Kernel &k) {
     oneOf(*slots[i], {"f32", "bf16", "f16"}, where,
           std::string("dtypes.") + keys[i]);
   }
+  // The layer restates two of them; the two must agree.
+  for (auto [key, dtype] :
+       {std::pair<const char *, const std::string *>{"act", &k.act},
+        {"state", &k.state}})
+    if (l.contains(key) && str(l, key, where, "layer") != *dtype)
+      bad(where, std::string("layer.") + key,
+          "'" + str(l, key, where, "layer") + "' is not dtypes." + key + " ('" +
+              *dtype + "')");
   k.hasLayer = true;
 }
 
 /// "planner": {"recurrent_max_tokens": N >= 1, "provenance": "..."}: a
 /// measured threshold always says where it was measured.
 Planner readPlanner(const json &m, const std::string &path) {
-  const json &p = at(m, "planner", path, "");
+  const json &p =
+      object(m, "planner", {"recurrent_max_tokens", "provenance"}, path, "");
   Planner result;
   result.recurrentMaxTokens = int32_t(integer(
       p, "recurrent_max_tokens", path, 1, kMaxDim, "planner"));
   result.provenance = str(p, "provenance", path, "planner");
   return result;
+}
+
+/// The gate's operands (the dialect's rule): softplus reads a_log; gate
+/// 'none' reads neither. A kernel built without one its gate needs would
+/// be launched with it unchecked (a null a_log reached the kernel).
+void checkUses(const Kernel &k, const std::string &where) {
+  if (k.layer.gate == "softplus" && !k.usesOperand("a_log"))
+    bad(where, "uses", "the softplus gate reads a_log, which is not listed");
+  if (k.layer.gate == "none" && !k.uses.empty())
+    bad(where, "uses",
+        "gate 'none' takes no a_log or dt_bias, but '" + k.uses.front() +
+            "' is listed");
 }
 
 Kernel readKernel(const json &j, const std::string &path, size_t index) {
@@ -250,7 +326,20 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
   k.name = str(j, "name", where);
   k.target = str(j, "target", where);
   where = path + ": kernel '" + k.name + "' (" + k.target + ")";
+  onlyKeys(j, {"name",      "kind",    "symbol", "target",
+               "file",      "ptx",     "block",  "wave_size",
+               "grid",      "stage",   "args",   "dynamic_lds_bytes",
+               "workspace", "uses",    "config", "figures",
+               "limits",    "variant", "layer",  "dtypes"},
+           where, "");
   k.kind = str(j, "kind", where);
+  // What kda-compile writes (the chunk path's stages, the tile-GEMM test
+  // kernels, the recurrent kernel), and "probe": a hand-written kernel of
+  // the device tests, launched by name.
+  oneOf(k.kind,
+        {"recurrent", "chunk_prep", "chunk_scan", "chunk_maps", "chunk_join",
+         "chunk_segments", "tile_gemm", "probe"},
+        where, "kind");
   k.symbol = str(j, "symbol", where);
   k.file = str(j, "file", where);
   // A code object of the bundle: a relative path that stays inside it.
@@ -283,6 +372,9 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
       k.grid[i] = integer(grid[i], where, field, 1, kMaxDim);
     }
   }
+  if (j.contains("figures") && !j.at("figures").is_object())
+    bad(where, "figures",
+        "expected an object, found " + shown(j.at("figures")));
   if (j.contains("stage"))
     k.stage = int32_t(integer(j, "stage", where, 0, 15));
   readArgs(j, where, k);
@@ -292,9 +384,14 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
   if (j.contains("uses")) {
     const json &uses = array(j, "uses", where);
     for (size_t i = 0; i < uses.size(); ++i) {
+      const std::string field = "uses[" + std::to_string(i) + "]";
       if (!uses[i].is_string())
-        bad(where, "uses[" + std::to_string(i) + "]", "expected a string");
-      k.uses.push_back(uses[i].get<std::string>());
+        bad(where, field, "expected a string, found " + shown(uses[i]));
+      std::string operand = uses[i].get<std::string>();
+      oneOf(operand, {"a_log", "dt_bias"}, where, field);
+      if (k.usesOperand(operand))
+        bad(where, field, "'" + operand + "' is listed twice");
+      k.uses.push_back(std::move(operand));
     }
   }
   // The integer and boolean entries of the config (block sizes, a test
@@ -316,24 +413,26 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
       if (!value.is_number_integer() && !value.is_boolean())
         bad(where, "config." + key,
             "expected an integer or true / false, found " + shown(value));
+      // Counts (tiles, warps, stages, sizes) are 0 .. 2^31 - 1: a negative
+      // or wider one is refused here, as written, not after a cast.
       k.config[key] = value.is_boolean()
                           ? int64_t(value.get<bool>())
-                          : integer(value, where, "config." + key,
-                                    std::numeric_limits<int64_t>::min(),
-                                    std::numeric_limits<int64_t>::max());
+                          : integer(value, where, "config." + key, 0, kMaxDim);
     }
   } else if (j.contains("config")) {
     bad(where, "config", "expected an object, found " + shown(j.at("config")));
   }
   if (j.contains("limits")) {
-    const json &l = at(j, "limits", where, "");
+    const json &l = object(
+        j, "limits", {"max_workgroup_size", "static_lds_bytes"}, where, "");
     k.maxWorkgroupSize = uint32_t(
         integer(l, "max_workgroup_size", where, 1, 1 << 16, "limits"));
     k.staticLdsBytes =
         uint32_t(integer(l, "static_lds_bytes", where, 0, kMaxDim, "limits"));
   }
   if (j.contains("variant")) {
-    const json &v = at(j, "variant", where, "");
+    const json &v =
+        object(j, "variant", {"of", "n_min", "n_max", "provenance"}, where, "");
     k.isVariant = true;
     k.variant.of = str(v, "of", where, "variant");
     k.variant.nMin = integer(v, "n_min", where, 1, kMaxDim, "variant");
@@ -344,6 +443,8 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
   // need not.
   if (k.kind == "recurrent" || j.contains("layer"))
     readLayer(j, where, k);
+  if (k.hasLayer)
+    checkUses(k, where);
   if (k.kind == "recurrent") {
     // Its config is checked at open against the chip's limits it records;
     // without them that check could not run.
@@ -365,20 +466,58 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
   return k;
 }
 
+/// A parser callback that refuses a key written twice in one object: the
+/// JSON reader keeps the last, so `"uses": [...]` written twice, or two
+/// "block"s, would be read as whichever came second. Sets `repeated` to
+/// the message and throws to stop the parse.
+json::parser_callback_t keysOnce(std::string &repeated) {
+  auto open = std::make_shared<std::vector<std::set<std::string>>>();
+  return [open, &repeated](int, json::parse_event_t event, json &parsed) {
+    switch (event) {
+    case json::parse_event_t::object_start:
+    case json::parse_event_t::array_start:
+      open->emplace_back(); // arrays hold no keys; kept for the nesting
+      break;
+    case json::parse_event_t::object_end:
+    case json::parse_event_t::array_end:
+      open->pop_back();
+      break;
+    case json::parse_event_t::key: {
+      const std::string key = parsed.get<std::string>();
+      if (!open->back().insert(key).second) {
+        repeated = "key \"" +
+                   (key.size() > 40 ? key.substr(0, 37) + "..." : key) +
+                   "\" appears twice in one object (at depth " +
+                   std::to_string(open->size()) + ")";
+        throw std::runtime_error(repeated);
+      }
+      break;
+    }
+    case json::parse_event_t::value:
+      break;
+    }
+    return true;
+  };
+}
+
 } // namespace
 
 bool parseManifest(const std::string &text, const std::string &path,
                    Manifest &out, std::string &error) {
   json m;
+  std::string repeated; // a key written twice in one object
   try {
-    m = json::parse(text);
+    m = json::parse(text, keysOnce(repeated));
   } catch (const std::exception &e) {
-    error = path + ": not JSON: " + e.what();
+    error = repeated.empty() ? path + ": not JSON: " + e.what()
+                             : path + ": " + repeated;
     return false;
   }
   try {
     if (!m.is_object())
       bad(path, "(top)", "expected an object");
+    onlyKeys(m, {"format", "generator", "spec", "planner", "kernels"}, path,
+             "");
     const int64_t format = integer(m, "format", path, 0, 1 << 20);
     if (format != kFormat)
       bad(path, "format",
@@ -387,9 +526,8 @@ bool parseManifest(const std::string &text, const std::string &path,
               " (recompile it with this kda-compile)");
     Manifest result;
     result.path = path;
-    result.spec = m.contains("spec") && m["spec"].is_string()
-                      ? m["spec"].get<std::string>()
-                      : "";
+    if (m.contains("spec"))
+      result.spec = str(m, "spec", path);
     if (m.contains("planner"))
       result.planner = readPlanner(m, path);
     const json &kernels = array(m, "kernels", path);
@@ -425,9 +563,29 @@ bool parseManifest(const std::string &text, const std::string &path,
 
 bool readManifest(const std::string &dir, Manifest &out, std::string &error) {
   const std::string path = dir + "/manifest.json";
+  // A regular file of bounded size: a FIFO or a device here would block or
+  // never end the read.
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    error = "no manifest at " + path;
+    return false;
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    error = path + ": not a regular file";
+    return false;
+  }
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxManifestBytes) {
+    error = path + ": " +
+            (ec ? "cannot read its size"
+                : std::to_string(size) + " bytes, more than a manifest's " +
+                      std::to_string(kMaxManifestBytes));
+    return false;
+  }
   std::ifstream in(path);
   if (!in) {
-    error = "no manifest at " + path;
+    error = "cannot read the manifest at " + path;
     return false;
   }
   std::stringstream text;

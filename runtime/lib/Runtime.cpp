@@ -10,7 +10,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
-#include <fstream>
+#include <filesystem>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -91,6 +92,44 @@ kda::rt::repeatedSlot(std::vector<std::pair<int32_t, int32_t>> named,
       return std::string(rows) + " " + std::to_string(named[i - 1].second) +
              " and " + std::to_string(named[i].second) + " both name slot " +
              std::to_string(named[i].first) + " (their states would race)";
+  return "";
+}
+
+int64_t kda::rt::saturatedProduct(std::initializer_list<int64_t> factors) {
+  int64_t product = 1;
+  for (int64_t f : factors)
+    if (f <= 0)
+      return 0;
+    else if (__builtin_mul_overflow(product, f, &product))
+      product = std::numeric_limits<int64_t>::max();
+  return product;
+}
+
+int64_t kda::rt::dtypeBytes(kda_dtype d) { return d == KDA_F32 ? 4 : 2; }
+
+std::string kda::rt::overlappingWrite(const std::vector<Extent> &extents) {
+  auto begin = [](const Extent &e) { return uintptr_t(e.data); };
+  // The last byte, saturated at the address space's end.
+  auto last = [&](const Extent &e) {
+    const uintptr_t room = std::numeric_limits<uintptr_t>::max() - begin(e);
+    return uintptr_t(e.bytes - 1) > room ? std::numeric_limits<uintptr_t>::max()
+                                         : begin(e) + uintptr_t(e.bytes - 1);
+  };
+  for (size_t i = 0; i < extents.size(); ++i)
+    for (size_t j = 0; j < extents.size(); ++j) {
+      const Extent &w = extents[i], &o = extents[j];
+      if (i == j || !w.written || (o.written && j < i) || !w.data || !o.data ||
+          w.bytes <= 0 || o.bytes <= 0)
+        continue;
+      if (begin(w) <= last(o) && begin(o) <= last(w)) {
+        std::ostringstream why;
+        why << w.name << " overlaps " << o.name << ": " << w.name << " is "
+            << w.bytes << " bytes at " << w.data << ", " << o.name << " "
+            << o.bytes << " at " << o.data << " (the kernels write " << w.name
+            << " while they read or write " << o.name << ")";
+        return why.str();
+      }
+    }
   return "";
 }
 
@@ -697,7 +736,10 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
                 "backend " + std::to_string(int(backend)) +
                     " is none of auto, hip, cuda, emu");
   const std::string manifestPath = std::string(dir) + "/manifest.json";
-  if (!std::ifstream(manifestPath))
+  // Whether it is there, without opening it (a FIFO would block the open);
+  // what it is, is readManifest's to check.
+  std::error_code ec;
+  if (!std::filesystem::exists(manifestPath, ec))
     return fail(KDA_ERROR_NOT_FOUND, "no manifest at " + manifestPath);
   mf::Manifest manifest;
   std::string why;
@@ -843,6 +885,39 @@ kda_status kda_validate_chunk(const kda_kernel *k, const kda_batch *b) {
 
 } // extern "C"
 
+/// The batch's tensors as memory, by the layer's shapes; a contiguous pool
+/// (kda_batch has no slot stride). The host copies are the runtime's to
+/// read, not the kernels'.
+static std::vector<kda::rt::Extent>
+batchExtents(const mf::Kernel &m, const kda_batch &b, int64_t workspaceNeed) {
+  using kda::rt::dtypeBytes;
+  using kda::rt::saturatedProduct;
+  const mf::Layer &l = m.layer;
+  const int64_t T = b.num_tokens, N = b.num_seqs, act = dtypeBytes(b.act_dtype);
+  return {
+      {"q", b.q, saturatedProduct({T, l.heads, l.headK, act}), false},
+      {"k", b.k, saturatedProduct({T, l.heads, l.headK, act}), false},
+      {"v", b.v, saturatedProduct({T, l.valueHeads, l.headV, act}), false},
+      {"g", b.g,
+       saturatedProduct({T, l.valueHeads, l.headK, dtypeBytes(b.g_dtype)}),
+       false},
+      {"beta", b.beta,
+       saturatedProduct({T, l.valueHeads, dtypeBytes(b.beta_dtype)}), false},
+      {"a_log", b.a_log, saturatedProduct({l.valueHeads, 4}), false},
+      {"dt_bias", b.dt_bias, saturatedProduct({l.valueHeads, l.headK, 4}),
+       false},
+      {"cu_seqlens", b.cu_seqlens, saturatedProduct({N + 1, 4}), false},
+      {"slots", b.slots, saturatedProduct({N, 4}), false},
+      {"has_initial_state", b.has_initial_state, saturatedProduct({N}), false},
+      {"state", b.state,
+       saturatedProduct({b.num_slots, l.valueHeads, l.headK, l.headV,
+                         dtypeBytes(b.state_dtype)}),
+       true},
+      {"out", b.out, saturatedProduct({T, l.valueHeads, l.headV, act}), true},
+      // The bytes the kernels write: a launch that needs none writes none.
+      {"workspace", b.workspace, workspaceNeed, true}};
+}
+
 /// What every launch of a layer's kernels checks first: the batch against
 /// the layer, dtypes and layout, pointers, workspace, the host copies of
 /// cu_seqlens and slots.
@@ -891,18 +966,27 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
     return bad();
   }
   const int64_t need = m.workspace.bytes(b->num_tokens, b->num_seqs);
+  // As kda_forward: a batch of no rows has no per-row arrays, one of no
+  // tokens no per-token tensors, an empty pool no state (an empty vector's
+  // or tensor's data() is null); the kernels read none of them then.
+  const bool rows = b->num_seqs > 0, tokens = b->num_tokens > 0,
+             pool = b->num_slots > 0;
   struct Ptr { const char *name; const void *p; bool needed; };
-  const Ptr ptrs[] = {
-      {"q", b->q, true}, {"k", b->k, true}, {"v", b->v, true},
-      {"g", b->g, true}, {"beta", b->beta, true},
-      {"a_log", b->a_log, m.usesOperand("a_log")},
-      {"dt_bias", b->dt_bias, m.usesOperand("dt_bias")},
-      {"cu_seqlens", b->cu_seqlens, true}, {"slots", b->slots, true},
-      {"has_initial_state", b->has_initial_state, true},
-      {"state", b->state, true}, {"out", b->out, true},
-      {"cu_seqlens_host", b->cu_seqlens_host, true},
-      {"slots_host", b->slots_host, true},
-      {"workspace", b->workspace, need != 0}};
+  const Ptr ptrs[] = {{"q", b->q, tokens},
+                      {"k", b->k, tokens},
+                      {"v", b->v, tokens},
+                      {"g", b->g, tokens},
+                      {"beta", b->beta, tokens},
+                      {"a_log", b->a_log, m.usesOperand("a_log")},
+                      {"dt_bias", b->dt_bias, m.usesOperand("dt_bias")},
+                      {"cu_seqlens", b->cu_seqlens, true},
+                      {"slots", b->slots, rows},
+                      {"has_initial_state", b->has_initial_state, rows},
+                      {"state", b->state, pool},
+                      {"out", b->out, tokens},
+                      {"cu_seqlens_host", b->cu_seqlens_host, true},
+                      {"slots_host", b->slots_host, rows},
+                      {"workspace", b->workspace, need != 0}};
   for (const Ptr &p : ptrs) {
     if (p.needed && !p.p) {
       why << p.name << " is null";
@@ -924,6 +1008,12 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
   if (b->workspace_bytes < need) {
     why << "workspace of " << b->workspace_bytes << " bytes; kernel "
         << m.name << " needs " << need << " for this batch";
+    return bad();
+  }
+  if (std::string overlap =
+          kda::rt::overlappingWrite(batchExtents(m, *b, need));
+      !overlap.empty()) {
+    why << overlap;
     return bad();
   }
   const int32_t *cu = b->cu_seqlens_host;

@@ -25,6 +25,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace kda;
@@ -315,10 +317,13 @@ TEST_F(EditedBundles, RecurrentShapeConfigAndFilesAreCheckedAtOpen) {
   expectRefused(dir, {"config.block_v", "expected an integer"});
   dir = edited("k3_small", [](json &k) { k["config"]["warps"] = 1.0; });
   expectRefused(dir, {"config.warps", "expected an integer"});
-  // A count past 32 bits wrapped into an accepted one (2^32 + 1 -> 1).
+  // A count past 32 bits wrapped into an accepted one (2^32 + 1 -> 1); a
+  // negative one was shown as 4294967295. Both are refused as written.
   dir =
       edited("k3_small", [](json &k) { k["config"]["warps"] = 4294967297LL; });
-  expectRefused(dir, {"config refused", "warps"});
+  expectRefused(dir, {"config.warps", "4294967297 is outside 0..2147483647"});
+  dir = edited("k3_small", [](json &k) { k["config"]["block_v"] = -1; });
+  expectRefused(dir, {"config.block_v", "-1 is outside 0..2147483647"});
   // Without its limits, the config's check could not run.
   dir = edited("k3_small", [](json &k) {
     k.erase("limits");
@@ -331,14 +336,82 @@ TEST_F(EditedBundles, RecurrentShapeConfigAndFilesAreCheckedAtOpen) {
   });
   expectRefused(dir, {"file", "leaves the bundle"});
   // A deep value is described, not dumped (its dump recursed per level).
-  dir = edited("k3_small", [](json &k) {
-    json deep = json::array();
-    for (int i = 0; i < 20000; ++i)
-      deep = json::array({std::move(deep)});
-    k["wave_size"] = std::move(deep);
-  });
+  dir = edited(
+      "k3_small",
+      [](json &k) {
+        json deep = json::array();
+        for (int i = 0; i < 20000; ++i)
+          deep = json::array({std::move(deep)});
+        k["wave_size"] = std::move(deep);
+      },
+      /*indent=*/-1);
   expectRefused(dir, {"wave_size", "expected an integer, found an array of 1 "
                                    "entries"});
+}
+
+// Edits the reader took without a word: a misspelt optional field was
+// skipped and its absence read as meant, a key written twice kept its second
+// value, an unknown kind or operand was carried along, and a manifest that
+// is a FIFO blocked the open for ever.
+TEST_F(EditedBundles, FieldsKindsAndOperandsAreTheOnesKnown) {
+  std::string dir =
+      edited("k3_small", [](json &k) { k["limit"] = k["limits"]; });
+  expectRefused(dir, {"kernel 'k3_small'", "limit: is not a field"});
+  dir = edited("k3_small", [](json &k) { k["layer"]["gates"] = "none"; });
+  expectRefused(dir, {"layer.gates: is not a field of 'layer'"});
+  dir = edited("k3_small", [](json &k) { k["kind"] = "recurent"; });
+  expectRefused(dir, {"kind: 'recurent' is not one of recurrent"});
+  // Operands: known, once each, and the ones the gate reads.
+  dir = edited("k3_small", [](json &k) { k["uses"].push_back("a_log"); });
+  expectRefused(dir, {"uses[2]", "'a_log' is listed twice"});
+  dir = edited("k3_small", [](json &k) { k["uses"].push_back("beta"); });
+  expectRefused(dir, {"uses[2]", "'beta' is not one of a_log, dt_bias"});
+  dir = edited("linear_lds3", [](json &k) { k["uses"] = {"dt_bias"}; });
+  expectRefused(dir, {"the softplus gate reads a_log"});
+  dir = edited("none_f16", [](json &k) { k["uses"] = {"dt_bias"}; });
+  expectRefused(dir, {"gate 'none' takes no a_log or dt_bias"});
+  // The layer as the dialect states it.
+  dir = edited("k3_small", [](json &k) { k["layer"]["lower_bound"] = 0.5; });
+  expectRefused(dir, {"layer.lower_bound", "not a negative bound"});
+  dir = edited("none_f16", [](json &k) { k["layer"]["lower_bound"] = -5; });
+  expectRefused(dir, {"only the lower_bound gate takes a bound"});
+  dir = edited("k3_small", [](json &k) { k["layer"]["scale"] = 0; });
+  expectRefused(dir, {"layer.scale", "not positive"});
+  dir = edited("k3_small", [](json &k) { k["layer"]["state"] = "bf16"; });
+  expectRefused(dir, {"layer.state", "is not dtypes.state ('f32')"});
+}
+
+TEST_F(EditedBundles, ManifestTextIsOneRegularFileWithEachKeyOnce) {
+  namespace fs = std::filesystem;
+  // A key twice in one object: the reader would keep the second.
+  std::string dir = edited("k3_small", [](json &) {});
+  const fs::path manifest = fs::path(dir) / "manifest.json";
+  std::string text;
+  {
+    std::ifstream in(manifest);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  const size_t kind = text.find("\"kind\":");
+  ASSERT_NE(kind, std::string::npos);
+  std::ofstream(manifest) << text.substr(0, kind) << "\"kind\": \"probe\", "
+                          << text.substr(kind);
+  expectRefused(dir, {"key \"kind\" appears twice in one object"});
+  // Top-level fields are known too.
+  dir = edited("k3_small", [](json &) {});
+  {
+    json m;
+    std::ifstream(fs::path(dir) / "manifest.json") >> m;
+    m["planer"] = m.value("planner", json::object());
+    std::ofstream(fs::path(dir) / "manifest.json") << m.dump(2);
+  }
+  expectRefused(dir, {"planer: is not a field"});
+  // A FIFO in the manifest's place blocked kda_bundle_open for ever.
+  dir = edited("k3_small", [](json &) {});
+  fs::remove(fs::path(dir) / "manifest.json");
+  ASSERT_EQ(mkfifo((fs::path(dir) / "manifest.json").c_str(), 0600), 0);
+  expectRefused(dir, {"manifest.json: not a regular file"});
 }
 
 // The emulator's code objects: a truncated one crashed inside dlopen (its

@@ -402,6 +402,14 @@ TEST(ChunkLaunch, RefusesTheOtherPath) {
       << kda_last_error();
   EXPECT_EQ(kda_launch_recurrent(chunk.kernel, &b, nullptr),
             KDA_ERROR_INVALID_ARGUMENT);
+  // The workspace the prep writes must not lie over a tensor.
+  kda_batch overQ = b;
+  overQ.workspace = const_cast<void *>(b.q);
+  EXPECT_EQ(kda_launch_chunk(chunk.kernel, &overQ, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find("workspace overlaps q"),
+            std::string::npos)
+      << kda_last_error();
   // A workspace one byte short is refused, naming the need.
   kda_batch shortWs = b;
   shortWs.workspace_bytes = b.workspace_bytes - 1;
@@ -410,6 +418,53 @@ TEST(ChunkLaunch, RefusesTheOtherPath) {
   EXPECT_NE(std::string(kda_last_error()).find("workspace"), std::string::npos)
       << kda_last_error();
   EXPECT_EQ(h.snapshot(), before) << "a refused launch wrote something";
+}
+
+/// Rows without tokens need no per-token tensors, and a batch without rows
+/// no per-row arrays or pool (as kda_forward): the layer's kernels read none
+/// of them, and an engine's empty tensors have null data(). Both paths still
+/// write each named slot's final state (its initial state, or zeros).
+TEST(ChunkLaunch, EmptyRowsAndBatchesNeedNoTensors) {
+  const std::string dir = bundleDir("chunk_k3");
+  for (const char *target : {"emu", "emu32"})
+    for (const char *spec : {"chunk_k3", "chunk_k3_recurrent"}) {
+      SCOPED_TRACE(std::string(spec) + " on " + target);
+      Opened o;
+      ASSERT_NO_FATAL_FAILURE(open(dir, target, spec, o));
+      test::HostMemory mem;
+      const test::KernelLayer layer = test::readKernelLayer(dir, spec, target);
+      test::Harness h(layer, mem);
+      ASSERT_NO_FATAL_FAILURE(prepareChunkBatch(
+          h, o.kernel, "empty", {{0, 0, 0}, {1, 2, 3}, {1, 0, 1}}));
+      kda_batch b = h.batch();
+      b.q = b.k = b.v = b.g = b.beta = nullptr;
+      b.out = nullptr;
+      ASSERT_EQ(test::launchLayer(layer, o.kernel, b, nullptr), KDA_OK)
+          << kda_last_error();
+      expectWithinBars(h.check(), layer.state);
+      // No rows: only the offsets (one entry) remain.
+      const std::vector<uint8_t> before = h.snapshot();
+      const int32_t cu0[1] = {0};
+      kda_batch none = h.batch();
+      none.num_seqs = 0;
+      none.num_tokens = 0;
+      none.num_slots = 0;
+      none.q = none.k = none.v = none.g = none.beta = nullptr;
+      none.out = none.state = nullptr;
+      none.slots = none.slots_host = nullptr;
+      none.has_initial_state = nullptr;
+      none.cu_seqlens_host = cu0;
+      EXPECT_EQ(test::launchLayer(layer, o.kernel, none, nullptr), KDA_OK)
+          << kda_last_error();
+      EXPECT_EQ(h.snapshot(), before);
+      // A batch with tokens still needs them.
+      kda_batch noQ = h.batch();
+      noQ.num_tokens = 1;
+      noQ.q = nullptr;
+      EXPECT_EQ(test::launchLayer(layer, o.kernel, noQ, nullptr),
+                KDA_ERROR_INVALID_ARGUMENT);
+      EXPECT_STREQ(kda_last_error(), "q is null");
+    }
 }
 
 /// A chunk plan is two launches, the prep and the scan the batch picks;

@@ -347,6 +347,22 @@ TEST_F(Descriptors, TwoSequencesNamingOneSlot) {
   EXPECT_EQ(kda_validate_recurrent(kernel, &b), KDA_OK) << kda_last_error();
 }
 
+// A tensor the kernel writes shares no byte with another (the kernel reads
+// q while other workgroups write out over it).
+TEST_F(Descriptors, WrittenTensorsOverlapNoOther) {
+  expectRefused([](kda_batch &b) { b.out = const_cast<void *>(b.q); },
+                "out overlaps q");
+  expectRefused([](kda_batch &b) { b.state = b.out; }, "state overlaps out");
+  expectRefused(
+      [](kda_batch &b) {
+        b.cu_seqlens = static_cast<const int32_t *>(b.state);
+      },
+      "state overlaps cu_seqlens");
+  expectRefused(
+      [](kda_batch &b) { b.a_log = static_cast<const float *>(b.out) + 4; },
+      "out overlaps a_log");
+}
+
 // An empty batch is valid and launches nothing.
 TEST_F(Descriptors, EmptyBatchWritesNothing) {
   cu = {0};

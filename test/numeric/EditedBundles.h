@@ -35,9 +35,11 @@ protected:
   }
 
   /// A copy of bundle `name` (code objects too) whose manifest kernels
-  /// `edit` changed.
+  /// `edit` changed, written with `indent` (-1: on one line, for deeply
+  /// nested edits whose indentation would grow with the square of depth).
   std::string edited(const std::string &name,
-                     const std::function<void(json &kernel)> &edit) {
+                     const std::function<void(json &kernel)> &edit,
+                     int indent = 2) {
     namespace fs = std::filesystem;
     fs::path dst = fs::temp_directory_path() /
                    ("kda-edited-" + std::to_string(getpid()) + "-" +
@@ -49,7 +51,7 @@ protected:
     std::ifstream(dst / "manifest.json") >> m;
     for (json &k : m.at("kernels"))
       edit(k);
-    std::ofstream(dst / "manifest.json") << m.dump(2);
+    std::ofstream(dst / "manifest.json") << m.dump(indent);
     return dst.string();
   }
 

@@ -445,6 +445,31 @@ TEST_P(ForwardRefusals, PointersNullOrMisaligned) {
   }, "workspace is not 16-byte aligned");
 }
 
+// The kernels take their tensors as disjoint: one they write (out, the
+// pool, the workspace) sharing bytes with any other was computed over, in
+// no defined order. Refused, naming both.
+TEST_P(ForwardRefusals, WrittenTensorsOverlapNoOther) {
+  expectRefused([](kda_forward_args &a) { a.out = const_cast<void *>(a.q); },
+                "out overlaps q: out is ");
+  expectRefused(
+      [](kda_forward_args &a) {
+        a.out = static_cast<char *>(const_cast<void *>(a.v)) + 16;
+      },
+      "out overlaps v");
+  expectRefused([](kda_forward_args &a) { a.state.data = a.out; },
+                "state.data overlaps out");
+  expectRefused(
+      [](kda_forward_args &a) {
+        a.slots = static_cast<const int32_t *>(a.state.data) + 4;
+      },
+      "state.data overlaps slots");
+  expectRefused(
+      [](kda_forward_args &a) {
+        a.has_initial_state = static_cast<const uint8_t *>(a.out);
+      },
+      "out overlaps has_initial_state");
+}
+
 // A call of no rows and no tokens on an empty pool: its tensors may be null
 // (an empty torch tensor's data pointer may be), and nothing is written.
 TEST_P(ForwardRefusals, EmptyCallNeedsNoTensors) {

@@ -79,7 +79,11 @@ typedef struct kda_kernel kda_kernel;
 
 /* A packed varlen batch (KDA-MATH.md section 4). Device pointers unless
  * marked host. Every device pointer must be 16-byte aligned; host copies
- * only their element's (an engine may pass a pointer into its own array). */
+ * only their element's (an engine may pass a pointer into its own array).
+ * As in kda_forward, tensors a batch has no elements of may be null: the
+ * per-token ones (q, k, v, g, beta, out) when num_tokens is 0, the per-row
+ * ones (slots, slots_host, has_initial_state) when num_seqs is 0, state
+ * when num_slots is 0. cu_seqlens and cu_seqlens_host are always given. */
 typedef struct kda_batch {
   int32_t num_seqs;              /* N */
   int64_t num_tokens;            /* T */
