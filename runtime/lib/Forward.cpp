@@ -231,7 +231,7 @@ kda_status checkWorkspace(const kda_forward_args &a, int64_t need) {
 kda_status checkOverlaps(const kda_kernel *rec, const kda_forward_args &a,
                          int64_t workspaceNeed) {
   const mf::Layer &l = kernelManifest(rec).layer;
-  const int64_t T = a.num_tokens, N = numRows(a), act = dtypeBytes(a.act_dtype);
+  const int64_t N = numRows(a);
   const int64_t slotElems = int64_t(l.valueHeads) * l.headK * l.headV;
   const int64_t stride = a.state.slot_stride ? a.state.slot_stride : slotElems;
   // Slot s at data + s * stride: the pool ends one slot past the start of
@@ -244,27 +244,17 @@ kda_status checkOverlaps(const kda_kernel *rec, const kda_forward_args &a,
                     : lastStart + slotElems;
   }
   const int64_t pool = saturatedProduct({poolElems, dtypeBytes(a.state.dtype)});
-  const std::vector<Extent> extents = {
-      {"q", a.q, saturatedProduct({T, l.heads, l.headK, act}), false},
-      {"k", a.k, saturatedProduct({T, l.heads, l.headK, act}), false},
-      {"v", a.v, saturatedProduct({T, l.valueHeads, l.headV, act}), false},
-      {"g", a.g,
-       saturatedProduct({T, l.valueHeads, l.headK, dtypeBytes(a.g_dtype)}),
-       false},
-      {"beta", a.beta,
-       saturatedProduct({T, l.valueHeads, dtypeBytes(a.beta_dtype)}), false},
-      {"a_log", a.a_log, saturatedProduct({l.valueHeads, 4}), false},
-      {"dt_bias", a.dt_bias, saturatedProduct({l.valueHeads, l.headK, 4}),
-       false},
-      {"query_start_loc", a.query_start_loc, saturatedProduct({N + 1, 4}),
-       false},
-      {"slots", a.slots, saturatedProduct({N, slotsPerRow(a), 4}), false},
-      {"has_initial_state", a.has_initial_state, saturatedProduct({N}), false},
-      {"num_accepted_tokens", a.num_accepted_tokens,
-       a.spec_tokens > 1 ? saturatedProduct({N, 4}) : 0, false},
-      {"state.data", a.state.data, pool, true},
-      {"out", a.out, saturatedProduct({T, l.valueHeads, l.headV, act}), true},
-      {"workspace", a.workspace, workspaceNeed, true}};
+  std::vector<Extent> extents = tokenExtents(l, a);
+  extents.insert(
+      extents.end(),
+      {{"query_start_loc", a.query_start_loc, saturatedProduct({N + 1, 4}),
+        false},
+       {"slots", a.slots, saturatedProduct({N, slotsPerRow(a), 4}), false},
+       {"has_initial_state", a.has_initial_state, saturatedProduct({N}), false},
+       {"num_accepted_tokens", a.num_accepted_tokens,
+        a.spec_tokens > 1 ? saturatedProduct({N, 4}) : 0, false},
+       {"state.data", a.state.data, pool, true},
+       {"workspace", a.workspace, workspaceNeed, true}});
   const std::string overlap = overlappingWrite(extents);
   return overlap.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, overlap);
 }

@@ -75,6 +75,28 @@ struct Extent {
 int64_t saturatedProduct(std::initializer_list<int64_t> factors);
 /// Element bytes of a kda_dtype (f32 4, bf16 and f16 2).
 int64_t dtypeBytes(kda_dtype d);
+/// The per-token tensors and gate parameters of a call on `l` as extents:
+/// q, k [T, H, K], v [T, HV, V], g [T, HV, K], beta [T, HV], a_log [HV],
+/// dt_bias [HV * K] (f32), out [T, HV, V] (written). `Call` is kda_batch or
+/// kda_forward_args, which name these fields alike.
+template <typename Call>
+std::vector<Extent> tokenExtents(const manifest::Layer &l, const Call &c) {
+  const int64_t T = c.num_tokens, act = dtypeBytes(c.act_dtype);
+  return {
+      {"q", c.q, saturatedProduct({T, l.heads, l.headK, act}), false},
+      {"k", c.k, saturatedProduct({T, l.heads, l.headK, act}), false},
+      {"v", c.v, saturatedProduct({T, l.valueHeads, l.headV, act}), false},
+      {"g", c.g,
+       saturatedProduct({T, l.valueHeads, l.headK, dtypeBytes(c.g_dtype)}),
+       false},
+      {"beta", c.beta,
+       saturatedProduct({T, l.valueHeads, dtypeBytes(c.beta_dtype)}), false},
+      {"a_log", c.a_log, saturatedProduct({l.valueHeads, 4}), false},
+      {"dt_bias", c.dt_bias, saturatedProduct({l.valueHeads, l.headK, 4}),
+       false},
+      {"out", c.out, saturatedProduct({T, l.valueHeads, l.headV, act}), true}};
+}
+
 /// The kernels take their tensors as disjoint (a kernel reading q while
 /// another workgroup writes out over it computes garbage): the first pair
 /// in which one is written and the two share a byte ("out overlaps q:

@@ -893,29 +893,20 @@ batchExtents(const mf::Kernel &m, const kda_batch &b, int64_t workspaceNeed) {
   using kda::rt::dtypeBytes;
   using kda::rt::saturatedProduct;
   const mf::Layer &l = m.layer;
-  const int64_t T = b.num_tokens, N = b.num_seqs, act = dtypeBytes(b.act_dtype);
-  return {
-      {"q", b.q, saturatedProduct({T, l.heads, l.headK, act}), false},
-      {"k", b.k, saturatedProduct({T, l.heads, l.headK, act}), false},
-      {"v", b.v, saturatedProduct({T, l.valueHeads, l.headV, act}), false},
-      {"g", b.g,
-       saturatedProduct({T, l.valueHeads, l.headK, dtypeBytes(b.g_dtype)}),
-       false},
-      {"beta", b.beta,
-       saturatedProduct({T, l.valueHeads, dtypeBytes(b.beta_dtype)}), false},
-      {"a_log", b.a_log, saturatedProduct({l.valueHeads, 4}), false},
-      {"dt_bias", b.dt_bias, saturatedProduct({l.valueHeads, l.headK, 4}),
-       false},
-      {"cu_seqlens", b.cu_seqlens, saturatedProduct({N + 1, 4}), false},
-      {"slots", b.slots, saturatedProduct({N, 4}), false},
-      {"has_initial_state", b.has_initial_state, saturatedProduct({N}), false},
-      {"state", b.state,
-       saturatedProduct({b.num_slots, l.valueHeads, l.headK, l.headV,
-                         dtypeBytes(b.state_dtype)}),
-       true},
-      {"out", b.out, saturatedProduct({T, l.valueHeads, l.headV, act}), true},
-      // The bytes the kernels write: a launch that needs none writes none.
-      {"workspace", b.workspace, workspaceNeed, true}};
+  const int64_t N = b.num_seqs;
+  std::vector<kda::rt::Extent> extents = kda::rt::tokenExtents(l, b);
+  extents.insert(
+      extents.end(),
+      {{"cu_seqlens", b.cu_seqlens, saturatedProduct({N + 1, 4}), false},
+       {"slots", b.slots, saturatedProduct({N, 4}), false},
+       {"has_initial_state", b.has_initial_state, saturatedProduct({N}), false},
+       {"state", b.state,
+        saturatedProduct({b.num_slots, l.valueHeads, l.headK, l.headV,
+                          dtypeBytes(b.state_dtype)}),
+        true},
+       // The bytes the kernels write: a launch that needs none writes none.
+       {"workspace", b.workspace, workspaceNeed, true}});
+  return extents;
 }
 
 /// What every launch of a layer's kernels checks first: the batch against

@@ -352,7 +352,7 @@ TEST_F(Descriptors, TwoSequencesNamingOneSlot) {
 TEST_F(Descriptors, WrittenTensorsOverlapNoOther) {
   expectRefused([](kda_batch &b) { b.out = const_cast<void *>(b.q); },
                 "out overlaps q");
-  expectRefused([](kda_batch &b) { b.state = b.out; }, "state overlaps out");
+  expectRefused([](kda_batch &b) { b.state = b.out; }, "out overlaps state");
   expectRefused(
       [](kda_batch &b) {
         b.cu_seqlens = static_cast<const int32_t *>(b.state);

@@ -457,7 +457,7 @@ TEST_P(ForwardRefusals, WrittenTensorsOverlapNoOther) {
       },
       "out overlaps v");
   expectRefused([](kda_forward_args &a) { a.state.data = a.out; },
-                "state.data overlaps out");
+                "out overlaps state.data");
   expectRefused(
       [](kda_forward_args &a) {
         a.slots = static_cast<const int32_t *>(a.state.data) + 4;
