@@ -108,19 +108,24 @@ TEST_F(GuardedMemory, RecurrentKernelReadingPastShortQFaults) {
 // them, 22% here, are untouched by a batch whose scan is not split).
 TEST_F(GuardedMemory, ChunkPrepWritingPastShortWorkspaceFaults) {
   ASSERT_NO_FATAL_FAILURE(open("chunk_k3", o));
+  int64_t need = 0;
+  ASSERT_EQ(kda_kernel_workspace_bytes(o.kernel, 72, 3, &need), KDA_OK)
+      << kda_last_error();
+  ASSERT_GT(need, 4096);
+  // The short workspace is mapped before the batch's tensors: mappings grow
+  // down, so the bytes it claims past its end lie above all of them (the
+  // runtime refuses a claimed workspace that overlaps a tensor; it cannot
+  // tell one that runs into unmapped memory).
+  const int64_t have = need / 2 / 16 * 16;
+  void *ws = mem.alloc(size_t(have));
   h = std::make_unique<test::Harness>(layerOf("chunk_k3", o), mem);
   h->prepare({{1, 70, 1}, {1, 3, 2}}, /*numSlots=*/4, 9);
   kda_batch b = h->batch();
-  int64_t need = 0;
-  ASSERT_EQ(
-      kda_kernel_workspace_bytes(o.kernel, b.num_tokens, b.num_seqs, &need),
-      KDA_OK)
-      << kda_last_error();
-  ASSERT_GT(need, 4096);
-  const int64_t have = need / 2 / 16 * 16;
-  void *ws = mem.alloc(size_t(have));
+  ASSERT_EQ(b.num_tokens, 72);
+  ASSERT_EQ(b.num_seqs, 3);
   b.workspace = ws;
   b.workspace_bytes = need; // the runtime cannot tell
+  ASSERT_EQ(kda_validate_chunk(o.kernel, &b), KDA_OK) << kda_last_error();
   EXPECT_DEATH((void)kda_launch_chunk(o.kernel, &b, nullptr),
                "past the end of a guarded buffer of " + std::to_string(have) +
                    " bytes");
