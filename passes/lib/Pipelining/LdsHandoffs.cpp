@@ -2,7 +2,8 @@
 //
 // See LdsHandoffs.h. The state is the list of workgroup-memory accesses made
 // since the last barrier every thread reaches: the op, its byte range (the
-// whole array it indexes: indices are not evaluated), whether it writes, and
+// whole array it indexes; indices are evaluated only to keep each access
+// inside its array, checkInBounds), whether it writes, and
 // the threads that may make it. A branch whose condition is a function of
 // the thread id (gpu.thread_id, lane and subgroup ids, constants, integer
 // arithmetic and comparisons) is evaluated for every thread of the block:
@@ -613,6 +614,85 @@ private:
       record(op, mem, write, s, active);
       if (hazard)
         return;
+    }
+    checkInBounds(op, active);
+  }
+
+  /// The workgroup array an access indexes, its indices, and how many
+  /// elements it spans along the last dimension from its index (a vector's
+  /// length, a piece's 16 bytes); false for ops this check does not read
+  /// (masked and transfer ops, n-D vectors: their extents depend on masks
+  /// or in_bounds flags).
+  static bool indexedAccess(Operation *op, Value &mem,
+                            SmallVectorImpl<Value> &indices, int64_t &span) {
+    auto take = [&](Value m, ValueRange i, int64_t elems) {
+      mem = m;
+      indices.assign(i.begin(), i.end());
+      span = elems;
+      return elems > 0;
+    };
+    auto vectorSpan = [](VectorType v) {
+      return v.getRank() == 1 ? v.getNumElements() : 0;
+    };
+    if (auto l = dyn_cast<memref::LoadOp>(op))
+      return take(l.getMemRef(), l.getIndices(), 1);
+    if (auto st = dyn_cast<memref::StoreOp>(op))
+      return take(st.getMemRef(), st.getIndices(), 1);
+    if (auto a = dyn_cast<memref::AtomicRMWOp>(op))
+      return take(a.getMemref(), a.getIndices(), 1);
+    if (auto l = dyn_cast<vector::LoadOp>(op))
+      return take(l.getBase(), l.getIndices(), vectorSpan(l.getVectorType()));
+    if (auto st = dyn_cast<vector::StoreOp>(op))
+      return take(st.getBase(), st.getIndices(),
+                  vectorSpan(st.getVectorType()));
+    if (auto piece = dyn_cast<CopyPieceOp>(op))
+      return take(piece.getLds(), piece.getIndex(), piece.getPieceElems());
+    return false;
+  }
+
+  /// An access whose indices a thread sure to run it evaluates (functions
+  /// of the thread id and constants) must stay inside its array, else R1:
+  /// past a view's end its bytes are another array's, which the intervals
+  /// above take it never to touch (`lane + 1` at the last lane, a piece of
+  /// a thread the array has no room for). Indices that depend on anything
+  /// else, and threads that may not run the op, are left to the emulator's
+  /// bounds checks.
+  void checkInBounds(Operation *op, const Threads &active) {
+    Value mem;
+    SmallVector<Value, 4> indices;
+    int64_t span = 1;
+    if (!threadsKnown || !indexedAccess(op, mem, indices, span))
+      return;
+    auto type = dyn_cast<MemRefType>(mem.getType());
+    if (!type || !isWorkgroup(type) || !type.hasStaticShape() ||
+        !type.getLayout().isIdentity() ||
+        indices.size() != size_t(type.getRank()) || type.getRank() == 0)
+      return;
+    Threads runs = active;
+    runs &= sure;
+    for (int tid = runs.find_first(); tid >= 0; tid = runs.find_next(tid)) {
+      for (auto [d, index] : llvm::enumerate(indices)) {
+        std::optional<int64_t> i = eval(index, tid);
+        if (!i)
+          return; // not a function of the thread id: the emulator's
+        const int64_t extent = type.getDimSize(d);
+        const int64_t width = int64_t(d) + 1 == type.getRank() ? span : 1;
+        if (*i >= 0 && *i <= extent - width)
+          continue;
+        return fail(
+            "R1",
+            llvm::formatv(
+                "an access past its array: thread {0} indexes dimension "
+                "{1} of {2} at {3}{4}, which holds {5}; the bytes past a "
+                "view's end are another array's, which this check takes the "
+                "access never to touch",
+                tid, d, type, *i,
+                width > 1 ? " (" + std::to_string(width) + " elements from it)"
+                          : std::string(),
+                extent)
+                .str(),
+            op);
+      }
     }
   }
 

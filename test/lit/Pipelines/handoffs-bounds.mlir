@@ -1,0 +1,142 @@
+// An LDS access past its array's end, where the threads sure to run it
+// evaluate its indices (functions of the thread id and constants): R1. The
+// handoff check takes each access to touch its own array only; past a
+// view's end the bytes are another array's. Indices it cannot evaluate,
+// and threads that may not run the access, stay the emulator's bounds
+// checks' (the accepted twins below).
+// RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-verify-pipeline
+
+// -----
+
+// Role 0 reads %a[lane + 1]: lane 31 reads %a[32], which is %b[0], written
+// by role 1 in the same interval.
+gpu.module @m {
+  gpu.func @k(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %b = memref.view %lds[%c128][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %compute = arith.cmpi ult, %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %next = arith.addi %lane, %c1 : index
+    scf.if %compute {
+      // expected-error @+1 {{R1: LDS handoff in kernel 'k': an access past its array: thread 31 indexes dimension 0 of memref<32xf32, #gpu.address_space<workgroup>> at 32, which holds 32}}
+      %x = memref.load %a[%next] : memref<32xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%tid] : memref<?xf32>
+    } else {
+      memref.store %f, %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Accepted twin: the last lane is guarded off by a condition it evaluates.
+gpu.module @m {
+  gpu.func @k_guarded(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %b = memref.view %lds[%c128][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %compute = arith.cmpi ult, %tid, %c32 : index
+    %lane = arith.remui %tid, %c32 : index
+    %next = arith.addi %lane, %c1 : index
+    %inside = arith.cmpi ult, %next, %c32 : index
+    scf.if %compute {
+      scf.if %inside {
+        %x = memref.load %a[%next] : memref<32xf32, #gpu.address_space<workgroup>>
+        memref.store %x, %out[%tid] : memref<?xf32>
+      }
+    } else {
+      memref.store %f, %b[%lane] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// 128 threads copy a 16-byte piece each to %a[4 * tid]; %a holds 256
+// floats, so thread 64's piece is the first to land past its end, in %b.
+gpu.module @m {
+  gpu.func @k_piece(%src: memref<?xf32>, %out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c1024 = arith.constant 1024 : index
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+    %b = memref.view %lds[%c1024][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+    %at = arith.muli %tid, %c4 : index
+    %true = arith.constant true
+    // expected-error @+1 {{R1: LDS handoff in kernel 'k_piece': an access past its array: thread 64 indexes dimension 0 of memref<256xf32, #gpu.address_space<workgroup>> at 256 (4 elements from it), which holds 256}}
+    kda.copy_piece %src[%at] to %a[%at] if (%true) atom(cp_async) : memref<?xf32>, memref<256xf32, #gpu.address_space<workgroup>>
+    kda.copy_fence
+    gpu.barrier
+    %x = memref.load %b[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A vector store of 4 floats at 4 * tid - 2 reaches before the array's
+// start at thread 0 (index -2) and past it at the last thread.
+gpu.module @m {
+  gpu.func @k_vector(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %v = arith.constant dense<1.0> : vector<4xf32>
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<128xf32, #gpu.address_space<workgroup>>
+    %first = arith.cmpi ult, %tid, %c32 : index
+    %at = arith.muli %tid, %c4 : index
+    %shifted = arith.subi %at, %c2 : index
+    scf.if %first {
+      // expected-error @+1 {{R1: LDS handoff in kernel 'k_vector': an access past its array: thread 0 indexes dimension 0 of memref<128xf32, #gpu.address_space<workgroup>> at -2 (4 elements from it), which holds 128}}
+      vector.store %v, %a[%shifted] : memref<128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Accepted: indices that are not functions of the thread id (a loaded
+// offset) are not evaluated here; the emulator checks them at run time.
+gpu.module @m {
+  gpu.func @k_data(%offsets: memref<?xindex>, %out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<32xf32, #gpu.address_space<workgroup>>
+    %compute = arith.cmpi ult, %tid, %c32 : index
+    %i = memref.load %offsets[%tid] : memref<?xindex>
+    scf.if %compute {
+      memref.store %f, %a[%i] : memref<32xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    gpu.return
+  }
+}
