@@ -762,12 +762,18 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
   }
   // Optional operands the spec passes: the kernel reads them.
   auto noteUses = [&](func::FuncOp fn, Value aLog, Value dtBias) {
+    // Once each, however many ops of the function read them (the runtime
+    // refuses an operand listed twice).
+    auto note = [](CompiledKernel &k, const char *operand) {
+      if (!llvm::is_contained(k.uses, operand))
+        k.uses.push_back(operand);
+    };
     for (CompiledKernel &k : kernels)
       if (k.name == fn.getName()) {
         if (aLog)
-          k.uses.push_back("a_log");
+          note(k, "a_log");
         if (dtBias)
-          k.uses.push_back("dt_bias");
+          note(k, "dt_bias");
       }
   };
   for (auto fn : spec.getOps<func::FuncOp>()) {

@@ -244,7 +244,7 @@ kda_status checkOverlaps(const kda_kernel *rec, const kda_forward_args &a,
                     : lastStart + slotElems;
   }
   const int64_t pool = saturatedProduct({poolElems, dtypeBytes(a.state.dtype)});
-  std::vector<Extent> extents = tokenExtents(l, a);
+  std::vector<Extent> extents = tokenExtents(kernelManifest(rec), a);
   extents.insert(
       extents.end(),
       {{"query_start_loc", a.query_start_loc, saturatedProduct({N + 1, 4}),

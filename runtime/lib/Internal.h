@@ -75,13 +75,17 @@ struct Extent {
 int64_t saturatedProduct(std::initializer_list<int64_t> factors);
 /// Element bytes of a kda_dtype (f32 4, bf16 and f16 2).
 int64_t dtypeBytes(kda_dtype d);
-/// The per-token tensors and gate parameters of a call on `l` as extents:
-/// q, k [T, H, K], v [T, HV, V], g [T, HV, K], beta [T, HV], a_log [HV],
-/// dt_bias [HV * K] (f32), out [T, HV, V] (written). `Call` is kda_batch or
-/// kda_forward_args, which name these fields alike.
+/// The per-token tensors and gate parameters of a call on kernel `m`'s
+/// layer as extents: q, k [T, H, K], v [T, HV, V], g [T, HV, K], beta
+/// [T, HV], a_log [HV] and dt_bias [HV * K] (f32; none where the kernel
+/// does not read them: a stale pointer there is not the call's), out
+/// [T, HV, V] (written). `Call` is kda_batch or kda_forward_args, which
+/// name these fields alike.
 template <typename Call>
-std::vector<Extent> tokenExtents(const manifest::Layer &l, const Call &c) {
+std::vector<Extent> tokenExtents(const manifest::Kernel &m, const Call &c) {
+  const manifest::Layer &l = m.layer;
   const int64_t T = c.num_tokens, act = dtypeBytes(c.act_dtype);
+  const bool aLog = m.usesOperand("a_log"), dtBias = m.usesOperand("dt_bias");
   return {
       {"q", c.q, saturatedProduct({T, l.heads, l.headK, act}), false},
       {"k", c.k, saturatedProduct({T, l.heads, l.headK, act}), false},
@@ -91,9 +95,9 @@ std::vector<Extent> tokenExtents(const manifest::Layer &l, const Call &c) {
        false},
       {"beta", c.beta,
        saturatedProduct({T, l.valueHeads, dtypeBytes(c.beta_dtype)}), false},
-      {"a_log", c.a_log, saturatedProduct({l.valueHeads, 4}), false},
-      {"dt_bias", c.dt_bias, saturatedProduct({l.valueHeads, l.headK, 4}),
-       false},
+      {"a_log", c.a_log, aLog ? saturatedProduct({l.valueHeads, 4}) : 0, false},
+      {"dt_bias", c.dt_bias,
+       dtBias ? saturatedProduct({l.valueHeads, l.headK, 4}) : 0, false},
       {"out", c.out, saturatedProduct({T, l.valueHeads, l.headV, act}), true}};
 }
 

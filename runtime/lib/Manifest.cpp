@@ -3,14 +3,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <stdexcept>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace kda::manifest {
 
@@ -563,34 +566,45 @@ bool parseManifest(const std::string &text, const std::string &path,
 
 bool readManifest(const std::string &dir, Manifest &out, std::string &error) {
   const std::string path = dir + "/manifest.json";
-  // A regular file of bounded size: a FIFO or a device here would block or
-  // never end the read.
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    error = "no manifest at " + path;
+  // A regular file of bounded size, checked on the descriptor that is read
+  // (opened without blocking: a FIFO here blocked the open for ever, and a
+  // check by path could be raced by a swap between check and open).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    error = errno == ENOENT
+                ? "no manifest at " + path
+                : path + ": cannot open it: " + std::strerror(errno);
     return false;
   }
-  if (!std::filesystem::is_regular_file(status)) {
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     error = path + ": not a regular file";
     return false;
   }
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec || size > kMaxManifestBytes) {
-    error = path + ": " +
-            (ec ? "cannot read its size"
-                : std::to_string(size) + " bytes, more than a manifest's " +
-                      std::to_string(kMaxManifestBytes));
+  if (uintmax_t(st.st_size) > kMaxManifestBytes) {
+    error = path + ": " + std::to_string(st.st_size) +
+            " bytes, more than a manifest's " +
+            std::to_string(kMaxManifestBytes);
     return false;
   }
-  std::ifstream in(path);
-  if (!in) {
-    error = "cannot read the manifest at " + path;
-    return false;
+  std::string text(size_t(st.st_size), '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      error = path + ": cannot read it" +
+              (n < 0 ? std::string(": ") + std::strerror(errno) : "");
+      return false;
+    }
+    got += size_t(n);
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return parseManifest(text.str(), path, out, error);
+  return parseManifest(text, path, out, error);
 }
 
 } // namespace kda::manifest

@@ -764,9 +764,17 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
     if (k.m.target != bundle->target)
       continue;
     std::string error;
-    if (kda_status s = bundle->backend->load(bundle->dir + "/" + k.m.file,
-                                             k.m.symbol, k.m.dynamicLdsBytes,
-                                             k.handle, error))
+    // A code object is a regular file: the loaders block on a FIFO and
+    // read a device without end.
+    const std::string file = bundle->dir + "/" + k.m.file;
+    std::error_code ec;
+    const auto status = std::filesystem::status(file, ec);
+    if (std::filesystem::exists(status) &&
+        !std::filesystem::is_regular_file(status))
+      return fail(KDA_ERROR_BAD_BUNDLE,
+                  describe(k.m) + ": " + file + " is not a regular file");
+    if (kda_status s = bundle->backend->load(
+            file, k.m.symbol, k.m.dynamicLdsBytes, k.handle, error))
       return fail(s, describe(k.m) + ": " + error);
     if (weighedByPlanner(k.m.kind))
       k.resident = bundle->backend->residentWorkgroups(
@@ -894,7 +902,7 @@ batchExtents(const mf::Kernel &m, const kda_batch &b, int64_t workspaceNeed) {
   using kda::rt::saturatedProduct;
   const mf::Layer &l = m.layer;
   const int64_t N = b.num_seqs;
-  std::vector<kda::rt::Extent> extents = kda::rt::tokenExtents(l, b);
+  std::vector<kda::rt::Extent> extents = kda::rt::tokenExtents(m, b);
   extents.insert(
       extents.end(),
       {{"cu_seqlens", b.cu_seqlens, saturatedProduct({N + 1, 4}), false},
@@ -1001,12 +1009,6 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
         << m.name << " needs " << need << " for this batch";
     return bad();
   }
-  if (std::string overlap =
-          kda::rt::overlappingWrite(batchExtents(m, *b, need));
-      !overlap.empty()) {
-    why << overlap;
-    return bad();
-  }
   const int32_t *cu = b->cu_seqlens_host;
   if (cu[0] != 0) {
     why << "cu_seqlens[0] is " << cu[0] << ", not 0";
@@ -1037,7 +1039,11 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
     if (b->slots_host[i] > 0)
       named.push_back({b->slots_host[i], i});
   std::string repeat = kda::rt::repeatedSlot(std::move(named), "sequences");
-  return repeat.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, repeat);
+  if (!repeat.empty())
+    return fail(KDA_ERROR_INVALID_ARGUMENT, repeat);
+  // Last: the extents follow num_tokens, which cu_seqlens has confirmed.
+  std::string overlap = kda::rt::overlappingWrite(batchExtents(m, *b, need));
+  return overlap.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, overlap);
 }
 
 /// The chunk layer's alternatives after the prep: its scans, then its

@@ -412,6 +412,16 @@ TEST_F(EditedBundles, ManifestTextIsOneRegularFileWithEachKeyOnce) {
   fs::remove(fs::path(dir) / "manifest.json");
   ASSERT_EQ(mkfifo((fs::path(dir) / "manifest.json").c_str(), 0600), 0);
   expectRefused(dir, {"manifest.json: not a regular file"});
+  // A code object likewise (the loaders would block on it).
+  std::string file;
+  dir = edited("k3_small", [&](json &k) {
+    if (k["target"] == "emu")
+      file = k["file"].get<std::string>();
+  });
+  ASSERT_FALSE(file.empty());
+  fs::remove(fs::path(dir) / file);
+  ASSERT_EQ(mkfifo((fs::path(dir) / file).c_str(), 0600), 0);
+  expectRefused(dir, {"kernel 'k3_small'", "is not a regular file"});
 }
 
 // The emulator's code objects: a truncated one crashed inside dlopen (its

@@ -361,6 +361,10 @@ TEST_F(Descriptors, WrittenTensorsOverlapNoOther) {
   expectRefused(
       [](kda_batch &b) { b.a_log = static_cast<const float *>(b.out) + 4; },
       "out overlaps a_log");
+  // A num_tokens past the offsets' end is named as such, not as the
+  // overlaps its stretched extents would make.
+  expectRefused([](kda_batch &b) { b.num_tokens = int64_t(1) << 40; },
+                "cu_seqlens ends at");
 }
 
 // An empty batch is valid and launches nothing.

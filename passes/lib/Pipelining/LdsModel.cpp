@@ -15,9 +15,7 @@ bool mlir::kda::isBarrier(Operation *op) {
       .Cases({"gpu.barrier", "kda.barrier", "kda.lds_barrier",
               "amdgpu.lds_barrier"},
              true)
-      .Cases({"nvvm.barrier", "nvvm.barrier0", "nvvm.barrier.arrive",
-              "nvvm.bar.warp.sync"},
-             true)
+      .Cases({"nvvm.barrier", "nvvm.barrier0", "nvvm.barrier.arrive"}, true)
       .Cases({"rocdl.barrier", "rocdl.s.barrier", "rocdl.s.barrier.signal",
               "rocdl.s.barrier.signal.var", "rocdl.s.barrier.signal.isfirst",
               "rocdl.s.barrier.wait", "rocdl.s.barrier.join"},

@@ -21,10 +21,11 @@ namespace mlir::kda {
 /// Whether `op` is a barrier: a block-wide synchronisation that every
 /// thread must reach, whatever the dialect. The known ones are listed
 /// (gpu.barrier, kda.barrier, kda.lds_barrier, amdgpu.lds_barrier,
-/// nvvm.barrier / barrier0 / barrier.arrive / bar.warp.sync, rocdl's
-/// s.barrier and its signal / wait / join forms); any other op whose name
-/// holds "barrier" is taken as one too, so an unlisted barrier is checked
-/// as a barrier rather than skipped.
+/// nvvm.barrier / barrier0 / barrier.arrive, rocdl's s.barrier and its
+/// signal / wait / join forms); any other op whose name holds "barrier" is
+/// taken as one too, so an unlisted barrier is checked as a barrier rather
+/// than skipped. A warp's sync (nvvm.bar.warp.sync) orders one warp, not
+/// the block: it is not one.
 bool isBarrier(Operation *op);
 
 /// Whether `t` reaches LDS in a way the verifier cannot place or track: a
