@@ -336,6 +336,21 @@ private:
             return std::nullopt;
           return *y == -1 ? 0 : *x % *y;
         })
+        .Case([&](arith::ShLIOp) -> std::optional<int64_t> {
+          if (uy >= w)
+            return std::nullopt; // poison
+          return int64_t(uint64_t(*x) << uy);
+        })
+        .Case([&](arith::ShRUIOp) -> std::optional<int64_t> {
+          if (uy >= w)
+            return std::nullopt;
+          return int64_t(ux >> uy);
+        })
+        .Case([&](arith::ShRSIOp) -> std::optional<int64_t> {
+          if (uy >= w)
+            return std::nullopt;
+          return *x >> uy; // canonical values are sign-extended
+        })
         .Case([&](arith::AndIOp) { return *x & *y; })
         .Case([&](arith::OrIOp) { return *x | *y; })
         .Case([&](arith::XOrIOp) { return *x ^ *y; })
@@ -631,7 +646,11 @@ private:
       span = elems;
       return elems > 0;
     };
-    auto vectorSpan = [](VectorType v) {
+    // A vector of the array's element type is one element of it; of its
+    // scalars, as many as it has (1-D only).
+    auto vectorSpan = [](Value base, VectorType v) -> int64_t {
+      if (cast<MemRefType>(base.getType()).getElementType() == v)
+        return 1;
       return v.getRank() == 1 ? v.getNumElements() : 0;
     };
     if (auto l = dyn_cast<memref::LoadOp>(op))
@@ -641,10 +660,11 @@ private:
     if (auto a = dyn_cast<memref::AtomicRMWOp>(op))
       return take(a.getMemref(), a.getIndices(), 1);
     if (auto l = dyn_cast<vector::LoadOp>(op))
-      return take(l.getBase(), l.getIndices(), vectorSpan(l.getVectorType()));
+      return take(l.getBase(), l.getIndices(),
+                  vectorSpan(l.getBase(), l.getVectorType()));
     if (auto st = dyn_cast<vector::StoreOp>(op))
       return take(st.getBase(), st.getIndices(),
-                  vectorSpan(st.getVectorType()));
+                  vectorSpan(st.getBase(), st.getVectorType()));
     if (auto piece = dyn_cast<CopyPieceOp>(op))
       return take(piece.getLds(), piece.getIndex(), piece.getPieceElems());
     return false;
@@ -652,11 +672,11 @@ private:
 
   /// An access whose indices a thread sure to run it evaluates (functions
   /// of the thread id and constants) must stay inside its array, else R1:
-  /// past a view's end its bytes are another array's, which the intervals
+  /// outside a view its bytes are another array's, which the intervals
   /// above take it never to touch (`lane + 1` at the last lane, a piece of
   /// a thread the array has no room for). Indices that depend on anything
-  /// else, and threads that may not run the op, are left to the emulator's
-  /// bounds checks.
+  /// else, and threads that may not run the op (under a branch or in a loop
+  /// they may skip), are left to the emulator's bounds checks.
   void checkInBounds(Operation *op, const Threads &active) {
     Value mem;
     SmallVector<Value, 4> indices;
@@ -673,23 +693,24 @@ private:
     for (int tid = runs.find_first(); tid >= 0; tid = runs.find_next(tid)) {
       for (auto [d, index] : llvm::enumerate(indices)) {
         std::optional<int64_t> i = eval(index, tid);
-        if (!i)
-          return; // not a function of the thread id: the emulator's
         const int64_t extent = type.getDimSize(d);
         const int64_t width = int64_t(d) + 1 == type.getRank() ? span : 1;
-        if (*i >= 0 && *i <= extent - width)
+        // An index that is not a function of the thread id is the
+        // emulator's; the other dimensions and threads are still checked.
+        if (!i || (*i >= 0 && *i <= extent - width))
           continue;
         return fail(
             "R1",
             llvm::formatv(
-                "an access past its array: thread {0} indexes dimension "
-                "{1} of {2} at {3}{4}, which holds {5}; the bytes past a "
-                "view's end are another array's, which this check takes the "
-                "access never to touch",
+                "an access outside its array: thread {0} indexes dimension "
+                "{1} of {2} at {3}{4}, {5} (0 .. {6}); outside it the bytes "
+                "are another row's or another array's, which the handoff "
+                "check does not count for this access (guard or clamp the "
+                "index)",
                 tid, d, type, *i,
                 width > 1 ? " (" + std::to_string(width) + " elements from it)"
                           : std::string(),
-                extent)
+                *i < 0 ? "before its start" : "past its end", extent - 1)
                 .str(),
             op);
       }
@@ -888,8 +909,16 @@ private:
     // Zero or more trips: iterate the body from the entry state joined with
     // the state after each pass until nothing new reaches its start (the
     // state is a set of (access, threads) pairs of this kernel: finite).
-    divergent |= !uniform(loop.getLowerBound()) ||
-                 !uniform(loop.getUpperBound()) || !uniform(loop.getStep());
+    const bool splits = !uniform(loop.getLowerBound()) ||
+                        !uniform(loop.getUpperBound()) ||
+                        !uniform(loop.getStep());
+    divergent |= splits;
+    // Sure to run the body: where the bounds differ between threads, only
+    // the threads whose own bounds give a trip (a thread that runs none
+    // neither fences nor indexes there).
+    const Threads outer = sure;
+    if (splits)
+      keepThreadsWithATrip(loop);
     State atStart = s;
     while (!hazard) {
       State out = atStart;
@@ -901,6 +930,23 @@ private:
       atStart = std::move(next);
     }
     join(s, atStart);
+    sure = outer;
+  }
+
+  /// Narrows `sure` to the threads whose evaluated bounds give `loop` at
+  /// least one trip; a thread whose bounds do not evaluate is dropped.
+  void keepThreadsWithATrip(scf::ForOp loop) {
+    const unsigned w = widthOf(loop.getLowerBound().getType());
+    for (int tid = sure.find_first(); tid >= 0; tid = sure.find_next(tid)) {
+      std::optional<int64_t> lb = eval(loop.getLowerBound(), tid),
+                             ub = eval(loop.getUpperBound(), tid);
+      const bool trip =
+          lb && ub &&
+          (loop.getUnsignedCmp() ? unsignedOf(*lb, w) < unsignedOf(*ub, w)
+                                 : *lb < *ub);
+      if (!trip)
+        sure.reset(tid);
+    }
   }
 };
 

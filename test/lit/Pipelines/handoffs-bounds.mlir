@@ -1,4 +1,4 @@
-// An LDS access past its array's end, where the threads sure to run it
+// An LDS access outside its array, where the threads sure to run it
 // evaluate its indices (functions of the thread id and constants): R1. The
 // handoff check takes each access to touch its own array only; past a
 // view's end the bytes are another array's. Indices it cannot evaluate,
@@ -25,7 +25,7 @@ gpu.module @m {
     %lane = arith.remui %tid, %c32 : index
     %next = arith.addi %lane, %c1 : index
     scf.if %compute {
-      // expected-error @+1 {{R1: LDS handoff in kernel 'k': an access past its array: thread 31 indexes dimension 0 of memref<32xf32, #gpu.address_space<workgroup>> at 32, which holds 32}}
+      // expected-error @+1 {{R1: LDS handoff in kernel 'k': an access outside its array: thread 31 indexes dimension 0 of memref<32xf32, #gpu.address_space<workgroup>> at 32, past its end (0 .. 31)}}
       %x = memref.load %a[%next] : memref<32xf32, #gpu.address_space<workgroup>>
       memref.store %x, %out[%tid] : memref<?xf32>
     } else {
@@ -82,7 +82,7 @@ gpu.module @m {
     %b = memref.view %lds[%c1024][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
     %at = arith.muli %tid, %c4 : index
     %true = arith.constant true
-    // expected-error @+1 {{R1: LDS handoff in kernel 'k_piece': an access past its array: thread 64 indexes dimension 0 of memref<256xf32, #gpu.address_space<workgroup>> at 256 (4 elements from it), which holds 256}}
+    // expected-error @+1 {{R1: LDS handoff in kernel 'k_piece': an access outside its array: thread 64 indexes dimension 0 of memref<256xf32, #gpu.address_space<workgroup>> at 256 (4 elements from it), past its end (0 .. 255)}}
     kda.copy_piece %src[%at] to %a[%at] if (%true) atom(cp_async) : memref<?xf32>, memref<256xf32, #gpu.address_space<workgroup>>
     kda.copy_fence
     gpu.barrier
@@ -110,7 +110,7 @@ gpu.module @m {
     %at = arith.muli %tid, %c4 : index
     %shifted = arith.subi %at, %c2 : index
     scf.if %first {
-      // expected-error @+1 {{R1: LDS handoff in kernel 'k_vector': an access past its array: thread 0 indexes dimension 0 of memref<128xf32, #gpu.address_space<workgroup>> at -2 (4 elements from it), which holds 128}}
+      // expected-error @+1 {{R1: LDS handoff in kernel 'k_vector': an access outside its array: thread 0 indexes dimension 0 of memref<128xf32, #gpu.address_space<workgroup>> at -2 (4 elements from it), before its start (0 .. 127)}}
       vector.store %v, %a[%shifted] : memref<128xf32, #gpu.address_space<workgroup>>, vector<4xf32>
     }
     gpu.barrier
@@ -136,6 +136,74 @@ gpu.module @m {
     scf.if %compute {
       memref.store %f, %a[%i] : memref<32xf32, #gpu.address_space<workgroup>>
     }
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// One thread's index that does not evaluate (a kernel argument chosen for
+// thread 0) leaves the others checked: thread 63 reads %a[64].
+gpu.module @m {
+  gpu.func @k_select(%out: memref<?xf32>, %n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %is0 = arith.cmpi eq, %tid, %c0 : index
+    %tp1 = arith.addi %tid, %c1 : index
+    %i = arith.select %is0, %n, %tp1 : index
+    // expected-error @+1 {{R1: LDS handoff in kernel 'k_select': an access outside its array: thread 63 indexes dimension 0 of memref<64xf32, #gpu.address_space<workgroup>> at 64, past its end (0 .. 63)}}
+    %x = memref.load %a[%i] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Shifts evaluate like the arithmetic they are: tid << 2 is past 64 floats
+// from thread 16 on.
+gpu.module @m {
+  gpu.func @k_shift(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %i = arith.shli %tid, %c2 : index
+    // expected-error @+1 {{R1: LDS handoff in kernel 'k_shift': an access outside its array: thread 16 indexes dimension 0 of memref<64xf32, #gpu.address_space<workgroup>> at 64, past its end (0 .. 63)}}
+    %x = memref.load %a[%i] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Accepted: a loop over [0, tid) runs no trip for thread 0, so %a[tid - 1]
+// in its body is never -1; and a vector of an array of vectors is one
+// element of it.
+gpu.module @m {
+  gpu.func @k_loop(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c512 = arith.constant 512 : index
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %v = memref.view %lds[%c512][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xvector<4xf32>, #gpu.address_space<workgroup>>
+    scf.for %i = %c0 to %tid step %c1 {
+      %tm1 = arith.subi %tid, %c1 : index
+      %x = memref.load %a[%tm1] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%i] : memref<?xf32>
+    }
+    %y = vector.load %v[%tid] : memref<64xvector<4xf32>, #gpu.address_space<workgroup>>, vector<4xf32>
+    vector.store %y, %out[%tid] : memref<?xf32>, vector<4xf32>
     gpu.barrier
     gpu.return
   }
