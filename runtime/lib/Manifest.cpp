@@ -144,8 +144,24 @@ const json &array(const json &obj, const char *key, const std::string &where) {
   return v;
 }
 
+/// The keys an object of the manifest may have. A misspelt optional field
+/// ("limit", "use") was skipped before and its absence read as meant.
 void onlyKeys(const json &obj, std::initializer_list<const char *> known,
-              const std::string &where, const std::string &field);
+              const std::string &where, const std::string &field) {
+  for (const auto &item : obj.items()) {
+    bool ok = false;
+    for (const char *k : known)
+      ok |= item.key() == k;
+    if (!ok) {
+      std::string name = item.key().size() > 40
+                             ? item.key().substr(0, 37) + "..."
+                             : item.key();
+      bad(where, field.empty() ? name : field + "." + name,
+          "is not a field of " +
+              (field.empty() ? std::string("this object") : "'" + field + "'"));
+    }
+  }
+}
 
 /// Member `key` of `obj`: an object holding only the `known` keys.
 const json &object(const json &obj, const char *key,
@@ -168,25 +184,6 @@ void oneOf(const std::string &value, std::initializer_list<const char *> ok,
     list += (list.empty() ? "" : ", ") + std::string(o);
   }
   bad(where, field, "'" + value + "' is not one of " + list);
-}
-
-/// The keys an object of the manifest may have. A misspelt optional field
-/// ("limit", "use") was skipped before and its absence read as meant.
-void onlyKeys(const json &obj, std::initializer_list<const char *> known,
-              const std::string &where, const std::string &field) {
-  for (const auto &item : obj.items()) {
-    bool ok = false;
-    for (const char *k : known)
-      ok |= item.key() == k;
-    if (!ok) {
-      std::string name = item.key().size() > 40
-                             ? item.key().substr(0, 37) + "..."
-                             : item.key();
-      bad(where, field.empty() ? name : field + "." + name,
-          "is not a field of " +
-              (field.empty() ? std::string("this object") : "'" + field + "'"));
-    }
-  }
 }
 
 const std::initializer_list<const char *> kDtypes = {"f32", "bf16", "f16",

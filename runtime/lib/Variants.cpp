@@ -3,7 +3,6 @@
 
 #include "kda/Target/RecurrentRules.h"
 
-#include <limits>
 #include <sstream>
 
 namespace kda::rt {
@@ -20,11 +19,8 @@ unsigned configField(const mf::Kernel &k, const char *key, unsigned dflt) {
   auto it = k.config.find(key);
   if (it == k.config.end())
     return dflt;
-  // A negative count reads as the largest, which every rule refuses (a
-  // cast would wrap -2 to 4294967294, and 2^32 + 1 to 1).
-  return it->second < 0 || it->second > std::numeric_limits<int32_t>::max()
-             ? std::numeric_limits<unsigned>::max()
-             : unsigned(it->second);
+  // The manifest reader holds config counts to 0 .. 2^31 - 1.
+  return unsigned(it->second);
 }
 
 /// The manifest's config as the rules read it.

@@ -2256,25 +2256,23 @@ static std::optional<PipelineHazard> checkScope(ScheduleOp schedule) {
     body->walk([&](Operation *op) {
       if (op == body)
         return WalkResult::advance();
-      if (isBarrier(op)) {
-        if (Operation *p = divergence(op, body, /*noBranch=*/false)) {
-          found = r0(op, "a barrier under " + p->getName().getStringRef() +
-                             " whose condition or bounds are not shown the "
-                             "same for every thread: not every thread may "
-                             "reach it");
-          return WalkResult::interrupt();
-        }
-      }
-      if (isa<CopyRowOp>(op)) {
-        if (Operation *p = divergence(op, body, /*noBranch=*/true)) {
-          found = r0(op, "a copy row under " + p->getName().getStringRef() +
-                             ": the model takes every row of a copy as "
-                             "issued by every thread whenever the copy is "
-                             "(the copy's own predicate says when)");
-          return WalkResult::interrupt();
-        }
-      }
-      return WalkResult::advance();
+      // What every thread running the body must reach: a barrier (under
+      // uniform control only), a copy row (under no branch at all).
+      const bool row = isa<CopyRowOp>(op);
+      if (!row && !isBarrier(op))
+        return WalkResult::advance();
+      Operation *p = divergence(op, body, /*noBranch=*/row);
+      if (!p)
+        return WalkResult::advance();
+      found = r0(op, Twine(row ? "a copy row" : "a barrier") + " under " +
+                         p->getName().getStringRef() +
+                         (row ? ": the model takes every row of a copy as "
+                                "issued by every thread whenever the copy is "
+                                "(the copy's own predicate says when)"
+                              : " whose condition or bounds are not shown "
+                                "the same for every thread: not every "
+                                "thread may reach it"));
+      return WalkResult::interrupt();
     });
     return found ? WalkResult::interrupt() : WalkResult::skip();
   });
