@@ -234,16 +234,17 @@ kda_status checkOverlaps(const kda_kernel *rec, const kda_forward_args &a,
   const int64_t N = numRows(a);
   const int64_t slotElems = int64_t(l.valueHeads) * l.headK * l.headV;
   const int64_t stride = a.state.slot_stride ? a.state.slot_stride : slotElems;
-  // Slot s at data + s * stride: the pool ends one slot past the start of
-  // its last slot.
-  int64_t poolElems = 0;
-  if (a.state.num_slots > 0) {
-    const int64_t lastStart = saturatedProduct({a.state.num_slots - 1, stride});
-    poolElems = lastStart > std::numeric_limits<int64_t>::max() - slotElems
-                    ? std::numeric_limits<int64_t>::max()
-                    : lastStart + slotElems;
+  // Slot s at data + s * stride: the pool is its slots, and where the
+  // stride is wider than a slot, the gaps between them are not its bytes.
+  const int64_t elemBytes = dtypeBytes(a.state.dtype);
+  Extent pool{"state.data", a.state.data, 0, true};
+  if (a.state.num_slots > 1 && stride > slotElems) {
+    pool.bytes = saturatedProduct({slotElems, elemBytes});
+    pool.stride = saturatedProduct({stride, elemBytes});
+    pool.count = a.state.num_slots;
+  } else if (a.state.num_slots > 0) {
+    pool.bytes = saturatedProduct({a.state.num_slots, slotElems, elemBytes});
   }
-  const int64_t pool = saturatedProduct({poolElems, dtypeBytes(a.state.dtype)});
   std::vector<Extent> extents = tokenExtents(kernelManifest(rec), a);
   extents.insert(
       extents.end(),
@@ -253,7 +254,7 @@ kda_status checkOverlaps(const kda_kernel *rec, const kda_forward_args &a,
        {"has_initial_state", a.has_initial_state, saturatedProduct({N}), false},
        {"num_accepted_tokens", a.num_accepted_tokens,
         a.spec_tokens > 1 ? saturatedProduct({N, 4}) : 0, false},
-       {"state.data", a.state.data, pool, true},
+       pool,
        {"workspace", a.workspace, workspaceNeed, true}});
   const std::string overlap = overlappingWrite(extents);
   return overlap.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, overlap);

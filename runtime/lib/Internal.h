@@ -63,12 +63,16 @@ std::string repeatedSlot(std::vector<std::pair<int32_t, int32_t>> named,
 
 /// A tensor of a call as memory: where it starts, how many bytes it spans
 /// (saturated at INT64_MAX when its shape overflows) and whether the call
-/// writes it.
+/// writes it. A strided pool is `count` pieces of `bytes` each, `stride`
+/// bytes apart (stride > bytes: the gaps between its slots are not its
+/// memory, and may hold another tensor, as in an engine's cache page that
+/// keeps a layer's other states beside each slot).
 struct Extent {
   const char *name;
   const void *data;
   int64_t bytes;
   bool written;
+  int64_t stride = 0, count = 1;
 };
 /// The product of `factors` (a shape and its element bytes): 0 when one is
 /// 0 or negative, INT64_MAX when it overflows.
@@ -104,7 +108,9 @@ std::vector<Extent> tokenExtents(const manifest::Kernel &m, const Call &c) {
 /// The kernels take their tensors as disjoint (a kernel reading q while
 /// another workgroup writes out over it computes garbage): the first pair
 /// in which one is written and the two share a byte ("out overlaps q:
-/// ..."), or empty. Null or empty extents take no memory.
+/// ..."), or empty. Null or empty extents take no memory; a strided
+/// extent's gaps are not its own (two strided extents are compared by
+/// their hulls).
 std::string overlappingWrite(const std::vector<Extent> &extents);
 
 /// Packs one recurrent launch of `batch` (none when it has no sequences)

@@ -107,28 +107,67 @@ int64_t kda::rt::saturatedProduct(std::initializer_list<int64_t> factors) {
 
 int64_t kda::rt::dtypeBytes(kda_dtype d) { return d == KDA_F32 ? 4 : 2; }
 
+namespace {
+/// Addresses of an extent as 128-bit integers (no wrap at the end of the
+/// address space).
+using Addr = __int128;
+/// [first, last] byte of piece i of `e`.
+std::pair<Addr, Addr> pieceBytes(const kda::rt::Extent &e, int64_t i) {
+  const Addr at = Addr(uintptr_t(e.data)) + Addr(i) * e.stride;
+  return {at, at + e.bytes - 1};
+}
+bool strided(const kda::rt::Extent &e) {
+  return e.count > 1 && e.stride > e.bytes;
+}
+/// The hull of `e`: its first piece's first byte to its last piece's last
+/// (a plain extent is its one piece).
+std::pair<Addr, Addr> hull(const kda::rt::Extent &e) {
+  return {pieceBytes(e, 0).first,
+          pieceBytes(e, strided(e) ? e.count - 1 : 0).second};
+}
+/// The first piece of strided `x` that bytes [first, last] meet, or -1:
+/// the first piece ending at or after `first`, if it starts by `last`.
+int64_t meets(const kda::rt::Extent &x, Addr first, Addr last) {
+  const Addr reach = first - pieceBytes(x, 0).second;
+  const Addr i = reach <= 0 ? 0 : (reach + x.stride - 1) / x.stride;
+  if (i >= x.count || pieceBytes(x, int64_t(i)).first > last)
+    return -1;
+  return int64_t(i);
+}
+} // namespace
+
 std::string kda::rt::overlappingWrite(const std::vector<Extent> &extents) {
-  auto begin = [](const Extent &e) { return uintptr_t(e.data); };
-  // The last byte, saturated at the address space's end.
-  auto last = [&](const Extent &e) {
-    const uintptr_t room = std::numeric_limits<uintptr_t>::max() - begin(e);
-    return uintptr_t(e.bytes - 1) > room ? std::numeric_limits<uintptr_t>::max()
-                                         : begin(e) + uintptr_t(e.bytes - 1);
-  };
   for (size_t i = 0; i < extents.size(); ++i)
     for (size_t j = 0; j < extents.size(); ++j) {
       const Extent &w = extents[i], &o = extents[j];
       if (i == j || !w.written || (o.written && j < i) || !w.data || !o.data ||
           w.bytes <= 0 || o.bytes <= 0)
         continue;
-      if (begin(w) <= last(o) && begin(o) <= last(w)) {
-        std::ostringstream why;
-        why << w.name << " overlaps " << o.name << ": " << w.name << " is "
-            << w.bytes << " bytes at " << w.data << ", " << o.name << " "
-            << o.bytes << " at " << o.data << " (the kernels write " << w.name
-            << " while they read or write " << o.name << ")";
-        return why.str();
+      // A strided extent against a plain one piece by piece; otherwise
+      // hulls (only the state pool is strided).
+      const bool byPieces = strided(w) != strided(o);
+      const Extent &plain = strided(w) ? o : w, &other = strided(w) ? w : o;
+      int64_t piece = -1;
+      if (byPieces) {
+        const auto [first, last] = hull(plain);
+        piece = meets(other, first, last);
+      } else if (hull(w).first <= hull(o).second &&
+                 hull(o).first <= hull(w).second) {
+        piece = 0;
       }
+      if (piece < 0)
+        continue;
+      std::ostringstream why;
+      why << w.name << " overlaps " << o.name << ": " << w.name << " is "
+          << w.bytes << " bytes at " << w.data << ", " << o.name << " "
+          << o.bytes << " at " << o.data;
+      if (byPieces)
+        why << " (" << other.name << " is " << other.count << " slots of "
+            << other.bytes << " bytes, " << other.stride
+            << " bytes apart; slot " << piece << " overlaps)";
+      why << " (the kernels write " << w.name << " while they read or write "
+          << o.name << ")";
+      return why.str();
     }
   return "";
 }

@@ -703,6 +703,45 @@ TEST_F(ForwardVariants, PaddingAndStrideMatchTheKernel) {
                 "(kda.slot_stride)");
 }
 
+// A strided pool's slots are its memory, the gaps between them are not: an
+// engine's cache page may keep a layer's other states there. A tensor in a
+// gap is the call's to pass; one sharing bytes with a slot is refused,
+// naming the slot.
+TEST_F(ForwardVariants, StridedPoolGapsAreNotThePools) {
+  const int64_t slotElems = 2 * 64 * 32, stride = 2 * slotElems, slots = 8;
+  // Slot s at pool + s * stride floats; gap s after it.
+  std::vector<float> pool((slots - 1) * stride + slotElems);
+  ASSERT_EQ(reinterpret_cast<uintptr_t>(pool.data()) % 16, 0u);
+  kda_forward_args a = test::forwardArgs(harness->batch(), 0);
+  a.state.data = pool.data();
+  a.state.slot_stride = stride;
+  a.state.num_slots = slots;
+  const int64_t outBytes = int64_t(harness->batch().num_tokens) * 2 * 32 * 2;
+  ASSERT_LE(outBytes, slotElems * 4) << "out must fit in a gap";
+  a.out = pool.data() + slotElems; // gap 0
+  EXPECT_EQ(kda_forward_validate(strided, nullptr, &a), KDA_OK)
+      << kda_last_error();
+  a.out = pool.data() + 6 * stride + slotElems; // gap 6
+  EXPECT_EQ(kda_forward_validate(strided, nullptr, &a), KDA_OK)
+      << kda_last_error();
+  // Its last bytes in slot 3, its first in gap 2.
+  a.out = reinterpret_cast<char *>(pool.data() + 3 * stride) - outBytes + 16;
+  expectRefused(strided, a,
+                "out overlaps state.data: out is " + std::to_string(outBytes) +
+                    " bytes at ");
+  expectRefused(strided, a,
+                "(state.data is 8 slots of 16384 bytes, 32768 "
+                "bytes apart; slot 3 overlaps)");
+  // Past the last slot is outside the pool; its first byte is not.
+  a.out = pool.data() + (slots - 1) * stride + slotElems;
+  EXPECT_EQ(kda_forward_validate(strided, nullptr, &a), KDA_OK)
+      << kda_last_error();
+  a.out = pool.data() + (slots - 1) * stride - 4;
+  expectRefused(strided, a, "slot 7 overlaps");
+  a.out = pool.data();
+  expectRefused(strided, a, "slot 0 overlaps");
+}
+
 /// The manifest's planner threshold always says where it was measured.
 TEST(ManifestPlanner, ThresholdNeedsItsProvenance) {
   manifest::Manifest m;
