@@ -234,17 +234,15 @@ kda_status checkOverlaps(const kda_kernel *rec, const kda_forward_args &a,
   const int64_t N = numRows(a);
   const int64_t slotElems = int64_t(l.valueHeads) * l.headK * l.headV;
   const int64_t stride = a.state.slot_stride ? a.state.slot_stride : slotElems;
-  // Slot s at data + s * stride: the pool is its slots, and where the
-  // stride is wider than a slot, the gaps between them are not its bytes.
+  // Slot s at data + s * stride: the pool is its slots (overlappingWrite
+  // leaves the gaps between them out where the stride is wider).
   const int64_t elemBytes = dtypeBytes(a.state.dtype);
-  Extent pool{"state.data", a.state.data, 0, true};
-  if (a.state.num_slots > 1 && stride > slotElems) {
-    pool.bytes = saturatedProduct({slotElems, elemBytes});
-    pool.stride = saturatedProduct({stride, elemBytes});
-    pool.count = a.state.num_slots;
-  } else if (a.state.num_slots > 0) {
-    pool.bytes = saturatedProduct({a.state.num_slots, slotElems, elemBytes});
-  }
+  const Extent pool{"state.data",
+                    a.state.data,
+                    saturatedProduct({slotElems, elemBytes}),
+                    true,
+                    saturatedProduct({stride, elemBytes}),
+                    a.state.num_slots};
   std::vector<Extent> extents = tokenExtents(kernelManifest(rec), a);
   extents.insert(
       extents.end(),

@@ -63,10 +63,11 @@ std::string repeatedSlot(std::vector<std::pair<int32_t, int32_t>> named,
 
 /// A tensor of a call as memory: where it starts, how many bytes it spans
 /// (saturated at INT64_MAX when its shape overflows) and whether the call
-/// writes it. A strided pool is `count` pieces of `bytes` each, `stride`
-/// bytes apart (stride > bytes: the gaps between its slots are not its
-/// memory, and may hold another tensor, as in an engine's cache page that
-/// keeps a layer's other states beside each slot).
+/// writes it; `count` pieces of `bytes` each, `stride` bytes apart (a
+/// pool's slots; one piece for any other tensor). Where stride > bytes the
+/// gaps between the pieces are not its memory, and may hold another tensor,
+/// as in an engine's cache page that keeps a layer's other states beside
+/// each slot.
 struct Extent {
   const char *name;
   const void *data;

@@ -119,11 +119,9 @@ std::pair<Addr, Addr> pieceBytes(const kda::rt::Extent &e, int64_t i) {
 bool strided(const kda::rt::Extent &e) {
   return e.count > 1 && e.stride > e.bytes;
 }
-/// The hull of `e`: its first piece's first byte to its last piece's last
-/// (a plain extent is its one piece).
+/// The hull of `e`: its first piece's first byte to its last piece's last.
 std::pair<Addr, Addr> hull(const kda::rt::Extent &e) {
-  return {pieceBytes(e, 0).first,
-          pieceBytes(e, strided(e) ? e.count - 1 : 0).second};
+  return {pieceBytes(e, 0).first, pieceBytes(e, e.count - 1).second};
 }
 /// The first piece of strided `x` that bytes [first, last] meet, or -1:
 /// the first piece ending at or after `first`, if it starts by `last`.
@@ -141,7 +139,7 @@ std::string kda::rt::overlappingWrite(const std::vector<Extent> &extents) {
     for (size_t j = 0; j < extents.size(); ++j) {
       const Extent &w = extents[i], &o = extents[j];
       if (i == j || !w.written || (o.written && j < i) || !w.data || !o.data ||
-          w.bytes <= 0 || o.bytes <= 0)
+          w.bytes <= 0 || o.bytes <= 0 || w.count <= 0 || o.count <= 0)
         continue;
       // A strided extent against a plain one piece by piece; otherwise
       // hulls (only the state pool is strided).
