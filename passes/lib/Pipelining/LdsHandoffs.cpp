@@ -69,6 +69,7 @@ struct Range {
 
 struct Access {
   Operation *op;
+  Value mem; // the array it indexes
   Range range;
   Threads threads;
   unsigned roles; // bit r: some thread of role r may make it
@@ -125,7 +126,7 @@ public:
           ArrayRef<int64_t> roleStarts, Mode mode)
       : fn(fn), threads(std::max<int64_t>(threads, 1)), waveSize(waveSize),
         roleStarts(roleStarts), mode(mode), threadsKnown(threads > 0),
-        uniformity(fn) {}
+        laneWave(laneWaveOf(fn, waveSize)), uniformity(fn) {}
 
   std::optional<LdsHandoffHazard> run() {
     if (!fn.getBody().hasOneBlock()) {
@@ -152,6 +153,13 @@ private:
   ArrayRef<int64_t> roleStarts;
   const Mode mode;
   const bool threadsKnown;
+  /// The wave size lane and subgroup ids are evaluated with (0: unknown).
+  const int64_t laneWave;
+  static int64_t laneWaveOf(gpu::GPUFuncOp fn, int64_t rolesWave) {
+    if (const TargetInfo *t = getEnclosingTarget(fn))
+      return t->waveSize;
+    return fn->hasAttr(kWaveRolesAttr) ? rolesWave : 0;
+  }
   std::optional<LdsHandoffHazard> hazard;
   /// The threads sure to run the op being walked: under a branch whose
   /// condition a thread's evaluation cannot decide, that thread may take
@@ -231,8 +239,14 @@ private:
     if (std::optional<int64_t> c = getConstantIntValue(v))
       return c;
     auto at = [&](Value x) { return eval(x, tid, depth + 1); };
-    // Lane and subgroup ids are not evaluated: the wave size they depend on
-    // is the target's, which this analysis does not see.
+    // Lane and subgroup ids of a one-dimensional block, where the wave size
+    // is known (the enclosing kda.target's, else the stated roles'); not
+    // evaluated otherwise.
+    if (isa<gpu::LaneIdOp, gpu::SubgroupIdOp>(op)) {
+      if (!threadsKnown || !laneWave)
+        return std::nullopt;
+      return isa<gpu::LaneIdOp>(op) ? tid % laneWave : tid / laneWave;
+    }
     if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
       if (!threadsKnown)
         return std::nullopt;
@@ -509,12 +523,17 @@ private:
             op, a.op);
       }
     for (const Access &a : s) {
-      // Accesses of one role among themselves are the emulator's (it sees
-      // addresses); any pair that may involve two roles is a hazard.
+      // Accesses of one role among themselves: a hazard where two threads'
+      // evaluated bytes meet (threadsClash); indices that do not evaluate
+      // are the emulator's. Any pair that may involve two roles is a hazard.
       const bool oneRole = a.roles == roles && llvm::has_single_bit(roles);
-      if (a.inFlight || !a.range.overlaps(*r) || (!a.write && !write) ||
-          oneRole)
+      if (a.inFlight || !a.range.overlaps(*r) || (!a.write && !write))
         continue;
+      if (oneRole) {
+        if (!threadsClash(Access{op, mem, *r, active, roles, write}, a, write))
+          return;
+        continue;
+      }
       const int64_t hi = std::min(r->hi, a.range.hi);
       std::string msg = llvm::formatv(
           "{0} of bytes [{1}, {2}) of {3} by threads {4} ({5}) in the "
@@ -529,7 +548,9 @@ private:
           describeRoles(a.roles), a.write ? "wrote" : "read");
       return fail(write ? "R2" : "R1", msg, op, a.op);
     }
-    Access made{op, *r, active, roles, write};
+    Access made{op, mem, *r, active, roles, write};
+    if (write && !threadsClash(made, made, made.write))
+      return;
     auto cp = dyn_cast<CopyPieceOp>(op);
     for (bool inFlight : {false, true}) {
       if (inFlight && (!cp || cp.getAtom() != CopyAtom::CpAsync))
@@ -538,6 +559,108 @@ private:
       if (llvm::none_of(s, [&](const Access &a) { return a.sameAs(made); }))
         s.push_back(made);
     }
+  }
+
+  // ---- threads of one role ----------------------------------------------
+
+  /// Bytes [lo, hi) that thread `tid` touches with one access, in the
+  /// array's space (`exact`: from the space's start; else from the view's
+  /// start, comparable only with accesses of the same view).
+  struct ThreadBytes {
+    int64_t lo, hi;
+    int tid;
+  };
+  /// Every thread's bytes of `a` whose indices evaluate (functions of the
+  /// thread id and constants), sorted by lo; empty for accesses whose
+  /// extent this check does not read (masked, transfer and n-D vector ops,
+  /// atomics: two atomics on one word do not race) or arrays without a
+  /// static identity layout.
+  ArrayRef<ThreadBytes> threadBytes(const Access &a) {
+    auto [it, fresh] = bytesMemo.try_emplace(a.op);
+    if (!fresh || !threadsKnown || isa<memref::AtomicRMWOp>(a.op))
+      return it->second;
+    Value mem;
+    SmallVector<Value, 4> indices;
+    int64_t span = 1;
+    if (!indexedAccess(a.op, mem, indices, span))
+      return it->second;
+    auto type = dyn_cast<MemRefType>(mem.getType());
+    const int64_t bytes = type ? typeBytes(type) : 0;
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        indices.size() != size_t(type.getRank()) || type.getRank() == 0 ||
+        bytes == std::numeric_limits<int64_t>::max() || bytes == 0)
+      return it->second;
+    const int64_t elemBytes = bytes / type.getNumElements();
+    const int64_t base = a.range.exact ? a.range.lo : 0;
+    SmallVector<ThreadBytes> out;
+    for (int64_t tid = 0; tid < threads; ++tid) {
+      int64_t linear = 0;
+      bool known = true;
+      for (auto [d, index] : llvm::enumerate(indices)) {
+        std::optional<int64_t> i = eval(index, tid);
+        if (!i) {
+          known = false;
+          break;
+        }
+        linear = linear * type.getDimSize(d) + *i;
+      }
+      if (known)
+        out.push_back({base + linear * elemBytes,
+                       base + (linear + span) * elemBytes, int(tid)});
+    }
+    llvm::sort(out, [](const ThreadBytes &x, const ThreadBytes &y) {
+      return std::tie(x.lo, x.tid) < std::tie(y.lo, y.tid);
+    });
+    it->second = std::move(out); // eval inserts nothing into bytesMemo
+    return it->second;
+  }
+  llvm::DenseMap<Operation *, SmallVector<ThreadBytes>> bytesMemo;
+
+  /// Two accesses of one role in one barrier interval, at least one a write
+  /// (`write`: `mine`'s): where two different threads' evaluated bytes
+  /// meet, R1 (a read of another thread's write) or R2 (a write over
+  /// another thread's read or write), naming both threads and the bytes.
+  /// The same thread's accesses are in program order. True when no clash
+  /// was found.
+  bool threadsClash(const Access &mine, const Access &theirs, bool write) {
+    if (!mine.range.exact || !theirs.range.exact) {
+      if (mine.mem != theirs.mem)
+        return true;
+    } else if (mine.range.space != theirs.range.space || mine.range.any ||
+               theirs.range.any) {
+      return true;
+    }
+    SmallVector<ThreadBytes> xs(threadBytes(mine));
+    ArrayRef<ThreadBytes> ys = threadBytes(theirs);
+    if (xs.empty() || ys.empty())
+      return true;
+    int64_t widest = 0;
+    for (const ThreadBytes &y : ys)
+      widest = std::max(widest, y.hi - y.lo);
+    for (const ThreadBytes &x : xs) {
+      if (!mine.threads.test(x.tid))
+        continue;
+      // The y that may meet x start after x.lo - widest.
+      auto y = llvm::lower_bound(
+          ys, x.lo - widest,
+          [](const ThreadBytes &t, int64_t lo) { return t.lo < lo; });
+      for (; y != ys.end() && y->lo < x.hi; ++y) {
+        if (y->tid == x.tid || y->hi <= x.lo || !theirs.threads.test(y->tid))
+          continue;
+        fail(write ? "R2" : "R1",
+             llvm::formatv(
+                 "thread {0} {1} bytes [{2}, {3}) of {4} that thread {5} "
+                 "{6} in the same barrier interval (threads of one role): "
+                 "no barrier between them",
+                 x.tid, write ? "writes" : "reads", std::max(x.lo, y->lo),
+                 std::min(x.hi, y->hi), describeSpace(mine.range, theirs.range),
+                 y->tid, theirs.write ? "wrote" : "read")
+                 .str(),
+             mine.op, theirs.op == mine.op ? nullptr : theirs.op);
+        return false;
+      }
+    }
+    return true;
   }
 
   /// Fails where `s` holds pieces in flight at `op` (a barrier, the end).
@@ -991,6 +1114,15 @@ mlir::kda::findLdsHandoffHazard(gpu::GPUFuncOp kernel) {
 
 /// Whether `kernel` issues pieces that land at a fence (cp_async
 /// kda.copy_piece).
+static bool hasSchedule(gpu::GPUFuncOp kernel) {
+  bool any = false;
+  kernel.walk([&](ScheduleOp) {
+    any = true;
+    return WalkResult::interrupt();
+  });
+  return any;
+}
+
 static bool hasAsyncPieces(gpu::GPUFuncOp kernel) {
   return kernel
       .walk([](CopyPieceOp p) {
@@ -1019,20 +1151,29 @@ mlir::kda::findScheduleEntryHazard(gpu::GPUFuncOp kernel) {
     return Checker(kernel, (*block)[0], /*waveSize=*/1, oneRole, Mode::Handoffs)
         .run();
   }
-  bool any = false;
-  kernel.walk([&](ScheduleOp) {
-    any = true;
+  const bool schedules = hasSchedule(kernel);
+  bool lds = !kernel.getWorkgroupAttributions().empty();
+  kernel.walk([&](gpu::DynamicSharedMemoryOp) {
+    lds = true;
     return WalkResult::interrupt();
   });
-  if (!any)
+  if (!schedules && !lds)
     return std::nullopt;
   std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
   const int64_t threads =
       block && (*block)[1] == 1 && (*block)[2] == 1 ? (*block)[0] : 0;
   const SmallVector<int64_t> oneRole = {0};
-  return Checker(kernel, threads, /*waveSize=*/1, oneRole,
-                 Mode::ScheduleEntries)
-      .run();
+  std::optional<LdsHandoffHazard> found =
+      Checker(kernel, threads, /*waveSize=*/1, oneRole, Mode::ScheduleEntries)
+          .run();
+  // A kernel with workgroup memory but no schedule, roles or pieces is
+  // checked for its threads' accesses among themselves where their indices
+  // evaluate (R1 / R2); what the walk cannot model there (a call, a region
+  // op it does not interpret) stays the emulator's, as it was before the
+  // walk covered such kernels, rather than R0.
+  if (!schedules && found && found->rule == "R0")
+    return std::nullopt;
+  return found;
 }
 
 static LogicalResult report(gpu::GPUFuncOp kernel,
@@ -1053,8 +1194,10 @@ LogicalResult mlir::kda::verifyLdsHandoffs(gpu::GPUFuncOp kernel) {
 }
 
 LogicalResult mlir::kda::verifyScheduleEntries(gpu::GPUFuncOp kernel) {
+  const bool schedules = hasSchedule(kernel);
   return report(kernel, findScheduleEntryHazard(kernel),
                 kernel->hasAttr(kWaveRolesAttr) || hasAsyncPieces(kernel)
                     ? "LDS handoff"
-                    : "schedule entry");
+                : schedules ? "schedule entry"
+                            : "LDS access");
 }

@@ -63,7 +63,7 @@ gpu.module @m {
     scf.if %w1 {
       kda.copy_fence
     }
-    // expected-error @+1 {{R3: LDS handoff in kernel 'k': a barrier while the cp_async pieces of threads [0, 32) may still be landing: a kda.copy_fence of theirs must come first}}
+    // expected-error @+1 {{R3: LDS handoff in kernel 'k': a barrier while the cp_async pieces of threads [1, 32) may still be landing: a kda.copy_fence of theirs must come first}}
     gpu.barrier
     %o = arith.subi %c63, %tid : index
     %p = arith.muli %o, %c4 : index
@@ -106,7 +106,8 @@ gpu.module @m {
 
 // -----
 
-// The lane-0 fence, then a schedule entered with the other lanes' pieces landing.
+// The lane-0 fence (lane ids evaluated at sm_90's wave of 32), then a
+// schedule entered with the other lanes' pieces landing.
 gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
   kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
   gpu.func @pieces_into_schedule(%src: memref<?xf32>)
@@ -125,7 +126,7 @@ gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
     scf.if %l0 {
       kda.copy_fence
     }
-    // expected-error @+1 {{R3: LDS handoff in kernel 'pieces_into_schedule': schedule 'tokens' entered while the cp_async pieces of threads [0, 256) may still be landing: a kda.copy_fence of theirs}}
+    // expected-error @+1 {{R3: LDS handoff in kernel 'pieces_into_schedule': schedule 'tokens' entered while the cp_async pieces of threads [1, 32), [33, 64), [65, 96), [97, 128), [129, 160), [161, 192), [193, 224), [225, 256) may still be landing: a kda.copy_fence of theirs}}
     kda.schedule "tokens" trip_count(2) depth(2) target("sm_90") {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
