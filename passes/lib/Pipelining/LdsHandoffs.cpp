@@ -581,9 +581,14 @@ private:
       return it->second;
     Value mem;
     SmallVector<Value, 4> indices;
-    int64_t span = 1;
-    if (!indexedAccess(a.op, mem, indices, span))
+    SmallVector<int64_t, 4> spans;
+    // One contiguous run a thread: n-D vectors are not (their rows are the
+    // emulator's to tell apart).
+    if (!indexedAccess(a.op, mem, indices, spans) || spans.empty() ||
+        llvm::any_of(ArrayRef(spans).drop_back(),
+                     [](int64_t w) { return w != 1; }))
       return it->second;
+    const int64_t span = spans.back();
     auto type = dyn_cast<MemRefType>(mem.getType());
     const int64_t bytes = type ? typeBytes(type) : 0;
     if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
@@ -757,39 +762,43 @@ private:
   }
 
   /// The workgroup array an access indexes, its indices, and how many
-  /// elements it spans along the last dimension from its index (a vector's
-  /// length, a piece's 16 bytes); false for ops this check does not read
-  /// (masked and transfer ops, n-D vectors: their extents depend on masks
-  /// or in_bounds flags).
+  /// elements it spans along each dimension from its index (1, but a
+  /// vector's shape along the trailing dimensions, a piece's 16 bytes along
+  /// the last); false for ops this check does not read (masked and
+  /// transfer ops: their extents depend on masks or in_bounds flags).
   static bool indexedAccess(Operation *op, Value &mem,
-                            SmallVectorImpl<Value> &indices, int64_t &span) {
-    auto take = [&](Value m, ValueRange i, int64_t elems) {
+                            SmallVectorImpl<Value> &indices,
+                            SmallVectorImpl<int64_t> &spans) {
+    auto take = [&](Value m, ValueRange i, ArrayRef<int64_t> trailing) {
       mem = m;
       indices.assign(i.begin(), i.end());
-      span = elems;
-      return elems > 0;
+      if (trailing.size() > indices.size())
+        return false;
+      spans.assign(indices.size() - trailing.size(), 1);
+      spans.append(trailing.begin(), trailing.end());
+      return true;
     };
     // A vector of the array's element type is one element of it; of its
-    // scalars, as many as it has (1-D only).
-    auto vectorSpan = [](Value base, VectorType v) -> int64_t {
+    // scalars, its shape along the trailing dimensions.
+    auto vectorShape = [](Value base, VectorType v) {
       if (cast<MemRefType>(base.getType()).getElementType() == v)
-        return 1;
-      return v.getRank() == 1 ? v.getNumElements() : 0;
+        return SmallVector<int64_t>{1};
+      return llvm::to_vector(v.getShape());
     };
     if (auto l = dyn_cast<memref::LoadOp>(op))
-      return take(l.getMemRef(), l.getIndices(), 1);
+      return take(l.getMemRef(), l.getIndices(), {1});
     if (auto st = dyn_cast<memref::StoreOp>(op))
-      return take(st.getMemRef(), st.getIndices(), 1);
+      return take(st.getMemRef(), st.getIndices(), {1});
     if (auto a = dyn_cast<memref::AtomicRMWOp>(op))
-      return take(a.getMemref(), a.getIndices(), 1);
+      return take(a.getMemref(), a.getIndices(), {1});
     if (auto l = dyn_cast<vector::LoadOp>(op))
       return take(l.getBase(), l.getIndices(),
-                  vectorSpan(l.getBase(), l.getVectorType()));
+                  vectorShape(l.getBase(), l.getVectorType()));
     if (auto st = dyn_cast<vector::StoreOp>(op))
       return take(st.getBase(), st.getIndices(),
-                  vectorSpan(st.getBase(), st.getVectorType()));
+                  vectorShape(st.getBase(), st.getVectorType()));
     if (auto piece = dyn_cast<CopyPieceOp>(op))
-      return take(piece.getLds(), piece.getIndex(), piece.getPieceElems());
+      return take(piece.getLds(), piece.getIndex(), {piece.getPieceElems()});
     return false;
   }
 
@@ -803,8 +812,8 @@ private:
   void checkInBounds(Operation *op, const Threads &active) {
     Value mem;
     SmallVector<Value, 4> indices;
-    int64_t span = 1;
-    if (!threadsKnown || !indexedAccess(op, mem, indices, span))
+    SmallVector<int64_t, 4> spans;
+    if (!threadsKnown || !indexedAccess(op, mem, indices, spans))
       return;
     auto type = dyn_cast<MemRefType>(mem.getType());
     if (!type || !isWorkgroup(type) || !type.hasStaticShape() ||
@@ -817,7 +826,7 @@ private:
       for (auto [d, index] : llvm::enumerate(indices)) {
         std::optional<int64_t> i = eval(index, tid);
         const int64_t extent = type.getDimSize(d);
-        const int64_t width = int64_t(d) + 1 == type.getRank() ? span : 1;
+        const int64_t width = spans[d];
         // An index that is not a function of the thread id is the
         // emulator's; the other dimensions and threads are still checked.
         if (!i || (*i >= 0 && *i <= extent - width))

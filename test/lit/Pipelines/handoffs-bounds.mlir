@@ -3,7 +3,8 @@
 // handoff check takes each access to touch its own array only; past a
 // view's end the bytes are another array's. Indices it cannot evaluate,
 // and threads that may not run the access, stay the emulator's bounds
-// checks' (the accepted twins below).
+// checks' (the accepted twins below). An n-D vector spans its shape along
+// the array's trailing dimensions.
 // RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-verify-pipeline
 
 // -----
@@ -204,6 +205,43 @@ gpu.module @m {
     }
     %y = vector.load %v[%tid] : memref<64xvector<4xf32>, #gpu.address_space<workgroup>>, vector<4xf32>
     vector.store %y, %out[%tid] : memref<?xf32>, vector<4xf32>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// An n-D vector: a 2 x 4 block of rows tid and tid + 1 from an 8 x 4
+// array: the last of 8 threads reads row 8, past the array along
+// dimension 0.
+gpu.module @m {
+  gpu.func @k_rows(%out: memref<?xvector<2x4xf32>>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8x4xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{R1: LDS access in kernel 'k_rows': an access outside its array: thread 7 indexes dimension 0 of memref<8x4xf32, #gpu.address_space<workgroup>> at 7 (2 elements from it), past its end (0 .. 7)}}
+    %x = vector.load %a[%tid, %c0] : memref<8x4xf32, #gpu.address_space<workgroup>>, vector<2x4xf32>
+    memref.store %x, %out[%tid] : memref<?xvector<2x4xf32>>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Accepted twin: rows 2 tid and 2 tid + 1 of a 16 x 4 array.
+gpu.module @m {
+  gpu.func @k_rows_in(%out: memref<?xvector<2x4xf32>>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %tid = gpu.thread_id x
+    %row = arith.muli %tid, %c2 : index
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16x4xf32, #gpu.address_space<workgroup>>
+    %x = vector.load %a[%row, %c0] : memref<16x4xf32, #gpu.address_space<workgroup>>, vector<2x4xf32>
+    memref.store %x, %out[%tid] : memref<?xvector<2x4xf32>>
     gpu.barrier
     gpu.return
   }
