@@ -215,44 +215,111 @@ private:
     return bits >= 64 ? uint64_t(x) : uint64_t(x) & ((uint64_t(1) << bits) - 1);
   }
 
+  /// A value for every thread of the block where it is a function of the
+  /// thread id and constants: one entry standing for all threads where no
+  /// thread id reaches it (a constant, or unknown alike for all), else one a
+  /// thread. Evaluated once a value for the whole block: the accesses,
+  /// branches and loop bounds of one kernel share their index arithmetic.
+  struct PerThread {
+    bool varies = false;
+    std::optional<int64_t> same;                 // !varies
+    SmallVector<std::optional<int64_t>, 0> each; // varies: one a thread
+    std::optional<int64_t> at(int64_t tid) const {
+      return varies ? each[tid] : same;
+    }
+  };
+
   /// `v` for thread `tid` where it is a function of the thread id and
   /// constants only, wrapped to its type's width (sign-extended).
-  std::optional<int64_t> eval(Value v, int64_t tid, unsigned depth = 0) {
-    if (depth > 48 ||
-        !(v.getType().isSignlessInteger() || v.getType().isIndex()))
-      return std::nullopt;
-    auto key = std::make_pair(v.getAsOpaquePointer(), tid);
-    if (auto it = evalMemo.find(key); it != evalMemo.end())
-      return it->second;
-    std::optional<int64_t> x = evalOp(v, tid, depth);
-    if (x)
-      x = wrap(*x, widthOf(v.getType()));
-    evalMemo[key] = x;
-    return x;
+  std::optional<int64_t> eval(Value v, int64_t tid) {
+    return evalAll(v).at(tid);
   }
-  llvm::DenseMap<std::pair<void *, int64_t>, std::optional<int64_t>> evalMemo;
+  const PerThread &evalAll(Value v, unsigned depth = 0) {
+    if (auto it = evalMemo.find(v); it != evalMemo.end())
+      return *it->second;
+    auto out = std::make_unique<PerThread>();
+    if (depth <= 48 &&
+        (v.getType().isSignlessInteger() || v.getType().isIndex()))
+      evalInto(v, depth, *out);
+    const unsigned bits = widthOf(v.getType());
+    for (std::optional<int64_t> &x : out->each)
+      if (x)
+        x = wrap(*x, bits);
+    if (out->same)
+      out->same = wrap(*out->same, bits);
+    // The entries stay where they are as the map grows (recursion adds).
+    return *(evalMemo[v] = std::move(out));
+  }
+  llvm::DenseMap<Value, std::unique_ptr<PerThread>> evalMemo;
 
-  std::optional<int64_t> evalOp(Value v, int64_t tid, unsigned depth) {
+  void evalInto(Value v, unsigned depth, PerThread &out) {
     Operation *op = v.getDefiningOp();
     if (!op)
-      return std::nullopt;
-    if (std::optional<int64_t> c = getConstantIntValue(v))
-      return c;
-    auto at = [&](Value x) { return eval(x, tid, depth + 1); };
+      return;
+    if (std::optional<int64_t> c = getConstantIntValue(v)) {
+      out.same = c;
+      return;
+    }
     // Lane and subgroup ids of a one-dimensional block, where the wave size
     // is known (the enclosing kda.target's, else the stated roles'); not
     // evaluated otherwise.
+    auto byThread = [&](auto f) {
+      out.varies = true;
+      out.each.resize(threads);
+      for (int64_t tid = 0; tid < threads; ++tid)
+        out.each[tid] = f(tid);
+    };
     if (isa<gpu::LaneIdOp, gpu::SubgroupIdOp>(op)) {
       if (!threadsKnown || !laneWave)
-        return std::nullopt;
-      return isa<gpu::LaneIdOp>(op) ? tid % laneWave : tid / laneWave;
+        return;
+      const bool lane = isa<gpu::LaneIdOp>(op);
+      return byThread([&](int64_t tid) -> std::optional<int64_t> {
+        return lane ? tid % laneWave : tid / laneWave;
+      });
     }
     if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
       if (!threadsKnown)
-        return std::nullopt;
-      return id.getDimension() == gpu::Dimension::x ? std::optional(tid)
-                                                    : std::optional<int64_t>(0);
+        return;
+      if (id.getDimension() != gpu::Dimension::x)
+        return void(out.same = 0);
+      return byThread(
+          [](int64_t tid) -> std::optional<int64_t> { return tid; });
     }
+    if (!evaluable(op))
+      return;
+    SmallVector<const PerThread *, 3> ins;
+    for (Value x : op->getOperands())
+      ins.push_back(&evalAll(x, depth + 1));
+    auto operandAt = [&](int64_t tid) {
+      return [&, tid](Value x) -> std::optional<int64_t> {
+        for (auto [operand, in] : llvm::zip(op->getOperands(), ins))
+          if (operand == x)
+            return in->at(tid);
+        return std::nullopt;
+      };
+    };
+    if (llvm::none_of(ins, [](const PerThread *in) { return in->varies; })) {
+      out.same = evalOp(op, operandAt(0));
+      return;
+    }
+    byThread([&](int64_t tid) { return evalOp(op, operandAt(tid)); });
+  }
+
+  /// The integer ops evalOp computes.
+  static bool evaluable(Operation *op) {
+    return isa<arith::ExtSIOp, arith::IndexCastOp, arith::ExtUIOp,
+               arith::IndexCastUIOp, arith::TruncIOp, arith::SelectOp,
+               arith::CmpIOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+               arith::DivUIOp, arith::RemUIOp, arith::DivSIOp, arith::RemSIOp,
+               arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp, arith::AndIOp,
+               arith::OrIOp, arith::XOrIOp, arith::MinUIOp, arith::MaxUIOp,
+               arith::MinSIOp, arith::MaxSIOp>(op);
+  }
+
+  /// `op`'s result for one thread, `at` giving that thread's operands.
+  std::optional<int64_t>
+  evalOp(Operation *op,
+         llvm::function_ref<std::optional<int64_t>(Value)> at) const {
     auto widthIn = [&](Value x) { return widthOf(x.getType()); };
     if (isa<arith::ExtSIOp, arith::IndexCastOp>(op))
       return at(op->getOperand(0)); // canonical values are sign-extended
@@ -522,6 +589,7 @@ private:
                 .str(),
             op, a.op);
       }
+    Access made{op, mem, *r, active, roles, write};
     for (const Access &a : s) {
       // Accesses of one role among themselves: a hazard where two threads'
       // evaluated bytes meet (threadsClash); indices that do not evaluate
@@ -530,7 +598,7 @@ private:
       if (a.inFlight || !a.range.overlaps(*r) || (!a.write && !write))
         continue;
       if (oneRole) {
-        if (!threadsClash(Access{op, mem, *r, active, roles, write}, a, write))
+        if (!threadsClash(made, a, write))
           return;
         continue;
       }
@@ -548,7 +616,6 @@ private:
           describeRoles(a.roles), a.write ? "wrote" : "read");
       return fail(write ? "R2" : "R1", msg, op, a.op);
     }
-    Access made{op, mem, *r, active, roles, write};
     if (write && !threadsClash(made, made, made.write))
       return;
     auto cp = dyn_cast<CopyPieceOp>(op);
