@@ -370,6 +370,35 @@ LogicalResult ScheduleOp::verify() {
   return success();
 }
 
+/// A copy's or read's body is the event's own work (copy rows, the
+/// consumer's computation); the schedule's events - copies, reads, waits,
+/// drains, barriers - nest in the schedule, never in one another's bodies,
+/// where neither the verifier's model nor the lowerings place them.
+static LogicalResult verifyEventBody(Operation *event) {
+  Operation *nested = nullptr;
+  event->walk([&](Operation *op) {
+    if (op != event && isa<AsyncCopyOp, StagedCopyOp, LdsReadOp, AsyncWaitOp,
+                           LdsDrainOp, BarrierOp, LdsBarrierOp, ScheduleOp,
+                           PipelineOp, ProduceOp, ConsumeOp>(op)) {
+      nested = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!nested)
+    return success();
+  return event->emitOpError()
+         << "holds " << nested->getName()
+         << " in its body: schedule events (copies, reads, waits, drains, "
+            "barriers) belong to the schedule, not to another event's body";
+}
+
+LogicalResult AsyncCopyOp::verify() { return verifyEventBody(*this); }
+LogicalResult StagedCopyOp::verify() { return verifyEventBody(*this); }
+LogicalResult LdsReadOp::verify() { return verifyEventBody(*this); }
+LogicalResult ProduceOp::verify() { return verifyEventBody(*this); }
+LogicalResult ConsumeOp::verify() { return verifyEventBody(*this); }
+
 LogicalResult AsyncWaitOp::verify() {
   if (getCountAttr().getInt() < 0)
     return emitOpError() << "count must be non-negative, got "

@@ -621,6 +621,16 @@ kda_status packNamed(const kda_kernel *k, const kda_arg *args,
   if (numSeqs < 0)
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 describe(m) + ": negative num_seqs " + std::to_string(numSeqs));
+  // A named launch fills in num_seqs only: a grid sized by the batch's
+  // longest row (the chunk kernels' max_chunks) needs the batch itself.
+  for (int64_t g : m.grid)
+    if (g == mf::kGridMaxChunks)
+      return fail(KDA_ERROR_INVALID_ARGUMENT,
+                  describe(m) +
+                      ": its grid is sized by max_chunks (the chunks of the "
+                      "batch's longest row), which a launch by name does not "
+                      "give; launch it with kda_launch_chunk or "
+                      "kda_plan_add_chunk");
   std::vector<void *> values(m.args.size(), nullptr);
   std::vector<bool> given(m.args.size(), false);
   for (int32_t i = 0; i < numArgs; ++i) {
@@ -772,6 +782,10 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "backend " + std::to_string(int(backend)) +
                     " is none of auto, hip, cuda, emu");
+  if (target && !*target)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                "empty target name (pass null for the first target the "
+                "backend runs)");
   const std::string manifestPath = std::string(dir) + "/manifest.json";
   // Whether it is there, without opening it (a FIFO would block the open);
   // what it is, is readManifest's to check.
@@ -1029,8 +1043,13 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
       return bad();
     }
     // Host copies are read element by element: an engine may pass a
-    // pointer into the middle of its own array.
+    // pointer into the middle of its own array, aligned to its int32
+    // elements (as kda_forward requires of its host copies).
     const bool host = std::string(p.name).rfind("_host") != std::string::npos;
+    if (p.p && host && (reinterpret_cast<uintptr_t>(p.p) & 3) != 0) {
+      why << p.name << " is not 4-byte aligned (its int32 elements)";
+      return bad();
+    }
     if (p.p && !host && !aligned16(p.p)) {
       why << p.name << " is not 16-byte aligned";
       return bad();

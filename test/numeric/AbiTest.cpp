@@ -633,6 +633,33 @@ TEST_F(NamedLaunch, GivenInAnyOrderMatchesTheOracle) {
   expectOracle(*harness, layer, "named");
 }
 
+// A chunk function's first stage (what kda_bundle_find returns) has a grid
+// sized by max_chunks, which a launch by name does not give: refused, with
+// the call to use instead, rather than a launch of an empty grid reported
+// as done.
+TEST(NamedLaunchChunk, GridSizedByMaxChunksIsRefused) {
+  Opened o(bundleDir("chunk/chunk_k3"), "emu");
+  ASSERT_EQ(o.status, KDA_OK) << o.error;
+  const kda_kernel *chunk = o.find("chunk_k3");
+  ASSERT_NE(chunk, nullptr) << o.error;
+  EXPECT_EQ(kda_launch_named(chunk, nullptr, 0, 1, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error())
+                .find("its grid is sized by "
+                      "max_chunks"),
+            std::string::npos)
+      << kda_last_error();
+  kda_plan *plan = nullptr;
+  ASSERT_EQ(kda_plan_create(o.bundle, &plan), KDA_OK) << kda_last_error();
+  EXPECT_EQ(kda_plan_add_named(plan, chunk, nullptr, 0, 1),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find("kda_launch_chunk"),
+            std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(kda_plan_size(plan), 0);
+  kda_plan_destroy(plan);
+}
+
 //===----------------------------------------------------------------------===//
 // Launch plans
 //===----------------------------------------------------------------------===//

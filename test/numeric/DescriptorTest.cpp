@@ -1,11 +1,12 @@
 //===- DescriptorTest.cpp - bad descriptors are refused, nothing written --===//
 #include "Harness.h"
 
-#include <gtest/gtest.h>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstdint>
+#include <cstring>
 #include <functional>
+#include <gtest/gtest.h>
 #include <utility>
 
 using namespace kda;
@@ -290,6 +291,36 @@ TEST_F(Descriptors, EveryPointerIsCheckedForAlignment) {
   }
 }
 
+// Host copies are read element by element, so they need only their int32
+// elements' alignment; one off by a byte is refused (as kda_forward's are),
+// not read misaligned.
+TEST_F(Descriptors, HostCopiesAreCheckedForElementAlignment) {
+  alignas(16) static char spare[2][64];
+  const std::pair<const char *, std::function<void(kda_batch &)>> fields[] = {
+      {"cu_seqlens_host",
+       [](kda_batch &b) {
+         std::memcpy(spare[0] + 1, b.cu_seqlens_host,
+                     sizeof(int32_t) * size_t(b.num_seqs + 1));
+         b.cu_seqlens_host = reinterpret_cast<const int32_t *>(spare[0] + 1);
+       }},
+      {"slots_host", [](kda_batch &b) {
+         std::memcpy(spare[1] + 2, b.slots_host,
+                     sizeof(int32_t) * size_t(b.num_seqs));
+         b.slots_host = reinterpret_cast<const int32_t *>(spare[1] + 2);
+       }}};
+  for (const auto &[name, spoil] : fields) {
+    SCOPED_TRACE(name);
+    expectRefused(spoil, std::string(name) +
+                             " is not 4-byte aligned (its int32 elements)");
+  }
+  // At an element boundary inside a larger array: accepted.
+  kda_batch b = harness->batch();
+  std::memcpy(spare[0] + 4, b.cu_seqlens_host,
+              sizeof(int32_t) * size_t(b.num_seqs + 1));
+  b.cu_seqlens_host = reinterpret_cast<const int32_t *>(spare[0] + 4);
+  EXPECT_EQ(kda_validate_recurrent(kernel, &b), KDA_OK) << kda_last_error();
+}
+
 TEST_F(Descriptors, CuSeqlensMustStartAtZero) {
   cu = {1, 2, 4, 5};
   expectRefused([&](kda_batch &b) { b.cu_seqlens_host = cu.data(); },
@@ -443,6 +474,19 @@ TEST(Bundles, BackendOutsideTheEnumIsRefused) {
               "backend " + std::to_string(value) +
                   " is none of auto, hip, cuda, emu");
   }
+}
+
+// An empty target name is a bad argument, not a target the bundle lacks
+// (null asks for the first target the backend runs).
+TEST(Bundles, EmptyTargetNameIsRefused) {
+  std::string dir = std::string(KDA_NUMERIC_BUNDLES_DIR) + "/k3_small";
+  kda_bundle *bundle = nullptr;
+  EXPECT_EQ(kda_bundle_open_target(dir.c_str(), KDA_BACKEND_EMU, "", &bundle),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(bundle, nullptr);
+  EXPECT_NE(std::string(kda_last_error()).find("empty target name"),
+            std::string::npos)
+      << kda_last_error();
 }
 
 // A manifest that is not JSON is a bad bundle, reported with its path.

@@ -534,7 +534,7 @@ TEST_P(ForwardRefusals, LastErrorIsClearedBySuccess) {
   EXPECT_STREQ(kda_last_error(), "");
 }
 
-TEST_P(ForwardRefusals, RecurrentBatchHostCopiesNeedNoAlignment) {
+TEST_P(ForwardRefusals, RecurrentBatchHostCopiesNeedOnlyElementAlignment) {
   kda_batch b = harness->batch();
   alignas(16) int32_t slots4[5];
   std::memcpy(slots4 + 1, b.slots_host, size_t(b.num_seqs) * 4);

@@ -171,6 +171,31 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
     if (!llvm::is_contained(rings, buf))
       rings.push_back(buf);
   }
+  // The expansion sizes and places each ring from this pipeline's depth and
+  // trip count: a ring another op also names would be resized under it.
+  for (LdsBufferOp buf : rings) {
+    Operation *scope = SymbolTable::getNearestSymbolTable(buf);
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(buf, scope);
+    if (!uses)
+      return op.emitOpError()
+             << "cannot list the uses of LDS buffer @" << buf.getSymName();
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      Operation *user = use.getUser();
+      if (op->isAncestor(user))
+        continue;
+      auto other = user->getParentOfType<PipelineOp>();
+      InFlightDiagnostic diag =
+          op.emitOpError()
+          << "shares LDS buffer @" << buf.getSymName() << " with "
+          << (other ? "pipeline '" + other.getName().str() + "'"
+                    : user->getName().getStringRef().str())
+          << ": expansion sizes a pipeline's rings from its own depth and "
+             "trip count, so each pipeline needs its own kda.lds_buffer";
+      diag.attachNote(user->getLoc()) << "the other use";
+      return diag;
+    }
+  }
   // A static trip count below the depth never has more than T tiles live.
   const int64_t slots =
       op.getTripCount() ? std::max<int64_t>(1, std::min<int64_t>(N, *op.getTripCount()))

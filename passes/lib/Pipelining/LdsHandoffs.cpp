@@ -630,43 +630,97 @@ private:
 
   // ---- threads of one role ----------------------------------------------
 
-  /// Bytes [lo, hi) that thread `tid` touches with one access, in the
-  /// array's space (`exact`: from the space's start; else from the view's
-  /// start, comparable only with accesses of the same view).
+  /// Bytes [lo, hi) that thread `tid` touches with one access.
   struct ThreadBytes {
     int64_t lo, hi;
     int tid;
   };
-  /// Every thread's bytes of `a` whose indices evaluate (functions of the
-  /// thread id and constants), sorted by lo; empty for accesses whose
-  /// extent this check does not read (masked, transfer and n-D vector ops,
-  /// atomics: two atomics on one word do not race) or arrays without a
-  /// static identity layout.
-  ArrayRef<ThreadBytes> threadBytes(const Access &a) {
+  /// Every thread's bytes of one access whose indices evaluate (functions
+  /// of the thread id and constants), sorted by lo; `root` null: counted
+  /// from the start of workgroup space `space`; else from the start of
+  /// array `root` (comparable only with accesses of the same root). Empty
+  /// for accesses whose extent this check does not read (masked ops and
+  /// transfers with a mask, n-D vectors) and memrefs without a static
+  /// strided layout.
+  struct Footprint {
+    SmallVector<ThreadBytes> bytes;
+    Value root;
+    unsigned space = 0;
+    bool atomic = false; // two atomics on one word do not race
+  };
+
+  /// The array `mem` addresses through casts, subviews, reinterpret casts
+  /// and reshapes (each keeps its source's base; its type's layout says
+  /// where in the source its elements are).
+  static Value rootOf(Value mem) {
+    while (Operation *op = mem.getDefiningOp()) {
+      if (!isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp,
+               memref::ExpandShapeOp, memref::CollapseShapeOp>(op))
+        break;
+      mem = op->getOperand(0);
+    }
+    return mem;
+  }
+
+  /// Bytes of one element of `t` (int, float, index or vector of them).
+  static int64_t elementBytes(Type t) {
+    if (auto v = dyn_cast<VectorType>(t))
+      return v.hasStaticShape() && v.getElementType().isIntOrFloat()
+                 ? v.getNumElements() * elementBytes(v.getElementType())
+                 : 0;
+    if (t.isIndex())
+      return 8;
+    return t.isIntOrFloat() ? (t.getIntOrFloatBitWidth() + 7) / 8 : 0;
+  }
+
+  const Footprint &threadBytes(const Access &a) {
     auto [it, fresh] = bytesMemo.try_emplace(a.op);
-    if (!fresh || !threadsKnown || isa<memref::AtomicRMWOp>(a.op))
-      return it->second;
+    if (!fresh)
+      return *it->second;
+    // Held by pointer: a footprint stays where it is as the map grows (the
+    // caller keeps two at once).
+    it->second = std::make_unique<Footprint>();
+    Footprint &out = *it->second;
+    if (!threadsKnown)
+      return out;
+    out.atomic = isa<memref::AtomicRMWOp>(a.op);
     Value mem;
     SmallVector<Value, 4> indices;
     SmallVector<int64_t, 4> spans;
     // One contiguous run a thread: n-D vectors are not (their rows are the
     // emulator's to tell apart).
-    if (!indexedAccess(a.op, mem, indices, spans) || spans.empty() ||
+    if (!indexedAccess(a.op, mem, indices, spans, /*forRaces=*/true) ||
+        spans.empty() ||
         llvm::any_of(ArrayRef(spans).drop_back(),
                      [](int64_t w) { return w != 1; }))
-      return it->second;
-    const int64_t span = spans.back();
+      return out;
     auto type = dyn_cast<MemRefType>(mem.getType());
-    const int64_t bytes = type ? typeBytes(type) : 0;
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-        indices.size() != size_t(type.getRank()) || type.getRank() == 0 ||
-        bytes == std::numeric_limits<int64_t>::max() || bytes == 0)
-      return it->second;
-    const int64_t elemBytes = bytes / type.getNumElements();
-    const int64_t base = a.range.exact ? a.range.lo : 0;
-    SmallVector<ThreadBytes> out;
+    SmallVector<int64_t> strides;
+    int64_t offset = 0;
+    if (!type || indices.size() != size_t(type.getRank()) ||
+        type.getRank() == 0 ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic) ||
+        (spans.back() > 1 && strides.back() != 1))
+      return out;
+    const int64_t elemBytes = elementBytes(type.getElementType());
+    if (!elemBytes)
+      return out;
+    // From the root's start; from its space's start where the root sits at
+    // a known byte of it.
+    Value root = rootOf(mem);
+    int64_t base = 0;
+    std::optional<Range> r = rangeOf(root);
+    if (r && r->exact && !r->any) {
+      base = r->lo;
+      out.space = r->space;
+    } else {
+      out.root = root;
+    }
+    const int64_t span = spans.back();
     for (int64_t tid = 0; tid < threads; ++tid) {
-      int64_t linear = 0;
+      int64_t linear = offset;
       bool known = true;
       for (auto [d, index] : llvm::enumerate(indices)) {
         std::optional<int64_t> i = eval(index, tid);
@@ -674,19 +728,18 @@ private:
           known = false;
           break;
         }
-        linear = linear * type.getDimSize(d) + *i;
+        linear += *i * strides[d];
       }
       if (known)
-        out.push_back({base + linear * elemBytes,
-                       base + (linear + span) * elemBytes, int(tid)});
+        out.bytes.push_back({base + linear * elemBytes,
+                             base + (linear + span) * elemBytes, int(tid)});
     }
-    llvm::sort(out, [](const ThreadBytes &x, const ThreadBytes &y) {
+    llvm::sort(out.bytes, [](const ThreadBytes &x, const ThreadBytes &y) {
       return std::tie(x.lo, x.tid) < std::tie(y.lo, y.tid);
     });
-    it->second = std::move(out); // eval inserts nothing into bytesMemo
-    return it->second;
+    return out; // eval inserts nothing into bytesMemo
   }
-  llvm::DenseMap<Operation *, SmallVector<ThreadBytes>> bytesMemo;
+  llvm::DenseMap<Operation *, std::unique_ptr<Footprint>> bytesMemo;
 
   /// Two accesses of one role in one barrier interval, at least one a write
   /// (`write`: `mine`'s): where two different threads' evaluated bytes
@@ -695,17 +748,13 @@ private:
   /// The same thread's accesses are in program order. True when no clash
   /// was found.
   bool threadsClash(const Access &mine, const Access &theirs, bool write) {
-    if (!mine.range.exact || !theirs.range.exact) {
-      if (mine.mem != theirs.mem)
-        return true;
-    } else if (mine.range.space != theirs.range.space || mine.range.any ||
-               theirs.range.any) {
+    const Footprint &fx = threadBytes(mine);
+    const Footprint &fy = threadBytes(theirs);
+    if (fx.bytes.empty() || fy.bytes.empty() || (fx.atomic && fy.atomic) ||
+        fx.root != fy.root || fx.space != fy.space)
       return true;
-    }
-    SmallVector<ThreadBytes> xs(threadBytes(mine));
-    ArrayRef<ThreadBytes> ys = threadBytes(theirs);
-    if (xs.empty() || ys.empty())
-      return true;
+    SmallVector<ThreadBytes> xs(fx.bytes); // fy may be fx
+    ArrayRef<ThreadBytes> ys = fy.bytes;
     int64_t widest = 0;
     for (const ThreadBytes &y : ys)
       widest = std::max(widest, y.hi - y.lo);
@@ -725,14 +774,25 @@ private:
                  "{6} in the same barrier interval (threads of one role): "
                  "no barrier between them",
                  x.tid, write ? "writes" : "reads", std::max(x.lo, y->lo),
-                 std::min(x.hi, y->hi), describeSpace(mine.range, theirs.range),
-                 y->tid, theirs.write ? "wrote" : "read")
+                 std::min(x.hi, y->hi), describeFootprint(fx), y->tid,
+                 theirs.write ? "wrote" : "read")
                  .str(),
              mine.op, theirs.op == mine.op ? nullptr : theirs.op);
         return false;
       }
     }
     return true;
+  }
+  std::string describeFootprint(const Footprint &f) const {
+    if (f.root) {
+      auto type = f.root.getType();
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << "an array of type " << type << " (bytes from its start)";
+      return s;
+    }
+    return f.space ? "workgroup attribution " + std::to_string(f.space - 1)
+                   : std::string("the dynamic LDS");
   }
 
   /// Fails where `s` holds pieces in flight at `op` (a barrier, the end).
@@ -835,7 +895,8 @@ private:
   /// transfer ops: their extents depend on masks or in_bounds flags).
   static bool indexedAccess(Operation *op, Value &mem,
                             SmallVectorImpl<Value> &indices,
-                            SmallVectorImpl<int64_t> &spans) {
+                            SmallVectorImpl<int64_t> &spans,
+                            bool forRaces = false) {
     auto take = [&](Value m, ValueRange i, ArrayRef<int64_t> trailing) {
       mem = m;
       indices.assign(i.begin(), i.end());
@@ -866,7 +927,28 @@ private:
                   vectorShape(st.getBase(), st.getVectorType()));
     if (auto piece = dyn_cast<CopyPieceOp>(op))
       return take(piece.getLds(), piece.getIndex(), {piece.getPieceElems()});
-    return false;
+    // Masked ops and transfers: the lanes a mask or the array's end leave
+    // out touch nothing. For races their whole vector counts (it holds
+    // every byte they may touch); for bounds only an unmasked transfer
+    // whose every dimension is in bounds, which is a vector load or store.
+    if (forRaces) {
+      if (auto l = dyn_cast<vector::MaskedLoadOp>(op))
+        return take(l.getBase(), l.getIndices(),
+                    vectorShape(l.getBase(), l.getVectorType()));
+      if (auto st = dyn_cast<vector::MaskedStoreOp>(op))
+        return take(st.getBase(), st.getIndices(),
+                    vectorShape(st.getBase(), st.getVectorType()));
+    }
+    auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+    if (!transfer || !isa<MemRefType>(transfer.getBase().getType()) ||
+        !transfer.getPermutationMap().isMinorIdentity())
+      return false;
+    if (!forRaces &&
+        (transfer.getMask() || llvm::any_of(transfer.getInBoundsValues(),
+                                            [](bool in) { return !in; })))
+      return false;
+    return take(transfer.getBase(), transfer.getIndices(),
+                vectorShape(transfer.getBase(), transfer.getVectorType()));
   }
 
   /// An access whose indices a thread sure to run it evaluates (functions

@@ -196,6 +196,9 @@ private:
   std::optional<PipelineHazard> loop(scf::ForOp op);
   std::optional<PipelineHazard> branch(scf::IfOp op);
   std::optional<PipelineHazard> copy(Operation &op, bool async);
+  /// A predicated-off async copy's rows, issued into the sink slot.
+  std::optional<PipelineHazard> checkSinkRows(Operation &op, const Tile &t,
+                                              Value slotV, Value iterV);
   /// R2 for a copy's data atoms: every copy row of `copy` (of tile `t`)
   /// writes inside t's slot.
   /// The copy's rows bounded inside the slot; `rows` gets each row's bytes
@@ -219,6 +222,15 @@ private:
   /// indices may reach, not only the view's own extent, stay in the slot
   /// where they reach the ring (an index past a view's end reads the next
   /// bytes of LDS). False with `found` set when it fails.
+  /// An access of an LDS array beside the ring (the read body's scratch)
+  /// stays inside that array: past it the bytes are the next array's, which
+  /// may be the ring's.
+  bool checkInsideArray(LdsReadOp read, const Tile &t, Operation *access,
+                        std::optional<PipelineHazard> &found);
+  /// A view of an array beside the ring lies inside that array.
+  bool viewInsideSource(LdsReadOp read, const Tile &t, memref::ViewOp view,
+                        std::optional<int64_t> extent,
+                        std::optional<PipelineHazard> &found);
   bool checkAccess(LdsReadOp read, const Tile &t, Operation *access,
                    memref::ViewOp view, ValueRange indices,
                    ArrayRef<int64_t> span, int64_t ringLo, int64_t ringHi,
@@ -423,6 +435,12 @@ FailureOr<Val> Interpreter::evalOp(Operation *def, Value result) {
       return fail(def, "unknown LDS buffer " + r.getBuffer());
     if (failed(notePeriod(def, *it, (*b)->slots())))
       return failure();
+    // The lowerings take iter mod slots unsigned: a negative iteration's
+    // slot there is not its floor remainder (-1 of 3 slots: 0, not 2).
+    if (it->v < 0)
+      return fail(def, "the slot of iteration " + Twine(it->v) +
+                           ": iterations are counted from 0 (a ring's slots "
+                           "are those of iterations 0, 1, ...)");
     return Val{floorMod(it->v, (*b)->slots())};
   }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
@@ -886,6 +904,40 @@ void Interpreter::assign(int64_t lo, int64_t hi, const Write &w) {
   st.segs = std::move(out);
 }
 
+static bool hasSinkSlot(LdsBufferOp b, Operation *scope,
+                        const TargetInfo *target);
+
+// The body as lowering::emitAsyncCopyBody clones it for the sink: the slot
+// operand is the sink slot, the iteration at most the last (trip count - 1),
+// and nothing is issued when the trip count is 0.
+std::optional<PipelineHazard> Interpreter::checkSinkRows(Operation &op,
+                                                         const Tile &t,
+                                                         Value slotV,
+                                                         Value iterV) {
+  if (trip && *trip <= 0)
+    return std::nullopt;
+  Tile sink = t;
+  sink.slot = t.buf->slots();
+  if (trip)
+    sink.iter.v = std::min(sink.iter.v, *trip - 1);
+  // The two operands read as the clone maps them (every use in the body).
+  auto saved = [&](Value v) {
+    auto it = env.find(v);
+    return it == env.end() ? std::optional<Val>() : std::optional(it->second);
+  };
+  const std::optional<Val> oldSlot = saved(slotV), oldIter = saved(iterV);
+  env[slotV] = Val{sink.slot};
+  env[iterV] = sink.iter;
+  SmallVector<std::pair<int64_t, int64_t>> rows;
+  std::optional<PipelineHazard> h = checkRows(op, sink, rows);
+  for (auto [v, old] : {std::pair(slotV, oldSlot), std::pair(iterV, oldIter)})
+    if (old)
+      env[v] = *old;
+    else
+      env.erase(v);
+  return h;
+}
+
 std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
   auto sym = op.getAttrOfType<FlatSymbolRefAttr>("buffer");
   FailureOr<const Buffer *> b = buffer(&op, sym);
@@ -941,6 +993,15 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
                                     t.iter.v, where(t), *trip));
     }
     if (auto h = checkWrite(&op, t, async ? "" : "register-staged "))
+      return h;
+  }
+  // Predicated off on a target whose waits count instructions, an async
+  // copy still issues its rows, into the sink slot past the ring's last
+  // (hasSinkSlot): they must land there, inside their array.
+  if (!enabled && async && checking() &&
+      hasSinkSlot(t.buf->op, schedule.getOperation(),
+                  lookupTarget(schedule.getTarget()))) {
+    if (auto h = checkSinkRows(op, t, slotV, iterV))
       return h;
   }
   if (enabled) {
@@ -1013,12 +1074,24 @@ static ConstantIntRanges pointRange(Value v, int64_t x) {
   return ConstantIntRanges::constant(APInt(rangeWidth(v), uint64_t(x), true));
 }
 
+/// The range of `v`, whose interpreter value is `x`, within a body: `x`
+/// alone, but any value where `x` moves with the dynamic trip count (an
+/// iteration, T + c). The proof pumps the loop only as far as the
+/// decisions it sees (noteCompare, notePeriod) need; a body's bytes are
+/// bounded by ranges, which record no such decision (`i >= 256`, `i / 300`
+/// in a body would never widen the horizon), so they must hold for every
+/// iteration, not for the ones the proof happens to run.
+static ConstantIntRanges movingOrPoint(Value v, Val x) {
+  return x.a == Anchor::None ? pointRange(v, x.v)
+                             : ConstantIntRanges::maxRange(rangeWidth(v));
+}
+
 ConstantIntRanges Interpreter::rangeIn(Value v, Operation *at, const Tile &t,
                                        unsigned depth) {
   if (depth > 64)
     return ConstantIntRanges::maxRange(rangeWidth(v));
   if (auto it = env.find(v); it != env.end())
-    return pointRange(v, it->second.v);
+    return movingOrPoint(v, it->second);
   // Memoized within one check (checkRows, checkViews clear it): index
   // DAGs share their subterms (a select's condition repeats its operands),
   // which a plain recursion walks again.
@@ -1038,7 +1111,8 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
     Operation *owner = arg.getOwner()->getParentOp();
     if (owner == at) // a hand-written body's (iteration, slot)
       return arg.getOwner()->getNumArguments() == 2
-                 ? point(arg.getArgNumber() == 0 ? t.iter.v : t.slot)
+                 ? (arg.getArgNumber() == 0 ? movingOrPoint(v, t.iter)
+                                            : point(t.slot))
                  : unbounded;
     auto loop = dyn_cast<scf::ForOp>(owner);
     if (!loop || loop.getInductionVar() != arg || !at->isAncestor(loop))
@@ -1071,7 +1145,7 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
     FailureOr<Val> x = eval(v);
     evalError = kept;
     if (succeeded(x))
-      return point(x->v);
+      return movingOrPoint(v, *x);
   }
   if (auto select = dyn_cast<arith::SelectOp>(def))
     if (std::optional<ConstantIntRanges> r = selectRange(select, at, t, depth))
@@ -1189,7 +1263,9 @@ Interpreter::boundBytes(Operation *at, const Tile &t, Operation *user,
     return failure();
   }
   ConstantIntRanges range = rangeIn(byte, at, t);
-  if (range.smin().isMinSignedValue() || range.smax().isMaxSignedValue()) {
+  constexpr int64_t kFar = int64_t(1) << 40; // no LDS is near this
+  if (range.smin().getSExtValue() < -kFar ||
+      range.smax().getSExtValue() > kFar) {
     r0 = hazard("R0", user,
                 cannot(*user, "the LDS byte it starts at cannot be bounded "
                               "from the slot, constants and the body's own "
@@ -1226,6 +1302,37 @@ Interpreter::checkRows(Operation &copy, const Tile &t,
   });
   if (found)
     return found;
+  // gfx950's waits count copy instructions (vmcnt): a group must issue the
+  // rows the lowering counts for it (lowering::instructionsPerAsyncGroup),
+  // which it can only where each row runs a fixed number of times. A group
+  // issuing fewer would let an older group's rows pass a wait.
+  if (isa<AsyncCopyOp>(copy) && target && target->waitsCountInstructions()) {
+    copy.walk([&](CopyRowOp row) {
+      for (Operation *up = row->getParentOp(); up != &copy;
+           up = up->getParentOp()) {
+        auto loop = dyn_cast<scf::ForOp>(up);
+        if (loop && getConstantIntValue(loop.getLowerBound()) &&
+            getConstantIntValue(loop.getUpperBound()) &&
+            getConstantIntValue(loop.getStep()))
+          continue;
+        found = hazard(
+            "R0", row,
+            cannot(*row, ("it runs under " + up->getName().getStringRef() +
+                          " in an async copy, a number of times known only "
+                          "at run time, and " +
+                          target->name +
+                          "'s waits count copy instructions (vmcnt): a group "
+                          "issuing fewer rows than counted lets an older "
+                          "group's pass the wait (issue rows directly in the "
+                          "body or in loops of constant bounds)")
+                             .str()));
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (found)
+      return found;
+  }
   copy.walk([&](CopyRowOp row) {
     // global_load_lds fills whole wave regions, the padding included.
     int64_t extent = row.getRowBytes();
@@ -1236,20 +1343,43 @@ Interpreter::checkRows(Operation &copy, const Tile &t,
     if (failed(bytes))
       return WalkResult::interrupt();
     auto [lo, hi] = *bytes;
-    if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot)) {
-      rows.push_back({lo, hi});
-      return WalkResult::advance();
+    // The sink slot (hasSinkSlot) is where a predicated-off copy's rows land.
+    const std::string slotName =
+        where(t) + (t.slot == t.buf->slots()
+                        ? " (the sink slot, where it lands predicated off)"
+                        : "");
+    if (lo < t.buf->lo(t.slot) || hi > t.buf->hi(t.slot)) {
+      found = hazard(
+          "R2", row,
+          llvm::formatv("the copy of iteration {0} into {1} has a copy row "
+                        "that {2} bytes [{3}, {4}), outside the slot's bytes "
+                        "[{5}, {6}): it would overwrite what the schedule "
+                        "does not track",
+                        t.iter.v, slotName,
+                        hi - lo == extent ? "writes" : "may write", lo, hi,
+                        t.buf->lo(t.slot), t.buf->hi(t.slot)));
+      return WalkResult::interrupt();
     }
-    found = hazard(
-        "R2", row,
-        llvm::formatv("the copy of iteration {0} into {1} has a copy row "
-                      "that {2} bytes [{3}, {4}), outside the slot's bytes "
-                      "[{5}, {6}): it would overwrite what the schedule "
-                      "does not track",
-                      t.iter.v, where(t),
-                      hi - lo == extent ? "writes" : "may write", lo, hi,
-                      t.buf->lo(t.slot), t.buf->hi(t.slot)));
-    return WalkResult::interrupt();
+    // Inside the slot, but the slot must be inside the array the row
+    // writes: past its end are another array's bytes.
+    auto type = cast<MemRefType>(row.getLds().getType());
+    const int64_t base = *workgroupArrayBase(row.getLds()); // boundBytes
+    if (std::optional<int64_t> size = staticBytes(type);
+        size && (lo < base || hi > base + *size)) {
+      found = hazard(
+          "R2", row,
+          llvm::formatv("the copy of iteration {0} into {1} has a copy row "
+                        "that {2} bytes [{3}, {4}), past the end of the LDS "
+                        "array it writes (bytes [{5}, {6})): the ring does "
+                        "not fit its array, and the row would overwrite "
+                        "another array's bytes",
+                        t.iter.v, slotName,
+                        hi - lo == extent ? "writes" : "may write", lo, hi,
+                        base, base + *size));
+      return WalkResult::interrupt();
+    }
+    rows.push_back({lo, hi});
+    return WalkResult::advance();
   });
   return found;
 }
@@ -1319,6 +1449,7 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
   // view of the slot, cannot be bounded here (R0).
   llvm::SetVector<memref::ViewOp> views;
   SmallVector<std::pair<Operation *, memref::ViewOp>> accesses;
+  SmallVector<Operation *> beside; // direct accesses of arrays beside it
   std::optional<PipelineHazard> found;
   rangeCache.clear();
   loadedBytes.clear();
@@ -1359,6 +1490,7 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
                               .str()));
           return WalkResult::interrupt();
         }
+        beside.push_back(op);
         return WalkResult::advance();
       }
       found = hazard("R0", op,
@@ -1393,9 +1525,54 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
     ValueRange indices = a.indices;
     ArrayRef<int64_t> span = a.span;
     if (!checkAccess(read, t, op, view, indices, span, ringLo, ringHi, found))
-      break;
+      return found;
   }
+  for (Operation *op : beside)
+    if (!checkInsideArray(read, t, op, found))
+      return found;
   return found;
+}
+
+bool Interpreter::checkInsideArray(LdsReadOp read, const Tile &t,
+                                   Operation *access,
+                                   std::optional<PipelineHazard> &found) {
+  LdsAccess a = *ldsAccessOf(access);
+  auto type = cast<MemRefType>(a.mem.getType());
+  auto unbounded = [&](const char *why) {
+    found = hazard("R0", access, cannot(*access, why));
+    return false;
+  };
+  if (!type.hasStaticShape())
+    return unbounded("it indexes an LDS array of a shape known only at run "
+                     "time beside the ring: its bytes are not bounded");
+  constexpr int64_t kFar = int64_t(1) << 40;
+  const size_t lead =
+      a.indices.size() - std::min(a.indices.size(), a.span.size());
+  for (auto [d, index] : llvm::enumerate(a.indices)) {
+    ConstantIntRanges r = rangeIn(index, read, t);
+    const int64_t lo = r.smin().getSExtValue(), hi = r.smax().getSExtValue();
+    if (lo < -kFar || hi > kFar)
+      return unbounded("the element it indexes in an LDS array beside the "
+                       "ring cannot be bounded from the slot, constants, "
+                       "thread ids and the body's own loops");
+    const int64_t last = hi + (d >= lead ? a.span[d - lead] - 1 : 0);
+    const int64_t extent = type.getDimSize(d);
+    if (lo >= 0 && last < extent)
+      continue;
+    found = hazard(
+        "R1", access,
+        llvm::formatv("the read of iteration {0} from {1} {2} {3} [{4}, {5}] "
+                      "of dimension {6} of {7} (0 .. {8}): past its array "
+                      "the bytes are another's (the ring's, a tile in "
+                      "flight), which the schedule does not see it touch",
+                      t.iter.v, where(t),
+                      isa<memref::StoreOp, vector::StoreOp>(access)
+                          ? (lo == hi ? "stores" : "may store")
+                          : (lo == hi ? "loads" : "may load"),
+                      "elements", lo, last, d, type, extent - 1));
+    return false;
+  }
+  return true;
 }
 
 bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
@@ -1406,7 +1583,7 @@ bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
   auto type = view.getType();
   if (besideRing(view.getSource(), ringLo, ringHi) &&
       !otherRingUnder(view.getSource(), t.buf->op))
-    return true;
+    return checkInsideArray(read, t, access, found);
   auto unbounded = [&](const char *why) {
     found = hazard("R0", access, cannot(*access, why));
     return false;
@@ -1501,10 +1678,10 @@ bool Interpreter::checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
   std::optional<int64_t> extent = staticBytes(type);
   if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))
     return true;
-  // Views of an array that lies wholly beside the ring are not its
-  // business (the body's other LDS arrays).
+  // Views of an array that lies wholly beside the ring (the body's other
+  // LDS arrays) only have to stay inside it.
   if (besideRing(view.getSource(), ringLo, ringHi))
-    return true;
+    return viewInsideSource(read, t, view, extent, found);
   if (!extent) {
     found = hazard("R0", view,
                    cannot(*view, "a view of the ring's bytes of a size "
@@ -1527,6 +1704,38 @@ bool Interpreter::checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
                            "the wrong tile",
                            t.iter.v, where(t), lo, hi, t.buf->lo(t.slot),
                            t.buf->hi(t.slot)));
+  return false;
+}
+
+bool Interpreter::viewInsideSource(LdsReadOp read, const Tile &t,
+                                   memref::ViewOp view,
+                                   std::optional<int64_t> extent,
+                                   std::optional<PipelineHazard> &found) {
+  if (!extent) {
+    found = hazard("R0", view,
+                   cannot(*view, "a view of an LDS array of a size known "
+                                 "only at run time"));
+    return false;
+  }
+  FailureOr<std::pair<int64_t, int64_t>> bytes = boundBytes(
+      read, t, view, view.getSource(), view.getByteShift(), *extent, found);
+  if (failed(bytes))
+    return false;
+  // besideRing placed the source: a static array at a known base.
+  const int64_t base = *workgroupArrayBase(view.getSource()),
+                end = base +
+                      staticBytes(cast<MemRefType>(view.getSource().getType()))
+                          .value_or(0);
+  if (bytes->first >= base && bytes->second <= end)
+    return true;
+  found =
+      hazard("R1", view,
+             llvm::formatv(
+                 "the read of iteration {0} from {1} views bytes [{2}, "
+                 "{3}) of an LDS array at bytes [{4}, {5}): past it the "
+                 "bytes are another array's (the ring's, a tile in "
+                 "flight), which the schedule does not see it touch",
+                 t.iter.v, where(t), bytes->first, bytes->second, base, end));
   return false;
 }
 

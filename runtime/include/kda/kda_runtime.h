@@ -79,7 +79,8 @@ typedef struct kda_kernel kda_kernel;
 
 /* A packed varlen batch (KDA-MATH.md section 4). Device pointers unless
  * marked host. Every device pointer must be 16-byte aligned; host copies
- * only their element's (an engine may pass a pointer into its own array).
+ * only to their int32 elements (an engine may pass a pointer into its own
+ * array); a misaligned one is refused.
  * As in kda_forward, tensors a batch has no elements of may be null: the
  * per-token ones (q, k, v, g, beta, out) when num_tokens is 0, the per-row
  * ones (slots, slots_host, has_initial_state) when num_seqs is 0, state
@@ -137,7 +138,8 @@ typedef struct kda_plan kda_plan;
  * environment variable KDA_TARGET, when set and not empty, overrides
  * `target` (to point a program at another emulator without rebuilding it).
  * A target the bundle lacks for that backend is refused
- * (KDA_ERROR_UNSUPPORTED). */
+ * (KDA_ERROR_UNSUPPORTED); an empty target name is refused
+ * (KDA_ERROR_INVALID_ARGUMENT). */
 kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
                                   const char *target, kda_bundle **out);
 /* kda_bundle_open_target with target null. */
@@ -150,7 +152,7 @@ kda_status kda_bundle_open(const char *dir, kda_backend backend,
  * (KDA_ERROR_INVALID_ARGUMENT, nothing enqueued); kda_plan_destroy still
  * frees it. Close it before the context (CUDA) or device (HIP) it
  * was opened on is destroyed or reset: the unload happens there. Null is a
- * no-op. */
+ * no-op; closing a bundle twice, like free(), is undefined. */
 void kda_bundle_close(kda_bundle *bundle);
 /* The backend and target the bundle was opened on ("sm_90", "gfx942", "emu"). */
 kda_backend kda_bundle_backend(const kda_bundle *bundle);
@@ -202,7 +204,8 @@ kda_status kda_launch_chunk(const kda_kernel *kernel, const kda_batch *batch,
  * workspace for a kernel that needs one. Null pointers are otherwise passed
  * as given (a kernel may ignore an argument, e.g. a_log of a layer without
  * it). The grid is the manifest's with "num_seqs" replaced by `num_seqs`
- * (0 launches nothing). */
+ * (0 launches nothing); a kernel whose grid is sized by "max_chunks" (the
+ * chunk stages) is refused: kda_launch_chunk gives it its batch. */
 kda_status kda_launch_named(const kda_kernel *kernel, const kda_arg *args,
                             int32_t num_args, int64_t num_seqs, void *stream);
 

@@ -235,3 +235,149 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Through one subview at element 64 (stores and loads alike): the bytes are
+// the subview's place in the array, [256, 512).
+gpu.module @m {
+  gpu.func @subview(%out: memref<?xf32>) workgroup(%a : memref<128xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %nb = arith.addi %tid, %c1 : index
+    %next = arith.andi %nb, %c63 : index
+    %sv = memref.subview %a[64] [64] [1] : memref<128xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1], offset: 64>, #gpu.address_space<workgroup>>
+    // expected-note @+1 {{the other access}}
+    memref.store %f, %sv[%tid] : memref<64xf32, strided<[1], offset: 64>, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{R1: LDS access in kernel 'subview': thread 63 reads bytes [256, 260) of workgroup attribution 0 that thread 0 wrote in the same barrier interval (threads of one role): no barrier between them}}
+    %x = memref.load %sv[%next] : memref<64xf32, strided<[1], offset: 64>, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// A reinterpret cast at element 64 for the store, the array itself for the
+// load of the neighbour's word.
+gpu.module @m {
+  gpu.func @reinterpret(%out: memref<?xf32>) workgroup(%a : memref<128xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %nb = arith.addi %tid, %c1 : index
+    %next = arith.andi %nb, %c63 : index
+    %rc = memref.reinterpret_cast %a to offset: [64], sizes: [64], strides: [1] : memref<128xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1], offset: 64>, #gpu.address_space<workgroup>>
+    // expected-note @+1 {{the other access}}
+    memref.store %f, %rc[%tid] : memref<64xf32, strided<[1], offset: 64>, #gpu.address_space<workgroup>>
+    %m = arith.addi %next, %c64 : index
+    // expected-error @+1 {{R1: LDS access in kernel 'reinterpret': thread 63 reads bytes [256, 260) of workgroup attribution 0 that thread 0 wrote in the same barrier interval (threads of one role): no barrier between them}}
+    %x = memref.load %a[%m] : memref<128xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// A cast to a dynamic shape keeps the base.
+gpu.module @m {
+  gpu.func @cast(%out: memref<?xf32>) workgroup(%a : memref<64xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %nb = arith.addi %tid, %c1 : index
+    %next = arith.andi %nb, %c63 : index
+    %d = memref.cast %a : memref<64xf32, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+    // expected-note @+1 {{the other access}}
+    memref.store %f, %d[%tid] : memref<?xf32, #gpu.address_space<workgroup>>
+    // expected-error @+1 {{R1: LDS access in kernel 'cast': thread 63 reads bytes [0, 4) of workgroup attribution 0 that thread 0 wrote in the same barrier interval (threads of one role): no barrier between them}}
+    %x = memref.load %d[%next] : memref<?xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// A transfer read of four words over the next threads' stores (its whole
+// vector counts: the lanes it may read).
+gpu.module @m {
+  gpu.func @transfer(%out: memref<?xf32>) workgroup(%a : memref<68xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %nb = arith.addi %tid, %c1 : index
+    %next = arith.andi %nb, %c63 : index
+    // expected-note @+1 {{the other access}}
+    memref.store %f, %a[%tid] : memref<68xf32, #gpu.address_space<workgroup>>
+    %pad = arith.constant 0.0 : f32
+    // expected-error @+1 {{R1: LDS access in kernel 'transfer': thread 0 reads bytes [4, 8) of workgroup attribution 0 that thread 1 wrote in the same barrier interval (threads of one role): no barrier between them}}
+    %v = vector.transfer_read %a[%tid], %pad : memref<68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    %x = vector.extract %v[0] : f32 from vector<4xf32>
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// An atomic add and a plain load of one word: the load may see the word
+// before or after the add (two atomics alone do not race).
+gpu.module @m {
+  gpu.func @atomic_plain(%out: memref<?xf32>) workgroup(%a : memref<64xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %nb = arith.addi %tid, %c1 : index
+    %next = arith.andi %nb, %c63 : index
+    // expected-note @+1 {{the other access}}
+    %old = memref.atomic_rmw addf %f, %a[%c0] : (f32, memref<64xf32, #gpu.address_space<workgroup>>) -> f32
+    // expected-error @+1 {{R1: LDS access in kernel 'atomic_plain': thread 0 reads bytes [0, 4) of workgroup attribution 0 that thread 1 wrote in the same barrier interval (threads of one role): no barrier between them}}
+    %x = memref.load %a[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Accepted twin: atomics alone on one word.
+gpu.module @m {
+  gpu.func @atomics_only(%out: memref<?xf32>) workgroup(%a : memref<64xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
+    %c64 = arith.constant 64 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %nb = arith.addi %tid, %c1 : index
+    %next = arith.andi %nb, %c63 : index
+    %old = memref.atomic_rmw addf %f, %a[%c0] : (f32, memref<64xf32, #gpu.address_space<workgroup>>) -> f32
+    %x = memref.atomic_rmw addf %f, %a[%c0] : (f32, memref<64xf32, #gpu.address_space<workgroup>>) -> f32
+    memref.store %x, %out[%tid] : memref<?xf32>
+    gpu.barrier
+    gpu.return
+  }
+}

@@ -253,7 +253,9 @@ gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
 // -----
 
 // A read body's view of another array, at an offset from memory: not the
-// ring's bytes, so not bounded. Safe.
+// ring's array, but the view must stay inside that array (past it are the
+// next array's bytes, hazards-beside-ring.mlir), and an offset loaded from
+// memory is not bounded: R0.
 gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
   kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
   gpu.func @other_array(%src: memref<?xf32>, %at: memref<?xindex>)
@@ -261,6 +263,7 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
                 %other : memref<4096xi8, #gpu.address_space<workgroup>>) kernel {
     %c0 = arith.constant 0 : index
     %off = memref.load %at[%c0] : memref<?xindex>
+    // expected-error @+1 {{R0: cannot analyse memref.view: the LDS byte it starts at cannot be bounded from the slot, constants and the body's own loops (pipeline 'other_array' at depth 1)}}
     kda.schedule "other_array" trip_count(1) depth(1) target("emu") {
       kda.staged_copy @r[%c0] iter(%c0) do {
         kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(staged) : memref<?xf32>, memref<1024xi8, #gpu.address_space<workgroup>>

@@ -125,3 +125,30 @@ func.func @slot_from_memory(%m: memref<1xindex>) {
   }
   return
 }
+
+// -----
+
+// A ring slot of a negative iteration: the lowerings take iter mod slots
+// unsigned, so iteration -1 of a 3-slot ring is slot 0 on the chip, not the
+// floor remainder 2; iterations count from 0.
+kda.lds_buffer @r slots(3) slot_bytes(1024) offset(0)
+func.func @negative_iteration() {
+  // expected-error @+1 {{R0: cannot analyse kda.ring_slot: the slot of iteration -1: iterations are counted from 0}}
+  kda.schedule "neg" depth(3) target("sm_90") {
+    %cm1 = arith.constant -1 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    scf.for %i = %cm1 to %c2 step %c1 {
+      %s = kda.ring_slot %i of @r
+      kda.async_copy @r[%s] iter(%i)
+    }
+    kda.async_wait 0
+    kda.lds_barrier
+    scf.for %i = %cm1 to %c2 step %c1 {
+      %s = kda.ring_slot %i of @r
+      kda.lds_read @r[%s] iter(%i)
+    }
+    kda.lds_barrier
+  }
+  return
+}

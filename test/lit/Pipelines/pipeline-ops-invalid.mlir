@@ -53,3 +53,62 @@ func.func @negative_wait() {
   }
   return
 }
+
+// -----
+
+kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+func.func @copy_in_read() {
+  kda.schedule "s" trip_count(1) depth(1) target("sm_90") {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'kda.lds_read' op holds kda.async_copy in its body: schedule events (copies, reads, waits, drains, barriers) belong to the schedule, not to another event's body}}
+    kda.lds_read @r[%c0] iter(%c0) do {
+      kda.async_copy @r[%c0] iter(%c0)
+    }
+  }
+  return
+}
+
+// -----
+
+kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
+func.func @read_in_copy() {
+  kda.schedule "s" trip_count(1) depth(1) target("emu32") {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'kda.async_copy' op holds kda.lds_read in its body}}
+    kda.async_copy @r[%c0] iter(%c0) do {
+      kda.lds_read @r[%c0] iter(%c0)
+    }
+  }
+  return
+}
+
+// -----
+
+kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
+func.func @wait_in_staged_copy() {
+  kda.schedule "s" trip_count(1) depth(1) target("gfx942") {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'kda.staged_copy' op holds kda.lds_barrier in its body}}
+    kda.staged_copy @r[%c0] iter(%c0) do {
+      scf.for %k = %c0 to %c1 step %c1 {
+        kda.lds_barrier
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+func.func @wait_in_consume() {
+  kda.pipeline "p" trip_count(4) depth(2) {
+    kda.produce @r async stage(0)
+    // expected-error @+1 {{'kda.consume' op holds kda.async_wait in its body}}
+    kda.consume @r stage(1) do {
+      kda.async_wait 0
+    }
+  }
+  return
+}

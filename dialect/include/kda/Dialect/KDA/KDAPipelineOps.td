@@ -83,6 +83,7 @@ def KDA_ProduceOp : KDA_PipeOp<"produce", [HasParent<"PipelineOp">, NoTerminator
   let regions = (region AnyRegion:$body);
   let assemblyFormat = "$buffer (`async` $async^)? `stage` `(` $stage `)` attr-dict (`do` $body^)?";
   let hasRegionVerifier = 1;
+  let hasVerifier = 1;
 }
 
 def KDA_ConsumeOp : KDA_PipeOp<"consume", [HasParent<"PipelineOp">, NoTerminator]> {
@@ -96,6 +97,7 @@ def KDA_ConsumeOp : KDA_PipeOp<"consume", [HasParent<"PipelineOp">, NoTerminator
   let regions = (region AnyRegion:$body);
   let assemblyFormat = "$buffer `stage` `(` $stage `)` attr-dict (`do` $body^)?";
   let hasRegionVerifier = 1;
+  let hasVerifier = 1;
 }
 
 def KDA_ScheduleOp : KDA_PipeOp<"schedule", [NoTerminator, SingleBlock]> {
@@ -143,6 +145,7 @@ def KDA_AsyncCopyOp : KDA_PipeOp<"async_copy", [NoTerminator]> {
   let assemblyFormat = [{
     $buffer `[` $slot `]` `iter` `(` $iter `)` (`if` `(` $pred^ `)`)? attr-dict (`do` $body^)?
   }];
+  let hasVerifier = 1;
 }
 
 def KDA_StagedCopyOp : KDA_PipeOp<"staged_copy", [NoTerminator]> {
@@ -157,6 +160,7 @@ def KDA_StagedCopyOp : KDA_PipeOp<"staged_copy", [NoTerminator]> {
   let assemblyFormat = [{
     $buffer `[` $slot `]` `iter` `(` $iter `)` (`if` `(` $pred^ `)`)? attr-dict (`do` $body^)?
   }];
+  let hasVerifier = 1;
 }
 
 def KDA_AsyncWaitOp : KDA_PipeOp<"async_wait"> {
@@ -176,6 +180,7 @@ def KDA_LdsReadOp : KDA_PipeOp<"lds_read", [NoTerminator]> {
   let arguments = (ins FlatSymbolRefAttr:$buffer, Index:$slot, Index:$iter);
   let regions = (region AnyRegion:$body);
   let assemblyFormat = "$buffer `[` $slot `]` `iter` `(` $iter `)` attr-dict (`do` $body^)?";
+  let hasVerifier = 1;
 }
 
 def KDA_LdsDrainOp : KDA_PipeOp<"lds_drain"> {
