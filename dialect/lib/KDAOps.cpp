@@ -367,6 +367,15 @@ LogicalResult ScheduleOp::verify() {
   if (getTripCountAttr() && getTripCountAttr().getInt() < 0)
     return emitOpError() << "trip_count must be non-negative, got "
                          << getTripCountAttr().getInt();
+  // The hazard rules checked are the named target's (its waits, barriers,
+  // sink slot, LDS); the lowerings follow the enclosing module's target.
+  if (const TargetInfo *t = getEnclosingTarget(*this);
+      t && t->name != getTarget())
+    return emitOpError() << "is checked for target '" << getTarget()
+                         << "' but its module is compiled for '" << t->name
+                         << "' (kda.target): the two must agree, or the "
+                            "schedule is proven safe on one chip and run on "
+                            "another";
   return success();
 }
 

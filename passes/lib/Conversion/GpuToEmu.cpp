@@ -83,6 +83,10 @@ private:
     /// null when `base` is all of it): views at a computed offset, such as
     /// a ring's slot.
     Value shift = {};
+    /// The memref the access indexes where it is not `type` itself but a
+    /// cast, subview, reinterpret cast or reshape of it (its static strided
+    /// layout places the element; `type` stays the array checked against).
+    MemRefType through = {};
   };
   LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs,
                                     SmallVectorImpl<WatchedAccess> &watched);
@@ -93,9 +97,11 @@ private:
   void watchDynamicLdsViews(func::FuncOp fn,
                             SmallVectorImpl<WatchedAccess> &watched);
   /// `user` as a watched access of `mem` (of `type`) at LDS byte `base`,
-  /// if it is a load or store of it.
+  /// if it is a load or store of it (`through`: of a cast, subview,
+  /// reinterpret cast or reshape of it, of that type).
   void watchUser(Operation *user, MemRefType type, int64_t base,
-                 SmallVectorImpl<WatchedAccess> &watched, Value shift = {});
+                 SmallVectorImpl<WatchedAccess> &watched, Value shift = {},
+                 MemRefType through = {});
   /// The loads and stores through `view` (of an array at LDS byte `base` +
   /// `shift`) and through views of it, each watched against the view it
   /// indexes: a typed, statically shaped view at a constant or computed
@@ -551,9 +557,26 @@ void EmuLowering::emitDrainedBarrier(OpBuilder &b, Location loc,
 
 void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
                             SmallVectorImpl<WatchedAccess> &watched,
-                            Value shift) {
+                            Value shift, MemRefType through) {
   if (auto view = dyn_cast<memref::ViewOp>(user))
     return watchView(view, base, shift, watched);
+  // Casts, subviews, reinterpret casts and reshapes keep the array's base:
+  // their accesses are watched against the array, placed by their layout
+  // (one that is not static is left unwatched, as before).
+  if (isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp,
+          memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+    auto result = dyn_cast<MemRefType>(user->getResult(0).getType());
+    SmallVector<int64_t> strides;
+    int64_t offset = 0;
+    if (!result || failed(result.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic) ||
+        result.getElementType() != type.getElementType())
+      return;
+    for (Operation *u : user->getResult(0).getUsers())
+      watchUser(u, type, base, watched, shift, result);
+    return;
+  }
   const int64_t elemBytes = type.getElementTypeBitWidth() / 8;
   // Vector accesses cover their whole vector (a masked store, whose lanes
   // off the mask write nothing, is left unwatched rather than reported for
@@ -563,21 +586,31 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
   };
   if (auto l = dyn_cast<memref::LoadOp>(user))
     watched.push_back(
-        {user, type, l.getIndices(), base, elemBytes, false, shift});
+        {user, type, l.getIndices(), base, elemBytes, false, shift, through});
   else if (auto st = dyn_cast<memref::StoreOp>(user))
     watched.push_back(
-        {user, type, st.getIndices(), base, elemBytes, true, shift});
+        {user, type, st.getIndices(), base, elemBytes, true, shift, through});
   else if (auto vl = dyn_cast<vector::LoadOp>(user))
     watched.push_back({user, type, vl.getIndices(), base,
-                       vectorBytes(vl.getVectorType()), false, shift});
+                       vectorBytes(vl.getVectorType()), false, shift, through});
   else if (auto vs = dyn_cast<vector::StoreOp>(user))
     watched.push_back({user, type, vs.getIndices(), base,
-                       vectorBytes(vs.getVectorType()), true, shift});
+                       vectorBytes(vs.getVectorType()), true, shift, through});
   else if (auto piece = dyn_cast<CopyPieceOp>(user))
     // Checked, and held by the race detector, as a write at its issue
     // (ODS operand 3: its index, a range the op owns).
     watched.push_back({user, type, piece.getODSOperands(3), base,
-                       elemBytes * piece.getPieceElems(), true, shift});
+                       elemBytes * piece.getPieceElems(), true, shift,
+                       through});
+  else if (auto t = dyn_cast<VectorTransferOpInterface>(user);
+           t && !t.getMask() && t.getPermutationMap().isMinorIdentity() &&
+           llvm::all_of(t.getInBoundsValues(), [](bool in) { return in; }))
+    // An unmasked transfer in bounds on every dimension is a vector load
+    // or store (masked or out-of-bounds lanes touch nothing: left
+    // unwatched rather than reported for bytes they do not touch).
+    watched.push_back({user, type, t.getIndices(), base,
+                       vectorBytes(t.getVectorType()),
+                       isa<vector::TransferWriteOp>(user), shift, through});
 }
 
 void EmuLowering::watchView(memref::ViewOp view, int64_t base, Value shift,
@@ -621,10 +654,25 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
   for (const WatchedAccess &a : watched) {
     OpBuilder b(a.op);
     Location loc = a.op->getLoc();
-    // Row-major linear index of the access in its (static) shape.
+    // Row-major linear index of the access in its (static) shape; through
+    // a cast or subview, its layout's offset plus index times stride.
     MemRefType type = a.type;
     Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+    if (a.through) {
+      SmallVector<int64_t> strides;
+      int64_t offset = 0;
+      (void)a.through.getStridesAndOffset(strides, offset); // static
+      linear = arith::ConstantIndexOp::create(b, loc, offset);
+      for (auto [dim, index] : llvm::enumerate(a.indices))
+        linear = arith::AddIOp::create(
+            b, loc, linear,
+            arith::MulIOp::create(
+                b, loc, index,
+                arith::ConstantIndexOp::create(b, loc, strides[dim])));
+    }
     for (auto [dim, index] : llvm::enumerate(a.indices)) {
+      if (a.through)
+        break;
       Value extent =
           arith::ConstantIndexOp::create(b, loc, type.getDimSize(dim));
       linear = arith::AddIOp::create(

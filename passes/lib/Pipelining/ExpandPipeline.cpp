@@ -142,6 +142,13 @@ static CopyAtom copyAtomFor(bool async, const TargetInfo &target) {
 
 FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
                                                 const TargetInfo &target) {
+  // The schedule is written and checked for `target`; the lowerings follow
+  // the enclosing module's (ScheduleOp's verifier holds the two together).
+  if (const TargetInfo *enclosing = getEnclosingTarget(op);
+      enclosing && enclosing->name != target.name)
+    return op.emitOpError() << "is expanded for target '" << target.name
+                            << "' but its module is compiled for '"
+                            << enclosing->name << "' (kda.target)";
   const int64_t N = op.getDepth();
   FailureOr<int64_t> distance = stageDistance(op);
   if (failed(distance))

@@ -110,7 +110,11 @@ int64_t typeBytes(MemRefType t) {
   const int64_t elemBytes = (elemBits + 7) / 8;
   if (!t.hasStaticShape() || !elemBits || !llvm::isPowerOf2_64(elemBytes))
     return std::numeric_limits<int64_t>::max();
-  return t.getNumElements() * elemBytes;
+  int64_t total = elemBytes; // past 2^63 bytes: the rest of the space
+  for (int64_t d : t.getShape())
+    if (llvm::MulOverflow(total, d, total))
+      return std::numeric_limits<int64_t>::max();
+  return total;
 }
 
 /// How the kernel is checked: its waves' handoffs between roles (and its
@@ -965,20 +969,43 @@ private:
     if (!threadsKnown || !indexedAccess(op, mem, indices, spans))
       return;
     auto type = dyn_cast<MemRefType>(mem.getType());
-    if (!type || !isWorkgroup(type) || !type.hasStaticShape() ||
-        !type.getLayout().isIdentity() ||
+    if (!type || !isWorkgroup(type) ||
         indices.size() != size_t(type.getRank()) || type.getRank() == 0)
       return;
+    // Through a cast, subview, reinterpret cast or reshape of an array of
+    // static shape, the element its static strided layout places must also
+    // lie inside that array (a subview's last index plus one is the next
+    // array's first element).
+    SmallVector<int64_t> strides;
+    int64_t offset = 0;
+    Value root = rootOf(mem);
+    auto rootType = dyn_cast<MemRefType>(root.getType());
+    const bool placed = root != mem && rootType && rootType.hasStaticShape() &&
+                        rootType.getLayout().isIdentity() &&
+                        rootType.getElementType() == type.getElementType() &&
+                        succeeded(type.getStridesAndOffset(strides, offset)) &&
+                        !ShapedType::isDynamic(offset) &&
+                        llvm::none_of(strides, ShapedType::isDynamic);
     Threads runs = active;
     runs &= sure;
     for (int tid = runs.find_first(); tid >= 0; tid = runs.find_next(tid)) {
+      int64_t first = offset, last = offset;
+      bool known = placed;
       for (auto [d, index] : llvm::enumerate(indices)) {
         std::optional<int64_t> i = eval(index, tid);
-        const int64_t extent = type.getDimSize(d);
         const int64_t width = spans[d];
+        if (i && placed) {
+          first += *i * strides[d];
+          last += (*i + width - 1) * strides[d];
+        }
+        known &= i.has_value();
         // An index that is not a function of the thread id is the
         // emulator's; the other dimensions and threads are still checked.
-        if (!i || (*i >= 0 && *i <= extent - width))
+        // A dimension of run-time extent is bounded only through `placed`.
+        if (!i || type.isDynamicDim(d))
+          continue;
+        const int64_t extent = type.getDimSize(d);
+        if (*i >= 0 && *i <= extent - width)
           continue;
         return fail(
             "R1",
@@ -995,6 +1022,21 @@ private:
                 .str(),
             op);
       }
+      const int64_t elems = placed ? rootType.getNumElements() : 0;
+      if (!known ||
+          (std::min(first, last) >= 0 && std::max(first, last) < elems))
+        continue;
+      return fail(
+          "R1",
+          llvm::formatv("an access outside its array: thread {0} reaches "
+                        "elements [{1}, {2}] of {3} (0 .. {4}) through {5}; "
+                        "outside it the bytes are another array's, which the "
+                        "handoff check does not count for this access (guard "
+                        "or clamp the index)",
+                        tid, std::min(first, last), std::max(first, last),
+                        rootType, elems - 1, type)
+              .str(),
+          op);
     }
   }
 

@@ -39,6 +39,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include <limits>
 
 #include <deque>
@@ -756,6 +757,27 @@ std::optional<PipelineHazard> Interpreter::loop(scf::ForOp f) {
                   cannot(*f.getOperation(),
                          "an unsigned loop with a bound that is negative as "
                          "a signed value"));
+  // A counter narrower than 64 bits steps past its last trip in its own
+  // width (scf.for's increment has no overflow flag): where that wraps,
+  // the loop runs on (0, 100, -56, ... for i8 to 120 by 100), which the
+  // run below, counting in 64 bits, would not see.
+  if (const unsigned width = widthOf(f.getInductionVar());
+      width > 0 && width < 64 && ub.v > lb.v) {
+    const int64_t trips = (ub.v - lb.v + stepV.v - 1) / stepV.v;
+    const int64_t after = lb.v + trips * stepV.v;
+    const int64_t max = f.getUnsignedCmp()
+                            ? int64_t((uint64_t(1) << width) - 1)
+                            : int64_t((uint64_t(1) << (width - 1)) - 1);
+    if (after > max)
+      return hazard(
+          "R0", f,
+          cannot(*f.getOperation(),
+                 llvm::formatv("its i{0} counter steps from its last trip, "
+                               "{1}, to {2}, past the largest i{0} value {3}: "
+                               "it wraps and the loop runs on past its bound",
+                               width, after - stepV.v, after, max)
+                     .str()));
+  }
   for (int64_t i = lb.v; i < ub.v; i += stepV.v) {
     if (++iterations > kMaxIterations)
       return hazard("R0", f,
@@ -1150,6 +1172,14 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
   if (auto select = dyn_cast<arith::SelectOp>(def))
     if (std::optional<ConstantIntRanges> r = selectRange(select, at, t, depth))
       return *r;
+  // A lane id is below the target's wave size, whatever its upper_bound
+  // says: a bound below it (32 on a wave of 64) is wrong, and would let
+  // lanes 32..63 index past what the range allows.
+  if (isa<gpu::LaneIdOp>(def))
+    if (const TargetInfo *target = lookupTarget(schedule.getTarget()))
+      return ConstantIntRanges::fromSigned(
+          APInt(rangeWidth(v), 0),
+          APInt(rangeWidth(v), uint64_t(target->waveSize - 1)));
   auto infer = dyn_cast<InferIntRangeInterface>(def);
   if (!infer)
     return unbounded;
@@ -2160,7 +2190,13 @@ std::optional<int64_t> staticBytes(MemRefType t) {
   const int64_t bytes = (bits + 7) / 8;
   if (!llvm::isPowerOf2_64(bytes))
     return std::nullopt;
-  return t.getNumElements() * bytes;
+  // A shape whose bytes pass 2^63 has no size here (getNumElements would
+  // wrap: 2^62 floats counted as 0 bytes).
+  int64_t total = bytes;
+  for (int64_t d : t.getShape())
+    if (llvm::MulOverflow(total, d, total))
+      return std::nullopt;
+  return total;
 }
 
 /// The [shift, shift + bytes) of the one view of a gpu.dynamic_shared_memory,
@@ -2303,7 +2339,7 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
   });
   if (unknown)
     return r0("cannot analyse the LDS of the kernel: " + *unknown +
-              " has no static size");
+              " has no static size (or one past 2^63 bytes)");
   // A ring's sink slot (hasSinkSlot) is written by every predicated-off copy
   // at any time: no other ring of the kernel may hold those bytes.
   for (Operation *x : seen) {

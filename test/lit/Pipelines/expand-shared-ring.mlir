@@ -48,3 +48,18 @@ gpu.module @m attributes {kda.target = #kda.target<"gfx950">} {
     gpu.return
   }
 }
+
+// -----
+
+// Expanded for one target inside a module compiled for another: refused.
+gpu.module @m attributes {kda.target = #kda.target<"gfx942">} {
+  kda.lds_buffer @k slots(1) slot_bytes(8192) offset(0)
+  gpu.func @mismatch() kernel {
+    // expected-error @+1 {{'kda.pipeline' op is expanded for target 'gfx950' but its module is compiled for 'gfx942' (kda.target)}}
+    kda.pipeline "p" trip_count(4) depth(2) {
+      kda.produce @k async stage(0)
+      kda.consume @k stage(1)
+    }
+    gpu.return
+  }
+}

@@ -246,3 +246,65 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Through a subview at element 4 of 252 elements: thread 63's element 252
+// is past the subview's end (the next array's first float).
+gpu.module @m {
+  gpu.func @k_subview(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+    %sv = memref.subview %a[4] [252] [1] : memref<256xf32, #gpu.address_space<workgroup>> to memref<252xf32, strided<[1], offset: 4>, #gpu.address_space<workgroup>>
+    %e = arith.muli %tid, %c4 : index
+    // expected-error @+1 {{R1: LDS access in kernel 'k_subview': an access outside its array: thread 63 indexes dimension 0 of memref<252xf32, strided<[1], offset: 4>, #gpu.address_space<workgroup>> at 252, past its end (0 .. 251)}}
+    memref.store %f, %sv[%e] : memref<252xf32, strided<[1], offset: 4>, #gpu.address_space<workgroup>>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Through a cast to a dynamic shape, element 4 tid + 4 of 256: thread 63's
+// is 256, past the array the cast was taken of.
+gpu.module @m {
+  gpu.func @k_cast(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+    %d = memref.cast %a : memref<256xf32, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+    %e0 = arith.muli %tid, %c4 : index
+    %e = arith.addi %e0, %c4 : index
+    // expected-error @+1 {{R1: LDS access in kernel 'k_cast': an access outside its array: thread 63 reaches elements [256, 256] of memref<256xf32, #gpu.address_space<workgroup>> (0 .. 255) through memref<?xf32, #gpu.address_space<workgroup>>}}
+    memref.store %f, %d[%e] : memref<?xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Accepted twin: the same cast, element 4 tid.
+gpu.module @m {
+  gpu.func @k_cast_in(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %f = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %a = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+    %d = memref.cast %a : memref<256xf32, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+    %e = arith.muli %tid, %c4 : index
+    memref.store %f, %d[%e] : memref<?xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    gpu.return
+  }
+}

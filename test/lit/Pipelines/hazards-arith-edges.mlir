@@ -124,3 +124,50 @@ func.func @minint_rem() {
   }
   return
 }
+
+// -----
+
+// An i8 counter from 0 to 120 by 100 steps from 100 to 200, which wraps to
+// -56: the loop runs on (-56, 44, -112, ...), trips the 64-bit run would
+// not see. R0; the same loop to 27 (one trip, its step ends at 100) is
+// interpreted.
+kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
+func.func @i8_counter_wraps() {
+  // expected-error @+1 {{R0: cannot analyse scf.for: its i8 counter steps from its last trip, 100, to 200, past the largest i8 value 127: it wraps and the loop runs on past its bound}}
+  kda.schedule "w" depth(1) target("sm_90") {
+    %b0 = arith.constant 0 : i8
+    %b120 = arith.constant 120 : i8
+    %b100 = arith.constant 100 : i8
+    scf.for %j = %b0 to %b120 step %b100 : i8 {
+      %i = arith.index_cast %j : i8 to index
+      %s = kda.ring_slot %i of @r
+      kda.async_copy @r[%s] iter(%i)
+      kda.async_wait 0
+      kda.lds_barrier
+      kda.lds_read @r[%s] iter(%i)
+      kda.lds_barrier
+    }
+  }
+  return
+}
+
+// -----
+
+kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
+func.func @i8_counter_fits() {
+  kda.schedule "w" depth(1) target("sm_90") {
+    %b0 = arith.constant 0 : i8
+    %b27 = arith.constant 27 : i8
+    %b100 = arith.constant 100 : i8
+    scf.for %j = %b0 to %b27 step %b100 : i8 {
+      %i = arith.index_cast %j : i8 to index
+      %s = kda.ring_slot %i of @r
+      kda.async_copy @r[%s] iter(%i)
+      kda.async_wait 0
+      kda.lds_barrier
+      kda.lds_read @r[%s] iter(%i)
+      kda.lds_barrier
+    }
+  }
+  return
+}

@@ -82,7 +82,7 @@ module attributes {gpu.container_module} {
 func.func @unknown_dynamic(%off: index) {
   %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
   %v = memref.view %dyn[%off][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1024xf32, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{R0: cannot analyse the LDS of the kernel: gpu.dynamic_shared_memory has no static size (pipeline 'dyn' at depth 1)}}
+  // expected-error @+1 {{R0: cannot analyse the LDS of the kernel: gpu.dynamic_shared_memory has no static size (or one past 2^63 bytes) (pipeline 'dyn' at depth 1)}}
   kda.schedule "dyn" depth(1) target("gfx942") {
   }
   return
@@ -211,5 +211,23 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+  }
+}
+
+// -----
+
+// 2^62 floats: 2^64 bytes, which a 64-bit product wraps to 0; not a size.
+gpu.module @kernels attributes {kda.target = #kda.target<"gfx942">} {
+  kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
+  gpu.func @huge() workgroup(%big : memref<4611686018427387904xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    // expected-error @+1 {{R0: cannot analyse the LDS of the kernel: workgroup attribution 0 has no static size (or one past 2^63 bytes)}}
+    kda.schedule "s" trip_count(1) depth(1) target("gfx942") {
+      %c0 = arith.constant 0 : index
+      kda.staged_copy @r[%c0] iter(%c0)
+      kda.lds_barrier
+      kda.lds_read @r[%c0] iter(%c0)
+      kda.lds_barrier
+    }
+    gpu.return
   }
 }

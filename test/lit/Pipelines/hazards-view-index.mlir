@@ -366,3 +366,40 @@ gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
     gpu.return
   }
 }
+
+// -----
+
+// A lane id whose upper_bound (32) is below the target's wave (64): lanes
+// 32..63 exist, and their 4 l + 128 passes the 256-float view. The range is
+// the wave's, not the attribute's.
+gpu.module @kernels attributes {kda.target = #kda.target<"gfx942">} {
+  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+  gpu.func @lane_bound(%src: memref<?xf32>)
+      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    // expected-error @+1 {{R1: the read of iteration 0 from @r slot 0 may load bytes [512, 1524) through a view of the ring, outside the slot's bytes [0, 1024): the wrong tile}}
+    kda.schedule "lane_bound" trip_count(2) depth(1) target("gfx942") {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c128 = arith.constant 128 : index
+      scf.for %i = %c0 to %c2 step %c1 {
+        kda.staged_copy @r[%c0] iter(%i) do {
+          kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(staged) : memref<?xf32>, memref<2048xi8, #gpu.address_space<workgroup>>
+        }
+        kda.lds_barrier
+        kda.lds_read @r[%c0] iter(%i) do {
+          %v = memref.view %lds[%c0][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %l = gpu.lane_id upper_bound 32
+          %l4 = arith.muli %l, %c4 : index
+          %ix = arith.addi %l4, %c128 : index
+          %x = memref.load %v[%ix] : memref<256xf32, #gpu.address_space<workgroup>>
+          memref.store %x, %src[%c0] : memref<?xf32>
+        }
+        kda.lds_barrier
+      }
+    }
+    gpu.return
+  }
+}

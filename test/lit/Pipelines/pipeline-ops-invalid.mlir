@@ -112,3 +112,17 @@ func.func @wait_in_consume() {
   }
   return
 }
+
+// -----
+
+// The verifier applies the schedule's target's rules; the lowerings follow
+// the module's kda.target: the two must agree.
+gpu.module @kernels attributes {kda.target = #kda.target<"gfx942">} {
+  kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
+  gpu.func @mismatch() kernel {
+    // expected-error @+1 {{'kda.schedule' op is checked for target 'sm_90' but its module is compiled for 'gfx942' (kda.target): the two must agree, or the schedule is proven safe on one chip and run on another}}
+    kda.schedule "s" trip_count(1) depth(1) target("sm_90") {
+    }
+    gpu.return
+  }
+}

@@ -7,7 +7,9 @@
 // are watched over their whole width: a thread's 16-byte read of four
 // words races with the stores of the three threads beside it unless a
 // barrier separates them. Typed views of the dynamic LDS at a constant
-// offset (the chunk kernels' arrays) are watched at that offset.
+// offset (the chunk kernels' arrays) are watched at that offset; so are
+// accesses through a subview (placed by its layout, checked against the
+// array it was taken of) and unmasked in-bounds transfers.
 // RUN: kda-opt %s --pass-pipeline='builtin.module(kda-gpu-to-emu,func.func(convert-scf-to-cf),convert-vector-to-llvm,convert-arith-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,kda-emu-entry)' | kda-translate --mlir-to-llvmir -o %t.ll
 // RUN: %clang -O1 -shared -fPIC -Wno-override-module %t.ll -o %t.so
 // RUN: not kda-emu-run %t.so no_barrier_packed --block 64 | FileCheck %s --check-prefix=RACE
@@ -16,12 +18,17 @@
 // RUN: not kda-emu-run %t.so vector_no_barrier_packed --block 64 | FileCheck %s --check-prefix=VRACE
 // RUN: kda-emu-run %t.so vector_with_barrier_packed --block 64 | FileCheck %s --check-prefix=SAFE
 // RUN: not kda-emu-run %t.so dynamic_view_no_barrier_packed --block 64 --dynamic-lds 272 | FileCheck %s --check-prefix=DRACE
+// RUN: not kda-emu-run %t.so subview_no_barrier_packed --block 64 | FileCheck %s --check-prefix=SRACE
+// RUN: not kda-emu-run %t.so subview_past_end_packed --block 64 | FileCheck %s --check-prefix=SBOUNDS
+// RUN: not kda-emu-run %t.so transfer_no_barrier_packed --block 64 | FileCheck %s --check-prefix=VRACE
 // RUN: kda-opt %s --kda-gpu-to-emu | FileCheck %s --check-prefix=IR
 
 // RACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 4 that thread 0 read with no barrier between
 // SAFE: race-free: 1 x 1 x 1 blocks of 64 threads
 // REUSE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 4 that thread 0 read with no barrier between
 // VRACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 4 that thread 0 read with no barrier between
+// SRACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 260 that thread 0 read with no barrier between
+// SBOUNDS: LDS access out of bounds in block (0, 0, 0): thread 63 writes bytes [512, 516) of the 512-byte workgroup array at bytes [0, 512)
 // DRACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 20 that thread 0 read with no barrier between
 // IR-LABEL: func.func @with_barrier
 // IR: call @kda_emu_lds_store
@@ -110,6 +117,41 @@ module attributes {gpu.container_module} {
       %n = arith.addi %tid, %c1 : index
       %m = arith.remui %n, %c64 : index
       %v = memref.load %x[%m] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    // The neighbour race through a subview at element 64.
+    gpu.func @subview_no_barrier() workgroup(%a : memref<128xf32, #gpu.address_space<workgroup>>) kernel {
+      %c1 = arith.constant 1 : index
+      %c64 = arith.constant 64 : index
+      %tid = gpu.thread_id x
+      %i = arith.index_cast %tid : index to i32
+      %f = arith.sitofp %i : i32 to f32
+      %x = memref.subview %a[64] [64] [1] : memref<128xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1], offset: 64>, #gpu.address_space<workgroup>>
+      memref.store %f, %x[%tid] : memref<64xf32, strided<[1], offset: 64>, #gpu.address_space<workgroup>>
+      %n = arith.addi %tid, %c1 : index
+      %m = arith.remui %n, %c64 : index
+      %v = memref.load %x[%m] : memref<64xf32, strided<[1], offset: 64>, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    // Element 2 tid of a subview at element 2: thread 63's is 128 of the
+    // array, past its 128 floats.
+    gpu.func @subview_past_end() workgroup(%a : memref<128xf32, #gpu.address_space<workgroup>>) kernel {
+      %c2 = arith.constant 2 : index
+      %f = arith.constant 1.0 : f32
+      %tid = gpu.thread_id x
+      %x = memref.subview %a[2] [126] [1] : memref<128xf32, #gpu.address_space<workgroup>> to memref<126xf32, strided<[1], offset: 2>, #gpu.address_space<workgroup>>
+      %e = arith.muli %tid, %c2 : index
+      memref.store %f, %x[%e] : memref<126xf32, strided<[1], offset: 2>, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    // A four-word transfer read over the next threads' stores.
+    gpu.func @transfer_no_barrier() workgroup(%x : memref<68xf32, #gpu.address_space<workgroup>>) kernel {
+      %pad = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      %i = arith.index_cast %tid : index to i32
+      %f = arith.sitofp %i : i32 to f32
+      %v = vector.transfer_read %x[%tid], %pad {in_bounds = [true]} : memref<68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+      memref.store %f, %x[%tid] : memref<68xf32, #gpu.address_space<workgroup>>
       gpu.return
     }
   }

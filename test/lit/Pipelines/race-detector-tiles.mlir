@@ -34,7 +34,7 @@ module attributes {gpu.container_module} {
     kda.lds_buffer @b slots(1) slot_bytes(1024) offset(1024)
     // Every read names the next iteration of the slot it reads.
     gpu.func @wrong_tile() kernel {
-      kda.schedule "wrong_tile" trip_count(4) depth(2) target("emu") {
+      kda.schedule "wrong_tile" trip_count(4) depth(2) target("emu32") {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %c4 = arith.constant 4 : index
@@ -54,7 +54,7 @@ module attributes {gpu.container_module} {
     }
     // @v over @k's bytes while @k's tile is still to be read; all fenced.
     gpu.func @aliased() kernel {
-      kda.schedule "aliased" trip_count(1) depth(1) target("emu") {
+      kda.schedule "aliased" trip_count(1) depth(1) target("emu32") {
         %c0 = arith.constant 0 : index
         kda.staged_copy @k[%c0] iter(%c0)
         kda.lds_barrier
@@ -87,7 +87,7 @@ module attributes {gpu.container_module} {
     }
     // The ring read correctly.
     gpu.func @fixed() kernel {
-      kda.schedule "fixed" trip_count(4) depth(2) target("emu") {
+      kda.schedule "fixed" trip_count(4) depth(2) target("emu32") {
         %c0 = arith.constant 0 : index
         %c1 = arith.constant 1 : index
         %c4 = arith.constant 4 : index
