@@ -525,7 +525,34 @@ OwningOpRef<ModuleOp> mlir::kda::readSpec(MLIRContext &ctx,
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   // The parser or the verifier says why when this fails.
-  return parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> spec = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  if (!spec)
+    return nullptr;
+  // A spec function is one layer: its kernel (and the manifest's entry)
+  // takes the function's name, so a second layer op in it would be
+  // compiled and never listed, and a config-table entry meant for one
+  // would be applied to both.
+  WalkResult twice = spec->walk([&](func::FuncOp fn) {
+    Operation *first = nullptr;
+    WalkResult r = fn.walk([&](Operation *op) {
+      if (!isa<RecurrentOp, ChunkOp>(op))
+        return WalkResult::advance();
+      if (!first) {
+        first = op;
+        return WalkResult::advance();
+      }
+      InFlightDiagnostic d =
+          op->emitError() << "a second layer op in function @" << fn.getName()
+                          << ": a spec function is one layer (its kernel "
+                             "and manifest entry take the function's name)";
+      d.attachNote(first->getLoc()) << "the first";
+      return WalkResult::interrupt();
+    });
+    return r;
+  });
+  if (twice.wasInterrupted())
+    return nullptr;
+  return spec;
 }
 
 llvm::json::Object mlir::kda::describeLayer(LayerAttr l) {

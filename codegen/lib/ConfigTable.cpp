@@ -86,13 +86,44 @@ struct Reader {
     std::optional<int64_t> v = o.getInteger(key);
     std::string field = parent.empty() ? key.str() : (parent + "." + key).str();
     if (!v || *v < lo || *v > hi) {
+      // What is there when it is not an integer: say so, not "missing".
+      std::string got = "missing";
+      if (v)
+        got = std::to_string(*v);
+      else if (const json::Value *x = o.get(key))
+        got = llvm::formatv("{0} (not an integer)", *x).str();
       if (error.empty())
         error = llvm::formatv("{0}.{1}: {2}, expected an integer in [{3}, {4}]",
-                              where, field, v ? std::to_string(*v) : "missing",
-                              lo, hi);
+                              where, field, got, lo, hi);
       return lo;
     }
     return *v;
+  }
+  /// The keys of `o` must be among `known` (a misspelt key would be
+  /// ignored and its default used).
+  void onlyKeys(const json::Object &o, llvm::StringRef parent,
+                std::initializer_list<llvm::StringRef> known) {
+    for (const auto &kv : o) {
+      if (llvm::is_contained(known, llvm::StringRef(kv.first)))
+        continue;
+      if (error.empty()) {
+        std::string list;
+        for (llvm::StringRef k : known)
+          list += (list.empty() ? "" : ", ") + k.str();
+        error = where + (parent.empty() ? "" : "." + parent.str()) + ": '" +
+                kv.first.str() + "' is not a field (fields: " + list + ")";
+      }
+    }
+  }
+  /// `value` of field `key` must be one of `allowed`.
+  void oneOf(const std::string &value, llvm::StringRef field,
+             std::initializer_list<llvm::StringRef> allowed) {
+    if (!error.empty() || llvm::is_contained(allowed, llvm::StringRef(value)))
+      return;
+    std::string list;
+    for (llvm::StringRef k : allowed)
+      list += (list.empty() ? "" : ", ") + k.str();
+    error = where + "." + field.str() + ": '" + value + "' is none of " + list;
   }
   std::string string(const json::Object &o, llvm::StringRef key,
                      llvm::StringRef parent) {
@@ -121,6 +152,13 @@ bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
     error = (path + ": expected {\"format\": 1, \"entries\": [...]}").str();
     return false;
   }
+  for (const auto &kv : *top)
+    if (kv.first != "format" && kv.first != "entries") {
+      error = (path + ": '" + kv.first.str() +
+               "' is not a field (fields: format, entries)")
+                  .str();
+      return false;
+    }
   out.entries.clear();
   for (auto [i, v] : llvm::enumerate(*top->getArray("entries"))) {
     Reader r{llvm::formatv("{0}: entries[{1}]", path, i).str(), ""};
@@ -130,6 +168,8 @@ bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
       return false;
     }
     ConfigTableEntry entry;
+    r.onlyKeys(*e, "",
+               {"target", "layer", "n_min", "n_max", "config", "provenance"});
     entry.target = r.string(*e, "target", "");
     if (r.error.empty() && !lookupTarget(entry.target))
       r.error = r.where + ".target: unknown target '" + entry.target +
@@ -143,11 +183,22 @@ bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
       k.stateLayout = r.string(*l, "state_layout", "layer");
       k.state = r.string(*l, "state", "layer");
       k.act = r.string(*l, "act", "layer");
+      // What kda-tune writes (describeLayer's spelling): a value outside it
+      // would match no layer and the entry would be dropped unsaid.
+      r.onlyKeys(*l, "layer",
+                 {"heads", "value_heads", "head_k", "head_v", "state_layout",
+                  "state", "act"});
+      r.oneOf(k.stateLayout, "layer.state_layout", {"kv", "vk"});
+      r.oneOf(k.state, "layer.state", {"f32", "bf16"});
+      r.oneOf(k.act, "layer.act", {"bf16", "f16", "f32"});
     }
     entry.nMin = r.integer(*e, "n_min", "", 1, kMaxSequences);
     entry.nMax = r.integer(*e, "n_max", "", entry.nMin, kMaxSequences);
     if (const json::Object *c = r.object(*e, "config")) {
       rules::ConfigValues &cv = entry.config;
+      r.onlyKeys(*c, "config",
+                 {"block_k", "block_v", "warps", "lanes_k", "waves_k",
+                  "lds_stages", "v_passes", "mma", "shared_terms"});
       cv.blockK = r.integer(*c, "block_k", "config", 0, 1 << 20);
       cv.blockV = r.integer(*c, "block_v", "config", 0, 1 << 20);
       cv.warps = r.integer(*c, "warps", "config", 0, 1 << 20);
@@ -238,6 +289,25 @@ LogicalResult mlir::kda::addTableVariants(ModuleOp spec,
   MLIRContext *ctx = spec.getContext();
   for (auto [fn, op] : ops) {
     TableLayerKey key = TableLayerKey::of(op.getLayer());
+    // The entries this target compiles for the layer, its own and (an
+    // emulator) its chip's, must not overlap in N: the table's own check
+    // compares entries of one target string only, and the runtime refuses
+    // a bundle whose variants overlap.
+    SmallVector<size_t> applying;
+    for (auto [i, e] : llvm::enumerate(table.entries))
+      if (forTarget(e.target) && e.layer == key)
+        applying.push_back(i);
+    for (auto [x, i] : llvm::enumerate(applying))
+      for (size_t j : ArrayRef(applying).drop_front(x + 1)) {
+        const ConfigTableEntry &a = table.entries[i], &b = table.entries[j];
+        if (a.nMin <= b.nMax && b.nMin <= a.nMax)
+          return op.emitOpError()
+                 << "config table " << tablePath << ": entries[" << i << "] ("
+                 << a.target << ", N " << a.nMin << ".." << a.nMax
+                 << ") and entries[" << j << "] (" << b.target << ", N "
+                 << b.nMin << ".." << b.nMax << ") both apply to "
+                 << target.name << " and overlap";
+      }
     for (auto [i, e] : llvm::enumerate(table.entries)) {
       if (!forTarget(e.target) || !(e.layer == key))
         continue;

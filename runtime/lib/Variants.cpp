@@ -69,8 +69,10 @@ std::string checkRecurrentConfig(const mf::Kernel &k) {
                                                 plan);
   if (!rule.empty())
     return describe(k) + ": config refused: " + rule;
-  // The code object must be the kernel of that config: a manifest whose
-  // config was edited after compiling is refused, not launched.
+  // The manifest's geometry must be the one its config gives: a config
+  // edited alone after compiling is refused, not launched. (Edited together
+  // with the geometry it is not: nothing here reads the code object's own
+  // facts.)
   std::ostringstream why;
   if (plan.threads() != k.block[0])
     why << "block of " << k.block[0] << " threads, the config gives "

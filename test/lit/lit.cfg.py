@@ -20,4 +20,6 @@ config.substitutions.append(("%examples", os.path.join(config.kda_src_root, "exa
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%lit_lib", os.path.join(config.test_source_root, "lib")))
 config.excludes.append("lib")
+# Inputs folders hold the files tests read (specs, tables), not tests.
+config.excludes.append("Inputs")
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))

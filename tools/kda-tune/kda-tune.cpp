@@ -49,7 +49,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <numeric>
 
@@ -171,7 +173,35 @@ bool parseBuckets(std::vector<Bucket> &out) {
     }
     out.push_back(b);
   }
+  if (out.empty())
+    llvm::errs() << "kda-tune: --buckets: no range given (e.g. "
+                    "1-8,9-64,65-65535)\n";
   return !out.empty();
+}
+
+/// Search values each within [lo, hi]: a value outside would only ever be
+/// rejected config by config (--mma=7 listed nothing and succeeded), or
+/// read as another (--cols=0 as one column).
+bool checkSearchValues() {
+  struct List {
+    const char *flag;
+    const cl::list<unsigned> &values;
+    unsigned lo, hi;
+  } lists[] = {{"--lanes", lanesList, 0, 64},
+               {"--warps", warpsList, 1, 32},
+               {"--cols", colsList, 1, 256},
+               {"--waves-k", wavesKList, 1, 64},
+               {"--v-passes", passesList, 1, 256},
+               {"--mma", mmaList, 0, 1},
+               {"--shared-terms", sharedTermsList, 0, 1}};
+  for (const List &l : lists)
+    for (unsigned v : l.values)
+      if (v < l.lo || v > l.hi) {
+        llvm::errs() << "kda-tune: " << l.flag << ": " << v << " is outside "
+                     << l.lo << ".." << l.hi << "\n";
+        return false;
+      }
+  return true;
 }
 
 /// The pipeline verifier's verdict on a config with an LDS token ring:
@@ -326,9 +356,25 @@ void enumerate(Tuned &tu, const TargetInfo &t) {
                   c.ldsStages = lds;
                   c.vPasses = passes;
                   c.sharedTerms = st;
-                  const unsigned gridCols =
-                      warps * t.waveSize / (lanes * wavesK);
-                  c.blockV = std::max(1u, gridCols * cols * passes);
+                  // Computed in 64 bits, and only where the lanes of a
+                  // column split the workgroup: a zero, or a product that
+                  // wraps, is a config no rule would see (it would have
+                  // divided by zero here).
+                  const uint64_t split = uint64_t(lanes) * wavesK,
+                                 threads = uint64_t(warps) * t.waveSize;
+                  if (split == 0 || threads % split != 0) {
+                    if (!st)
+                      tu.rejected.push_back(
+                          {c, llvm::formatv("lanes_k ({0}) x waves_k ({1}) "
+                                            "does not split the {2} threads "
+                                            "of {3} warps",
+                                            lanes, wavesK, threads, warps)
+                                  .str()});
+                    continue;
+                  }
+                  const uint64_t width =
+                      threads / split * uint64_t(cols) * passes;
+                  c.blockV = unsigned(std::clamp<uint64_t>(width, 1, 1u << 20));
                   // shared_terms = 1 only where it means something (the
                   // rules refuse it elsewhere with this rule).
                   if (!st || rules::sharedTermsRule(c, t.waveSize).empty())
@@ -572,6 +618,7 @@ bool chooseMeasured(std::vector<Tuned> &all, const TargetInfo &t,
       const Candidate *best = nullptr;
       double bestUs = 0;
       json::Object bestTimes;
+      std::vector<int64_t> bestNs;
       for (const Candidate &c : tu.accepted) {
         // Graph replay times where the bench took them (no launch
         // overhead), else the event times.
@@ -583,39 +630,69 @@ bool chooseMeasured(std::vector<Tuned> &all, const TargetInfo &t,
         if (!us)
           continue;
         // The candidates bundle must be this enumeration's: same config
-        // under the same name.
-        if (const json::Object *cfg = k->getObject("config"))
-          if (cfg->getInteger("lanes_k") != int64_t(c.config.lanesK) ||
-              cfg->getInteger("block_v") != int64_t(c.config.blockV) ||
-              cfg->getInteger("warps") != int64_t(c.config.warps) ||
-              cfg->getInteger("waves_k") != int64_t(c.config.wavesK) ||
-              cfg->getInteger("lds_stages") != int64_t(c.config.ldsStages) ||
-              cfg->getInteger("v_passes").value_or(1) !=
-                  int64_t(c.config.vPasses) ||
-              cfg->getInteger("mma").value_or(0) != int64_t(c.config.mma) ||
-              cfg->getInteger("shared_terms").value_or(0) !=
-                  int64_t(c.config.sharedTerms)) {
-            llvm::errs() << "kda-tune: " << timesFile << ": " << c.name
-                         << " was measured with another config than this "
-                            "enumeration's ("
-                         << describe(c.config)
-                         << "); use the same search options as --candidates\n";
-            return false;
-          }
+        // under the same name (kda-bench writes each kernel's config; times
+        // without it cannot be matched to a candidate).
+        const json::Object *cfg = k->getObject("config");
+        if (!cfg) {
+          llvm::errs() << "kda-tune: " << timesFile << ": " << c.name
+                       << " has no \"config\": its times cannot be matched "
+                          "to this enumeration's candidate\n";
+          return false;
+        }
+        if (cfg->getInteger("lanes_k") != int64_t(c.config.lanesK) ||
+            cfg->getInteger("block_v") != int64_t(c.config.blockV) ||
+            cfg->getInteger("warps") != int64_t(c.config.warps) ||
+            cfg->getInteger("waves_k") != int64_t(c.config.wavesK) ||
+            cfg->getInteger("lds_stages") != int64_t(c.config.ldsStages) ||
+            cfg->getInteger("v_passes").value_or(1) !=
+                int64_t(c.config.vPasses) ||
+            cfg->getInteger("mma").value_or(0) != int64_t(c.config.mma) ||
+            cfg->getInteger("shared_terms").value_or(0) !=
+                int64_t(c.config.sharedTerms)) {
+          llvm::errs() << "kda-tune: " << timesFile << ": " << c.name
+                       << " was measured with another config than this "
+                          "enumeration's ("
+                       << describe(c.config)
+                       << "); use the same search options as --candidates\n";
+          return false;
+        }
         double sum = 0;
-        int count = 0;
         json::Object times;
+        std::vector<int64_t> ns;
         for (const auto &[n, v] : *us) {
           int64_t nv = 0;
-          if (StringRef(n).getAsInteger(10, nv) || nv < bk.nMin ||
-              nv > bk.nMax || !v.getAsNumber())
+          std::optional<double> x = v.getAsNumber();
+          // A time is a positive number of microseconds at a whole N.
+          if (StringRef(n).getAsInteger(10, nv) || nv < 1 || !x ||
+              !std::isfinite(*x) || *x <= 0) {
+            llvm::errs() << "kda-tune: " << timesFile << ": " << c.name
+                         << ": time at N '" << n.str() << "' is "
+                         << llvm::formatv("{0}", v)
+                         << ", not a positive number of microseconds at a "
+                            "whole N\n";
+            return false;
+          }
+          if (nv < bk.nMin || nv > bk.nMax)
             continue;
-          sum += *v.getAsNumber();
-          ++count;
-          times[n] = *v.getAsNumber();
+          sum += *x;
+          ns.push_back(nv);
+          times[n] = *x;
         }
-        if (count && (!best || sum < bestUs)) {
+        if (ns.empty())
+          continue;
+        llvm::sort(ns);
+        // Sums compare only over the same N: a candidate timed at fewer N
+        // of the bucket would win by its missing terms.
+        if (best && ns != bestNs) {
+          llvm::errs() << "kda-tune: " << timesFile << ": " << c.name << " and "
+                       << best->name << " were timed at different N in bucket "
+                       << bk.nMin << ".." << bk.nMax
+                       << "; time every candidate at the same N\n";
+          return false;
+        }
+        if (!best || sum < bestUs) {
           best = &c, bestUs = sum, bestTimes = std::move(times);
+          bestNs = std::move(ns);
         }
       }
       if (!best)
@@ -690,7 +767,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::vector<Bucket> buckets;
-  if (!parseBuckets(buckets))
+  if (!parseBuckets(buckets) || !checkSearchValues())
     return 2;
 
   MLIRContext ctx(registry);
