@@ -61,6 +61,16 @@ const Kernel *Manifest::find(const std::string &name,
   return nullptr;
 }
 
+uint32_t targetWaveSize(const std::string &target) {
+  static const std::pair<const char *, uint32_t> waves[] = {
+      {"gfx942", 64}, {"gfx950", 64}, {"sm_90", 32},
+      {"emu", 64},    {"emu950", 64}, {"emu32", 32}};
+  for (const auto &[name, wave] : waves)
+    if (target == name)
+      return wave;
+  return 0;
+}
+
 namespace {
 
 // Field access that throws one message naming where the field is: "<where>:
@@ -189,6 +199,7 @@ void oneOf(const std::string &value, std::initializer_list<const char *> ok,
 const std::initializer_list<const char *> kDtypes = {"f32", "bf16", "f16",
                                                      "i32", "i8",   "i64"};
 constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max();
+
 /// A manifest lists a few kernels per target; 64 MiB is far past any.
 constexpr std::uintmax_t kMaxManifestBytes = 64u << 20;
 
@@ -357,6 +368,14 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
     k.block[i] = uint32_t(integer(block[i], where,
                                   "block[" + std::to_string(i) + "]", 1, 1024));
   k.waveSize = uint32_t(integer(j, "wave_size", where, 1, 64));
+  // The wave a kernel was compiled for is its target's (the target table,
+  // dialect/lib/Target/TargetInfo.cpp, which the runtime does not link):
+  // another would have the emulator run a wave-32 kernel as wave 64.
+  if (const uint32_t wave = targetWaveSize(k.target);
+      wave != 0 && k.waveSize != wave)
+    bad(where, "wave_size",
+        std::to_string(k.waveSize) + ", but " + k.target + "'s wave is " +
+            std::to_string(wave));
   const json &grid = array(j, "grid", where);
   if (grid.size() != 3)
     bad(where, "grid", "expected 3 dimensions, found " + shown(grid));

@@ -123,6 +123,12 @@ struct Manifest {
 /// Reads `dir`/manifest.json. On failure returns false with `error` naming
 /// the file, kernel and field; `out` is then unspecified.
 bool readManifest(const std::string &dir, Manifest &out, std::string &error);
+
+/// The wave size of a target the runtime knows (0 for another name, whose
+/// bundle no backend runs): the target table's (dialect/lib/Target), restated
+/// for a runtime without LLVM; a manifest's wave_size must be it.
+/// `TargetWaves.RuntimeKnowsEachTargetsWave` holds the two together.
+uint32_t targetWaveSize(const std::string &target);
 /// The same on text already in memory; `path` only names it in messages.
 bool parseManifest(const std::string &text, const std::string &path,
                    Manifest &out, std::string &error);

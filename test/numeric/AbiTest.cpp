@@ -312,6 +312,12 @@ TEST_F(EditedBundles, RecurrentShapeConfigAndFilesAreCheckedAtOpen) {
   expectRefused(dir, {"grid[2]", "grid z is \"num_seqs\""});
   dir = edited("k3_small", [](json &k) { k["block"][1] = 2; });
   expectRefused(dir, {"block", "one-dimensional"});
+  // The wave the code object was compiled for is its target's: the
+  // emulator ran a wave-32 kernel as wave 64 when told so.
+  dir = edited("k3_small", [](json &k) {
+    k["wave_size"] = k["target"] == "emu32" ? 64 : 32;
+  });
+  expectRefused(dir, {"wave_size", "'s wave is"});
   // A config entry of another type was dropped and its default used.
   dir = edited("k3_small", [](json &k) { k["config"]["block_v"] = "32"; });
   expectRefused(dir, {"config.block_v", "expected an integer"});
