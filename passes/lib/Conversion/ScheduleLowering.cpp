@@ -1,12 +1,12 @@
 //===- ScheduleLowering.cpp - shared pieces of schedule lowerings ---------===//
 #include "ScheduleLowering.h"
 #include "kda/Passes/AtomLowering.h"
+#include "kda/Passes/PipelineHazards.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -48,29 +48,15 @@ FailureOr<int64_t> lowering::instructionsPerAsyncGroup(ScheduleOp schedule,
   std::optional<int64_t> perGroup;
   WalkResult r = schedule.walk([&](AsyncCopyOp copy) {
     int64_t n = 0;
-    // A row in loops of constant bounds issues once a trip; the verifier
-    // refuses rows under anything else on such targets (R0), so a group
-    // always issues what is counted here.
+    // A row in loops of constant bounds issues once a trip (copyRowTrips);
+    // the verifier refuses rows under anything else on such targets (R0),
+    // so a group always issues what is counted here.
     copy.walk([&](CopyRowOp row) {
-      int64_t trips = 1;
-      for (Operation *up = row->getParentOp(); up != copy.getOperation();
-           up = up->getParentOp()) {
-        auto loop = dyn_cast<scf::ForOp>(up);
-        std::optional<int64_t> lb, ub, step;
-        if (loop)
-          lb = getConstantIntValue(loop.getLowerBound()),
-          ub = getConstantIntValue(loop.getUpperBound()),
-          step = getConstantIntValue(loop.getStep());
-        if (!lb || !ub || !step || *step <= 0) {
-          trips = -1;
-          break;
-        }
-        trips *= *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
-      }
-      if (trips < 0)
+      std::optional<int64_t> trips = copyRowTrips(row, copy);
+      if (!trips)
         n = -1;
       else if (n >= 0)
-        n += trips * globalLoadLdsInstructions(row.getRowBytes(), target);
+        n += *trips * globalLoadLdsInstructions(row.getRowBytes(), target);
     });
     if (n < 0) {
       copy.emitOpError() << "has a kda.copy_row that runs a number of times "

@@ -1091,6 +1091,9 @@ static unsigned rangeWidth(Value v) {
                                : v.getType().getIntOrFloatBitWidth();
 }
 
+/// Farther than any LDS from its start: a bound past it is no bound.
+constexpr int64_t kFar = int64_t(1) << 40;
+
 /// The range of `v` holding `x` alone.
 static ConstantIntRanges pointRange(Value v, int64_t x) {
   return ConstantIntRanges::constant(APInt(rangeWidth(v), uint64_t(x), true));
@@ -1293,7 +1296,6 @@ Interpreter::boundBytes(Operation *at, const Tile &t, Operation *user,
     return failure();
   }
   ConstantIntRanges range = rangeIn(byte, at, t);
-  constexpr int64_t kFar = int64_t(1) << 40; // no LDS is near this
   if (range.smin().getSExtValue() < -kFar ||
       range.smax().getSExtValue() > kFar) {
     r0 = hazard("R0", user,
@@ -1338,13 +1340,8 @@ Interpreter::checkRows(Operation &copy, const Tile &t,
   // issuing fewer would let an older group's rows pass a wait.
   if (isa<AsyncCopyOp>(copy) && target && target->waitsCountInstructions()) {
     copy.walk([&](CopyRowOp row) {
-      for (Operation *up = row->getParentOp(); up != &copy;
-           up = up->getParentOp()) {
-        auto loop = dyn_cast<scf::ForOp>(up);
-        if (loop && getConstantIntValue(loop.getLowerBound()) &&
-            getConstantIntValue(loop.getUpperBound()) &&
-            getConstantIntValue(loop.getStep()))
-          continue;
+      Operation *up = nullptr;
+      if (!copyRowTrips(row, &copy, &up)) {
         found = hazard(
             "R0", row,
             cannot(*row, ("it runs under " + up->getName().getStringRef() +
@@ -1575,7 +1572,6 @@ bool Interpreter::checkInsideArray(LdsReadOp read, const Tile &t,
   if (!type.hasStaticShape())
     return unbounded("it indexes an LDS array of a shape known only at run "
                      "time beside the ring: its bytes are not bounded");
-  constexpr int64_t kFar = int64_t(1) << 40;
   const size_t lead =
       a.indices.size() - std::min(a.indices.size(), a.span.size());
   for (auto [d, index] : llvm::enumerate(a.indices)) {
@@ -1628,7 +1624,6 @@ bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
                        std::max<int64_t>(1, type.getNumElements());
   // The element range its indices may reach: each index over its range,
   // a vector's trailing dimensions over its shape.
-  constexpr int64_t kFar = int64_t(1) << 40;
   int64_t first = 0, last = 0;
   bool exact = true; // every index one value
   const size_t lead = indices.size() - std::min(indices.size(), span.size());
@@ -2577,4 +2572,25 @@ LogicalResult mlir::kda::verifyPipelineSchedule(ScheduleOp schedule) {
     return success();
   reportPipelineHazard(schedule, *h);
   return failure();
+}
+
+std::optional<int64_t> mlir::kda::copyRowTrips(CopyRowOp row, Operation *copy,
+                                               Operation **blocker) {
+  int64_t trips = 1;
+  for (Operation *up = row->getParentOp(); up && up != copy;
+       up = up->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(up);
+    std::optional<int64_t> lb, ub, step;
+    if (loop)
+      lb = getConstantIntValue(loop.getLowerBound()),
+      ub = getConstantIntValue(loop.getUpperBound()),
+      step = getConstantIntValue(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0) {
+      if (blocker)
+        *blocker = up;
+      return std::nullopt;
+    }
+    trips *= *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+  }
+  return trips;
 }

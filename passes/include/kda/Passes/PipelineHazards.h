@@ -62,6 +62,15 @@ void reportPipelineHazard(ScheduleOp schedule, const PipelineHazard &hazard);
 /// findPipelineHazard, reporting the hazard; failure when there is one.
 LogicalResult verifyPipelineSchedule(ScheduleOp schedule);
 
+/// How many times copy row `row` issues in one run of `copy`'s body: the
+/// product of the trip counts of the `scf.for` loops between them, each of
+/// constant bounds; nullopt where something between them (a branch, a loop
+/// of run-time bounds) makes it known only at run time, `*blocker` then
+/// that op. The one count the vmcnt rule (R0) and the lowering's wait
+/// counts (lowering::instructionsPerAsyncGroup) both read.
+std::optional<int64_t> copyRowTrips(CopyRowOp row, Operation *copy,
+                                    Operation **blocker = nullptr);
+
 } // namespace mlir::kda
 
 #endif // KDA_PASSES_PIPELINEHAZARDS_H
