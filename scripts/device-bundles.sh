@@ -46,8 +46,10 @@ done
   --config-table="$root/examples/config-table.json" -o "$out/bf16-tuned"
 # `run-h200.sh compare`: with KDA_COMPARE_COMPILE=<an earlier commit's
 # kda-compile>, decode-bench-old holds that commit's sm_90 cubin of the same
-# layers under this tree's manifest (same symbols and arguments; older
-# manifests are not read by this runtime).
+# layers under this tree's manifest (same symbols and arguments: the
+# runtime opens it only where that commit names its kernels by the same
+# entry digests, i.e. wrote the same entries; older manifests are not read
+# by this runtime).
 if [ -n "${KDA_COMPARE_COMPILE:-}" ]; then
   tmp=$(mktemp -d)
   "$KDA_COMPARE_COMPILE" "$root/test/device/decode-bench.mlir" --targets=sm_90 -o "$tmp" -q

@@ -7,17 +7,18 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Codegen/Compile.h"
+#include "Manifest.h" // the runtime's reader: one description of an entry
 #include "kda/Codegen/TargetPipelines.h"
+#include "kda/Dialect/KDA/KDADialect.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/KernelAbi.h"
-#include "kda/Passes/RecurrentKernelBuilder.h"
-#include "mlir/Support/FileUtilities.h"
-#include "kda/Dialect/KDA/KDADialect.h"
 #include "kda/Passes/Passes.h"
+#include "kda/Passes/RecurrentKernelBuilder.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -638,6 +639,31 @@ static int32_t chunkStageNumber(StringRef kind) {
       .Default(-1);
 }
 
+/// The element types of act (q), g, beta and state that `dtypes` lacks,
+/// from the layer op (kda.chunk or kda.chunk_stage) of spec function
+/// `name`.
+static void fillLayerDtypes(ModuleOp spec, StringRef name,
+                            llvm::json::Object &dtypes) {
+  auto fn = spec.lookupSymbol<func::FuncOp>(name);
+  if (!fn)
+    return;
+  auto fill = [&](auto op) {
+    for (auto [key, value] : {std::pair<const char *, Value>{"act", op.getQ()},
+                              {"g", op.getG()},
+                              {"beta", op.getBeta()},
+                              {"state", op.getState()}}) {
+      auto type = dyn_cast<MemRefType>(value.getType());
+      if (dtypes.get(key) || !type)
+        continue;
+      std::string dtype;
+      llvm::raw_string_ostream(dtype) << type.getElementType();
+      dtypes[key] = dtype;
+    }
+  };
+  fn.walk([&](ChunkOp op) { fill(op); });
+  fn.walk([&](ChunkStageOp op) { fill(op); });
+}
+
 /// A kernel that states its kind (kda.kind, e.g. the tile-GEMM test
 /// kernels): args from its ABI, config from kda.tile.
 static LogicalResult describeAbiKernel(gpu::GPUFuncOp kernel, StringAttr kind,
@@ -664,6 +690,44 @@ static LogicalResult describeAbiKernel(gpu::GPUFuncOp kernel, StringAttr kind,
       else if (auto str = dyn_cast<StringAttr>(e.getValue()))
         k.config[e.getName().str()] = str.str();
     }
+  return success();
+}
+
+/// Names each kernel after the digest of its manifest entry
+/// (`<name>_kd<digest>`, Manifest.h: binding an entry to its code object),
+/// taken by the runtime's own reader from the entry as it will be written,
+/// so the runtime, recomputing it, accepts exactly this entry. An entry
+/// the runtime would refuse is refused here, before anything is written.
+static LogicalResult
+bindSymbolsToEntries(gpu::GPUModuleOp gm,
+                     std::vector<CompiledKernel> &kernels) {
+  llvm::StringMap<std::string> renamed;
+  for (CompiledKernel &k : kernels) {
+    auto kernel = gm.lookupSymbol<gpu::GPUFuncOp>(k.symbol);
+    if (!kernel)
+      return gm.emitError()
+             << "no kernel @" << k.symbol << " for entry '" << k.name << "'";
+    llvm::json::Object entry = k.toJson();
+    // Not known yet (compiling writes it) and not part of the digest.
+    entry["file"] = "(not written yet)";
+    std::string text;
+    llvm::raw_string_ostream(text) << llvm::json::Value(std::move(entry));
+    ::kda::manifest::Kernel read;
+    std::string error;
+    if (!::kda::manifest::parseKernelEntry(text, "manifest entry", read, error))
+      return kernel.emitOpError()
+             << "its manifest entry would be refused by the runtime: " << error;
+    std::string bound = k.symbol + "_kd" + ::kda::manifest::entryDigest(read);
+    // One kernel, one entry: a kernel two entries described would need two
+    // names.
+    if (!renamed.try_emplace(k.symbol, bound).second)
+      return kernel.emitOpError() << "is described by two manifest entries";
+    if (failed(SymbolTable::replaceAllSymbolUses(
+            kernel, StringAttr::get(gm.getContext(), bound), gm)))
+      return kernel.emitOpError() << "cannot be renamed to " << bound;
+    SymbolTable::setSymbolName(kernel, bound);
+    k.symbol = bound;
+  }
   return success();
 }
 
@@ -717,6 +781,9 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
           for (const CompiledKernel::Arg &a : k.args)
             if (a.name == arg)
               dtypes[key] = a.dtype;
+      // A function of one stage (a test's lone scan) has no kernel that
+      // takes q, g or beta; the layer op states them all the same.
+      fillLayerDtypes(spec, fn.getName(), dtypes);
       for (CompiledKernel &k : stageKernels)
         k.dtypes = llvm::json::Object(dtypes);
       continue;
@@ -807,6 +874,9 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
     fn.walk([&](RecurrentOp op) { noteUses(fn, op.getALog(), op.getDtBias()); });
     fn.walk([&](ChunkOp op) { noteUses(fn, op.getALog(), op.getDtBias()); });
   }
+
+  if (failed(bindSymbolsToEntries(gm, kernels)))
+    return failure();
 
   OwningOpRef<ModuleOp> km = ModuleOp::create(spec.getLoc());
   (*km)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),

@@ -61,14 +61,35 @@ const Kernel *Manifest::find(const std::string &name,
   return nullptr;
 }
 
+namespace {
+/// The targets the runtime knows, restated from the compiler's target table
+/// (dialect/lib/Target/TargetInfo.cpp; `TargetWaves` unit tests hold the
+/// two together).
+struct KnownTarget {
+  const char *name;
+  uint32_t wave;
+  bool emulator;
+};
+constexpr KnownTarget kTargets[] = {
+    {"gfx942", 64, false}, {"gfx950", 64, false}, {"sm_90", 32, false},
+    {"emu", 64, true},     {"emu950", 64, true},  {"emu32", 32, true}};
+
+const KnownTarget *knownTarget(const std::string &target) {
+  for (const KnownTarget &t : kTargets)
+    if (target == t.name)
+      return &t;
+  return nullptr;
+}
+} // namespace
+
 uint32_t targetWaveSize(const std::string &target) {
-  static const std::pair<const char *, uint32_t> waves[] = {
-      {"gfx942", 64}, {"gfx950", 64}, {"sm_90", 32},
-      {"emu", 64},    {"emu950", 64}, {"emu32", 32}};
-  for (const auto &[name, wave] : waves)
-    if (target == name)
-      return wave;
-  return 0;
+  const KnownTarget *t = knownTarget(target);
+  return t ? t->wave : 0;
+}
+
+bool isEmulatorTarget(const std::string &target) {
+  const KnownTarget *t = knownTarget(target);
+  return t && t->emulator;
 }
 
 namespace {
@@ -521,17 +542,28 @@ json::parser_callback_t keysOnce(std::string &repeated) {
 
 } // namespace
 
+namespace {
+/// `text` as JSON with each key once in an object; on failure `error`
+/// names `where` and says why.
+bool parseJson(const std::string &text, const std::string &where, json &out,
+               std::string &error) {
+  std::string repeated; // a key written twice in one object
+  try {
+    out = json::parse(text, keysOnce(repeated));
+  } catch (const std::exception &e) {
+    error = repeated.empty() ? where + ": not JSON: " + e.what()
+                             : where + ": " + repeated;
+    return false;
+  }
+  return true;
+}
+} // namespace
+
 bool parseManifest(const std::string &text, const std::string &path,
                    Manifest &out, std::string &error) {
   json m;
-  std::string repeated; // a key written twice in one object
-  try {
-    m = json::parse(text, keysOnce(repeated));
-  } catch (const std::exception &e) {
-    error = repeated.empty() ? path + ": not JSON: " + e.what()
-                             : path + ": " + repeated;
+  if (!parseJson(text, path, m, error))
     return false;
-  }
   try {
     if (!m.is_object())
       bad(path, "(top)", "expected an object");
@@ -578,6 +610,129 @@ bool parseManifest(const std::string &text, const std::string &path,
     return false;
   }
   return true;
+}
+
+bool parseKernelEntry(const std::string &text, const std::string &where,
+                      Kernel &out, std::string &error) {
+  json j;
+  if (!parseJson(text, where, j, error))
+    return false;
+  try {
+    out = readKernel(j, where, 0);
+  } catch (const std::exception &e) {
+    error = e.what();
+    return false;
+  }
+  return true;
+}
+
+namespace {
+/// The canonical description the digest is taken over: each field as
+/// `key=<length>:<bytes>;`, so no two different entries write the same
+/// text. Doubles by their bit pattern (a value, not a spelling).
+class Canonical {
+public:
+  Canonical &put(const char *key, const std::string &value) {
+    text += key;
+    text += '=';
+    text += std::to_string(value.size());
+    text += ':';
+    text += value;
+    text += ';';
+    return *this;
+  }
+  Canonical &put(const char *key, int64_t value) {
+    return put(key, std::to_string(value));
+  }
+  Canonical &put(const char *key, double value) {
+    uint64_t bits;
+    static_assert(sizeof bits == sizeof value);
+    std::memcpy(&bits, &value, sizeof bits);
+    return put(key, std::to_string(bits));
+  }
+  std::string text;
+};
+
+uint64_t fnv1a64(const std::string &bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+} // namespace
+
+std::string entryDigest(const Kernel &k) {
+  // The version of this description: a change to what it covers changes
+  // every digest, so old bundles are refused rather than misread.
+  Canonical c;
+  c.put("kda-entry", int64_t(1));
+  c.put("name", k.name).put("kind", k.kind).put("target", k.target);
+  for (uint32_t b : k.block)
+    c.put("block", int64_t(b));
+  c.put("wave_size", int64_t(k.waveSize));
+  for (int64_t g : k.grid)
+    c.put("grid", g);
+  c.put("stage", int64_t(k.stage));
+  for (const Arg &a : k.args)
+    c.put("arg", a.name).put("dtype", a.dtype).put("role", roleName(a.role));
+  c.put("dynamic_lds_bytes", int64_t(k.dynamicLdsBytes));
+  c.put("workspace.fixed", k.workspace.fixed)
+      .put("workspace.per_token", k.workspace.perToken)
+      .put("workspace.per_seq", k.workspace.perSeq);
+  for (const std::string &u : k.uses)
+    c.put("uses", u);
+  for (const auto &[key, value] : k.config) // std::map: sorted by key
+    c.put("config", key).put("value", value);
+  c.put("variant", int64_t(k.isVariant));
+  if (k.isVariant)
+    c.put("variant.of", k.variant.of)
+        .put("variant.n_min", k.variant.nMin)
+        .put("variant.n_max", k.variant.nMax);
+  c.put("limits.max_workgroup_size", int64_t(k.maxWorkgroupSize))
+      .put("limits.static_lds_bytes", int64_t(k.staticLdsBytes));
+  c.put("layer", int64_t(k.hasLayer));
+  if (k.hasLayer) {
+    const Layer &l = k.layer;
+    c.put("heads", int64_t(l.heads))
+        .put("value_heads", int64_t(l.valueHeads))
+        .put("head_k", int64_t(l.headK))
+        .put("head_v", int64_t(l.headV))
+        .put("gate", l.gate)
+        .put("lower_bound", l.lowerBound)
+        .put("beta", l.beta)
+        .put("qk_l2norm", int64_t(l.qkL2norm))
+        .put("scale", l.scale)
+        .put("state_layout", l.stateLayout)
+        .put("dtypes.act", k.act)
+        .put("dtypes.g", k.g)
+        .put("dtypes.beta", k.beta)
+        .put("dtypes.state", k.state);
+  }
+  static const char hex[] = "0123456789abcdef";
+  const uint64_t h = fnv1a64(c.text);
+  std::string out(16, '0');
+  for (int i = 0; i < 16; ++i)
+    out[size_t(i)] = hex[(h >> (60 - 4 * i)) & 0xf];
+  return out;
+}
+
+std::string boundSymbolSuffix(const Kernel &k) {
+  return "_kd" + entryDigest(k) + (isEmulatorTarget(k.target) ? "_packed" : "");
+}
+
+std::string checkBinding(const Kernel &k) {
+  const std::string suffix = boundSymbolSuffix(k);
+  const std::string &s = k.symbol;
+  if (s.size() > suffix.size() &&
+      s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return "";
+  return "symbol '" + s +
+         "' does not carry its entry's digest (it must end in '" + suffix +
+         "'): the entry is not the one its code object was compiled from "
+         "(edited, or from another build); recompile the bundle with "
+         "kda-compile";
 }
 
 bool readManifest(const std::string &dir, Manifest &out, std::string &error) {

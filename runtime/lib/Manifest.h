@@ -133,6 +133,45 @@ uint32_t targetWaveSize(const std::string &target);
 bool parseManifest(const std::string &text, const std::string &path,
                    Manifest &out, std::string &error);
 
+/// Whether `target` is one of the host emulators (emu, emu950, emu32),
+/// whose code objects export each kernel as `<symbol>_packed`.
+bool isEmulatorTarget(const std::string &target);
+
+//===----------------------------------------------------------------------===//
+// Binding an entry to its code object
+//===----------------------------------------------------------------------===//
+//
+// The runtime launches a kernel as its entry describes it (arguments in
+// order, block, grid, dynamic LDS, workspace, config, layer), and nothing in
+// the code object says how it was built. So kda-compile names each kernel
+// after a digest of its entry: `<stem>_kd<16 hex digits>` (the emulators'
+// packed entry adds `_packed`), and the runtime recomputes the digest from
+// the entry it read and refuses a symbol that does not carry it. An entry
+// edited without its symbol is refused by name; one edited with its symbol
+// names a function its code object lacks. Both sides digest the entry as
+// this reader holds it (kda-compile reads each entry it writes back through
+// parseKernelEntry), so one canonical description serves both.
+//
+// The digest is FNV-1a (64 bits) over every field that says how to launch
+// the kernel: all but symbol, file, ptx, figures and the variant's
+// provenance. It guards against a manifest and a code object that do not
+// belong together (a hand edit, a stale copy, a cubin of another build), not
+// against a forger: a code object's symbols can be patched.
+
+/// The entry's digest: 16 lower-case hex digits.
+std::string entryDigest(const Kernel &k);
+/// What `k.symbol` must end with: `_kd<digest>`, then `_packed` on an
+/// emulator target.
+std::string boundSymbolSuffix(const Kernel &k);
+/// Empty when `k.symbol` carries its entry's digest; else why not, naming
+/// the symbol and the digest the entry has.
+std::string checkBinding(const Kernel &k);
+/// Reads one kernel entry (an object of the manifest's "kernels") as
+/// parseManifest would, without the manifest around it; `where` names it in
+/// messages. kda-compile digests the entries it writes through this.
+bool parseKernelEntry(const std::string &text, const std::string &where,
+                      Kernel &out, std::string &error);
+
 } // namespace kda::manifest
 
 #endif // KDA_RUNTIME_MANIFEST_H

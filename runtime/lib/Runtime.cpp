@@ -842,6 +842,13 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
   bundle->variants.build(loaded);
   if (!linkStages(bundle->kernels, why))
     return fail(KDA_ERROR_BAD_BUNDLE, manifestPath + ": " + why);
+  // Last, so that an entry that breaks a rule is refused by that rule: an
+  // entry that breaks none but is not the one its code object was compiled
+  // from would launch that code with another geometry or argument order.
+  for (const mf::Kernel &m : manifest.kernels)
+    if (std::string unbound = mf::checkBinding(m); !unbound.empty())
+      return fail(KDA_ERROR_BAD_BUNDLE,
+                  manifestPath + ": " + describe(m) + ": " + unbound);
   *out = bundle.release();
   return KDA_OK;
 }

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -187,7 +188,8 @@ TEST_F(EditedBundles, ArgumentOfAnotherTypeOrRoleIsRefused) {
 /// when the bundle opens (chunk_k3: head_v 32, scans of 16 and 32 columns).
 TEST_F(EditedBundles, ChunkScanAlternativesAreCheckedAtOpen) {
   auto scanV32 = [](json &k) {
-    return k.value("symbol", "") == "kda_chunk_k3_scan_v32_packed";
+    return test::withoutDigest(k.value("symbol", "").c_str()) ==
+           "kda_chunk_k3_scan_v32_packed";
   };
   std::string dir = edited("chunk/chunk_k3", [&](json &k) {
     if (scanV32(k))
@@ -225,7 +227,8 @@ TEST_F(EditedBundles, ChunkScanAlternativesAreCheckedAtOpen) {
 /// segments of 32 columns).
 TEST_F(EditedBundles, SplitScanStagesAreCheckedAtOpen) {
   auto is = [](const json &k, const char *symbol) {
-    return k.value("symbol", "") == std::string(symbol) + "_packed";
+    return test::withoutDigest(k.value("symbol", "").c_str()) ==
+           std::string(symbol) + "_packed";
   };
   const char *maps = "kda_chunk_split_maps_v32", *join = "kda_chunk_split_join",
              *segments = "kda_chunk_split_segments_v32";
@@ -483,82 +486,224 @@ TEST(Manifest, OtherFormatsAndNonJsonAreRefused) {
 // Workspace: sized by the manifest's formula, enforced at launch
 //===----------------------------------------------------------------------===//
 
-TEST_F(EditedBundles, WorkspaceBytesFollowTheManifestAndAreEnforced) {
-  // An extra trailing argument of role workspace: the emulated kernel reads
-  // only its own twelve parameters, so it runs with it.
+//===----------------------------------------------------------------------===//
+// Binding: an entry runs only with the code object compiled from it
+//===----------------------------------------------------------------------===//
+
+/// The symbol kda-compile would have named for kernel entry `k` as edited.
+std::string boundSymbol(const json &k) {
+  manifest::Kernel read;
+  std::string error;
+  EXPECT_TRUE(manifest::parseKernelEntry(k.dump(), "edited", read, error))
+      << error;
+  const std::string stem = test::withoutDigest(read.symbol.c_str());
+  const bool packed =
+      stem.size() > 7 && stem.substr(stem.size() - 7) == "_packed";
+  return (packed ? stem.substr(0, stem.size() - 7) : stem) +
+         manifest::boundSymbolSuffix(read);
+}
+
+/// Edits that break no rule of the manifest but describe another kernel
+/// than the one compiled: before the binding, the emulator ran the old
+/// code object with the edited argument list, workspace or layer. Each is
+/// refused at open, naming the symbol and the digest its entry has now;
+/// re-naming the symbol after the edit names a function the code object
+/// lacks.
+TEST_F(EditedBundles, AnEntryRunsOnlyWithTheCodeCompiledFromIt) {
+  Opened unedited(edited("k3_small", [](json &) {}), "emu");
+  EXPECT_EQ(unedited.status, KDA_OK) << unedited.error;
+
+  const std::initializer_list<std::string> unbound = {
+      "kernel 'k3_small'", "does not carry its entry's digest",
+      "recompile the bundle"};
+  // A workspace argument and its formula, consistent with each other.
   std::string dir = edited("k3_small", [](json &k) {
-    k["args"].push_back({{"name", "scratch"}, {"dtype", "i8"},
-                         {"role", "workspace"}});
+    k["args"].push_back(
+        {{"name", "scratch"}, {"dtype", "i8"}, {"role", "workspace"}});
     k["workspace"] = {{"fixed", 64}, {"per_token", 8}, {"per_seq", 16}};
   });
+  expectRefused(dir, unbound);
+  // The argument order (q and k are both bf16 inputs).
+  dir = edited("k3_small",
+               [](json &k) { std::swap(*arg(k, "q"), *arg(k, "k")); });
+  expectRefused(dir, unbound);
+  // The layer's math (another valid scale).
+  dir = edited("k3_small", [](json &k) {
+    k["layer"]["scale"] = 2 * k["layer"]["scale"].get<double>();
+  });
+  expectRefused(dir, unbound);
+  // An edit whose symbol is renamed to match it: the code object has no
+  // such function.
+  std::string renamed;
+  dir = edited("k3_small", [&](json &k) {
+    if (k["target"] != "emu")
+      return;
+    k["layer"]["scale"] = 2 * k["layer"]["scale"].get<double>();
+    renamed = boundSymbol(k);
+    k["symbol"] = renamed;
+  });
+  kda_bundle *bundle = nullptr;
+  EXPECT_EQ(kda_bundle_open(dir.c_str(), KDA_BACKEND_EMU, &bundle),
+            KDA_ERROR_NOT_FOUND);
+  EXPECT_EQ(bundle, nullptr);
+  EXPECT_NE(std::string(kda_last_error()).find("no symbol " + renamed),
+            std::string::npos)
+      << kda_last_error();
+  // Two stages' symbols swapped: each entry names the other's code.
+  std::string prep, scan;
+  edited("chunk/chunk_k3", [&](json &k) {
+    if (k["target"] != "emu")
+      return;
+    if (k["kind"] == "chunk_prep")
+      prep = k["symbol"];
+    else if (scan.empty() && k["kind"] == "chunk_scan")
+      scan = k["symbol"];
+  });
+  ASSERT_FALSE(prep.empty() || scan.empty());
+  dir = edited("chunk/chunk_k3", [&](json &k) {
+    if (k["symbol"] == prep)
+      k["symbol"] = scan;
+    else if (k["symbol"] == scan)
+      k["symbol"] = prep;
+  });
+  expectRefused(dir,
+                {"kernel 'chunk_k3'", "does not carry its entry's digest"});
+}
+
+/// The digest covers every field the runtime launches by, and no field it
+/// does not: each edit below of a compiled entry changes it (a field left
+/// out would let that edit run the old code), and the symbol, the file, the
+/// figures and the variant's provenance leave it as it was.
+TEST(Manifest, TheDigestCoversEveryLaunchField) {
+  json m;
+  std::ifstream(bundleDir("chunk/chunk_k3") + "/manifest.json") >> m;
+  const json entry = m.at("kernels").at(0);
+  auto digest = [](const json &k) {
+    manifest::Kernel read;
+    std::string error;
+    EXPECT_TRUE(manifest::parseKernelEntry(k.dump(), "entry", read, error))
+        << error << " in " << k.dump();
+    return manifest::entryDigest(read);
+  };
+  const std::string base = digest(entry);
+  ASSERT_EQ(base.size(), 16u);
+  const std::vector<std::pair<const char *, std::function<void(json &)>>>
+      launchFields = {
+          {"name", [](json &k) { k["name"] = "chunk_k4"; }},
+          {"kind", [](json &k) { k["kind"] = "probe"; }},
+          {"target",
+           [](json &k) {
+             k["target"] = "emu32";
+             k["wave_size"] = 32;
+           }},
+          {"block",
+           [](json &k) { k["block"][0] = 2 * k["block"][0].get<int>(); }},
+          {"grid", [](json &k) { k["grid"][0] = 7; }},
+          {"stage", [](json &k) { k["stage"] = 1; }},
+          {"args order",
+           [](json &k) { std::swap(k["args"][0], k["args"][1]); }},
+          {"arg dtype", [](json &k) { k["args"][0]["dtype"] = "f16"; }},
+          {"arg role", [](json &k) { k["args"][0]["role"] = "inout"; }},
+          {"dynamic_lds_bytes", [](json &k) { k["dynamic_lds_bytes"] = 16; }},
+          {"workspace", [](json &k) { k["workspace"]["per_seq"] = 4; }},
+          {"uses", [](json &k) { k["uses"] = json::array({"a_log"}); }},
+          {"config", [](json &k) { k["config"]["chunk_size"] = 32; }},
+          {"limits",
+           [](json &k) {
+             k["limits"] = {{"max_workgroup_size", 1024},
+                            {"static_lds_bytes", 1}};
+           }},
+          {"variant",
+           [](json &k) {
+             k["variant"] = {{"of", "x"}, {"n_min", 1}, {"n_max", 2}};
+           }},
+          {"layer.scale",
+           [](json &k) {
+             k["layer"]["scale"] =
+                 std::nextafter(k["layer"]["scale"].get<double>(), 1.0);
+           }},
+          {"layer.head_v", [](json &k) { k["layer"]["head_v"] = 64; }},
+          {"layer.state_layout",
+           [](json &k) {
+             k["layer"]["state_layout"] =
+                 k["layer"]["state_layout"] == "kv" ? "vk" : "kv";
+           }},
+          {"dtypes.g",
+           [](json &k) {
+             k["dtypes"]["g"] = k["dtypes"]["g"] == "f32" ? "bf16" : "f32";
+           }},
+      };
+  for (const auto &[field, edit] : launchFields) {
+    json k = entry;
+    edit(k);
+    EXPECT_NE(digest(k), base) << field << " is not in the digest";
+  }
+  const std::vector<std::pair<const char *, std::function<void(json &)>>>
+      otherFields = {
+          {"symbol", [](json &k) { k["symbol"] = "another"; }},
+          {"file", [](json &k) { k["file"] = "emu/other.so"; }},
+          {"figures",
+           [](json &k) {
+             k["figures"] = {{"vgprs", 1}};
+           }},
+      };
+  for (const auto &[field, edit] : otherFields) {
+    json k = entry;
+    edit(k);
+    EXPECT_EQ(digest(k), base) << field << " changed the digest";
+  }
+  json a = entry, b = entry;
+  a["variant"] = {{"of", "x"}, {"n_min", 1}, {"n_max", 2}, {"provenance", "A"}};
+  b["variant"] = {{"of", "x"}, {"n_min", 1}, {"n_max", 2}, {"provenance", "B"}};
+  EXPECT_EQ(digest(a), digest(b)) << "the provenance changed the digest";
+}
+
+/// The device tests' hand-written probe kernels are named after their
+/// entries' digests like compiled ones (test/device/dyn-smem*).
+TEST(Manifest, HandWrittenProbesAreBound) {
+  for (const char *probe : {"dyn-smem", "dyn-smem-too-big"}) {
+    manifest::Manifest m;
+    std::string error;
+    ASSERT_TRUE(manifest::readManifest(
+        std::string(KDA_DEVICE_TESTS_DIR) + "/" + probe, m, error))
+        << error;
+    ASSERT_EQ(m.kernels.size(), 1u);
+    EXPECT_EQ(manifest::checkBinding(m.kernels[0]), "") << probe;
+    std::ifstream ptx(std::string(KDA_DEVICE_TESTS_DIR) + "/" + probe + "/" +
+                      m.kernels[0].file);
+    std::stringstream text;
+    text << ptx.rdbuf();
+    EXPECT_NE(text.str().find(".entry " + m.kernels[0].symbol + "("),
+              std::string::npos)
+        << probe << ": the PTX does not define " << m.kernels[0].symbol;
+  }
+}
+
+/// A chunk plan's workspace is its manifest's formula of the batch
+/// (fixed + per_token x tokens + per_seq x sequences), refused where it
+/// overflows. (No recurrent kernel takes a workspace; the chunk tests show
+/// a short or overlapping one refused at launch.)
+TEST(Workspace, ChunkBytesFollowTheManifest) {
+  const std::string dir = bundleDir("chunk/chunk_k3");
   Opened o(dir, "emu");
   ASSERT_EQ(o.status, KDA_OK) << o.error;
-  const kda_kernel *kernel = o.find("k3_small");
+  const kda_kernel *kernel = o.find("chunk_k3");
   ASSERT_NE(kernel, nullptr) << o.error;
+  manifest::Manifest m;
+  std::string error;
+  ASSERT_TRUE(manifest::readManifest(dir, m, error)) << error;
+  const manifest::Kernel *prep = m.find("chunk_k3", "emu");
+  ASSERT_NE(prep, nullptr);
+  ASSERT_FALSE(prep->workspace.empty());
   int64_t bytes = -1;
   ASSERT_EQ(kda_kernel_workspace_bytes(kernel, 11, 5, &bytes), KDA_OK);
-  EXPECT_EQ(bytes, 64 + 8 * 11 + 16 * 5);
+  EXPECT_EQ(bytes, prep->workspace.fixed + 11 * prep->workspace.perToken +
+                       5 * prep->workspace.perSeq);
   EXPECT_EQ(kda_kernel_workspace_bytes(kernel, INT64_MAX / 4, 1, &bytes),
             KDA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(kda_last_error()).find("overflows"), std::string::npos);
   EXPECT_EQ(kda_kernel_workspace_bytes(kernel, -1, 1, &bytes),
             KDA_ERROR_INVALID_ARGUMENT);
-
-  test::HostMemory mem;
-  const test::KernelLayer layer = test::readKernelLayer(dir, "k3_small", "emu");
-  test::Harness h(layer, mem);
-  h.prepare(kMixed, kSlots, 21);
-  const std::vector<uint8_t> before = h.snapshot();
-  kda_batch b = h.batch();
-  ASSERT_EQ(kda_kernel_workspace_bytes(kernel, b.num_tokens, b.num_seqs, &bytes),
-            KDA_OK);
-  EXPECT_EQ(bytes, 64 + 8 * 11 + 16 * 5);
-  EXPECT_EQ(kda_launch_recurrent(kernel, &b, nullptr),
-            KDA_ERROR_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(kda_last_error()).find("workspace is null"),
-            std::string::npos)
-      << kda_last_error();
-  void *ws = mem.alloc(size_t(bytes));
-  b.workspace = ws;
-  b.workspace_bytes = bytes - 1;
-  EXPECT_EQ(kda_launch_recurrent(kernel, &b, nullptr),
-            KDA_ERROR_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(kda_last_error()).find("needs 232"), std::string::npos)
-      << kda_last_error();
-  // A token count whose workspace overflows is named as such (the formula's
-  // overflow mark is not a size).
-  kda_batch huge = b;
-  huge.num_tokens = INT64_MAX / 4;
-  huge.workspace_bytes = INT64_MAX;
-  EXPECT_EQ(kda_launch_recurrent(kernel, &huge, nullptr),
-            KDA_ERROR_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(kda_last_error()).find("overflows int64"),
-            std::string::npos)
-      << kda_last_error();
-  EXPECT_EQ(h.snapshot(), before) << "a refused launch wrote memory";
-  b.workspace_bytes = bytes;
-  EXPECT_EQ(kda_launch_recurrent(kernel, &b, nullptr), KDA_OK)
-      << kda_last_error();
-  expectOracle(h, layer, "with a workspace");
-
-  // By name, the workspace is one more argument, required non-null.
-  h.prepare(kMixed, kSlots, 22);
-  b = h.batch();
-  std::vector<kda_arg> args = namedArgs(b);
-  args.push_back({"scratch", nullptr});
-  EXPECT_EQ(kda_launch_named(kernel, args.data(), int32_t(args.size()),
-                             b.num_seqs, nullptr),
-            KDA_ERROR_INVALID_ARGUMENT);
-  EXPECT_NE(std::string(kda_last_error()).find("workspace argument 'scratch'"),
-            std::string::npos)
-      << kda_last_error();
-  args.back().ptr = ws;
-  EXPECT_EQ(kda_launch_named(kernel, args.data(), int32_t(args.size()),
-                             b.num_seqs, nullptr),
-            KDA_OK)
-      << kda_last_error();
-  expectOracle(h, layer, "named, with a workspace");
-  mem.release(ws);
 }
 
 TEST(Workspace, RecurrentKernelNeedsNone) {

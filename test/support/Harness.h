@@ -18,6 +18,27 @@
 
 namespace kda::test {
 
+/// `symbol` without the digest that binds it to its manifest entry
+/// (`_kd` and 16 hex digits, Manifest.h), so a test can name a kernel as
+/// its builder did: kda_chunk_k3_scan_v32_kd<digest>_packed reads
+/// kda_chunk_k3_scan_v32_packed. A symbol without one comes back unchanged
+/// (and so differs from any name the test expects with one removed).
+inline std::string withoutDigest(const char *symbol) {
+  if (!symbol)
+    return "(null)";
+  std::string s = symbol;
+  for (size_t at = s.rfind("_kd");
+       at != std::string::npos && at + 19 <= s.size();
+       at = at == 0 ? std::string::npos : s.rfind("_kd", at - 1)) {
+    bool hex = true;
+    for (size_t i = at + 3; i < at + 19; ++i)
+      hex &= (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f');
+    if (hex && (at + 19 == s.size() || s[at + 19] == '_'))
+      return s.erase(at, 19);
+  }
+  return s;
+}
+
 /// Where kernel buffers live.
 class Memory {
 public:

@@ -19,4 +19,13 @@ TEST(TargetWaves, RuntimeKnowsEachTargetsWave) {
   EXPECT_EQ(kda::manifest::targetWaveSize("sm_80"), 0u);
 }
 
+// Which targets' code objects export `<symbol>_packed` (the binding's
+// suffix, Manifest.h): the compiler's emulators and no other.
+TEST(TargetWaves, RuntimeKnowsWhichTargetsAreEmulators) {
+  for (const mlir::kda::TargetInfo &t : mlir::kda::allTargets())
+    EXPECT_EQ(kda::manifest::isEmulatorTarget(t.name.str()), t.isEmulator())
+        << t.name.str();
+  EXPECT_FALSE(kda::manifest::isEmulatorTarget("emu64"));
+}
+
 } // namespace

@@ -16,18 +16,18 @@
 // FIG950-DAG: gfx950 kda_tile_gemm_dynamic: {{.*}}scratch_bytes 0, {{.*}}spills 0
 
 // ASM942: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
-// ASM942-LABEL: kda_tile_gemm:
+// ASM942-LABEL: kda_tile_gemm_kd{{[0-9a-f]+}}:
 // ASM942: ds_write
 // ASM942: s_barrier
 // ASM942: v_mfma_f32_16x16x16_bf16
 // ASM942: global_store_dword
 // ASM942: .amdhsa_private_segment_fixed_size 0
-// ASM942-LABEL: kda_tile_gemm_masked:
+// ASM942-LABEL: kda_tile_gemm_masked_kd{{[0-9a-f]+}}:
 // ASM942: v_mfma_f32_16x16x16_bf16
 // ASM942: v_cndmask_b32
 // ASM942-NOT: v_mfma_f32_16x16x32_bf16
 // ASM950: .amdgcn_target "amdgcn-amd-amdhsa--gfx950"
-// ASM950-LABEL: kda_tile_gemm:
+// ASM950-LABEL: kda_tile_gemm_kd{{[0-9a-f]+}}:
 // ASM950: v_mfma_f32_16x16x32_bf16
 // ASM950: .amdhsa_private_segment_fixed_size 0
 

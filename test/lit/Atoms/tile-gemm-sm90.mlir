@@ -8,10 +8,10 @@
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 
 // PTX: .target sm_90
-// PTX-LABEL: .visible .entry kda_tile_gemm(
+// PTX-LABEL: .visible .entry kda_tile_gemm_kd{{[0-9a-f]+}}(
 // PTX: bar.sync
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// PTX-LABEL: .visible .entry kda_tile_gemm_dynamic(
+// PTX-LABEL: .visible .entry kda_tile_gemm_dynamic_kd{{[0-9a-f]+}}(
 // The dynamic region's base: upstream's lowering of gpu.dynamic_shared_memory
 // (NVPTX demotes the zero-size shared global into the kernel; ptxas counts it
 // as 1 static byte, the launch provides the rest).

@@ -21,17 +21,17 @@
 // FIG950-DAG: gfx950 kda_chunk_heads128_scan: {{.*}}scratch_bytes 0, {{.*}}spills 0
 
 // ASM942: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
-// ASM942-LABEL: kda_chunk_heads128_prep:
+// ASM942-LABEL: kda_chunk_heads128_prep_kd{{[0-9a-f]+}}:
 // ASM942: v_mfma_f32_16x16x16_bf16
 // ASM942: s_barrier
 // ASM942: .amdhsa_private_segment_fixed_size 0
-// ASM942-LABEL: kda_chunk_heads128_scan:
+// ASM942-LABEL: kda_chunk_heads128_scan_kd{{[0-9a-f]+}}:
 // ASM942: v_mfma_f32_16x16x16_bf16
 // ASM942: .amdhsa_private_segment_fixed_size 0
 // ASM950: .amdgcn_target "amdgcn-amd-amdhsa--gfx950"
-// ASM950-LABEL: kda_chunk_heads128_prep:
+// ASM950-LABEL: kda_chunk_heads128_prep_kd{{[0-9a-f]+}}:
 // ASM950: v_mfma_f32_16x16x32_bf16
-// ASM950-LABEL: kda_chunk_heads128_scan:
+// ASM950-LABEL: kda_chunk_heads128_scan_kd{{[0-9a-f]+}}:
 // ASM950-NOT: v_mfma_f32_16x16x32_bf16
 // ASM950: v_mfma_f32_16x16x16_bf16
 // ASM950-NOT: v_mfma_f32_16x16x32_bf16

@@ -96,7 +96,7 @@
 // ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
 
 // PTX: .target sm_90
-// PTX-LABEL: .visible .entry kda_chunk_heads128_prep(
+// PTX-LABEL: .visible .entry kda_chunk_heads128_prep_kd{{[0-9a-f]+}}(
 // PTX: .minnctapersm 3
 // PTX: bar.sync
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
@@ -108,15 +108,15 @@
 // 16-column scan), a wave's share of K is 32 rows: 2 x 8 x 3 for each of
 // V_new and (q o exp G) S, 4 x 4 x 3 for its rows of the update, and the
 // first part's A_qk V_new: 204.
-// PTX-LABEL: .visible .entry kda_chunk_heads128_scan(
+// PTX-LABEL: .visible .entry kda_chunk_heads128_scan_kd{{[0-9a-f]+}}(
 // PTX: .maxntid 256, 1, 1
 // PTX-COUNT-204: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
-// PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v32(
+// PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v32_kd{{[0-9a-f]+}}(
 // PTX: .maxntid 256, 1, 1
 // PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
-// PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v64(
+// PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v64_kd{{[0-9a-f]+}}(
 // PTX: .maxntid 256, 1, 1
 // PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
@@ -126,7 +126,7 @@
 // exp(G_last - G): 12) and exp(G_last) (1) and the next chunk's phase-1
 // rows (24); each phase's pieces waited for once (commit, wait_group 0)
 // before its barrier.
-// PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v128(
+// PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v128_kd{{[0-9a-f]+}}(
 // PTX: .maxntid 256, 1, 1
 // PTX-COUNT-24: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // PTX: cp.async.commit_group;
@@ -135,22 +135,22 @@
 // PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
 // The maps take no output: V_new and the update only, 2 x 192.
-// PTX-LABEL: .visible .entry kda_chunk_heads128_maps_v64(
+// PTX-LABEL: .visible .entry kda_chunk_heads128_maps_v64_kd{{[0-9a-f]+}}(
 // PTX-COUNT-384: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
-// PTX-LABEL: .visible .entry kda_chunk_heads128_join(
+// PTX-LABEL: .visible .entry kda_chunk_heads128_join_kd{{[0-9a-f]+}}(
 // PTX-NOT: mma.sync
-// PTX-LABEL: .visible .entry kda_chunk_heads128_segments_v64(
+// PTX-LABEL: .visible .entry kda_chunk_heads128_segments_v64_kd{{[0-9a-f]+}}(
 // PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
 // The staging waves' L2 hints of the next chunk's records: the 16- and
 // 64-column scans only.
 // RUN: FileCheck %s --check-prefix=PF --input-file=%t/sm_90/kda_kernels.ptx
-// PF-LABEL: .visible .entry kda_chunk_heads128_scan(
+// PF-LABEL: .visible .entry kda_chunk_heads128_scan_kd{{[0-9a-f]+}}(
 // PF: prefetch.global.L2
-// PF-LABEL: .visible .entry kda_chunk_heads128_scan_v32(
+// PF-LABEL: .visible .entry kda_chunk_heads128_scan_v32_kd{{[0-9a-f]+}}(
 // PF-NOT: prefetch
-// PF-LABEL: .visible .entry kda_chunk_heads128_scan_v64(
+// PF-LABEL: .visible .entry kda_chunk_heads128_scan_v64_kd{{[0-9a-f]+}}(
 // PF: prefetch.global.L2
 
 // FIG-DAG: sm_90 kda_chunk_heads128_prep: {{.*}}spills 12
@@ -173,16 +173,16 @@
 // (ChunkPlan::wRuns: whole 16-byte runs, where the other fields' pairs are
 // 8-byte stores), are read a fragment at a time (16-byte reads: 64 a chunk
 // in a compute wave, its 8 k steps x 8 tiles of W's 64 rows).
-// RUNS-LABEL: .visible .entry kda_chunk_heads128_prep(
+// RUNS-LABEL: .visible .entry kda_chunk_heads128_prep_kd{{[0-9a-f]+}}(
 // RUNS: st.global.v4.b32
-// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan(
+// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan_kd{{[0-9a-f]+}}(
 // RUNS: st.shared.v4.b32
 // RUNS: ld.shared.v2.b32
 // RUNS: bar.sync
-// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan_v64(
+// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan_v64_kd{{[0-9a-f]+}}(
 // RUNS-COUNT-64: ld.shared.v4.b32
 // RUNS-NOT: ld.shared.v4.b32
-// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan_v128(
+// RUNS-LABEL: .visible .entry kda_chunk_heads128_scan_v128_kd{{[0-9a-f]+}}(
 // RUNS-COUNT-64: ld.shared.v4.b32
 // RUNS-NOT: ld.shared.v4.b32
-// RUNS: .visible .entry kda_chunk_heads128_maps_v64(
+// RUNS: .visible .entry kda_chunk_heads128_maps_v64_kd{{[0-9a-f]+}}(

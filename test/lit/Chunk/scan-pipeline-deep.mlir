@@ -50,11 +50,11 @@
 // CHECK: kda.lds_barrier
 // CHECK-NEXT: }
 
-// PTX-LABEL: .visible .entry kda_d3_scan(
+// PTX-LABEL: .visible .entry kda_d3_scan_kd{{[0-9a-f]+}}(
 // PTX: cp.async.cg.shared.global
 // PTX: cp.async.commit_group
 // PTX: cp.async.wait_group 1
-// PTX-LABEL: .visible .entry kda_d4_scan(
+// PTX-LABEL: .visible .entry kda_d4_scan_kd{{[0-9a-f]+}}(
 // PTX: cp.async.wait_group 2
 // FIG950-DAG: gfx950 kda_d3_scan: {{.*}}scratch_bytes 0, {{.*}}spills 0
 // FIG950-DAG: gfx950 kda_d4_scan: {{.*}}scratch_bytes 0, {{.*}}spills 0

@@ -15,7 +15,7 @@
 
 // ASM942: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 // ASM942: .amdhsa_code_object_version 5
-// ASM942: kda_kimi_k3_tp8_recurrent:
+// ASM942: kda_kimi_k3_tp8_recurrent_kd{{[0-9a-f]+}}:
 // ASM942: global_load_dwordx4
 // ASM942: row_bcast:15
 // ASM942: v_exp_f32
@@ -45,7 +45,7 @@
 // MANIFEST-NEXT: 8,
 // MANIFEST-NEXT: 12,
 // MANIFEST-NEXT: "num_seqs"
-// MANIFEST: "symbol": "kda_kimi_k3_tp8_recurrent"
+// MANIFEST: "symbol": "kda_kimi_k3_tp8_recurrent_kd{{[0-9a-f]+}}"
 // MANIFEST: "target": "gfx942"
 // MANIFEST: "workspace": {
 // MANIFEST-NEXT: "fixed": 0,

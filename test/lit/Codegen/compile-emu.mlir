@@ -8,8 +8,8 @@
 // CHECK-NOT: __truncsfbf2
 // CHECK-DAG: U kda_emu_id
 // CHECK-DAG: U kda_emu_shuffle_f32
-// CHECK-DAG: T kda_kimi_k3_tp8_recurrent_packed
-// MANIFEST: "symbol": "kda_kimi_k3_tp8_recurrent_packed"
+// CHECK-DAG: T kda_kimi_k3_tp8_recurrent_kd{{[0-9a-f]+}}_packed
+// MANIFEST: "symbol": "kda_kimi_k3_tp8_recurrent_kd{{[0-9a-f]+}}_packed"
 // MANIFEST: "target": "emu"
 // MANIFEST: "wave_size": 64
 // MANIFEST: "target": "emu32"

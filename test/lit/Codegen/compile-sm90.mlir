@@ -24,7 +24,7 @@
 // RUN: llvm-readelf -h %t.wrapped/sm_90/kda_kernels.cubin | FileCheck %s --check-prefix=ELF
 
 // PTX: .target sm_90
-// PTX: .visible .entry kda_kimi_linear_recurrent(
+// PTX: .visible .entry kda_kimi_linear_recurrent_kd{{[0-9a-f]+}}(
 // PTX: .maxntid 32, 1, 1
 // PTX: shfl.sync.bfly.b32
 // PTX: ex2.approx

@@ -20,7 +20,7 @@
 // CHECK: vector.maskedstore
 // GFX942: #config = #kda.config<block_k = 60, block_v = 32, block_t = 1, warps = 2, stages = 1, lanes_k = 16>
 // GFX942: kda.grid = array<i64: 2, 2, -1>
-// ASM: kda_head60:
+// ASM: kda_head60_kd{{[0-9a-f]+}}:
 // ASM: .vgpr_spill_count: 0
 #l = #kda.layer<heads = 2, value_heads = 2, head_k = 60, head_v = 60, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = f32, state = f32, state_layout = vk>
 func.func @head60(%q: memref<?x2x60xf32>, %v: memref<?x2x60xf32>, %beta: memref<?x2xf32>, %a_log: memref<2xf32>, %dt_bias: memref<120xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x2x60x60xf32>) {

@@ -7,11 +7,11 @@
 
 // CHECK: kda-bench: chunk_k3 ({{.*}}) on emu32: H 2, HV 2, K 64, V 32
 // CHECK-NEXT: batch rows tokens time ms prep ms scan ms scan
-// CHECK-NEXT: 1x100 1 100 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_packed
-// CHECK-NEXT: 2x70 2 140 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_packed
+// CHECK-NEXT: 1x100 1 100 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_kd{{[0-9a-f]+}}_packed
+// CHECK-NEXT: 2x70 2 140 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_kd{{[0-9a-f]+}}_packed
 
-// JSON: "prefill_1x100": {"ms": {{[0-9.]+}}, "prep_ms": {{[0-9.]+}}, "scan_ms": {{[0-9.]+}}, "tokens": 100, "scan": "kda_chunk_k3_scan_packed"}
-// JSON: "prefill_2x70": {"ms": {{[0-9.]+}}, "prep_ms": {{[0-9.]+}}, "scan_ms": {{[0-9.]+}}, "tokens": 140, "scan": "kda_chunk_k3_scan_packed"}
+// JSON: "prefill_1x100": {"ms": {{[0-9.]+}}, "prep_ms": {{[0-9.]+}}, "scan_ms": {{[0-9.]+}}, "tokens": 100, "scan": "kda_chunk_k3_scan_kd{{[0-9a-f]+}}_packed"}
+// JSON: "prefill_2x70": {"ms": {{[0-9.]+}}, "prep_ms": {{[0-9.]+}}, "scan_ms": {{[0-9.]+}}, "tokens": 140, "scan": "kda_chunk_k3_scan_kd{{[0-9a-f]+}}_packed"}
 
 // --all-scans: after each batch's row, every way after the prep whatever
 // the shape picks (kda_plan_add_chunk_scan): chunk_k3's two scans, then
@@ -21,11 +21,11 @@
 // RUN: not kda-bench --backend emu --target emu32 --bundle %t --kernel chunk_k3 --all-scans 2>&1 | FileCheck %s --check-prefix=NOPREFILL
 // RUN: not kda-bench --backend emu --target emu32 --bundle %t --kernel chunk_k3_recurrent --prefill 2x70 --all-scans 2>&1 | FileCheck %s --check-prefix=NOTCHUNK
 // ALL: batch rows tokens time ms prep ms scan ms scan
-// ALL-NEXT: 2x70 2 140 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_packed
-// ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_packed
-// ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_v32_packed
-// ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_maps_v32_packed
+// ALL-NEXT: 2x70 2 140 {{[0-9.]+}} {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_kd{{[0-9a-f]+}}_packed
+// ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_kd{{[0-9a-f]+}}_packed
+// ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_scan_v32_kd{{[0-9a-f]+}}_packed
+// ALL-NEXT: (alternative) {{[0-9.]+}} {{[0-9.]+}} kda_chunk_k3_maps_v32_kd{{[0-9a-f]+}}_packed
 // ALL-NOT: (alternative)
-// ALLJSON: "prefill_2x70": {{{.*}}"scan": "kda_chunk_k3_scan_packed", "alternatives": [{"scan": "kda_chunk_k3_scan_packed", "ms": {{[0-9.]+}}, "after_prep_ms": {{[0-9.]+}}}, {"scan": "kda_chunk_k3_scan_v32_packed", {{.*}}}, {"scan": "kda_chunk_k3_maps_v32_packed", {{.*}}}]}
+// ALLJSON: "prefill_2x70": {{{.*}}"scan": "kda_chunk_k3_scan_kd{{[0-9a-f]+}}_packed", "alternatives": [{"scan": "kda_chunk_k3_scan_kd{{[0-9a-f]+}}_packed", "ms": {{[0-9.]+}}, "after_prep_ms": {{[0-9.]+}}}, {"scan": "kda_chunk_k3_scan_v32_kd{{[0-9a-f]+}}_packed", {{.*}}}, {"scan": "kda_chunk_k3_maps_v32_kd{{[0-9a-f]+}}_packed", {{.*}}}]}
 // NOPREFILL: kda-bench: --all-scans times a chunk layer's --prefill batches
 // NOTCHUNK: kda-bench: --all-scans: chunk_k3_recurrent is not a chunk layer (it has no scan alternatives)

@@ -4,7 +4,9 @@ usage: atoms_per_block.py ASM KERNEL PATTERN
 Prints "KERNEL: most N in one block" for the basic block (PTX `$L__BB`,
 AMDGPU `.LBB` labels) of KERNEL with the most lines matching PATTERN (a
 regular expression: mma.sync, v_mfma). A k loop's body is one block, so
-this is how many atoms each of its steps issues.
+this is how many atoms each of its steps issues. KERNEL is the name its
+builder gave it: kda-compile's bundles add the digest of its manifest entry
+(`_kd` and 16 hex digits), which is matched too.
 """
 import re
 import sys
@@ -12,7 +14,7 @@ import sys
 asm, kernel, pattern = sys.argv[1], sys.argv[2], re.compile(sys.argv[3])
 lines = open(asm).read().splitlines()
 start = next((i for i, l in enumerate(lines)
-              if re.match(rf"^(\.visible \.entry )?{re.escape(kernel)}[:(]", l)),
+              if re.match(rf"^(\.visible \.entry )?{re.escape(kernel)}(_kd[0-9a-f]{{16}})?[:(]", l)),
              None)
 if start is None:
     sys.exit(f"no kernel {kernel} in {asm}")
