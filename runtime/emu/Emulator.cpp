@@ -49,6 +49,12 @@ struct ShadowWord {
   uint64_t writeEpoch = 0;
   int64_t writeTag = 0;
   const char *writeBuffer = nullptr; // null: a plain store
+  // The write is an atomic read-modify-write; atomics of one epoch do not
+  // race one another, only the plain accesses beside them. `atomicWriters`
+  // counts the threads whose atomics wrote the word this epoch (beyond
+  // `writer`, the last).
+  bool writeAtomic = false;
+  int32_t atomicWriters = 0;
   int32_t inFlight = 0; // async copies not yet landed
   int64_t inFlightTag = 0;
   std::vector<ReadRecord> readers;
@@ -143,13 +149,31 @@ std::string bytesText(int64_t lo, int64_t hi) {
   return "[" + std::to_string(lo) + ", " + std::to_string(hi) + ")";
 }
 
+/// Whether another thread wrote word `s` in `t`'s barrier epoch: its last
+/// writer, or one of several threads' atomics.
+bool writtenByAnother(const ShadowWord &s, const Thread *t) {
+  return s.writer >= 0 && s.writeEpoch == t->epoch &&
+         (uint32_t(s.writer) != t->linear || s.atomicWriters > 1);
+}
+
 /// Checks and records a write (a store, or an async copy landing or being
-/// issued - `record` false: check only).
+/// issued - `record` false: check only; `atomic`: an atomic read-modify-
+/// write, which races plain accesses of other threads but not their
+/// atomics).
 void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
-                 const char *kind, bool record, const char *buffer = nullptr) {
+                 const char *kind, bool record, const char *buffer = nullptr,
+                 bool atomic = false) {
   Workgroup &wg = *t->wg;
   for (int64_t w = lo / 4; w < (hi + 3) / 4; ++w) {
     ShadowWord &s = word(wg, w);
+    // A plain write to a word several threads' atomics wrote this epoch
+    // races at least one of them.
+    if (!atomic && s.writeAtomic && writtenByAnother(s, t) &&
+        uint32_t(s.writer) == t->linear)
+      return reportRace(t, std::string(kind) + iterationText(tag) +
+                               " to byte " + std::to_string(w * 4) +
+                               " races another thread's atomic (no barrier "
+                               "between)");
     if (s.inFlight > 0)
       return reportRace(t, std::string(kind) + iterationText(tag) +
                                " into bytes " + bytesText(lo, hi) +
@@ -157,11 +181,12 @@ void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
                                std::to_string(s.inFlightTag) +
                                " into them is still in flight");
     if (s.writer >= 0 && uint32_t(s.writer) != t->linear &&
-        s.writeEpoch == t->epoch)
+        s.writeEpoch == t->epoch && !(atomic && s.writeAtomic))
       return reportRace(t, std::string(kind) + iterationText(tag) +
                                " to byte " + std::to_string(w * 4) +
                                " races thread " + std::to_string(s.writer) +
-                               "'s write" + iterationText(s.writeTag) +
+                               (s.writeAtomic ? "'s atomic" : "'s write") +
+                               iterationText(s.writeTag) +
                                " (no barrier between)");
     for (const ReadRecord &r : s.readers) {
       if (r.thread == t->linear)
@@ -180,10 +205,19 @@ void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
                           "barrier does not order pending LDS reads)"));
     }
     if (record) {
+      // Atomics of other threads this epoch stay counted: a plain access
+      // after them races one of them whichever thread wrote last.
+      const bool joins =
+          atomic && s.writeAtomic && s.writer >= 0 && s.writeEpoch == t->epoch;
+      s.atomicWriters =
+          !atomic ? 0
+          : joins ? s.atomicWriters + (uint32_t(s.writer) != t->linear)
+                  : 1;
       s.writer = int32_t(t->linear);
       s.writeEpoch = t->epoch;
       s.writeTag = tag;
       s.writeBuffer = buffer;
+      s.writeAtomic = atomic;
       s.readers.clear();
     }
   }
@@ -491,11 +525,14 @@ static void shadowRead(kda::emu::Thread *t, int64_t lo, int64_t hi,
           t, "reads byte " + std::to_string(w * 4) + what +
                  " while the async copy of iteration " +
                  std::to_string(s.inFlightTag) + " into it has not landed");
-    if (s.writer >= 0 && uint32_t(s.writer) != t->linear &&
-        s.writeEpoch == t->epoch)
+    if (kda::emu::writtenByAnother(s, t))
       return kda::emu::reportRace(
-          t, "reads byte " + std::to_string(w * 4) + what + " that thread " +
-                 std::to_string(s.writer) + " wrote with no barrier between");
+          t, "reads byte " + std::to_string(w * 4) + what + " that " +
+                 (uint32_t(s.writer) != t->linear
+                      ? "thread " + std::to_string(s.writer)
+                      : std::string("another thread")) +
+                 (s.writeAtomic ? " wrote by an atomic" : " wrote") +
+                 " with no barrier between");
     if (buffer)
       if (std::string wrong = wrongTile(s, w, tag, buffer); !wrong.empty())
         return kda::emu::reportRace(t, wrong);
@@ -536,6 +573,15 @@ extern "C" void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes,
   ++t->seq;
   if (inArray(t, "writes", lo, bytes, arrayLo, arrayBytes) && raceChecking(t))
     kda::emu::shadowWrite(t, lo, lo + bytes, /*tag=*/-1, "the store", true);
+}
+
+extern "C" void kda_emu_lds_atomic(void *ctx, int64_t lo, int64_t bytes,
+                                   int64_t arrayLo, int64_t arrayBytes) {
+  auto *t = static_cast<Thread *>(ctx);
+  ++t->seq;
+  if (inArray(t, "updates", lo, bytes, arrayLo, arrayBytes) && raceChecking(t))
+    kda::emu::shadowWrite(t, lo, lo + bytes, /*tag=*/-1, "the atomic", true,
+                          nullptr, /*atomic=*/true);
 }
 
 extern "C" void kda_emu_copy_row(void *ctx, int64_t lo, int64_t bytes,

@@ -94,6 +94,11 @@ void kda_emu_lds_load(void *ctx, int64_t lo, int64_t bytes, int64_t arrayLo,
                       int64_t arrayBytes);
 void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes, int64_t arrayLo,
                        int64_t arrayBytes);
+// An atomic read-modify-write of LDS (memref.atomic_rmw): checked like a
+// store, and racing other threads' plain accesses of its bytes in one
+// barrier epoch, not their atomics.
+void kda_emu_lds_atomic(void *ctx, int64_t lo, int64_t bytes, int64_t arrayLo,
+                        int64_t arrayBytes);
 
 // Matrix atoms (kda.mma), wave-collective: every lane of the wave passes its
 // fragments of A (m x k), B (k x n), C (m x n) as f32 values with their

@@ -9,6 +9,7 @@
 #include "ScheduleLowering.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/AtomLowering.h"
+#include "kda/Passes/LdsModel.h"
 #include "kda/Passes/Passes.h"
 #include "kda/Passes/PipelineHazards.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -87,6 +88,15 @@ private:
     /// cast, subview, reinterpret cast or reshape of it (its static strided
     /// layout places the element; `type` stays the array checked against).
     MemRefType through = {};
+    /// An atomic read-modify-write (kda_emu_lds_atomic).
+    bool atomic = false;
+    /// A 1-D access of `lanes` elements of which only some touch memory:
+    /// lane i does where `mask` (vector<lanes x i1>; null: every lane) holds
+    /// it and, where `inBoundsOnly`, its element lies inside the last
+    /// dimension. Each such lane is watched on its own.
+    int64_t lanes = 0;
+    Value mask = {};
+    bool inBoundsOnly = false;
   };
   LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs,
                                     SmallVectorImpl<WatchedAccess> &watched);
@@ -563,14 +573,11 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
   // Casts, subviews, reinterpret casts and reshapes keep the array's base:
   // their accesses are watched against the array, placed by their layout
   // (one that is not static is left unwatched, as before).
-  if (isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp,
-          memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+  if (keepsBase(user)) {
     auto result = dyn_cast<MemRefType>(user->getResult(0).getType());
     SmallVector<int64_t> strides;
     int64_t offset = 0;
-    if (!result || failed(result.getStridesAndOffset(strides, offset)) ||
-        ShapedType::isDynamic(offset) ||
-        llvm::any_of(strides, ShapedType::isDynamic) ||
+    if (!result || !staticStridedLayout(result, strides, offset) ||
         result.getElementType() != type.getElementType())
       return;
     for (Operation *u : user->getResult(0).getUsers())
@@ -578,12 +585,36 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
     return;
   }
   const int64_t elemBytes = type.getElementTypeBitWidth() / 8;
-  // Vector accesses cover their whole vector (a masked store, whose lanes
-  // off the mask write nothing, is left unwatched rather than reported for
-  // bytes it does not touch).
+  // Vector accesses cover their whole vector; masked ones and transfers
+  // that may leave the array, lane by lane (1-D; others are left
+  // unwatched rather than reported for bytes they do not touch).
   auto vectorBytes = [&](VectorType v) {
     return elemBytes * v.getNumElements();
   };
+  auto byLanes = [&](ValueRange indices, VectorType v, bool write, Value mask,
+                     bool inBoundsOnly) {
+    if (v.getRank() != 1 || v.isScalable())
+      return;
+    WatchedAccess a{user,      type,  indices, base,
+                    elemBytes, write, shift,   through};
+    a.lanes = v.getNumElements();
+    a.mask = mask;
+    a.inBoundsOnly = inBoundsOnly;
+    watched.push_back(a);
+  };
+  if (auto at = dyn_cast<memref::AtomicRMWOp>(user)) {
+    WatchedAccess a{user,      type, at.getIndices(), base,
+                    elemBytes, true, shift,           through};
+    a.atomic = true;
+    watched.push_back(a);
+    return;
+  }
+  if (auto ml = dyn_cast<vector::MaskedLoadOp>(user))
+    return byLanes(ml.getIndices(), ml.getVectorType(), false, ml.getMask(),
+                   false);
+  if (auto ms = dyn_cast<vector::MaskedStoreOp>(user))
+    return byLanes(ms.getIndices(), ms.getVectorType(), true, ms.getMask(),
+                   false);
   if (auto l = dyn_cast<memref::LoadOp>(user))
     watched.push_back(
         {user, type, l.getIndices(), base, elemBytes, false, shift, through});
@@ -603,14 +634,19 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
                        elemBytes * piece.getPieceElems(), true, shift,
                        through});
   else if (auto t = dyn_cast<VectorTransferOpInterface>(user);
-           t && !t.getMask() && t.getPermutationMap().isMinorIdentity() &&
-           llvm::all_of(t.getInBoundsValues(), [](bool in) { return in; }))
+           t && t.getPermutationMap().isMinorIdentity()) {
+    const bool write = isa<vector::TransferWriteOp>(user);
     // An unmasked transfer in bounds on every dimension is a vector load
-    // or store (masked or out-of-bounds lanes touch nothing: left
-    // unwatched rather than reported for bytes they do not touch).
-    watched.push_back({user, type, t.getIndices(), base,
-                       vectorBytes(t.getVectorType()),
-                       isa<vector::TransferWriteOp>(user), shift, through});
+    // or store; otherwise masked or out-of-bounds lanes touch nothing.
+    if (!t.getMask() &&
+        llvm::all_of(t.getInBoundsValues(), [](bool in) { return in; }))
+      watched.push_back({user, type, t.getIndices(), base,
+                         vectorBytes(t.getVectorType()), write, shift,
+                         through});
+    else if (!through && !t.getInBoundsValues().empty())
+      byLanes(t.getIndices(), t.getVectorType(), write, t.getMask(),
+              !t.getInBoundsValues().back());
+  }
 }
 
 void EmuLowering::watchView(memref::ViewOp view, int64_t base, Value shift,
@@ -651,6 +687,8 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
       declare("kda_emu_lds_load", {ptr, i64, i64, i64, i64}, {});
   func::FuncOp storeFn =
       declare("kda_emu_lds_store", {ptr, i64, i64, i64, i64}, {});
+  func::FuncOp atomicFn =
+      declare("kda_emu_lds_atomic", {ptr, i64, i64, i64, i64}, {});
   for (const WatchedAccess &a : watched) {
     OpBuilder b(a.op);
     Location loc = a.op->getLoc();
@@ -694,8 +732,35 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
     Value arrayBytes = arith::ConstantIntOp::create(
         b, loc, type.getNumElements() * (type.getElementTypeBitWidth() / 8),
         64);
-    func::CallOp::create(b, loc, a.write ? storeFn : loadFn,
-                         ValueRange{emuCtx, lo, bytes, arrayLo, arrayBytes});
+    func::FuncOp fn = a.atomic ? atomicFn : a.write ? storeFn : loadFn;
+    if (!a.lanes) {
+      func::CallOp::create(b, loc, fn,
+                           ValueRange{emuCtx, lo, bytes, arrayLo, arrayBytes});
+      continue;
+    }
+    // Lane by lane: lane i's element, where its mask bit holds and (for a
+    // transfer that may leave the array) it lies inside the last dimension.
+    Value last = a.indices.back();
+    const int64_t extent = type.getDimSize(type.getRank() - 1);
+    for (int64_t i = 0; i < a.lanes; ++i) {
+      Value on = arith::ConstantIntOp::create(b, loc, 1, 1);
+      if (a.mask)
+        on = vector::ExtractOp::create(b, loc, a.mask, ArrayRef<int64_t>{i});
+      if (a.inBoundsOnly && !a.through) {
+        Value at = arith::AddIOp::create(
+            b, loc, last, arith::ConstantIndexOp::create(b, loc, i));
+        Value inside = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ult, at,
+            arith::ConstantIndexOp::create(b, loc, extent));
+        on = arith::AndIOp::create(b, loc, on, inside);
+      }
+      auto lane = scf::IfOp::create(b, loc, on, /*withElseRegion=*/false);
+      OpBuilder in = lane.getThenBodyBuilder();
+      Value laneLo = arith::AddIOp::create(
+          in, loc, lo, arith::ConstantIntOp::create(in, loc, i * a.size, 64));
+      func::CallOp::create(
+          in, loc, fn, ValueRange{emuCtx, laneLo, bytes, arrayLo, arrayBytes});
+    }
   }
 }
 

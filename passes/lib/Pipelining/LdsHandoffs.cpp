@@ -658,8 +658,7 @@ private:
   /// where in the source its elements are).
   static Value rootOf(Value mem) {
     while (Operation *op = mem.getDefiningOp()) {
-      if (!isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp,
-               memref::ExpandShapeOp, memref::CollapseShapeOp>(op))
+      if (!keepsBase(op))
         break;
       mem = op->getOperand(0);
     }
@@ -702,10 +701,7 @@ private:
     SmallVector<int64_t> strides;
     int64_t offset = 0;
     if (!type || indices.size() != size_t(type.getRank()) ||
-        type.getRank() == 0 ||
-        failed(type.getStridesAndOffset(strides, offset)) ||
-        ShapedType::isDynamic(offset) ||
-        llvm::any_of(strides, ShapedType::isDynamic) ||
+        type.getRank() == 0 || !staticStridedLayout(type, strides, offset) ||
         (spans.back() > 1 && strides.back() != 1))
       return out;
     const int64_t elemBytes = elementBytes(type.getElementType());
@@ -983,9 +979,7 @@ private:
     const bool placed = root != mem && rootType && rootType.hasStaticShape() &&
                         rootType.getLayout().isIdentity() &&
                         rootType.getElementType() == type.getElementType() &&
-                        succeeded(type.getStridesAndOffset(strides, offset)) &&
-                        !ShapedType::isDynamic(offset) &&
-                        llvm::none_of(strides, ShapedType::isDynamic);
+                        staticStridedLayout(type, strides, offset);
     Threads runs = active;
     runs &= sure;
     for (int tid = runs.find_first(); tid >= 0; tid = runs.find_next(tid)) {

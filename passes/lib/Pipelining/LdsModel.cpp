@@ -2,6 +2,7 @@
 #include "kda/Passes/LdsModel.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -21,6 +22,19 @@ bool mlir::kda::isBarrier(Operation *op) {
               "rocdl.s.barrier.wait", "rocdl.s.barrier.join"},
              true)
       .Default(name.contains("barrier"));
+}
+
+bool mlir::kda::keepsBase(Operation *op) {
+  return isa<memref::CastOp, memref::SubViewOp, memref::ReinterpretCastOp,
+             memref::ExpandShapeOp, memref::CollapseShapeOp>(op);
+}
+
+bool mlir::kda::staticStridedLayout(MemRefType type,
+                                    SmallVectorImpl<int64_t> &strides,
+                                    int64_t &offset) {
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         !ShapedType::isDynamic(offset) &&
+         llvm::none_of(strides, ShapedType::isDynamic);
 }
 
 bool mlir::kda::isUntrackedLdsType(Type t) {

@@ -232,6 +232,13 @@ private:
   bool viewInsideSource(LdsReadOp read, const Tile &t, memref::ViewOp view,
                         std::optional<int64_t> extent,
                         std::optional<PipelineHazard> &found);
+  /// The bytes [lo, hi) `view` (`extent` bytes; unknown: R0, a view of
+  /// `of` of a size known only at run time) may cover in the body of
+  /// `read` (boundBytes).
+  FailureOr<std::pair<int64_t, int64_t>>
+  viewBytes(LdsReadOp read, const Tile &t, memref::ViewOp view,
+            std::optional<int64_t> extent, StringRef of,
+            std::optional<PipelineHazard> &found);
   bool checkAccess(LdsReadOp read, const Tile &t, Operation *access,
                    memref::ViewOp view, ValueRange indices,
                    ArrayRef<int64_t> span, int64_t ringLo, int64_t ringHi,
@@ -1707,14 +1714,8 @@ bool Interpreter::checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
   // LDS arrays) only have to stay inside it.
   if (besideRing(view.getSource(), ringLo, ringHi))
     return viewInsideSource(read, t, view, extent, found);
-  if (!extent) {
-    found = hazard("R0", view,
-                   cannot(*view, "a view of the ring's bytes of a size "
-                                 "known only at run time"));
-    return false;
-  }
-  FailureOr<std::pair<int64_t, int64_t>> bytes = boundBytes(
-      read, t, view, view.getSource(), view.getByteShift(), *extent, found);
+  FailureOr<std::pair<int64_t, int64_t>> bytes =
+      viewBytes(read, t, view, extent, "the ring's bytes", found);
   if (failed(bytes))
     return false;
   auto [lo, hi] = *bytes;
@@ -1732,18 +1733,28 @@ bool Interpreter::checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
   return false;
 }
 
+FailureOr<std::pair<int64_t, int64_t>>
+Interpreter::viewBytes(LdsReadOp read, const Tile &t, memref::ViewOp view,
+                       std::optional<int64_t> extent, StringRef of,
+                       std::optional<PipelineHazard> &found) {
+  if (!extent) {
+    found = hazard(
+        "R0", view,
+        cannot(
+            *view,
+            ("a view of " + of + " of a size known only at run time").str()));
+    return failure();
+  }
+  return boundBytes(read, t, view, view.getSource(), view.getByteShift(),
+                    *extent, found);
+}
+
 bool Interpreter::viewInsideSource(LdsReadOp read, const Tile &t,
                                    memref::ViewOp view,
                                    std::optional<int64_t> extent,
                                    std::optional<PipelineHazard> &found) {
-  if (!extent) {
-    found = hazard("R0", view,
-                   cannot(*view, "a view of an LDS array of a size known "
-                                 "only at run time"));
-    return false;
-  }
-  FailureOr<std::pair<int64_t, int64_t>> bytes = boundBytes(
-      read, t, view, view.getSource(), view.getByteShift(), *extent, found);
+  FailureOr<std::pair<int64_t, int64_t>> bytes =
+      viewBytes(read, t, view, extent, "an LDS array", found);
   if (failed(bytes))
     return false;
   // besideRing placed the source: a static array at a known base.

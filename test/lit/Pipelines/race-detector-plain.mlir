@@ -9,7 +9,10 @@
 // barrier separates them. Typed views of the dynamic LDS at a constant
 // offset (the chunk kernels' arrays) are watched at that offset; so are
 // accesses through a subview (placed by its layout, checked against the
-// array it was taken of) and unmasked in-bounds transfers.
+// array it was taken of) and unmasked in-bounds transfers. Atomics
+// (memref.atomic_rmw) race plain accesses of other threads, not their
+// atomics; masked stores and transfers that may leave the array are watched
+// lane by lane (lanes off the mask or past the end touch nothing).
 // RUN: kda-opt %s --pass-pipeline='builtin.module(kda-gpu-to-emu,func.func(convert-scf-to-cf),convert-vector-to-llvm,convert-arith-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,kda-emu-entry)' | kda-translate --mlir-to-llvmir -o %t.ll
 // RUN: %clang -O1 -shared -fPIC -Wno-override-module %t.ll -o %t.so
 // RUN: not kda-emu-run %t.so no_barrier_packed --block 64 | FileCheck %s --check-prefix=RACE
@@ -22,6 +25,14 @@
 // RUN: not kda-emu-run %t.so subview_past_end_packed --block 64 | FileCheck %s --check-prefix=SBOUNDS
 // RUN: not kda-emu-run %t.so transfer_no_barrier_packed --block 64 | FileCheck %s --check-prefix=VRACE
 // RUN: kda-opt %s --kda-gpu-to-emu | FileCheck %s --check-prefix=IR
+// RUN: kda-emu-run %t.so atomics_only_packed --block 64 | FileCheck %s --check-prefix=SAFE
+// RUN: not kda-emu-run %t.so atomic_then_load_packed --block 64 | FileCheck %s --check-prefix=ARACE
+// RUN: kda-emu-run %t.so atomic_barrier_load_packed --block 64 | FileCheck %s --check-prefix=SAFE
+// RUN: not kda-emu-run %t.so atomics_then_store_packed --block 64 | FileCheck %s --check-prefix=ASTORE
+// RUN: kda-emu-run %t.so masked_apart_packed --block 64 | FileCheck %s --check-prefix=SAFE
+// RUN: not kda-emu-run %t.so masked_overlap_packed --block 64 | FileCheck %s --check-prefix=MRACE
+// RUN: kda-emu-run %t.so transfer_past_end_packed --block 64 | FileCheck %s --check-prefix=SAFE
+// RUN: not kda-emu-run %t.so transfer_past_end_overlap_packed --block 64 | FileCheck %s --check-prefix=MRACE
 
 // RACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 4 that thread 0 read with no barrier between
 // SAFE: race-free: 1 x 1 x 1 blocks of 64 threads
@@ -29,6 +40,9 @@
 // VRACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 4 that thread 0 read with no barrier between
 // SRACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 260 that thread 0 read with no barrier between
 // SBOUNDS: LDS access out of bounds in block (0, 0, 0): thread 63 writes bytes [512, 516) of the 512-byte workgroup array at bytes [0, 512)
+// ARACE: LDS race in block (0, 0, 0): thread 1 the atomic overwrites byte 0 that thread 0 read with no barrier between
+// ASTORE: LDS race in block (0, 0, 0): thread 1 the store to byte 0 races another thread's atomic (no barrier between)
+// MRACE: LDS race in block (0, 0, 0): thread 1 the store to byte 8 races thread 0's write (no barrier between)
 // DRACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 20 that thread 0 read with no barrier between
 // IR-LABEL: func.func @with_barrier
 // IR: call @kda_emu_lds_store
@@ -152,6 +166,85 @@ module attributes {gpu.container_module} {
       %f = arith.sitofp %i : i32 to f32
       %v = vector.transfer_read %x[%tid], %pad {in_bounds = [true]} : memref<68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
       memref.store %f, %x[%tid] : memref<68xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    // Atomics of one word race no other atomic, only plain accesses beside
+    // them in one barrier interval.
+    gpu.func @atomics_only() workgroup(%x : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1.0 : f32
+      %old = memref.atomic_rmw addf %one, %x[%c0] : (f32, memref<4xf32, #gpu.address_space<workgroup>>) -> f32
+      gpu.return
+    }
+    gpu.func @atomic_then_load() workgroup(%x : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1.0 : f32
+      %old = memref.atomic_rmw addf %one, %x[%c0] : (f32, memref<4xf32, #gpu.address_space<workgroup>>) -> f32
+      %v = memref.load %x[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    gpu.func @atomic_barrier_load() workgroup(%x : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1.0 : f32
+      %old = memref.atomic_rmw addf %one, %x[%c0] : (f32, memref<4xf32, #gpu.address_space<workgroup>>) -> f32
+      gpu.barrier
+      %v = memref.load %x[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    // Threads 0 and 1 update a word atomically, then thread 1 stores to it:
+    // the store races thread 0's atomic though thread 1 wrote last.
+    gpu.func @atomics_then_store() workgroup(%x : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %one = arith.constant 1.0 : f32
+      %tid = gpu.thread_id x
+      %first = arith.cmpi ult, %tid, %c2 : index
+      scf.if %first {
+        %old = memref.atomic_rmw addf %one, %x[%c0] : (f32, memref<4xf32, #gpu.address_space<workgroup>>) -> f32
+      }
+      %second = arith.cmpi eq, %tid, %c1 : index
+      scf.if %second {
+        memref.store %one, %x[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.return
+    }
+    // Masked stores are watched lane by lane: two lanes of four a thread,
+    // two elements apart, touch no other thread's bytes; three do.
+    gpu.func @masked_apart() workgroup(%x : memref<132xf32, #gpu.address_space<workgroup>>) kernel {
+      %c2 = arith.constant 2 : index
+      %tid = gpu.thread_id x
+      %i = arith.muli %tid, %c2 : index
+      %v = arith.constant dense<1.0> : vector<4xf32>
+      %m = vector.constant_mask [2] : vector<4xi1>
+      vector.maskedstore %x[%i], %m, %v : memref<132xf32, #gpu.address_space<workgroup>>, vector<4xi1>, vector<4xf32>
+      gpu.return
+    }
+    gpu.func @masked_overlap() workgroup(%x : memref<132xf32, #gpu.address_space<workgroup>>) kernel {
+      %c2 = arith.constant 2 : index
+      %tid = gpu.thread_id x
+      %i = arith.muli %tid, %c2 : index
+      %v = arith.constant dense<1.0> : vector<4xf32>
+      %m = vector.constant_mask [3] : vector<4xi1>
+      vector.maskedstore %x[%i], %m, %v : memref<132xf32, #gpu.address_space<workgroup>>, vector<4xi1>, vector<4xf32>
+      gpu.return
+    }
+    // A transfer that may leave the array: its lanes past the end touch
+    // nothing (not an out-of-bounds access); those inside are watched.
+    gpu.func @transfer_past_end() workgroup(%x : memref<250xf32, #gpu.address_space<workgroup>>) kernel {
+      %c4 = arith.constant 4 : index
+      %tid = gpu.thread_id x
+      %i = arith.muli %tid, %c4 : index
+      %v = arith.constant dense<1.0> : vector<4xf32>
+      vector.transfer_write %v, %x[%i] {in_bounds = [false]} : vector<4xf32>, memref<250xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    gpu.func @transfer_past_end_overlap() workgroup(%x : memref<250xf32, #gpu.address_space<workgroup>>) kernel {
+      %c2 = arith.constant 2 : index
+      %tid = gpu.thread_id x
+      %i = arith.muli %tid, %c2 : index
+      %v = arith.constant dense<1.0> : vector<4xf32>
+      vector.transfer_write %v, %x[%i] {in_bounds = [false]} : vector<4xf32>, memref<250xf32, #gpu.address_space<workgroup>>
       gpu.return
     }
   }

@@ -12,6 +12,7 @@
 #ifndef KDA_PASSES_LDSMODEL_H
 #define KDA_PASSES_LDSMODEL_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include <optional>
 #include <string>
@@ -38,6 +39,19 @@ bool isUntrackedLdsType(Type t);
 /// unreachable): threads that leave are ordered by none of the barriers
 /// the others meet.
 bool endsThreads(Operation *op);
+
+/// Whether `op` is a view that keeps its source's base address: a cast,
+/// subview, reinterpret cast or reshape, whose type's layout says where in
+/// the source its elements are (memref.view is not one: it starts at a byte
+/// shift of its own). The verifier's handoff model and the emulator's LDS
+/// watch both follow accesses through these to the array they address.
+bool keepsBase(Operation *op);
+
+/// The strides and offset, in elements, of `type`'s layout where all are
+/// static (what places a view's elements in the array it keeps the base
+/// of); false for a layout with any dynamic part or none strided.
+bool staticStridedLayout(MemRefType type, SmallVectorImpl<int64_t> &strides,
+                         int64_t &offset);
 
 /// Why `op` lies outside what the verifier's LDS models interpret (it may
 /// end threads early, or reach LDS in a way they cannot place), or nullopt.
