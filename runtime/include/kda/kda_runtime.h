@@ -139,7 +139,11 @@ typedef struct kda_plan kda_plan;
  * `target` (to point a program at another emulator without rebuilding it).
  * A target the bundle lacks for that backend is refused
  * (KDA_ERROR_UNSUPPORTED); an empty target name is refused
- * (KDA_ERROR_INVALID_ARGUMENT). */
+ * (KDA_ERROR_INVALID_ARGUMENT). Each kernel's symbol carries the digest of
+ * its manifest entry (kda-compile names it so): an entry that is not the
+ * one its code object was compiled from - edited, or beside another
+ * build's code object - is refused (KDA_ERROR_BAD_BUNDLE), every kernel of
+ * the manifest checked, whichever target runs. */
 kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
                                   const char *target, kda_bundle **out);
 /* kda_bundle_open_target with target null. */
