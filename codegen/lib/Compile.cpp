@@ -639,14 +639,13 @@ static int32_t chunkStageNumber(StringRef kind) {
       .Default(-1);
 }
 
-/// The element types of act (q), g, beta and state that `dtypes` lacks,
-/// from the layer op (kda.chunk or kda.chunk_stage) of spec function
-/// `name`.
-static void fillLayerDtypes(ModuleOp spec, StringRef name,
-                            llvm::json::Object &dtypes) {
+/// The element types of act (q), g, beta and state, as the layer op
+/// (kda.chunk or kda.chunk_stage) of spec function `name` declares them.
+static llvm::json::Object layerDtypes(ModuleOp spec, StringRef name) {
+  llvm::json::Object dtypes;
   auto fn = spec.lookupSymbol<func::FuncOp>(name);
   if (!fn)
-    return;
+    return dtypes;
   auto fill = [&](auto op) {
     for (auto [key, value] : {std::pair<const char *, Value>{"act", op.getQ()},
                               {"g", op.getG()},
@@ -662,6 +661,7 @@ static void fillLayerDtypes(ModuleOp spec, StringRef name,
   };
   fn.walk([&](ChunkOp op) { fill(op); });
   fn.walk([&](ChunkStageOp op) { fill(op); });
+  return dtypes;
 }
 
 /// A kernel that states its kind (kda.kind, e.g. the tile-GEMM test
@@ -768,22 +768,12 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
         k.layer = describeLayer(kernel->getAttrOfType<LayerAttr>("kda.layer"));
         kernels.push_back(std::move(k));
       }
-      // Every stage states the layer's element types, each taken from the
-      // stage that has the argument.
+      // Every stage states the layer's element types, as its layer op
+      // (kda.chunk, or a test's lone kda.chunk_stage) declares them: a
+      // stage need not take q, g or beta itself.
       auto stageKernels =
           MutableArrayRef<CompiledKernel>(kernels).take_back(stages.size());
-      llvm::json::Object dtypes;
-      for (auto [key, arg] : {std::pair<const char *, const char *>{"act", "q"},
-                              {"g", "g"},
-                              {"beta", "beta"},
-                              {"state", "state"}})
-        for (const CompiledKernel &k : stageKernels)
-          for (const CompiledKernel::Arg &a : k.args)
-            if (a.name == arg)
-              dtypes[key] = a.dtype;
-      // A function of one stage (a test's lone scan) has no kernel that
-      // takes q, g or beta; the layer op states them all the same.
-      fillLayerDtypes(spec, fn.getName(), dtypes);
+      llvm::json::Object dtypes = layerDtypes(spec, fn.getName());
       for (CompiledKernel &k : stageKernels)
         k.dtypes = llvm::json::Object(dtypes);
       continue;

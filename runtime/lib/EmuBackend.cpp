@@ -1,5 +1,6 @@
 //===- EmuBackend.cpp - host objects of the emu target --------------------===//
 #include "Backend.h"
+#include "Manifest.h"
 
 #ifdef KDA_RUNTIME_HAS_EMU
 #include "../emu/Emulator.h"
@@ -68,9 +69,10 @@ class EmuBackend : public Backend {
 public:
   kda_backend kind() const override { return KDA_BACKEND_EMU; }
   /// The emulator targets: emu (gfx942's atoms), emu950 (gfx950's), both
-  /// wave 64, and emu32 (sm_90's, wave 32).
+  /// wave 64, and emu32 (sm_90's, wave 32); the runtime's one list of
+  /// targets says which.
   bool runs(const std::string &target) const override {
-    return target == "emu" || target == "emu950" || target == "emu32";
+    return kda::manifest::isEmulatorTarget(target);
   }
 
   bool start(std::string &error) {

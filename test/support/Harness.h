@@ -13,6 +13,7 @@
 #include "kda/kda_runtime.h"
 
 #include <cstddef>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -26,17 +27,9 @@ namespace kda::test {
 inline std::string withoutDigest(const char *symbol) {
   if (!symbol)
     return "(null)";
-  std::string s = symbol;
-  for (size_t at = s.rfind("_kd");
-       at != std::string::npos && at + 19 <= s.size();
-       at = at == 0 ? std::string::npos : s.rfind("_kd", at - 1)) {
-    bool hex = true;
-    for (size_t i = at + 3; i < at + 19; ++i)
-      hex &= (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f');
-    if (hex && (at + 19 == s.size() || s[at + 19] == '_'))
-      return s.erase(at, 19);
-  }
-  return s;
+  static const std::regex digest("_kd[0-9a-f]{16}(?=$|_)");
+  return std::regex_replace(symbol, digest, "",
+                            std::regex_constants::format_first_only);
 }
 
 /// Where kernel buffers live.
