@@ -50,7 +50,11 @@ for k in manifest["kernels"]:
     atoms = len(re.findall(r"mma\.sync" if t.startswith("sm_") else r"v_mfma",
                            code))
     regs = f.get("vgprs", f.get("registers", "-"))
-    print(f"| {t} | {k['symbol']} | {regs} | {f.get('sgprs', '-')} | "
+    # The entry digest (_kd<16 hex>, kda-compile's binding of a symbol to
+    # its manifest entry) changes with any entry field: the table names the
+    # kernel without it.
+    name = re.sub(r"_kd[0-9a-f]{16}", "", k["symbol"])
+    print(f"| {t} | {name} | {regs} | {f.get('sgprs', '-')} | "
           f"{f.get('spills', 0)}, {f.get('scratch_bytes', 0)} | "
           f"{k.get('dynamic_lds_bytes', 0)} | "
           f"{f.get('occupancy_waves_per_simd', '-')} | {atoms} |")

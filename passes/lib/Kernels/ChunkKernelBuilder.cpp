@@ -225,6 +225,20 @@ struct ChunkPlan {
   /// 0.977-0.979 and 1.023 -> 1.003-1.004, but the 32-column one of 1 x
   /// 8192 H32 0.892 -> 0.986: not there.
   bool regPrefetch = false;
+  /// Tiles of one slab term a register scan's k step takes together
+  /// (slabProducts): their operand fragments loaded and split, then their
+  /// split atoms issued round by round (emitMmaSplitFusedRounds); 0 means
+  /// all of the term's tiles, 1 a tile at a time. The same sums bit for
+  /// bit; only the issue order, and so ptxas's registers, differ. All on
+  /// the 32-column scan only: measured on an H100 (2026-12-05, one call,
+  /// three rounds alternating, 1 x 8192 H32) its scan 0.552-0.557 ->
+  /// 0.530-0.534 ms, the path 1.020-1.028 -> 1.004-1.007 (sm_90 spills 8
+  /// -> 0 bytes). In an earlier call the 128-column scan of 4 x 4096 H32
+  /// went 0.642 -> 0.671 with all its tiles (spills 48 -> 76) and 0.638 -
+  /// 0.640 in groups of 4 (noise); the prep's A_kk / A_qk and W / U
+  /// products issued that way 0.471 -> 0.471-0.483 ms. Those stay a tile
+  /// at a time.
+  int64_t slabRoundTiles = 1;
   /// Depth of the scan's row pipeline (kda.chunk's scan_stages, else
   /// kDefaultScanStages). Depth 1 is the synchronous staging above; from 2
   /// on, the W rows and this workgroup's U columns of chunk c (what the
@@ -490,6 +504,7 @@ bool planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
   r.maxBlockTiles = 1;
   r.prefetchNext = false;
   r.regPrefetch = r.blockV != 32;
+  r.slabRoundTiles = r.blockV == 32 ? 0 : 1;
   r.operandRuns = false;
   // The first layout that fits the chip's LDS, from the most to the
   // least: split along K (the narrow block on 32-lane waves, each part
@@ -3403,25 +3418,38 @@ void ChunkEmitter::slabProducts(ArrayRef<Value> x, int64_t kLen,
         b, loc, atom,
         vector::FromElementsOp::create(b, loc, stepType, elemsOfStep));
     Value k0 = idx(s * atom.k);
-    for (auto [term, l] : llvm::zip(terms, ls))
-      for (auto [t, a] : llvm::enumerate(*term.acc)) {
-        const int64_t row0 = int64_t(t) * tl;
-        if (term.lower && s * int64_t(atom.k) > row0 + tl - 1)
-          continue; // L's upper triangle: zeros
-        assert(!(term.lower && term.rowOffset) &&
-               "the triangle test counts rows from the term's first");
-        Value r0 = idx(row0), kk0 = k0;
-        if (term.rowOffset)
-          r0 = add(r0, term.rowOffset);
-        if (term.kOffset)
-          kk0 = add(k0, term.kOffset);
-        a = natural ? emitMmaSplitFused(
-                          b, loc, atom,
-                          splitOperand(atom, MmaOperand::A, r0, kk0, l), xs, a)
-                    : emitMmaSplitFused(
-                          b, loc, atom, xs,
-                          splitOperand(atom, MmaOperand::B, kk0, r0, l), a);
+    for (auto [term, l] : llvm::zip(terms, ls)) {
+      assert(!(term.lower && term.rowOffset) &&
+             "the triangle test counts rows from the term's first");
+      SmallVector<int64_t> tiles;
+      for (int64_t t = 0; t < int64_t(term.acc->size()); ++t)
+        if (!term.lower || s * int64_t(atom.k) <= t * tl + tl - 1)
+          tiles.push_back(t); // past it, L's upper triangle: zeros
+      const size_t group =
+          p.slabRoundTiles ? size_t(p.slabRoundTiles) : tiles.size();
+      for (size_t g = 0; g < tiles.size(); g += group) {
+        ArrayRef<int64_t> taken =
+            ArrayRef(tiles).slice(g, std::min(group, tiles.size() - g));
+        SmallVector<SplitFragment> ops;
+        for (int64_t t : taken) {
+          Value r0 = idx(t * tl), kk0 = k0;
+          if (term.rowOffset)
+            r0 = add(r0, term.rowOffset);
+          if (term.kOffset)
+            kk0 = add(k0, term.kOffset);
+          ops.push_back(natural
+                            ? splitOperand(atom, MmaOperand::A, r0, kk0, l)
+                            : splitOperand(atom, MmaOperand::B, kk0, r0, l));
+        }
+        SmallVector<SplitProduct> products;
+        for (auto [t, op] : llvm::zip(taken, ops))
+          products.push_back(natural ? SplitProduct{&op, &xs, (*term.acc)[t]}
+                                     : SplitProduct{&xs, &op, (*term.acc)[t]});
+        for (auto [t, acc] :
+             llvm::zip(taken, emitMmaSplitFusedRounds(b, loc, atom, products)))
+          (*term.acc)[t] = acc;
       }
+    }
   }
 }
 

@@ -503,6 +503,20 @@ Value mlir::kda::emitMmaSplitFused(OpBuilder &b, Location loc,
   return emitMma(b, loc, atom, a.hi, bFrag.hi, acc);
 }
 
+SmallVector<Value>
+mlir::kda::emitMmaSplitFusedRounds(OpBuilder &b, Location loc,
+                                   const MmaAtom &atom,
+                                   ArrayRef<SplitProduct> products) {
+  SmallVector<Value> accs;
+  for (const SplitProduct &p : products)
+    accs.push_back(emitMma(b, loc, atom, p.a->lo, p.b->hi, p.acc));
+  for (auto [p, acc] : llvm::zip(products, accs))
+    acc = emitMma(b, loc, atom, p.a->hi, p.b->lo, acc);
+  for (auto [p, acc] : llvm::zip(products, accs))
+    acc = emitMma(b, loc, atom, p.a->hi, p.b->hi, acc);
+  return accs;
+}
+
 SplitAccumulator mlir::kda::emitMmaExactInto(OpBuilder &b, Location loc,
                                              const MmaAtom &atom,
                                              const SplitFragment &a,

@@ -223,6 +223,22 @@ Value emitMmaSplitFused(OpBuilder &b, Location loc, const MmaAtom &atom,
                         const SplitFragment &a, const SplitFragment &bFrag,
                         Value acc);
 
+/// One k step's split product of a tile for emitMmaSplitFusedRounds.
+struct SplitProduct {
+  const SplitFragment *a, *b;
+  Value acc;
+};
+
+/// emitMmaSplitFused of every product, their atoms issued round by round:
+/// every product's lo * hi, then every hi * lo, then every hi * hi. Each
+/// accumulator takes its atoms in emitMmaSplitFused's order (the same sums,
+/// bit for bit); only the order the atoms are issued in differs, which
+/// ptxas mostly keeps, so it moves registers and spills (measured per
+/// kernel: ChunkPlan::slabRoundTiles).
+SmallVector<Value> emitMmaSplitFusedRounds(OpBuilder &b, Location loc,
+                                           const MmaAtom &atom,
+                                           ArrayRef<SplitProduct> products);
+
 /// The same where B is exact in the atom's operand type (bf16 inputs: k,
 /// v): two atoms, lo*B into `small`, hi*B into `big`.
 SplitAccumulator emitMmaExactInto(OpBuilder &b, Location loc,
