@@ -14,6 +14,7 @@
 #include "kda/Passes/PipelineHazards.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -90,17 +91,23 @@ private:
     MemRefType through = {};
     /// An atomic read-modify-write (kda_emu_lds_atomic).
     bool atomic = false;
-    /// A 1-D access of `lanes` elements of which only some touch memory:
-    /// lane i does where `mask` (vector<lanes x i1>; null: every lane) holds
-    /// it and, where `inBoundsOnly`, its element lies inside the last
-    /// dimension. Each such lane is watched on its own.
-    int64_t lanes = 0;
+    /// A vector access of shape `lanes` (its dims the memref's innermost,
+    /// in order) of which only some elements touch memory: the one at
+    /// position p does where `mask` (null: every one) holds at p and, for
+    /// each dim d that `mayLeave`, index + p[d] lies inside the memref's
+    /// dim. Each such element is watched on its own. Empty: not by lanes.
+    SmallVector<int64_t> lanes;
     Value mask = {};
-    bool inBoundsOnly = false;
+    SmallVector<bool> mayLeave;
   };
   LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs,
                                     SmallVectorImpl<WatchedAccess> &watched);
   void watchAccesses(ArrayRef<WatchedAccess> watched, Value emuCtx);
+  /// The elements of `a` (an access by lanes) that touch memory, each
+  /// watched by `fn` with `call`'s arguments (ctx, first byte, bytes, the
+  /// array's first byte and size), its byte moved to the element's.
+  void watchLanes(OpBuilder &b, Location loc, const WatchedAccess &a,
+                  func::FuncOp fn, std::array<Value, 5> call);
   /// The loads and stores (scalar or vector) that index a typed view of the
   /// dynamic LDS (the chunk kernels' arrays), or a view of such a view (the
   /// scan ring's slots), watched against that view (watchView).
@@ -586,20 +593,23 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
   }
   const int64_t elemBytes = type.getElementTypeBitWidth() / 8;
   // Vector accesses cover their whole vector; masked ones and transfers
-  // that may leave the array, lane by lane (1-D; others are left
-  // unwatched rather than reported for bytes they do not touch).
+  // that may leave the array, element by element (only the elements that
+  // touch memory are watched: none is reported for bytes it does not
+  // touch; scalable vectors, whose elements are not known here, not at
+  // all).
   auto vectorBytes = [&](VectorType v) {
     return elemBytes * v.getNumElements();
   };
   auto byLanes = [&](ValueRange indices, VectorType v, bool write, Value mask,
-                     bool inBoundsOnly) {
-    if (v.getRank() != 1 || v.isScalable())
+                     ArrayRef<bool> mayLeave) {
+    if (v.isScalable() || v.getRank() == 0)
       return;
     WatchedAccess a{user,      type,  indices, base,
                     elemBytes, write, shift,   through};
-    a.lanes = v.getNumElements();
+    a.lanes.assign(v.getShape().begin(), v.getShape().end());
     a.mask = mask;
-    a.inBoundsOnly = inBoundsOnly;
+    a.mayLeave.assign(mayLeave.begin(), mayLeave.end());
+    a.mayLeave.resize(v.getRank(), false);
     watched.push_back(a);
   };
   if (auto at = dyn_cast<memref::AtomicRMWOp>(user)) {
@@ -611,10 +621,9 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
   }
   if (auto ml = dyn_cast<vector::MaskedLoadOp>(user))
     return byLanes(ml.getIndices(), ml.getVectorType(), false, ml.getMask(),
-                   false);
+                   {});
   if (auto ms = dyn_cast<vector::MaskedStoreOp>(user))
-    return byLanes(ms.getIndices(), ms.getVectorType(), true, ms.getMask(),
-                   false);
+    return byLanes(ms.getIndices(), ms.getVectorType(), true, ms.getMask(), {});
   if (auto l = dyn_cast<memref::LoadOp>(user))
     watched.push_back(
         {user, type, l.getIndices(), base, elemBytes, false, shift, through});
@@ -643,9 +652,10 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
       watched.push_back({user, type, t.getIndices(), base,
                          vectorBytes(t.getVectorType()), write, shift,
                          through});
-    else if (!through && !t.getInBoundsValues().empty())
+    else
       byLanes(t.getIndices(), t.getVectorType(), write, t.getMask(),
-              !t.getInBoundsValues().back());
+              llvm::to_vector(llvm::map_range(t.getInBoundsValues(),
+                                              [](bool in) { return !in; })));
   }
 }
 
@@ -733,34 +743,54 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
         b, loc, type.getNumElements() * (type.getElementTypeBitWidth() / 8),
         64);
     func::FuncOp fn = a.atomic ? atomicFn : a.write ? storeFn : loadFn;
-    if (!a.lanes) {
+    if (a.lanes.empty()) {
       func::CallOp::create(b, loc, fn,
                            ValueRange{emuCtx, lo, bytes, arrayLo, arrayBytes});
       continue;
     }
-    // Lane by lane: lane i's element, where its mask bit holds and (for a
-    // transfer that may leave the array) it lies inside the last dimension.
-    Value last = a.indices.back();
-    const int64_t extent = type.getDimSize(type.getRank() - 1);
-    for (int64_t i = 0; i < a.lanes; ++i) {
-      Value on = arith::ConstantIntOp::create(b, loc, 1, 1);
-      if (a.mask)
-        on = vector::ExtractOp::create(b, loc, a.mask, ArrayRef<int64_t>{i});
-      if (a.inBoundsOnly && !a.through) {
-        Value at = arith::AddIOp::create(
-            b, loc, last, arith::ConstantIndexOp::create(b, loc, i));
-        Value inside = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::ult, at,
-            arith::ConstantIndexOp::create(b, loc, extent));
-        on = arith::AndIOp::create(b, loc, on, inside);
-      }
-      auto lane = scf::IfOp::create(b, loc, on, /*withElseRegion=*/false);
-      OpBuilder in = lane.getThenBodyBuilder();
-      Value laneLo = arith::AddIOp::create(
-          in, loc, lo, arith::ConstantIntOp::create(in, loc, i * a.size, 64));
-      func::CallOp::create(
-          in, loc, fn, ValueRange{emuCtx, laneLo, bytes, arrayLo, arrayBytes});
+    watchLanes(b, loc, a, fn, {emuCtx, lo, bytes, arrayLo, arrayBytes});
+  }
+}
+
+void EmuLowering::watchLanes(OpBuilder &b, Location loc, const WatchedAccess &a,
+                             func::FuncOp fn, std::array<Value, 5> call) {
+  // The memref the indices address (`through` where the access goes
+  // through a cast or subview) and its element strides; the vector's dims
+  // are its innermost (minor identity), in order.
+  MemRefType view = a.through ? a.through : a.type;
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  if (a.through)
+    (void)a.through.getStridesAndOffset(strides, offset); // static
+  else
+    strides = computeStrides(view.getShape());
+  const int64_t outer = view.getRank() - int64_t(a.lanes.size());
+  const int64_t count = ShapedType::getNumElements(a.lanes);
+  for (int64_t flat = 0; flat < count; ++flat) {
+    SmallVector<int64_t> pos = delinearize(flat, computeStrides(a.lanes));
+    Value on = arith::ConstantIntOp::create(b, loc, 1, 1);
+    if (a.mask)
+      on = vector::ExtractOp::create(b, loc, a.mask, pos);
+    int64_t elems = 0; // the element's offset from the access's first
+    for (auto [d, p] : llvm::enumerate(pos)) {
+      const int64_t dim = outer + int64_t(d);
+      elems += p * strides[dim];
+      if (!a.mayLeave[d])
+        continue;
+      Value at = arith::AddIOp::create(
+          b, loc, a.indices[dim], arith::ConstantIndexOp::create(b, loc, p));
+      Value inside = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, at,
+          arith::ConstantIndexOp::create(b, loc, view.getDimSize(dim)));
+      on = arith::AndIOp::create(b, loc, on, inside);
     }
+    auto lane = scf::IfOp::create(b, loc, on, /*withElseRegion=*/false);
+    OpBuilder in = lane.getThenBodyBuilder();
+    Value laneLo = arith::AddIOp::create(
+        in, loc, call[1],
+        arith::ConstantIntOp::create(in, loc, elems * a.size, 64));
+    func::CallOp::create(
+        in, loc, fn, ValueRange{call[0], laneLo, call[2], call[3], call[4]});
   }
 }
 

@@ -12,8 +12,10 @@
 // array it was taken of) and unmasked in-bounds transfers. Atomics
 // (memref.atomic_rmw) race plain accesses of other threads, not their
 // atomics; masked stores and transfers that may leave the array are watched
-// lane by lane (lanes off the mask or past the end touch nothing).
-// RUN: kda-opt %s --pass-pipeline='builtin.module(kda-gpu-to-emu,func.func(convert-scf-to-cf),convert-vector-to-llvm,convert-arith-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,kda-emu-entry)' | kda-translate --mlir-to-llvmir -o %t.ll
+// element by element, n-D too and through subviews (elements off the mask
+// or past the end of the memref they index touch nothing; an element's
+// byte follows that memref's strides).
+// RUN: kda-opt %s --pass-pipeline='builtin.module(kda-gpu-to-emu,func.func(convert-vector-to-scf,lower-affine,convert-scf-to-cf),convert-vector-to-llvm,convert-arith-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,kda-emu-entry)' | kda-translate --mlir-to-llvmir -o %t.ll
 // RUN: %clang -O1 -shared -fPIC -Wno-override-module %t.ll -o %t.so
 // RUN: not kda-emu-run %t.so no_barrier_packed --block 64 | FileCheck %s --check-prefix=RACE
 // RUN: kda-emu-run %t.so with_barrier_packed --block 64 | FileCheck %s --check-prefix=SAFE
@@ -33,6 +35,12 @@
 // RUN: not kda-emu-run %t.so masked_overlap_packed --block 64 | FileCheck %s --check-prefix=MRACE
 // RUN: kda-emu-run %t.so transfer_past_end_packed --block 64 | FileCheck %s --check-prefix=SAFE
 // RUN: not kda-emu-run %t.so transfer_past_end_overlap_packed --block 64 | FileCheck %s --check-prefix=MRACE
+// RUN: kda-emu-run %t.so masked2d_apart_packed --block 64 | FileCheck %s --check-prefix=SAFE
+// RUN: not kda-emu-run %t.so masked2d_overlap_packed --block 64 | FileCheck %s --check-prefix=M2RACE
+// RUN: kda-emu-run %t.so transfer2d_past_end_packed --block 64 | FileCheck %s --check-prefix=SAFE
+// RUN: kda-emu-run %t.so subview_transfer_past_end_packed --block 64 | FileCheck %s --check-prefix=SAFE
+// RUN: not kda-emu-run %t.so subview_transfer_overlap_packed --block 64 | FileCheck %s --check-prefix=SVRACE
+// RUN: not kda-emu-run %t.so column_transfer_race_packed --block 64 | FileCheck %s --check-prefix=CRACE
 
 // RACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 4 that thread 0 read with no barrier between
 // SAFE: race-free: 1 x 1 x 1 blocks of 64 threads
@@ -43,6 +51,9 @@
 // ARACE: LDS race in block (0, 0, 0): thread 1 the atomic overwrites byte 0 that thread 0 read with no barrier between
 // ASTORE: LDS race in block (0, 0, 0): thread 1 the store to byte 0 races another thread's atomic (no barrier between)
 // MRACE: LDS race in block (0, 0, 0): thread 1 the store to byte 8 races thread 0's write (no barrier between)
+// M2RACE: LDS race in block (0, 0, 0): thread 1 the store to byte 32 races thread 0's write (no barrier between)
+// SVRACE: LDS race in block (0, 0, 0): thread 1 the store to byte 776 races thread 0's write (no barrier between)
+// CRACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 20 that thread 0 read with no barrier between
 // DRACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 20 that thread 0 read with no barrier between
 // IR-LABEL: func.func @with_barrier
 // IR: call @kda_emu_lds_store
@@ -245,6 +256,75 @@ module attributes {gpu.container_module} {
       %i = arith.muli %tid, %c2 : index
       %v = arith.constant dense<1.0> : vector<4xf32>
       vector.transfer_write %v, %x[%i] {in_bounds = [false]} : vector<4xf32>, memref<250xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    // n-D: a thread's 2 x 4 transfer at its row of 8 columns, masked to
+    // its own row (apart) or taking the next thread's too (a race on byte
+    // 32: row 1, column 0); rows past the end (dim 0 may leave) touch
+    // nothing, so thread 63's second row is not out of bounds.
+    gpu.func @masked2d_apart() workgroup(%x : memref<64x8xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %tid = gpu.thread_id x
+      %v = arith.constant dense<1.0> : vector<2x4xf32>
+      %m = vector.constant_mask [1, 4] : vector<2x4xi1>
+      vector.transfer_write %v, %x[%tid, %c0], %m {in_bounds = [false, true]} : vector<2x4xf32>, memref<64x8xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    gpu.func @masked2d_overlap() workgroup(%x : memref<64x8xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %tid = gpu.thread_id x
+      %v = arith.constant dense<1.0> : vector<2x4xf32>
+      %m = vector.constant_mask [2, 4] : vector<2x4xi1>
+      vector.transfer_write %v, %x[%tid, %c0], %m {in_bounds = [false, true]} : vector<2x4xf32>, memref<64x8xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    // Two rows a thread, two apart: thread 63's second row (127) is past
+    // the end, and only that dim may leave.
+    gpu.func @transfer2d_past_end() workgroup(%x : memref<127x4xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %tid = gpu.thread_id x
+      %r = arith.muli %tid, %c2 : index
+      %v = arith.constant dense<1.0> : vector<2x4xf32>
+      vector.transfer_write %v, %x[%r, %c0] {in_bounds = [false, true]} : vector<2x4xf32>, memref<127x4xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    // Through a subview (the array's last row): a transfer's lanes past the
+    // subview's end touch nothing (here they would be past the array's
+    // too); lanes that overlap the next thread's race, at the subview's
+    // bytes (row 3 starts at byte 768).
+    gpu.func @subview_transfer_past_end() workgroup(%x : memref<4x64xf32, #gpu.address_space<workgroup>>) kernel {
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %tid = gpu.thread_id x
+      %row = memref.subview %x[3, 0] [1, 64] [1, 1] : memref<4x64xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1], offset: 192>, #gpu.address_space<workgroup>>
+      %i0 = arith.muli %tid, %c4 : index
+      %i = arith.addi %i0, %c2 : index
+      %v = arith.constant dense<1.0> : vector<4xf32>
+      vector.transfer_write %v, %row[%i] {in_bounds = [false]} : vector<4xf32>, memref<64xf32, strided<[1], offset: 192>, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    gpu.func @subview_transfer_overlap() workgroup(%x : memref<4x64xf32, #gpu.address_space<workgroup>>) kernel {
+      %c2 = arith.constant 2 : index
+      %tid = gpu.thread_id x
+      %row = memref.subview %x[3, 0] [1, 64] [1, 1] : memref<4x64xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[1], offset: 192>, #gpu.address_space<workgroup>>
+      %i = arith.muli %tid, %c2 : index
+      %v = arith.constant dense<1.0> : vector<4xf32>
+      vector.transfer_write %v, %row[%i] {in_bounds = [false]} : vector<4xf32>, memref<64xf32, strided<[1], offset: 192>, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    // A column of a 64 x 4 array (elements 16 bytes apart): each thread
+    // stores its element, then reads its own and the next thread's with a
+    // two-lane transfer (the last thread's second lane is past the column):
+    // thread 1's store overwrites byte 20 (row 1, column 1) that thread 0
+    // read - its second lane is 16 bytes on, not 4.
+    gpu.func @column_transfer_race() workgroup(%x : memref<64x4xf32, #gpu.address_space<workgroup>>) kernel {
+      %one = arith.constant 1.0 : f32
+      %pad = arith.constant 0.0 : f32
+      %tid = gpu.thread_id x
+      %col = memref.subview %x[0, 1] [64, 1] [1, 1] : memref<64x4xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[4], offset: 1>, #gpu.address_space<workgroup>>
+      memref.store %one, %col[%tid] : memref<64xf32, strided<[4], offset: 1>, #gpu.address_space<workgroup>>
+      %r = vector.transfer_read %col[%tid], %pad {in_bounds = [false]} : memref<64xf32, strided<[4], offset: 1>, #gpu.address_space<workgroup>>, vector<2xf32>
       gpu.return
     }
   }
