@@ -237,7 +237,9 @@ struct ChunkPlan {
   /// went 0.642 -> 0.671 with all its tiles (spills 48 -> 76) and 0.638 -
   /// 0.640 in groups of 4 (noise); the prep's A_kk / A_qk and W / U
   /// products issued that way 0.471 -> 0.471-0.483 ms. Those stay a tile
-  /// at a time.
+  /// at a time. The 32-column register scan takes rounds on every target
+  /// that builds it: gfx950's unmeasured (no hardware), 246 -> 250 VGPRs,
+  /// no spills, still 2 waves a SIMD.
   int64_t slabRoundTiles = 1;
   /// Depth of the scan's row pipeline (kda.chunk's scan_stages, else
   /// kDefaultScanStages). Depth 1 is the synchronous staging above; from 2
