@@ -766,8 +766,9 @@ void EmuLowering::watchLanes(OpBuilder &b, Location loc, const WatchedAccess &a,
     strides = computeStrides(view.getShape());
   const int64_t outer = view.getRank() - int64_t(a.lanes.size());
   const int64_t count = ShapedType::getNumElements(a.lanes);
+  const SmallVector<int64_t> laneStrides = computeStrides(a.lanes);
   for (int64_t flat = 0; flat < count; ++flat) {
-    SmallVector<int64_t> pos = delinearize(flat, computeStrides(a.lanes));
+    SmallVector<int64_t> pos = delinearize(flat, laneStrides);
     Value on = arith::ConstantIntOp::create(b, loc, 1, 1);
     if (a.mask)
       on = vector::ExtractOp::create(b, loc, a.mask, pos);

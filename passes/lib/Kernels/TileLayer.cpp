@@ -498,9 +498,7 @@ SplitAccumulator mlir::kda::emitMmaSplitInto(OpBuilder &b, Location loc,
 Value mlir::kda::emitMmaSplitFused(OpBuilder &b, Location loc,
                                    const MmaAtom &atom, const SplitFragment &a,
                                    const SplitFragment &bFrag, Value acc) {
-  acc = emitMma(b, loc, atom, a.lo, bFrag.hi, acc);
-  acc = emitMma(b, loc, atom, a.hi, bFrag.lo, acc);
-  return emitMma(b, loc, atom, a.hi, bFrag.hi, acc);
+  return emitMmaSplitFusedRounds(b, loc, atom, {{&a, &bFrag, acc}}).front();
 }
 
 SmallVector<Value>
