@@ -102,6 +102,14 @@ private:
   };
   LogicalResult replaceAttributions(func::FuncOp fn, unsigned numArgs,
                                     SmallVectorImpl<WatchedAccess> &watched);
+  /// Where the elements `a` indexes lie, in elements from its array's
+  /// first: offset + sum of index x stride (row-major in `type`, else the
+  /// static strided layout of `through`).
+  struct ElementPlaces {
+    SmallVector<int64_t> strides;
+    int64_t offset = 0;
+  };
+  static ElementPlaces elementPlaces(const WatchedAccess &a);
   void watchAccesses(ArrayRef<WatchedAccess> watched, Value emuCtx);
   /// The elements of `a` (an access by lanes) that touch memory, each
   /// watched by `fn` with `call`'s arguments (ctx, first byte, bytes, the
@@ -688,6 +696,17 @@ void EmuLowering::watchDynamicLdsViews(
   });
 }
 
+EmuLowering::ElementPlaces EmuLowering::elementPlaces(const WatchedAccess &a) {
+  ElementPlaces places;
+  if (!a.through) {
+    places.strides = computeStrides(a.type.getShape());
+    return places;
+  }
+  (void)a.through.getStridesAndOffset(places.strides,
+                                      places.offset); // static
+  return places;
+}
+
 void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
                                 Value emuCtx) {
   Type i64 = IntegerType::get(ctx, 64);
@@ -702,30 +721,16 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
   for (const WatchedAccess &a : watched) {
     OpBuilder b(a.op);
     Location loc = a.op->getLoc();
-    // Row-major linear index of the access in its (static) shape; through
-    // a cast or subview, its layout's offset plus index times stride.
+    // The access's first element (elementPlaces), in bytes from the array's.
     MemRefType type = a.type;
-    Value linear = arith::ConstantIndexOp::create(b, loc, 0);
-    if (a.through) {
-      SmallVector<int64_t> strides;
-      int64_t offset = 0;
-      (void)a.through.getStridesAndOffset(strides, offset); // static
-      linear = arith::ConstantIndexOp::create(b, loc, offset);
-      for (auto [dim, index] : llvm::enumerate(a.indices))
-        linear = arith::AddIOp::create(
-            b, loc, linear,
-            arith::MulIOp::create(
-                b, loc, index,
-                arith::ConstantIndexOp::create(b, loc, strides[dim])));
-    }
-    for (auto [dim, index] : llvm::enumerate(a.indices)) {
-      if (a.through)
-        break;
-      Value extent =
-          arith::ConstantIndexOp::create(b, loc, type.getDimSize(dim));
+    const ElementPlaces places = elementPlaces(a);
+    Value linear = arith::ConstantIndexOp::create(b, loc, places.offset);
+    for (auto [dim, index] : llvm::enumerate(a.indices))
       linear = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, linear, extent), index);
-    }
+          b, loc, linear,
+          arith::MulIOp::create(
+              b, loc, index,
+              arith::ConstantIndexOp::create(b, loc, places.strides[dim])));
     Value first = arith::ConstantIndexOp::create(b, loc, a.base);
     if (a.shift)
       first = arith::AddIOp::create(b, loc, first, a.shift);
@@ -758,12 +763,7 @@ void EmuLowering::watchLanes(OpBuilder &b, Location loc, const WatchedAccess &a,
   // through a cast or subview) and its element strides; the vector's dims
   // are its innermost (minor identity), in order.
   MemRefType view = a.through ? a.through : a.type;
-  SmallVector<int64_t> strides;
-  int64_t offset = 0;
-  if (a.through)
-    (void)a.through.getStridesAndOffset(strides, offset); // static
-  else
-    strides = computeStrides(view.getShape());
+  const SmallVector<int64_t> strides = elementPlaces(a).strides;
   const int64_t outer = view.getRank() - int64_t(a.lanes.size());
   const int64_t count = ShapedType::getNumElements(a.lanes);
   const SmallVector<int64_t> laneStrides = computeStrides(a.lanes);
