@@ -107,6 +107,9 @@ constexpr int64_t kNarrowScanKSplit = 4;
 /// the maps and the segments are bound by their work from 8 on (0.79 and
 /// 0.47 ms at 8 and 16), and the join's serial steps grow with the count.
 constexpr int64_t kMaxSegments = 8;
+/// Rows of G a thread of the prep's cumsum loads at a time
+/// (prepGateCumsum).
+constexpr int64_t kCumsumRows = 16;
 /// The join's state columns a workgroup (f32 FMAs, not atoms: one K x K by
 /// K x 16 product a segment).
 constexpr int64_t kJoinBlockV = 16;
@@ -823,8 +826,9 @@ private:
   /// The same carrying several values.
   SmallVector<Value>
   forReduceAll(Value lb, Value ub, ValueRange init,
-               llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body) {
-    auto loop = scf::ForOp::create(b, loc, lb, ub, idx(1), init);
+               llvm::function_ref<SmallVector<Value>(Value, ValueRange)> body,
+               int64_t step = 1) {
+    auto loop = scf::ForOp::create(b, loc, lb, ub, idx(step), init);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
     scf::YieldOp::create(
@@ -2129,13 +2133,29 @@ void ChunkEmitter::prepGateCumsum() {
     scf::YieldOp::create(b, loc, next);
   }
   barrier();
+  // Down each column, a thread a column: its rows kCumsumRows at a time,
+  // loaded together, summed in registers in row order (the same sums as a
+  // row at a time) and stored together. A row at a time, each trip's LDS
+  // load waited on the last: a chain of C load latencies while half the
+  // workgroup's threads waited at the barrier.
+  const int64_t batch = std::gcd(kCumsumRows, p.C);
   forThreads(idx(p.K), [&](Value d) {
-    forReduce(idx(0), idx(p.C), f(0), [&](Value r, Value acc) {
-      Value i = gIdx(r, d);
-      Value next = fadd(acc, load(ldsG, i));
-      store(next, ldsG, i);
-      return next;
-    });
+    forReduceAll(
+        idx(0), idx(p.C), ValueRange{f(0)},
+        [&](Value r0, ValueRange acc) {
+          SmallVector<Value> at, x;
+          for (int64_t e = 0; e < batch; ++e) {
+            at.push_back(gIdx(add(r0, idx(e)), d));
+            x.push_back(load(ldsG, at.back()));
+          }
+          Value sum = acc[0];
+          for (int64_t e = 0; e < batch; ++e) {
+            sum = fadd(sum, x[e]);
+            store(sum, ldsG, at[e]);
+          }
+          return SmallVector<Value>{sum};
+        },
+        batch);
   });
   barrier();
 }
@@ -2279,7 +2299,7 @@ Value ChunkEmitter::chunkAnchorable() {
 // in an off-diagonal block at most 1 - where it flushes to zero the product
 // lost is below e^(8 |lb|) x 2^-126 (2^-68 at Kimi's -5), an absolute error
 // far below the rounding of the stored values (chunkAnchorable: e^64 x
-// 2^-126, 2^-34, at most).
+// 2^-126, 2^-34, at most). The caller's barrier completes both.
 void ChunkEmitter::prepIntraChunk(bool diagonal) {
   const int64_t mt = kSub / p.atom->m, nt = kSub / p.atom->n;
   const IntraSchedule s = intraSchedule(p.C / kSub, nt, mt, diagonal, p.waves);
@@ -2372,7 +2392,6 @@ void ChunkEmitter::prepIntraChunk(bool diagonal) {
   });
   if (!diagonal)
     prepDiagonal();
-  barrier();
 }
 
 // A_qk's tile at (r0, c0) into the records as words (j <= i inside a
@@ -2562,34 +2581,41 @@ void ChunkEmitter::prepInverse() {
   };
   At tUnit = [&](Value i, Value m) { return unitLower(i, m); };
   {
-    // Thread `col` owns column col % 16 of diagonal block col / 16; its x
-    // lives in column col of ldsT (only the owner touches it, so no barrier
-    // between rows). Every thread reaches the barriers; only owners work.
+    // Thread `col` owns column col % 16 of diagonal block col / 16, by
+    // forward substitution with its x in registers (unrolled: a row's A
+    // loads are independent of each other and of x). Every thread reaches
+    // the barriers; only owners work. With x in LDS (a loop over rows, each
+    // sum's loads after the last row's store) a thread's column was a chain
+    // of 136 LDS latencies while six of the eight waves waited.
     const int64_t columns = blocks * kSub;
     Value owner = lt(tid, idx(columns));
     Value task = rem(tid, columns);
     Value base = mul(div(task, kSub), idx(kSub)), j = rem(task, kSub);
-    auto xAt = [&](Value i) { return add(mul(i, idx(p.C)), task); };
-    ifThen(owner, [&] {
-      forRange(idx(0), idx(kSub), idx(1), [&](Value i) {
-        Value s = forReduce(idx(0), i, f(0), [&](Value m, Value acc) {
-          return fadd(acc, fmul(aAt(add(base, i), add(base, m)),
-                                load(ldsT, xAt(m))));
-        });
-        auto cmp = [&](arith::CmpIPredicate pred) {
-          return arith::CmpIOp::create(b, loc, pred, i, j);
-        };
-        store(select(cmp(arith::CmpIPredicate::ugt),
-                     arith::NegFOp::create(b, loc, s).getResult(),
-                     select(cmp(arith::CmpIPredicate::eq), f(1.0), f(0))),
-              ldsT, xAt(i));
-      });
-    });
+    SmallVector<Value> x = ifValues(
+        owner, SmallVector<Type>(kSub, f32),
+        [&] {
+          SmallVector<Value> col;
+          for (int64_t i = 0; i < kSub; ++i) {
+            Value row = add(base, idx(i)), s = f(0);
+            for (int64_t m = 0; m < i; ++m)
+              s = fadd(s, fmul(aAt(row, add(base, idx(m))), col[m]));
+            auto cmp = [&](arith::CmpIPredicate pred) {
+              return arith::CmpIOp::create(b, loc, pred, idx(i), j);
+            };
+            col.push_back(
+                select(cmp(arith::CmpIPredicate::ugt),
+                       arith::NegFOp::create(b, loc, s).getResult(),
+                       select(cmp(arith::CmpIPredicate::eq), f(1.0), f(0))));
+          }
+          return col;
+        },
+        [&] { return SmallVector<Value>(kSub, f(0)); });
     barrier(); // every read of the diagonal blocks' A is done
     ifThen(owner, [&] {
-      forRange(add(j, idx(1)), idx(kSub), idx(1), [&](Value i) {
-        store(load(ldsT, xAt(i)), ldsA, aIdx(add(base, i), add(base, j)));
-      });
+      for (int64_t i = 1; i < kSub; ++i)
+        ifThen(
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, idx(i), j),
+            [&] { store(x[i], ldsA, aIdx(add(base, idx(i)), add(base, j))); });
     });
     barrier();
   }
@@ -2637,8 +2663,9 @@ void ChunkEmitter::prepInverse() {
 // (m: T's columns, the B operand's rows): written once here, read by
 // prepWU's atoms as vector loads (before: beta, the normalised k and
 // exp(G) were computed again at every fragment element). G and T are read
-// for the last time before this (prepIntraChunk and prepInverse end with
-// barriers); each thread rewrites only the elements it reads.
+// for the last time before this (prepIntraChunk is followed by a barrier,
+// prepInverse ends with one); each thread rewrites only the elements it
+// reads.
 void ChunkEmitter::prepOperandWords() {
   forRowRuns(p.C, [&](Value i, Value m0) {
     SmallVector<Value> a = loadRun(ldsA, aIdx(i, m0), aAlign());
@@ -2862,6 +2889,10 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
           chunkAnchorable(), [&] { prepIntraChunk(/*diagonal=*/true); },
           [&] { prepIntraChunk(/*diagonal=*/false); });
     }
+    // A_kk and A_qk complete. Outside the branch: its condition comes
+    // through LDS, which kda-verify-lds-handoffs does not show uniform, so
+    // barriers inside it order nothing after it there.
+    barrier();
     prepInverse();
     prepOperandWords();
     if (p.stageActs) {
