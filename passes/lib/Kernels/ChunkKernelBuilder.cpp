@@ -99,6 +99,17 @@ constexpr int64_t kStagePieces = 32;
 /// 2.868); 2 ways it was slower, 3.066 (sm_90: 76 bytes spilled, where 4
 /// ways spills none).
 constexpr int64_t kNarrowScanKSplit = 4;
+/// The 32-column register scan splits its two column slabs along K too,
+/// 2 ways (four compute waves, four staging waves). ncu on the H200
+/// (2026-12-05, 1 x 8192 H32, source counters by warp role) had its two
+/// compute waves as the path: they never waited at the chunk's barriers,
+/// issuing a third of their samples and waiting on latency a third, while
+/// the six staging waves waited at the barriers 47% of theirs. Split, on a
+/// lent H100 (2026-12-05, one call, three rounds alternating) its scan went
+/// 0.530 -> 0.478-0.481 ms and the path 0.966-0.973 -> 0.916-0.920. On
+/// 32-lane waves only (gfx950's 64-lane scan is not split).
+constexpr int64_t kSplitScanColumns = 32;
+constexpr int64_t kSplitScanKSplit = 2;
 /// The most segments a sequence's scan is split into (segment_chunks;
 /// docs/split-scan.md): the maps' and segments' grid y is value heads x
 /// this, the workgroups past a sequence's own count returning at once.
@@ -363,7 +374,7 @@ struct ChunkPlan {
     return int64_t(selfStaged() ? waves : waves - computeWaves) * waveSize;
   }
   /// Compute waves the block's one column slab is split over along K
-  /// (parts of K / kSplit rows each; the 16-column block only): the
+  /// (parts of K / kSplit rows each; the 16- and 32-column blocks): the
   /// products of S are summed over the parts through LDS (regXFloats), and
   /// each part updates its own rows. See kNarrowScanKSplit.
   int64_t kSplit = 1;
@@ -522,11 +533,14 @@ bool planRegisterScan(ChunkPlan &p, const TargetInfo &target) {
     bool stageU;
   };
   SmallVector<Layout> layouts;
-  const int64_t partRows = p.K / kNarrowScanKSplit;
-  if (p.stage != ChunkStage::Maps && p.blockV == kSub && r.waveSize == 32 &&
-      p.K % kNarrowScanKSplit == 0 && partRows % int64_t(atom->k) == 0 &&
+  const int64_t split = p.blockV == kSub                ? kNarrowScanKSplit
+                        : p.blockV == kSplitScanColumns ? kSplitScanKSplit
+                                                        : 1;
+  const int64_t partRows = p.K / split;
+  if (split > 1 && p.stage != ChunkStage::Maps && r.waveSize == 32 &&
+      p.K % split == 0 && partRows % int64_t(atom->k) == 0 &&
       partRows % int64_t(r.slab.tileLength) == 0)
-    layouts.push_back({kNarrowScanKSplit, true});
+    layouts.push_back({split, true});
   for (bool u : {true, false})
     layouts.push_back({1, u});
   for (const Layout &l : layouts) {
@@ -1808,6 +1822,7 @@ private:
   Value computes;            // register scan: this wave holds a slab (or null)
   Value slabCol0;            // register scan: its first column in the block
   Value slabRow0; // register scan split along K: its first row (else null)
+  Value slabIdx;  // register scan split along K: its column slab
   Value ldsXs;               // register scan: the K parts' partial products
   FlatSymbolRefAttr ring;  // scan: the row pipeline's kda.lds_buffer
   Value ringMem;           // scan: its bytes (a view of the dynamic LDS)
@@ -3487,9 +3502,14 @@ void ChunkEmitter::slabProducts(ArrayRef<Value> x, int64_t kLen,
 }
 
 Value ChunkEmitter::partialAt(int64_t which, Value w, Value i, Value col) {
-  Value tile = add(mul(idx(which), idx(p.computeWaves)), w);
-  return add(mul(add(mul(tile, idx(p.C)), i), idx(ChunkPlan::regXStride())),
-             col);
+  // The area's first element, then the element's offset in it: a wave's
+  // element offsets are then its lane's plus constants (immediates), where
+  // (area x C + i) x stride with a wave-dependent area made every element's
+  // address a value of its own, hoisted out of the chunk loop and live
+  // across it (the 32-column split spilled 632 bytes on sm_90).
+  const int64_t area = p.C * ChunkPlan::regXStride();
+  Value first = add(idx(which * p.computeWaves * area), mul(w, idx(area)));
+  return add(first, add(mul(i, idx(ChunkPlan::regXStride())), col));
 }
 
 SmallVector<Value> ChunkEmitter::sumParts(int64_t which) {
@@ -3497,7 +3517,8 @@ SmallVector<Value> ChunkEmitter::sumParts(int64_t which) {
       b, loc, slab(), p.C, [&](OpBuilder &, Location, Value i, Value col) {
         Value sum;
         for (int64_t part = 0; part < p.kSplit; ++part) {
-          Value x = load(ldsXs, partialAt(which, idx(part), i, col));
+          Value w = add(idx(part * p.colSlabs()), slabIdx);
+          Value x = load(ldsXs, partialAt(which, w, i, col));
           sum = sum ? fadd(sum, x) : x;
         }
         return sum;
@@ -3770,13 +3791,13 @@ void ChunkEmitter::emitRegisterScan() {
   computes = lt(wave, idx(p.computeWaves));
   // A staging wave holds no slab; its column is clamped to 0. Unsplit,
   // compute wave w holds column slab w, all rows (no row offset in the
-  // products' or the state's addresses); split, the block's one column
-  // slab, the rows of part w.
+  // products' or the state's addresses); split, column slab w mod
+  // colSlabs, the rows of part w div colSlabs.
   Value cw = select(computes, wave, idx(0));
   if (p.kSplit > 1) {
-    assert(p.colSlabs() == 1 && "the split takes the 16-column block only");
-    slabCol0 = idx(0);
-    slabRow0 = mul(cw, idx(p.slabRows()));
+    slabIdx = rem(cw, p.colSlabs());
+    slabCol0 = mul(slabIdx, idx(p.slab.width));
+    slabRow0 = mul(div(cw, p.colSlabs()), idx(p.slabRows()));
   } else {
     slabCol0 = mul(cw, idx(p.slab.width));
   }

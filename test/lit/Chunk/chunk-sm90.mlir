@@ -76,7 +76,8 @@
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan(
 // ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan_v32(
-// ROLES-SAME: kda.wave_roles = array<i64: 32, 2>
+// ROLES-SAME: k_split = 2 : i64
+// ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_scan_v64(
 // ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
 // The 128-column scan is self-staged: its eight waves all compute, one
@@ -105,16 +106,18 @@
 // atoms for V_new and for (q o exp G) S, 20 x 3 for A_qk V_new's lower
 // triangle and 4 x 16 x 3 for the update: 636 mma.sync; two barriers a
 // chunk and one after the first chunk's staging. Split along K (the
-// 16-column scan), a wave's share of K is 32 rows: 2 x 8 x 3 for each of
-// V_new and (q o exp G) S, 4 x 4 x 3 for its rows of the update, and the
-// first part's A_qk V_new: 204.
+// 16-column scan 4 ways), a wave's share of K is 32 rows: 2 x 8 x 3 for
+// each of V_new and (q o exp G) S, 4 x 4 x 3 for its rows of the update,
+// and the first part's A_qk V_new: 204. The 32-column scan split 2 ways
+// (two column slabs, four compute waves): 64 rows, 4 x 8 x 3 for each of
+// V_new and (q o exp G) S, 8 x 4 x 3 for the update, and A_qk V_new: 348.
 // PTX-LABEL: .visible .entry kda_chunk_heads128_scan_kd{{[0-9a-f]+}}(
 // PTX: .maxntid 256, 1, 1
 // PTX-COUNT-204: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
 // PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v32_kd{{[0-9a-f]+}}(
 // PTX: .maxntid 256, 1, 1
-// PTX-COUNT-636: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX-COUNT-348: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // PTX-NOT: mma.sync
 // PTX-LABEL: .visible .entry kda_chunk_heads128_scan_v64_kd{{[0-9a-f]+}}(
 // PTX: .maxntid 256, 1, 1

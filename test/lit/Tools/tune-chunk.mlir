@@ -39,7 +39,7 @@
 
 // SM90: prefill_v32 chunk scan on sm_90, block_v 16: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed)
 // SM90: prefill_v32 chunk scan on sm_90, block_v 32: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed)
-// SM90-NEXT: accepted: scan_stages 1 (default): 82176 bytes of dynamic LDS, rows staged in the chunk loop
+// SM90-NEXT: accepted: scan_stages 1 (default): 123136 bytes of dynamic LDS, rows staged in the chunk loop
 // GFX942: prefill_v32 chunk scan on gfx942, block_v 32: {{.*}} (8 waves of 64 threads, fixed)
 
 // EMU32: prefill64 chunk scan on emu32, block_v 16: 2 depths accepted, 0 rejected
