@@ -35,6 +35,11 @@
 // staging waves), so kda-verify-pipeline checks their LDS handoffs
 // (test/lit/Pipelines/handoffs.mlir); the prep has no roles.
 // RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=ROLES
+// gfx950's 32-column scan (64-lane waves) is not split along K.
+// RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_heads128.mlir --kda-decompose --kda-lower-to-gpu=target=gfx950 | FileCheck %s --check-prefix=ROLES950
+// ROLES950-LABEL: gpu.func @kda_chunk_heads128_scan_v32(
+// ROLES950-SAME: k_split = 1 : i64
+// ROLES950-SAME: kda.wave_roles = array<i64: 64, 2>
 // The split needs whole atom k steps a part: head_k 48 (12 rows a part)
 // keeps one compute wave.
 // RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_odd_heads.mlir --kda-decompose --kda-lower-to-gpu=target=sm_90 | FileCheck %s --check-prefix=ODD
