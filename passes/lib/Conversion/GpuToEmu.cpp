@@ -113,9 +113,11 @@ private:
   void watchAccesses(ArrayRef<WatchedAccess> watched, Value emuCtx);
   /// The elements of `a` (an access by lanes) that touch memory, each
   /// watched by `fn` with `call`'s arguments (ctx, first byte, bytes, the
-  /// array's first byte and size), its byte moved to the element's.
+  /// array's first byte and size), its byte moved to the element's by
+  /// `strides` (elementPlaces).
   void watchLanes(OpBuilder &b, Location loc, const WatchedAccess &a,
-                  func::FuncOp fn, std::array<Value, 5> call);
+                  ArrayRef<int64_t> strides, func::FuncOp fn,
+                  std::array<Value, 5> call);
   /// The loads and stores (scalar or vector) that index a typed view of the
   /// dynamic LDS (the chunk kernels' arrays), or a view of such a view (the
   /// scan ring's slots), watched against that view (watchView).
@@ -753,17 +755,18 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
                            ValueRange{emuCtx, lo, bytes, arrayLo, arrayBytes});
       continue;
     }
-    watchLanes(b, loc, a, fn, {emuCtx, lo, bytes, arrayLo, arrayBytes});
+    watchLanes(b, loc, a, places.strides, fn,
+               {emuCtx, lo, bytes, arrayLo, arrayBytes});
   }
 }
 
 void EmuLowering::watchLanes(OpBuilder &b, Location loc, const WatchedAccess &a,
-                             func::FuncOp fn, std::array<Value, 5> call) {
+                             ArrayRef<int64_t> strides, func::FuncOp fn,
+                             std::array<Value, 5> call) {
   // The memref the indices address (`through` where the access goes
-  // through a cast or subview) and its element strides; the vector's dims
-  // are its innermost (minor identity), in order.
+  // through a cast or subview); the vector's dims are its innermost (minor
+  // identity), in order.
   MemRefType view = a.through ? a.through : a.type;
-  const SmallVector<int64_t> strides = elementPlaces(a).strides;
   const int64_t outer = view.getRank() - int64_t(a.lanes.size());
   const int64_t count = ShapedType::getNumElements(a.lanes);
   const SmallVector<int64_t> laneStrides = computeStrides(a.lanes);
