@@ -2904,9 +2904,10 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
           chunkAnchorable(), [&] { prepIntraChunk(/*diagonal=*/true); },
           [&] { prepIntraChunk(/*diagonal=*/false); });
     }
-    // A_kk and A_qk complete. Outside the branch: its condition comes
-    // through LDS, which kda-verify-lds-handoffs does not show uniform, so
-    // barriers inside it order nothing after it there.
+    // A_kk and A_qk complete: one barrier after the branch for either side
+    // (its condition, read from LDS after a barrier, is one value for every
+    // thread: kda-verify-lds-handoffs shows that since 2026-12-05; before,
+    // it refused this kernel with the barrier inside each side).
     barrier();
     prepInverse();
     prepOperandWords();

@@ -78,9 +78,13 @@ struct Access {
   /// kda.copy_fence since: its bytes may still land (not an access of its
   /// own: the piece's write is recorded beside it).
   bool inFlight = false;
+  /// A load that decided a branch taken alike by every thread
+  /// (uniformHere): its bytes must stay unwritten until the interval ends,
+  /// or a thread reading after the write may take the other side.
+  bool decides = false;
   bool sameAs(const Access &o) const {
     return op == o.op && write == o.write && threads == o.threads &&
-           inFlight == o.inFlight;
+           inFlight == o.inFlight && decides == o.decides;
   }
 };
 
@@ -451,6 +455,48 @@ private:
   ThreadUniformity uniformity;
   bool uniform(Value v) { return uniformity.uniform(v); }
 
+  /// Whether `v` has one value for every thread at this point of the walk
+  /// (state `s`): ThreadUniformity's values and arithmetic of them, and
+  /// plain loads of workgroup memory at such indices, made in this barrier
+  /// interval (their own read is in `s`: a barrier since would have ended
+  /// the interval whose writes they may have raced with), whose array no
+  /// access of the interval writes (the bytes were written before a
+  /// barrier every thread passed, so every thread reads the same value).
+  /// The loads are appended to `decidedBy`: the caller marks them
+  /// (Access::decides) so that a write of their array later in the interval
+  /// is a hazard. Arrays, not bytes: a write anywhere in the array counts.
+  bool uniformHere(Value v, const State &s,
+                   SmallVectorImpl<Operation *> &decidedBy,
+                   unsigned depth = 0) {
+    if (uniform(v))
+      return true;
+    Operation *op = v.getDefiningOp();
+    if (!op || depth > 64)
+      return false;
+    auto all = [&](ValueRange xs) {
+      return llvm::all_of(
+          xs, [&](Value x) { return uniformHere(x, s, decidedBy, depth + 1); });
+    };
+    if (isa<memref::LoadOp, vector::LoadOp>(op)) {
+      Value mem = op->getOperand(0);
+      if (!isWorkgroup(mem.getType()) || !all(op->getOperands().drop_front()))
+        return false;
+      std::optional<Range> r = rangeOf(mem);
+      if (!r || llvm::none_of(s, [&](const Access &a) {
+            return a.op == op && !a.write && !a.decides;
+          }))
+        return false;
+      if (llvm::any_of(s, [&](const Access &a) {
+            return (a.write || a.inFlight) && a.range.overlaps(*r);
+          }))
+        return false;
+      decidedBy.push_back(op);
+      return true;
+    }
+    return isa<arith::ArithDialect>(op->getDialect()) &&
+           isMemoryEffectFree(op) && all(op->getOperands());
+  }
+
   // ---- accesses -----------------------------------------------------------
 
   /// The bytes `mem` may address, or none where the array cannot be told.
@@ -593,13 +639,30 @@ private:
                 .str(),
             op, a.op);
       }
+    // Bytes a branch's condition was read from (uniformHere): every thread
+    // took it as one value, which a write in the same interval breaks.
+    if (write)
+      for (const Access &a : s) {
+        if (!a.decides || !a.range.overlaps(*r))
+          continue;
+        return fail(
+            "R2",
+            llvm::formatv("write of {0} by threads {1} in the barrier "
+                          "interval where a branch taken alike by every "
+                          "thread read its condition from it: a thread that "
+                          "reads after the write may take the other side",
+                          describeSpace(*r, a.range), describe(active))
+                .str(),
+            op, a.op);
+      }
     Access made{op, mem, *r, active, roles, write};
     for (const Access &a : s) {
       // Accesses of one role among themselves: a hazard where two threads'
       // evaluated bytes meet (threadsClash); indices that do not evaluate
       // are the emulator's. Any pair that may involve two roles is a hazard.
       const bool oneRole = a.roles == roles && llvm::has_single_bit(roles);
-      if (a.inFlight || !a.range.overlaps(*r) || (!a.write && !write))
+      if (a.inFlight || a.decides || !a.range.overlaps(*r) ||
+          (!a.write && !write))
         continue;
       if (oneRole) {
         if (!threadsClash(made, a, write))
@@ -1173,6 +1236,12 @@ private:
                    : std::string("the dynamic LDS");
   }
 
+  /// Whether a barrier is nested anywhere in `op`'s regions.
+  static bool holdsBarrier(Operation *op) {
+    return op->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
+        .wasInterrupted();
+  }
+
   void walkIf(scf::IfOp branch, State &s, const Threads &active,
               bool divergent) {
     Value cond = branch.getCondition();
@@ -1198,8 +1267,23 @@ private:
         walkBlock(*branch.elseBlock(), s, active, divergent);
       return;
     }
-    const bool sameForAll = !split && uniform(cond);
+    // A condition read from LDS counts only for a branch with a barrier
+    // inside: without one, its sides in one interval are already sound, and
+    // holding the read bytes (Access::decides) would refuse later writes of
+    // them for nothing.
+    SmallVector<Operation *> decidedBy;
+    const bool sameForAll =
+        !split && (uniform(cond) ||
+                   (holdsBarrier(branch) && uniformHere(cond, s, decidedBy)));
     if (sameForAll) {
+      for (Operation *load : decidedBy) {
+        Value mem = load->getOperand(0);
+        // A read of the load's array by the threads that took the branch.
+        Access mark{load, mem, *rangeOf(mem), active, rolesOf(active), false};
+        mark.decides = true;
+        if (llvm::none_of(s, [&](const Access &a) { return a.sameAs(mark); }))
+          s.push_back(mark);
+      }
       // Two paths, each taken by every active thread: their states joined.
       State other = s;
       walkBlock(*branch.thenBlock(), s, active, divergent);
