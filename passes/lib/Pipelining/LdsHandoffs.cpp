@@ -38,6 +38,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -457,45 +458,67 @@ private:
 
   /// Whether `v` has one value for every thread at this point of the walk
   /// (state `s`): ThreadUniformity's values and arithmetic of them, and
-  /// plain loads of workgroup memory at such indices, made in this barrier
-  /// interval (their own read is in `s`: a barrier since would have ended
-  /// the interval whose writes they may have raced with), whose array no
-  /// access of the interval writes (the bytes were written before a
-  /// barrier every thread passed, so every thread reads the same value).
-  /// The loads are appended to `decidedBy`: the caller marks them
-  /// (Access::decides) so that a write of their array later in the interval
-  /// is a hazard. Arrays, not bytes: a write anywhere in the array counts.
+  /// plain loads of workgroup memory through views and at indices that are
+  /// such values themselves, made in this barrier interval (their own read
+  /// is in `s`: a barrier since would have ended the interval whose writes
+  /// they may have raced with), whose array no access of the interval
+  /// writes, and which no write ever met in their interval (`raced`: a
+  /// write on a path that then passed a barrier is gone from `s`). The
+  /// bytes were written before a barrier every thread passed, so every
+  /// thread reads the same value. The loads are added to `decidedBy`: the
+  /// caller holds them (Access::decides) so that a write of their bytes
+  /// later in the interval is a hazard. Each value is decided once
+  /// (`memo`): arithmetic that reuses a value is a DAG, not a tree.
   bool uniformHere(Value v, const State &s,
-                   SmallVectorImpl<Operation *> &decidedBy,
-                   unsigned depth = 0) {
+                   llvm::SetVector<Operation *> &decidedBy,
+                   DenseMap<Value, bool> &memo, unsigned depth = 0) {
     if (uniform(v))
       return true;
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
     Operation *op = v.getDefiningOp();
     if (!op || depth > 64)
       return false;
     auto all = [&](ValueRange xs) {
-      return llvm::all_of(
-          xs, [&](Value x) { return uniformHere(x, s, decidedBy, depth + 1); });
+      return llvm::all_of(xs, [&](Value x) {
+        return uniformHere(x, s, decidedBy, memo, depth + 1);
+      });
     };
+    bool same = false;
     if (isa<memref::LoadOp, vector::LoadOp>(op)) {
       Value mem = op->getOperand(0);
-      if (!isWorkgroup(mem.getType()) || !all(op->getOperands().drop_front()))
-        return false;
-      std::optional<Range> r = rangeOf(mem);
-      if (!r || llvm::none_of(s, [&](const Access &a) {
-            return a.op == op && !a.write && !a.decides;
-          }))
-        return false;
-      if (llvm::any_of(s, [&](const Access &a) {
-            return (a.write || a.inFlight) && a.range.overlaps(*r);
-          }))
-        return false;
-      decidedBy.push_back(op);
-      return true;
+      std::optional<Range> r;
+      same = isWorkgroup(mem.getType()) && !raced.contains(op) &&
+             all(op->getOperands().drop_front()) && (r = rangeOf(mem)) &&
+             llvm::any_of(s,
+                          [&](const Access &a) {
+                            return a.op == op && !a.write && !a.decides;
+                          }) &&
+             llvm::none_of(s, [&](const Access &a) {
+               return (a.write || a.inFlight) && a.range.overlaps(*r);
+             });
+      // The views' offsets, sizes and strides too: a subview or a byte
+      // shift at the thread id is a per-thread address with uniform
+      // indices (rangeOf, which placed the chain, took only view ops).
+      for (Value m = mem; same && m.getDefiningOp();) {
+        Operation *view = m.getDefiningOp();
+        if (view->getNumOperands() == 0)
+          break;
+        same = all(view->getOperands().drop_front());
+        m = view->getOperand(0);
+      }
+      if (same)
+        decidedBy.insert(op);
+    } else {
+      same = isa<arith::ArithDialect>(op->getDialect()) &&
+             isMemoryEffectFree(op) && all(op->getOperands());
     }
-    return isa<arith::ArithDialect>(op->getDialect()) &&
-           isMemoryEffectFree(op) && all(op->getOperands());
+    memo[v] = same;
+    return same;
   }
+  /// Loads whose array some write met in their barrier interval: never one
+  /// value for every thread (uniformHere).
+  llvm::SmallPtrSet<Operation *, 8> raced;
 
   // ---- accesses -----------------------------------------------------------
 
@@ -640,10 +663,19 @@ private:
             op, a.op);
       }
     // Bytes a branch's condition was read from (uniformHere): every thread
-    // took it as one value, which a write in the same interval breaks.
+    // took it as one value, which a write in the same interval breaks. A
+    // load this write meets is never one value (raced).
+    Access made{op, mem, *r, active, roles, write};
     if (write)
       for (const Access &a : s) {
-        if (!a.decides || !a.range.overlaps(*r))
+        if (a.write || a.inFlight || !a.range.overlaps(*r))
+          continue;
+        if (!a.decides) {
+          if (isa<memref::LoadOp, vector::LoadOp>(a.op))
+            raced.insert(a.op);
+          continue;
+        }
+        if (!bytesMayMeet(made, a))
           continue;
         return fail(
             "R2",
@@ -655,7 +687,6 @@ private:
                 .str(),
             op, a.op);
       }
-    Access made{op, mem, *r, active, roles, write};
     for (const Access &a : s) {
       // Accesses of one role among themselves: a hazard where two threads'
       // evaluated bytes meet (threadsClash); indices that do not evaluate
@@ -803,6 +834,23 @@ private:
     return out; // eval inserts nothing into bytesMemo
   }
   llvm::DenseMap<Operation *, std::unique_ptr<Footprint>> bytesMemo;
+
+  /// Whether some thread's bytes of `x` may meet some thread's bytes of `y`
+  /// (the same thread included): where either's footprint does not
+  /// evaluate, or they index different arrays, they may.
+  bool bytesMayMeet(const Access &x, const Access &y) {
+    const Footprint &fx = threadBytes(x);
+    const Footprint &fy = threadBytes(y);
+    if (fx.bytes.empty() || fy.bytes.empty() || fx.root != fy.root ||
+        fx.space != fy.space)
+      return true;
+    for (const ThreadBytes &a : fx.bytes)
+      for (const ThreadBytes &b : fy.bytes)
+        if (x.threads.test(a.tid) && y.threads.test(b.tid) && a.lo < b.hi &&
+            b.lo < a.hi)
+          return true;
+    return false;
+  }
 
   /// Two accesses of one role in one barrier interval, at least one a write
   /// (`write`: `mine`'s): where two different threads' evaluated bytes
@@ -1271,10 +1319,12 @@ private:
     // inside: without one, its sides in one interval are already sound, and
     // holding the read bytes (Access::decides) would refuse later writes of
     // them for nothing.
-    SmallVector<Operation *> decidedBy;
+    llvm::SetVector<Operation *> decidedBy;
+    DenseMap<Value, bool> memo;
     const bool sameForAll =
-        !split && (uniform(cond) ||
-                   (holdsBarrier(branch) && uniformHere(cond, s, decidedBy)));
+        !split &&
+        (uniform(cond) || (mode == Mode::Handoffs && holdsBarrier(branch) &&
+                           uniformHere(cond, s, decidedBy, memo)));
     if (sameForAll) {
       for (Operation *load : decidedBy) {
         Value mem = load->getOperand(0);

@@ -218,7 +218,8 @@ gpu.module @m {
 
 // The flag read in an earlier interval, one whose store (an index the check
 // cannot evaluate, one role) it may have raced with: the barrier between the
-// read and the branch does not make the value one.
+// read and the branch does not make the value one (another read of the flag
+// in the branch's interval is not the one the condition came from).
 gpu.module @m {
   gpu.func @k(%out: memref<?xf32>, %idx: memref<?xindex>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32>} {
     %c0 = arith.constant 0 : index
@@ -232,6 +233,8 @@ gpu.module @m {
     memref.store %one, %flag[%j] : memref<4xf32, #gpu.address_space<workgroup>>
     %x = memref.load %flag[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
     gpu.barrier
+    %again = memref.load %flag[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+    memref.store %again, %out[%tid] : memref<?xf32>
     %go = arith.cmpf oeq, %x, %zero : f32
     scf.if %go {
       // expected-error @+1 {{R0: LDS handoff in kernel 'k': a barrier not every thread of the block may reach}}
@@ -262,6 +265,119 @@ gpu.module @m {
       memref.store %x, %out[%tid] : memref<?xf32>
     }
     memref.store %one, %flag[%j] : memref<4xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+// Found by a review (2026-12-05): uniform indices into a view at the thread
+// id (a subview, a byte shift or a reinterpret cast) are a per-thread
+// address; the views' operands must be one value too.
+gpu.module @m {
+  gpu.func @k(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %tid = gpu.thread_id x
+    %tf = arith.index_cast %tid : index to i32
+    %v = arith.sitofp %tf : i32 to f32
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %flags = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %flags[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %mine = memref.subview %flags[%tid][1][1] : memref<64xf32, #gpu.address_space<workgroup>> to memref<1xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+    %x = memref.load %mine[%c0] : memref<1xf32, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+    %go = arith.cmpf oeq, %x, %zero : f32
+    scf.if %go {
+      // expected-error @+1 {{R0: LDS handoff in kernel 'k': a barrier not every thread of the block may reach}}
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Found by the same review: a store meeting the load's array after the load,
+// on a path that then passes a barrier (gone from the state the branch
+// sees), raced the load all the same.
+gpu.module @m {
+  gpu.func @k(%out: memref<?xf32>, %idx: memref<?xindex>, %c: i1) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32>} {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %flag = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+    %j = memref.load %idx[%tid] : memref<?xindex>
+    gpu.barrier
+    %x = memref.load %flag[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+    scf.if %c {
+      memref.store %one, %flag[%j] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+    }
+    %go = arith.cmpf oeq, %x, %zero : f32
+    scf.if %go {
+      // expected-error @+1 {{R0: LDS handoff in kernel 'k': a barrier not every thread of the block may reach}}
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same store in a loop whose trips each end with a barrier.
+gpu.module @m {
+  gpu.func @k(%out: memref<?xf32>, %idx: memref<?xindex>, %n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %flag = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+    %j = memref.load %idx[%tid] : memref<?xindex>
+    gpu.barrier
+    %x = memref.load %flag[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+    scf.for %i = %c0 to %n step %c1 {
+      memref.store %one, %flag[%j] : memref<4xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+    }
+    %go = arith.cmpf oeq, %x, %zero : f32
+    scf.if %go {
+      // expected-error @+1 {{R0: LDS handoff in kernel 'k': a barrier not every thread of the block may reach}}
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A write of other bytes of the flag's array after the branch, at indices
+// that evaluate (thread t writes element t + 1, never element 0): the value
+// every thread read is not touched, so it is accepted.
+gpu.module @m {
+  gpu.func @k(%out: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    %tid = gpu.thread_id x
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %flags = memref.view %lds[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<65xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %x = memref.load %flags[%c0] : memref<65xf32, #gpu.address_space<workgroup>>
+    %go = arith.cmpf oeq, %x, %zero : f32
+    scf.if %go {
+      gpu.barrier
+    } else {
+      memref.store %x, %out[%tid] : memref<?xf32>
+    }
+    %t1 = arith.addi %tid, %c1 : index
+    memref.store %one, %flags[%t1] : memref<65xf32, #gpu.address_space<workgroup>>
     gpu.barrier
     gpu.return
   }
