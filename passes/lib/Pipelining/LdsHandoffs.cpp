@@ -841,15 +841,9 @@ private:
   bool bytesMayMeet(const Access &x, const Access &y) {
     const Footprint &fx = threadBytes(x);
     const Footprint &fy = threadBytes(y);
-    if (fx.bytes.empty() || fy.bytes.empty() || fx.root != fy.root ||
-        fx.space != fy.space)
-      return true;
-    for (const ThreadBytes &a : fx.bytes)
-      for (const ThreadBytes &b : fy.bytes)
-        if (x.threads.test(a.tid) && y.threads.test(b.tid) && a.lo < b.hi &&
-            b.lo < a.hi)
-          return true;
-    return false;
+    return fx.bytes.empty() || fy.bytes.empty() || fx.root != fy.root ||
+           fx.space != fy.space ||
+           firstMeeting(fx, x.threads, fy, y.threads, /*sameThread=*/true);
   }
 
   /// Two accesses of one role in one barrier interval, at least one a write
@@ -864,35 +858,46 @@ private:
     if (fx.bytes.empty() || fy.bytes.empty() || (fx.atomic && fy.atomic) ||
         fx.root != fy.root || fx.space != fy.space)
       return true;
-    SmallVector<ThreadBytes> xs(fx.bytes); // fy may be fx
+    auto met = firstMeeting(fx, mine.threads, fy, theirs.threads,
+                            /*sameThread=*/false);
+    if (!met)
+      return true;
+    auto [x, y] = *met;
+    fail(write ? "R2" : "R1",
+         llvm::formatv("thread {0} {1} bytes [{2}, {3}) of {4} that thread {5} "
+                       "{6} in the same barrier interval (threads of one "
+                       "role): no barrier between them",
+                       x.tid, write ? "writes" : "reads", std::max(x.lo, y.lo),
+                       std::min(x.hi, y.hi), describeFootprint(fx), y.tid,
+                       theirs.write ? "wrote" : "read")
+             .str(),
+         mine.op, theirs.op == mine.op ? nullptr : theirs.op);
+    return false;
+  }
+  /// The first pair of a thread's bytes of `fx` (one of `xThreads`) and a
+  /// thread's bytes of `fy` (one of `yThreads`; another thread unless
+  /// `sameThread`) that meet, in the order of fx's bytes; none if none do.
+  /// fy's bytes are sorted by lo (threadBytes), so each x searches only
+  /// those starting after x.lo less the widest.
+  static std::optional<std::pair<ThreadBytes, ThreadBytes>>
+  firstMeeting(const Footprint &fx, const Threads &xThreads,
+               const Footprint &fy, const Threads &yThreads, bool sameThread) {
     ArrayRef<ThreadBytes> ys = fy.bytes;
     int64_t widest = 0;
     for (const ThreadBytes &y : ys)
       widest = std::max(widest, y.hi - y.lo);
-    for (const ThreadBytes &x : xs) {
-      if (!mine.threads.test(x.tid))
+    for (const ThreadBytes &x : fx.bytes) {
+      if (!xThreads.test(x.tid))
         continue;
-      // The y that may meet x start after x.lo - widest.
       auto y = llvm::lower_bound(
           ys, x.lo - widest,
           [](const ThreadBytes &t, int64_t lo) { return t.lo < lo; });
-      for (; y != ys.end() && y->lo < x.hi; ++y) {
-        if (y->tid == x.tid || y->hi <= x.lo || !theirs.threads.test(y->tid))
-          continue;
-        fail(write ? "R2" : "R1",
-             llvm::formatv(
-                 "thread {0} {1} bytes [{2}, {3}) of {4} that thread {5} "
-                 "{6} in the same barrier interval (threads of one role): "
-                 "no barrier between them",
-                 x.tid, write ? "writes" : "reads", std::max(x.lo, y->lo),
-                 std::min(x.hi, y->hi), describeFootprint(fx), y->tid,
-                 theirs.write ? "wrote" : "read")
-                 .str(),
-             mine.op, theirs.op == mine.op ? nullptr : theirs.op);
-        return false;
-      }
+      for (; y != ys.end() && y->lo < x.hi; ++y)
+        if ((sameThread || y->tid != x.tid) && y->hi > x.lo &&
+            yThreads.test(y->tid))
+          return std::make_pair(x, *y);
     }
-    return true;
+    return std::nullopt;
   }
   std::string describeFootprint(const Footprint &f) const {
     if (f.root) {
