@@ -14,6 +14,7 @@ for spec in "$root/examples/kimi-linear-48b.mlir" "$root/examples/kimi-k3-tp8.ml
             "$root/test/device/decode-pipelined.mlir" "$root/test/device/decode-bf16-state.mlir" \
             "$root/test/device/chunk-bench.mlir" "$root/test/device/chunk-sizes.mlir" \
             "$root/test/numeric/tile-specs/tile-gemm.mlir" \
+            "$root/test/numeric/tile-specs/tile-gemm-wgmma.mlir" \
             "$root/test/numeric/specs/k3_variants.mlir"; do
   name=$(basename "$spec" .mlir)
   "$bin/kda-compile" "$spec" --targets=sm_90 -o "$out/$name"

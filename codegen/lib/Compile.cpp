@@ -392,7 +392,7 @@ static LogicalResult compileNvptx(ModuleOp km, const TargetInfo &t,
   if (failed(writeFile(km.getLoc(), ptxPath, *ptx)))
     return failure();
   std::string log;
-  int rc = runTool({tools.ptxas, "-arch=" + t.chip.str(), "-O3", "-v",
+  int rc = runTool({tools.ptxas, "-arch=" + t.codeArch().str(), "-O3", "-v",
                     ptxPath.str().str(), "-o", cubinPath.str().str()},
                    log, tools.scratchDir);
   if (rc != 0)

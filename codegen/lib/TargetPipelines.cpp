@@ -22,7 +22,7 @@ static std::string nvptxText(const TargetInfo &t,
   return "builtin.module(" + kernelPrefix() +
          ",convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-gpu-to-nvvm{use-"
          "bare-ptr-memref-call-conv=1}),nvvm-attach-target{chip=" +
-         t.chip.str() +
+         t.codeArch().str() +
          " O=3},reconcile-unrealized-casts,gpu-module-to-binary{format=" +
          o.format.getValue() + " toolkit=" + o.toolkit.getValue() + "})";
 }

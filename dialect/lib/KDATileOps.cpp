@@ -1,5 +1,6 @@
 //===- KDATileOps.cpp - the tile layer's ops ------------------------------===//
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -20,6 +21,10 @@ static bool isScalar(Type t, ScalarKind kind) {
 
 LogicalResult MmaOp::verify() {
   const MmaAtom &atom = getKind().getAtom();
+  if (atom.bFromSharedMemory())
+    return emitOpError() << stringifyMmaKind(atom.kind)
+                         << " is a warpgroup atom reading B from workgroup "
+                            "memory: issue it with kda.wgmma";
   auto check = [&](StringRef operand, Value v, const FragmentLayout &layout,
                    ScalarKind elem) -> LogicalResult {
     auto type = cast<VectorType>(v.getType());
@@ -37,6 +42,85 @@ LogicalResult MmaOp::verify() {
   return success(succeeded(check("A", getA(), atom.a, atom.ab)) &&
                  succeeded(check("B", getB(), atom.b, atom.ab)) &&
                  succeeded(check("C", getC(), atom.c, atom.acc)));
+}
+
+/// Whether `v`'s type is a fragment of `elems` elements of `kind`, else
+/// the error, naming the operand.
+static LogicalResult checkFragment(Operation *op, StringRef operand, Value v,
+                                   const MmaAtom &atom, unsigned elems,
+                                   ScalarKind kind) {
+  auto type = cast<VectorType>(v.getType());
+  if (type.getNumElements() == int64_t(elems) &&
+      isScalar(type.getElementType(), kind))
+    return success();
+  return op->emitOpError() << "operand " << operand << " of "
+                           << stringifyMmaKind(atom.kind)
+                           << " is a fragment of " << elems << " "
+                           << stringifyScalar(kind)
+                           << " elements per thread, got " << type;
+}
+
+LogicalResult WgmmaOp::verify() {
+  const MmaAtom &atom = getKind().getAtom();
+  if (!atom.bFromSharedMemory())
+    return emitOpError() << stringifyMmaKind(atom.kind)
+                         << " is a wave atom (B from registers): issue it with "
+                            "kda.mma";
+  if (failed(checkFragment(*this, "A", getA(), atom, atom.a.elems, atom.ab)) ||
+      failed(checkFragment(*this, "C", getC(), atom, atom.c.elems, atom.acc)))
+    return failure();
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+      getLds().getType().getMemorySpace());
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup)
+    return emitOpError() << "reads B from workgroup memory; "
+                         << getLds().getType() << " is not in it";
+  if (!getLds().getType().getLayout().isIdentity())
+    return emitOpError() << "addresses B from the start of its buffer: "
+                         << getLds().getType()
+                         << " must have the identity layout";
+  std::string why = getSharedLayout().invalidReason(atom.k, atom.n);
+  if (!why.empty())
+    return emitOpError() << "B's shared layout (lbo " << getLbo() << ", sbo "
+                         << getSbo() << "): " << why;
+  // In flight until a wait returns it: only a chained atom or a wait may
+  // take the result.
+  for (OpOperand &use : getD().getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<WgmmaWaitOp>(user))
+      continue;
+    if (auto next = dyn_cast<WgmmaOp>(user);
+        next && use.getOperandNumber() == next.getCMutable().getOperandNumber())
+      continue;
+    return emitOpError()
+           << "result is in flight until a kda.wgmma_wait returns it; it "
+              "may only be the accumulator of another kda.wgmma or an "
+              "operand of kda.wgmma_wait, not of "
+           << user->getName();
+  }
+  return success();
+}
+
+LogicalResult WgmmaWaitOp::verify() {
+  if (getPending() < 0 || getPending() > 7)
+    return emitOpError() << "pending must be 0..7 (wgmma.wait_group's "
+                            "immediate), got "
+                         << getPending();
+  for (Value v : getValues())
+    if (!v.getDefiningOp<WgmmaOp>())
+      return emitOpError() << "waits for kda.wgmma results; an operand is "
+                              "not one ("
+                           << v << ")";
+  return success();
+}
+
+LogicalResult WgmmaWaitOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location>,
+                                            ValueRange operands, DictionaryAttr,
+                                            OpaqueProperties, RegionRange,
+                                            SmallVectorImpl<Type> &types) {
+  for (Value v : operands)
+    types.push_back(v.getType());
+  return success();
 }
 
 LogicalResult TestTileGemmOp::verify() {

@@ -749,9 +749,32 @@ struct WaveTiles {
   std::vector<float> tile[3];     // A (m x k), B (k x n), C (m x n)
 };
 
+/// A warpgroup atom's lane: its A and C fragments and the B descriptor.
+struct WgmmaDeposit {
+  uint64_t stamp = ~uint64_t(0);
+  int32_t n = 0;
+  const float *vals[2] = {nullptr, nullptr}; // A, C
+  const int32_t *at[2] = {nullptr, nullptr};
+  int32_t elems[2] = {0, 0};
+  const uint8_t *b = nullptr;
+  int64_t lbo = 0, sbo = 0;
+};
+
+/// A wave's share of a warpgroup atom in flight: the B bytes it read at
+/// issue, which must be unchanged at the wait that covers its group.
+struct WgmmaFlight {
+  int64_t group = -1; // commit group (-1: not committed yet)
+  const uint8_t *b = nullptr;
+  std::vector<uint8_t> bytes;
+};
+
 struct TileExtras {
   std::vector<MmaDeposit> deposits[2]; // per thread
   std::vector<WaveTiles> waves[2];     // per wave
+  std::vector<WgmmaDeposit> groupDeposits[2];    // per thread
+  std::vector<WaveTiles> groupWaves[2];          // per wave: A, B, C
+  std::vector<std::vector<WgmmaFlight>> flights; // per wave
+  std::vector<int64_t> committed;                // per wave
   std::vector<unsigned char> dynamicLds;
 };
 
@@ -764,7 +787,11 @@ TileExtras &tileExtras(Workgroup &wg) {
     for (int p = 0; p < 2; ++p) {
       wg.tile->deposits[p].resize(threads);
       wg.tile->waves[p].resize(waves);
+      wg.tile->groupDeposits[p].resize(threads);
+      wg.tile->groupWaves[p].resize(waves);
     }
+    wg.tile->flights.resize(waves);
+    wg.tile->committed.assign(waves, 0);
   }
   return *wg.tile;
 }
@@ -876,6 +903,204 @@ extern "C" void kda_emu_mma(void *ctx, int32_t m, int32_t n, int32_t k,
       acc += A[size_t(r) * size_t(k) + size_t(kk)] *
              B[size_t(kk) * size_t(n) + size_t(col)];
     d[e] = acc;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Warpgroup atoms (kda.wgmma): the tensor core of a warpgroup reads B from
+// LDS and each wave of the group gets the rows of D its A rows make, so a
+// wave's share is computed by the wave alone (wave-collective, like
+// kda_emu_mma): its 16 rows of A and C from its lanes, all of B through the
+// descriptor's placement (SharedOperandLayout). D is computed at issue; the
+// B bytes read are kept as the wave's flight and compared at the
+// kda.wgmma_wait that covers their commit group: a change in between is an
+// error (the hardware may read them any time until then).
+//===----------------------------------------------------------------------===//
+
+namespace kda::emu {
+namespace {
+
+uint32_t groupRowOf(const Thread *t) {
+  return 16 * ((t->linear / t->wg->config->waveSize) % 4);
+}
+
+float bf16At(const uint8_t *p) {
+  uint16_t h;
+  std::memcpy(&h, p, 2);
+  uint32_t w = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+
+int64_t sharedOffset(int64_t k, int64_t n, int64_t lbo, int64_t sbo) {
+  return (n / 8) * sbo + (k / 8) * lbo + (n % 8) * 16 + (k % 8) * 2;
+}
+
+/// Gathers the wave's A rows (16 x 16), C rows (16 x n) and B (16 x n)
+/// into `out`, and records the wave's flight; false with the error set.
+bool gatherGroupTiles(Thread *t, uint32_t p, WaveTiles &out) {
+  Workgroup &wg = *t->wg;
+  TileExtras &x = tileExtras(wg);
+  const uint32_t wave = wg.config->waveSize;
+  const uint32_t base = t->linear - t->linear % wave;
+  const uint32_t groupBase = t->linear - t->linear % 128;
+  if (wave != 32 || groupBase + 128 > wg.threads.size())
+    return mmaError(t, "a warpgroup atom needs whole warpgroups of four "
+                       "32-lane waves (the workgroup has " +
+                           std::to_string(wg.threads.size()) +
+                           " threads of wave " + std::to_string(wave) + ")"),
+           false;
+  const WgmmaDeposit &first = x.groupDeposits[p][base];
+  const int64_t n = first.n, row0 = groupRowOf(t);
+  const int64_t rows[2] = {16, 16}, cols[2] = {16, n};
+  static const char *names[2] = {"A", "C"};
+  for (int o = 0; o < 2; ++o) {
+    std::vector<float> &tile = out.tile[o == 0 ? 0 : 2];
+    tile.assign(size_t(rows[o] * cols[o]), 0.0f);
+    std::vector<uint32_t> given(tile.size(), 0);
+    for (uint32_t l = 0; l < wave; ++l) {
+      const WgmmaDeposit &d = x.groupDeposits[p][base + l];
+      if (d.stamp != t->syncs || d.n != n || d.b != first.b ||
+          d.lbo != first.lbo || d.sbo != first.sbo)
+        return mmaError(t, "lane " + std::to_string(l) +
+                               " did not take part in the same warpgroup "
+                               "atom as lane 0 (same n and B descriptor)"),
+               false;
+      for (int32_t e = 0; e < d.elems[o]; ++e) {
+        const int64_t r = d.at[o][2 * e] - row0, c = d.at[o][2 * e + 1];
+        if (r < 0 || r >= rows[o] || c < 0 || c >= cols[o])
+          return mmaError(t, std::string("lane ") + std::to_string(l) +
+                                 " gives " + names[o] + " element (" +
+                                 std::to_string(r + row0) + ", " +
+                                 std::to_string(c) +
+                                 ") outside its wave's rows [" +
+                                 std::to_string(row0) + ", " +
+                                 std::to_string(row0 + 16) + ")"),
+                 false;
+        const size_t i = size_t(r * cols[o] + c);
+        if (given[i]++)
+          return mmaError(t, std::string(names[o]) + " element (" +
+                                 std::to_string(r + row0) + ", " +
+                                 std::to_string(c) + ") is given twice"),
+                 false;
+        tile[i] = d.vals[o][e];
+      }
+    }
+    for (size_t i = 0; i < given.size(); ++i)
+      if (!given[i])
+        return mmaError(t, std::string(names[o]) + " element (" +
+                               std::to_string(row0 + int64_t(i) / cols[o]) +
+                               ", " + std::to_string(int64_t(i) % cols[o]) +
+                               ") is given by no lane"),
+               false;
+  }
+  // B through the descriptor, inside the dynamic LDS region.
+  const int64_t extent = sharedOffset(15, n - 1, first.lbo, first.sbo) + 2;
+  const uint8_t *lo = x.dynamicLds.data(),
+                *hi = x.dynamicLds.data() + x.dynamicLds.size();
+  if (first.b < lo || first.b + extent > hi)
+    return mmaError(t, "the warpgroup atom's B (" + std::to_string(extent) +
+                           " bytes from its start) is not inside the dynamic "
+                           "LDS region"),
+           false;
+  out.tile[1].assign(size_t(16 * n), 0.0f);
+  for (int64_t k = 0; k < 16; ++k)
+    for (int64_t c = 0; c < n; ++c)
+      out.tile[1][size_t(k * n + c)] =
+          bf16At(first.b + sharedOffset(k, c, first.lbo, first.sbo));
+  WgmmaFlight f;
+  f.b = first.b;
+  f.bytes.assign(first.b, first.b + extent);
+  x.flights[t->linear / wave].push_back(std::move(f));
+  out.stamp = t->syncs;
+  return true;
+}
+
+} // namespace
+} // namespace kda::emu
+
+extern "C" void kda_emu_wgmma(void *ctx, int32_t n, const float *a,
+                              const int32_t *aAt, int32_t aElems,
+                              const uint8_t *b, int64_t lbo, int64_t sbo,
+                              const float *c, const int32_t *cAt,
+                              int32_t cElems, float *d) {
+  auto *t = static_cast<Thread *>(ctx);
+  kda::emu::Workgroup &wg = *t->wg;
+  auto passThrough = [&] {
+    for (int32_t e = 0; e < cElems; ++e)
+      d[e] = c[e];
+  };
+  if (wg.poisoned) {
+    ++t->syncs;
+    return passThrough();
+  }
+  kda::emu::TileExtras &x = kda::emu::tileExtras(wg);
+  const uint32_t p = t->parity;
+  t->parity ^= 1;
+  kda::emu::WgmmaDeposit &dep = x.groupDeposits[p][t->linear];
+  dep = {t->syncs + 1, n, {a, c}, {aAt, cAt}, {aElems, cElems}, b, lbo, sbo};
+  kda::emu::yield(t, kda::emu::SyncKind::Shuffle);
+  if (wg.poisoned)
+    return passThrough();
+  kda::emu::WaveTiles &tiles = x.groupWaves[p][t->linear / wg.config->waveSize];
+  if (tiles.stamp != t->syncs && !kda::emu::gatherGroupTiles(t, p, tiles))
+    return passThrough();
+  const std::vector<float> &A = tiles.tile[0], &B = tiles.tile[1],
+                           &C = tiles.tile[2];
+  const int32_t row0 = int32_t(kda::emu::groupRowOf(t));
+  for (int32_t e = 0; e < cElems; ++e) {
+    const int32_t r = cAt[2 * e] - row0, col = cAt[2 * e + 1];
+    float acc = C[size_t(r) * size_t(n) + size_t(col)];
+    for (int32_t kk = 0; kk < 16; ++kk)
+      acc += A[size_t(r) * 16 + size_t(kk)] *
+             B[size_t(kk) * size_t(n) + size_t(col)];
+    d[e] = acc;
+  }
+}
+
+// Commit and wait are executed by every lane; the wave's first lane keeps
+// the wave's books (the lanes run them in the same order).
+extern "C" void kda_emu_wgmma_commit(void *ctx) {
+  auto *t = static_cast<Thread *>(ctx);
+  kda::emu::Workgroup &wg = *t->wg;
+  if (wg.poisoned || t->linear % wg.config->waveSize)
+    return;
+  kda::emu::TileExtras &x = kda::emu::tileExtras(wg);
+  const uint32_t w = t->linear / wg.config->waveSize;
+  const int64_t group = ++x.committed[w];
+  for (kda::emu::WgmmaFlight &f : x.flights[w])
+    if (f.group < 0)
+      f.group = group;
+}
+
+extern "C" void kda_emu_wgmma_wait(void *ctx, int64_t pending) {
+  auto *t = static_cast<Thread *>(ctx);
+  kda::emu::Workgroup &wg = *t->wg;
+  if (wg.poisoned || t->linear % wg.config->waveSize)
+    return;
+  kda::emu::TileExtras &x = kda::emu::tileExtras(wg);
+  const uint32_t w = t->linear / wg.config->waveSize;
+  const int64_t last = x.committed[w] - pending;
+  std::vector<kda::emu::WgmmaFlight> &flights = x.flights[w];
+  for (size_t i = 0; i < flights.size();) {
+    kda::emu::WgmmaFlight &f = flights[i];
+    if (f.group < 0 || f.group > last) {
+      ++i;
+      continue;
+    }
+    if (std::memcmp(f.bytes.data(), f.b, f.bytes.size()) && wg.error.empty()) {
+      size_t at = 0;
+      while (f.b[at] == f.bytes[at])
+        ++at;
+      wg.error = "kda.wgmma in " + kda::emu::blockName(wg) + ", wave " +
+                 std::to_string(w) + ": byte " + std::to_string(at) +
+                 " of its B operand changed between the atom's issue and "
+                 "the kda.wgmma_wait covering its group (the tensor core "
+                 "may read it any time until then)";
+      wg.poisoned = true;
+    }
+    flights.erase(flights.begin() + std::ptrdiff_t(i));
   }
 }
 

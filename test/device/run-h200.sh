@@ -201,6 +201,12 @@ if want tiles && [ -d "$bundles/tile-gemm" ]; then
   "$build/bin/kda-tile-check" "$bundles/tile-gemm" --backend cuda \
     > "$out/tiles.log" 2>&1 || status=1
   cat "$out/tiles.log"
+  if [ -d "$bundles/tile-gemm-wgmma" ]; then
+    echo "== tile-GEMM kernels through wgmma (sm_90a warpgroup atom, B from shared memory) vs float64"
+    "$build/bin/kda-tile-check" "$bundles/tile-gemm-wgmma" --backend cuda \
+      > "$out/tiles-wgmma.log" 2>&1 || status=1
+    cat "$out/tiles-wgmma.log"
+  fi
 fi
 if want chunk && [ -d "$bundles/chunk-bench" ]; then
   # The chunk (prefill) path: numerics of issue 8's batches against the

@@ -39,9 +39,76 @@ TEST(MmaAtoms, EveryLayoutIsABijection) {
     const MmaAtom &a = getMmaAtom(kind);
     EXPECT_EQ(a.kind, kind);
     expectBijection(a, a.a, a.m, a.k, "A");
-    expectBijection(a, a.b, a.k, a.n, "B");
+    if (!a.bFromSharedMemory())
+      expectBijection(a, a.b, a.k, a.n, "B");
+    else
+      EXPECT_EQ(a.b.elems, 0u) << a.name.str() << ": B is in shared memory";
     expectBijection(a, a.c, a.m, a.n, "C");
   }
+}
+
+// A wgmma's shared B operand: every (k, n) at its own two bytes, the core
+// matrix of 8 n-rows of 16 bytes contiguous; the descriptor keeps start,
+// leading and stride byte offsets >> 4 in bits 0, 16 and 32.
+TEST(MmaAtoms, SharedOperandLayout) {
+  for (const MmaAtom *a : warpgroupAtomsOf("sm_90")) {
+    SCOPED_TRACE(a->name.str());
+    // k-adjacent core matrices side by side, n-adjacent after the k ones.
+    SharedOperandLayout l{128, 256};
+    ASSERT_EQ(l.invalidReason(a->k, a->n), "");
+    std::set<unsigned> bytes;
+    for (unsigned k = 0; k < a->k; ++k)
+      for (unsigned n = 0; n < a->n; ++n) {
+        unsigned b = l.byteOffset(k, n);
+        EXPECT_EQ(b % 2, 0u);
+        EXPECT_TRUE(bytes.insert(b).second) << "(" << k << ", " << n << ")";
+        EXPECT_LT(b, l.extentBytes(a->k, a->n));
+      }
+    EXPECT_EQ(l.extentBytes(a->k, a->n), 2 * a->k * a->n);
+  }
+  SharedOperandLayout l{128, 256};
+  EXPECT_EQ(l.byteOffset(9, 3), 128u + 3 * 16 + 1 * 2);
+  EXPECT_EQ(l.byteOffset(0, 8), 256u);
+  EXPECT_NE(SharedOperandLayout({120, 256})
+                .invalidReason(16, 64)
+                .find("leading-dimension byte offset 120"),
+            std::string::npos);
+  EXPECT_NE(
+      SharedOperandLayout({64, 256}).invalidReason(16, 64).find("overlap"),
+      std::string::npos);
+  EXPECT_NE(SharedOperandLayout({128, 1u << 18})
+                .invalidReason(16, 64)
+                .find("stride-dimension"),
+            std::string::npos);
+  EXPECT_EQ(wgmmaDescriptor(0x1230, l), uint64_t(0x123) |
+                                            uint64_t(128 >> 4) << 16 |
+                                            uint64_t(256 >> 4) << 32);
+}
+
+// PTX ISA, wgmma .m64nNk16 register fragments: wave w of the warpgroup
+// holds rows 16 w + g and 16 w + g + 8; A as mma.sync's A; D's element i
+// at column 8 (i / 4) + 2 t + i % 2.
+TEST(MmaAtoms, WgmmaSpotValues) {
+  const MmaAtom &a = getMmaAtom(MmaKind::WgmmaF32_64x64x16_BF16);
+  EXPECT_EQ(a.waveSize, 128u);
+  EXPECT_EQ(a.c.elems, 32u);
+  // thread 69: wave 2, lane 5: g 1, t 1.
+  EXPECT_EQ(a.a.rowOf(69, 0), 33u);
+  EXPECT_EQ(a.a.rowOf(69, 3), 41u);
+  EXPECT_EQ(a.a.colOf(69, 6), 10u);
+  EXPECT_EQ(a.c.rowOf(69, 2), 41u);
+  EXPECT_EQ(a.c.colOf(69, 13), 8u * 3 + 3);
+  EXPECT_EQ(a.c.rowOf(127, 31), 63u);
+  EXPECT_EQ(a.c.colOf(127, 31), 63u);
+  EXPECT_TRUE(chipHasMmaAtom("sm_90", MmaKind::WgmmaF32_64x128x16_BF16));
+  EXPECT_FALSE(chipHasMmaAtom("gfx950", MmaKind::WgmmaF32_64x64x16_BF16));
+  std::string why;
+  EXPECT_EQ(findWarpgroupAtom("sm_90", 64, why), &a);
+  EXPECT_EQ(findWarpgroupAtom("sm_90", 48, why), nullptr);
+  EXPECT_NE(why.find("sm_90 has no warpgroup matrix atom 64x48x16"),
+            std::string::npos)
+      << why;
+  EXPECT_EQ(findWarpgroupAtom("gfx942", 64, why), nullptr);
 }
 
 // The k-contiguous twin renames k by one bijection for A and B (so a
@@ -53,7 +120,10 @@ TEST(MmaAtoms, ContiguousKTwinRenamesKOnce) {
     SCOPED_TRACE(std::string(a.name));
     EXPECT_EQ(t.kind, a.kind);
     expectBijection(t, t.a, t.m, t.k, "A (twin)");
-    expectBijection(t, t.b, t.k, t.n, "B (twin)");
+    if (a.bFromSharedMemory())
+      EXPECT_EQ(&t, &a) << "a wgmma's twin is the atom itself";
+    else
+      expectBijection(t, t.b, t.k, t.n, "B (twin)");
     std::vector<int> rename(a.k, -1);
     auto same = [&](unsigned k, unsigned twinK) {
       if (rename[k] < 0)
@@ -74,7 +144,10 @@ TEST(MmaAtoms, ContiguousKTwinRenamesKOnce) {
       for (unsigned e = 0; e < a.c.elems; ++e)
         EXPECT_EQ(t.c.rowOf(l, e) * a.n + t.c.colOf(l, e),
                   a.c.rowOf(l, e) * a.n + a.c.colOf(l, e));
-      // A lane's k of one A row: consecutive.
+      // A lane's k of one A row: consecutive (a wgmma's twin is itself:
+      // its B's k is placed by the shared layout).
+      if (a.bFromSharedMemory())
+        continue;
       std::vector<unsigned> ks;
       for (unsigned e = 0; e < t.a.elems; ++e)
         if (t.a.rowOf(l, e) == t.a.rowOf(l, 0))

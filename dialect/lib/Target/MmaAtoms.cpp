@@ -16,6 +16,12 @@
 //   A (8 elems, a0..a7): row g + 8*((e/2)%2), col 2t + e%2 + 8*(e/4);
 //   B (4 elems, b0..b3): row (k) 2t + e%2 + 8*(e/2), col g;
 //   C (4 elems, c0..c3): row g + 8*(e/2), col 2t + e%2.
+// wgmma m64nNk16 bf16 (a warpgroup of 128 threads, w = l/32 its wave,
+// g = (l%32)/4, t = l%4; PTX ISA "Register Fragments" of wgmma .m64nNk16):
+//   A (8 elems): mma.sync's A on rows 16w + ...: row 16w + g + 8*((e/2)%2),
+//                col 2t + e%2 + 8*(e/4);
+//   B: shared memory (SharedOperandLayout);
+//   D (N/2 elems): row 16w + g + 8*((e/2)%2), col 8*(e/4) + 2t + e%2.
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Target/MmaAtoms.h"
@@ -63,27 +69,87 @@ const T kSyncCCol[] = {lane(1, 4, 2), elem(1, 2, 1)};
 const T kSyncAColK[] = {lane(1, 4, 4), elem(1, 2, 1), elem(4, 0, 2)};
 const T kSyncBRowK[] = {lane(1, 4, 4), elem(1, 2, 1), elem(2, 0, 2)};
 
+// wgmma: rows 16 w + g (+ 8) of the warpgroup; A's columns as mma.sync's.
+const T kGroupRow[] = {lane(32, 0, 16), lane(4, 8, 1), elem(2, 2, 8)};
+const T kGroupCCol[] = {elem(4, 0, 8), lane(1, 4, 2), elem(1, 2, 1)};
+
+MmaAtom wgmma(llvm::StringLiteral name, MmaKind kind, unsigned n) {
+  return {name,
+          kind,
+          MmaFamily::Wgmma,
+          64,
+          n,
+          16,
+          ScalarKind::BF16,
+          ScalarKind::F32,
+          128,
+          {8, kGroupRow, kSyncACol},
+          {0, {}, {}},
+          {n / 2, kGroupRow, kGroupCCol},
+          OperandSource::SharedMemory};
+}
+
 const MmaAtom kAtoms[] = {
     {"v_mfma_f32_16x16x16_bf16", MmaKind::MfmaF32_16x16x16_BF16,
      MmaFamily::Mfma, 16, 16, 16, ScalarKind::BF16, ScalarKind::F32, 64,
      /*a=*/{4, kMfma16Mn, kMfma16K4}, /*b=*/{4, kMfma16K4, kMfma16Mn},
      /*c=*/{4, kMfma16CRow, kMfma16Mn}},
-    {"v_mfma_f32_32x32x8_bf16", MmaKind::MfmaF32_32x32x8_BF16,
-     MmaFamily::Mfma, 32, 32, 8, ScalarKind::BF16, ScalarKind::F32, 64,
-     {4, kMfma32Mn, kMfma32K4}, {4, kMfma32K4, kMfma32Mn},
+    {"v_mfma_f32_32x32x8_bf16",
+     MmaKind::MfmaF32_32x32x8_BF16,
+     MmaFamily::Mfma,
+     32,
+     32,
+     8,
+     ScalarKind::BF16,
+     ScalarKind::F32,
+     64,
+     {4, kMfma32Mn, kMfma32K4},
+     {4, kMfma32K4, kMfma32Mn},
      {16, kMfma32CRow, kMfma32Mn}},
-    {"v_mfma_f32_16x16x32_bf16", MmaKind::MfmaF32_16x16x32_BF16,
-     MmaFamily::Mfma, 16, 16, 32, ScalarKind::BF16, ScalarKind::F32, 64,
-     {8, kMfma16Mn, kMfma16K8}, {8, kMfma16K8, kMfma16Mn},
+    {"v_mfma_f32_16x16x32_bf16",
+     MmaKind::MfmaF32_16x16x32_BF16,
+     MmaFamily::Mfma,
+     16,
+     16,
+     32,
+     ScalarKind::BF16,
+     ScalarKind::F32,
+     64,
+     {8, kMfma16Mn, kMfma16K8},
+     {8, kMfma16K8, kMfma16Mn},
      {4, kMfma16CRow, kMfma16Mn}},
-    {"v_mfma_f32_32x32x16_bf16", MmaKind::MfmaF32_32x32x16_BF16,
-     MmaFamily::Mfma, 32, 32, 16, ScalarKind::BF16, ScalarKind::F32, 64,
-     {8, kMfma32Mn, kMfma32K8}, {8, kMfma32K8, kMfma32Mn},
+    {"v_mfma_f32_32x32x16_bf16",
+     MmaKind::MfmaF32_32x32x16_BF16,
+     MmaFamily::Mfma,
+     32,
+     32,
+     16,
+     ScalarKind::BF16,
+     ScalarKind::F32,
+     64,
+     {8, kMfma32Mn, kMfma32K8},
+     {8, kMfma32K8, kMfma32Mn},
      {16, kMfma32CRow, kMfma32Mn}},
     {"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-     MmaKind::MmaSyncF32_16x8x16_BF16, MmaFamily::MmaSync, 16, 8, 16,
-     ScalarKind::BF16, ScalarKind::F32, 32, {8, kSyncARow, kSyncACol},
-     {4, kSyncBRow, kSyncBCol}, {4, kSyncCRow, kSyncCCol}},
+     MmaKind::MmaSyncF32_16x8x16_BF16,
+     MmaFamily::MmaSync,
+     16,
+     8,
+     16,
+     ScalarKind::BF16,
+     ScalarKind::F32,
+     32,
+     {8, kSyncARow, kSyncACol},
+     {4, kSyncBRow, kSyncBCol},
+     {4, kSyncCRow, kSyncCCol}},
+    wgmma("wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16",
+          MmaKind::WgmmaF32_64x16x16_BF16, 16),
+    wgmma("wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16",
+          MmaKind::WgmmaF32_64x32x16_BF16, 32),
+    wgmma("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16",
+          MmaKind::WgmmaF32_64x64x16_BF16, 64),
+    wgmma("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
+          MmaKind::WgmmaF32_64x128x16_BF16, 128),
 };
 
 /// `atom` with other A and B layouts (the same instruction and C layout).
@@ -104,21 +170,30 @@ const MmaAtom kContiguousK[] = {
     kAtoms[3],
     withOperandLayouts(kAtoms[4], {8, kSyncARow, kSyncAColK},
                        {4, kSyncBRowK, kSyncBCol}),
+    kAtoms[5],
+    kAtoms[6],
+    kAtoms[7],
+    kAtoms[8],
 };
 
 static_assert(std::size(kContiguousK) == std::size(kAtoms),
               "one k-contiguous twin per atom, in kAtoms' order");
 
 const MmaKind kKinds[] = {
-    MmaKind::MfmaF32_16x16x16_BF16, MmaKind::MfmaF32_32x32x8_BF16,
-    MmaKind::MfmaF32_16x16x32_BF16, MmaKind::MfmaF32_32x32x16_BF16,
-    MmaKind::MmaSyncF32_16x8x16_BF16};
+    MmaKind::MfmaF32_16x16x16_BF16,   MmaKind::MfmaF32_32x32x8_BF16,
+    MmaKind::MfmaF32_16x16x32_BF16,   MmaKind::MfmaF32_32x32x16_BF16,
+    MmaKind::MmaSyncF32_16x8x16_BF16, MmaKind::WgmmaF32_64x16x16_BF16,
+    MmaKind::WgmmaF32_64x32x16_BF16,  MmaKind::WgmmaF32_64x64x16_BF16,
+    MmaKind::WgmmaF32_64x128x16_BF16};
+
+static_assert(std::size(kKinds) == std::size(kAtoms),
+              "one kind per atom, in kAtoms' order");
 
 const MmaAtom *atom(MmaKind k) { return &kAtoms[unsigned(k)]; }
 
 // Per chip. gfx950 (CDNA4) keeps CDNA3's bf16_1k MFMAs and adds the
-// double-k ones; sm_90 runs the Ampere-style warp-level mma.sync (wgmma is a
-// warpgroup atom, not in this table yet).
+// double-k ones; sm_90 runs the Ampere-style warp-level mma.sync, and its
+// warpgroup atoms (wgmma, sm_90a) are listed apart.
 const MmaAtom *const kGfx942[] = {atom(MmaKind::MfmaF32_16x16x16_BF16),
                                   atom(MmaKind::MfmaF32_32x32x8_BF16)};
 const MmaAtom *const kGfx950[] = {atom(MmaKind::MfmaF32_16x16x16_BF16),
@@ -126,6 +201,10 @@ const MmaAtom *const kGfx950[] = {atom(MmaKind::MfmaF32_16x16x16_BF16),
                                   atom(MmaKind::MfmaF32_16x16x32_BF16),
                                   atom(MmaKind::MfmaF32_32x32x16_BF16)};
 const MmaAtom *const kSm90[] = {atom(MmaKind::MmaSyncF32_16x8x16_BF16)};
+const MmaAtom *const kSm90Group[] = {atom(MmaKind::WgmmaF32_64x16x16_BF16),
+                                     atom(MmaKind::WgmmaF32_64x32x16_BF16),
+                                     atom(MmaKind::WgmmaF32_64x64x16_BF16),
+                                     atom(MmaKind::WgmmaF32_64x128x16_BF16)};
 } // namespace
 
 llvm::StringRef mlir::kda::stringifyMmaKind(MmaKind kind) {
@@ -140,6 +219,14 @@ llvm::StringRef mlir::kda::stringifyMmaKind(MmaKind kind) {
     return "mfma_f32_32x32x16_bf16";
   case MmaKind::MmaSyncF32_16x8x16_BF16:
     return "mma_sync_f32_16x8x16_bf16";
+  case MmaKind::WgmmaF32_64x16x16_BF16:
+    return "wgmma_f32_64x16x16_bf16";
+  case MmaKind::WgmmaF32_64x32x16_BF16:
+    return "wgmma_f32_64x32x16_bf16";
+  case MmaKind::WgmmaF32_64x64x16_BF16:
+    return "wgmma_f32_64x64x16_bf16";
+  case MmaKind::WgmmaF32_64x128x16_BF16:
+    return "wgmma_f32_64x128x16_bf16";
   }
   llvm_unreachable("mma kind");
 }
@@ -156,6 +243,8 @@ llvm::ArrayRef<MmaKind> mlir::kda::allMmaKinds() { return kKinds; }
 const MmaAtom &mlir::kda::getMmaAtom(MmaKind kind) { return *atom(kind); }
 
 const MmaAtom &mlir::kda::contiguousKAtom(const MmaAtom &atom) {
+  if (atom.bFromSharedMemory())
+    return atom;
   return kContiguousK[unsigned(atom.kind)];
 }
 
@@ -256,19 +345,79 @@ llvm::ArrayRef<const MmaAtom *> mlir::kda::mmaAtomsOf(llvm::StringRef chip) {
   return {};
 }
 
+llvm::ArrayRef<const MmaAtom *>
+mlir::kda::warpgroupAtomsOf(llvm::StringRef chip) {
+  if (chip == "sm_90")
+    return kSm90Group;
+  return {};
+}
+
+const MmaAtom *mlir::kda::findWarpgroupAtom(llvm::StringRef chip, unsigned n,
+                                            std::string &why) {
+  for (const MmaAtom *a : warpgroupAtomsOf(chip))
+    if (a->n == n)
+      return a;
+  why = llvm::formatv("{0} has no warpgroup matrix atom 64x{1}x16 bf16 -> f32; "
+                      "it has: {2}",
+                      chip, n, describeMmaAtoms(chip))
+            .str();
+  return nullptr;
+}
+
 bool mlir::kda::chipHasMmaAtom(llvm::StringRef chip, MmaKind kind) {
-  return llvm::any_of(mmaAtomsOf(chip),
-                      [&](const MmaAtom *a) { return a->kind == kind; });
+  auto is = [&](const MmaAtom *a) { return a->kind == kind; };
+  return llvm::any_of(mmaAtomsOf(chip), is) ||
+         llvm::any_of(warpgroupAtomsOf(chip), is);
 }
 
 std::string mlir::kda::describeMmaAtoms(llvm::StringRef chip) {
   std::string s;
-  for (const MmaAtom *a : mmaAtomsOf(chip))
-    s += llvm::formatv("{0}{1} ({2}x{3}x{4} {5} -> {6})", s.empty() ? "" : ", ",
-                       stringifyMmaKind(a->kind), a->m, a->n, a->k,
-                       stringifyScalar(a->ab), stringifyScalar(a->acc))
-             .str();
+  for (llvm::ArrayRef<const MmaAtom *> atoms :
+       {mmaAtomsOf(chip), warpgroupAtomsOf(chip)})
+    for (const MmaAtom *a : atoms)
+      s += llvm::formatv("{0}{1} ({2}x{3}x{4} {5} -> {6})",
+                         s.empty() ? "" : ", ", stringifyMmaKind(a->kind), a->m,
+                         a->n, a->k, stringifyScalar(a->ab),
+                         stringifyScalar(a->acc))
+               .str();
   return s.empty() ? "no matrix atoms" : s;
+}
+
+unsigned mlir::kda::SharedOperandLayout::extentBytes(unsigned k,
+                                                     unsigned n) const {
+  return byteOffset(k - 1, n - 1) + 2;
+}
+
+std::string mlir::kda::SharedOperandLayout::invalidReason(unsigned k,
+                                                          unsigned n) const {
+  for (auto [what, v] :
+       {std::pair<const char *, unsigned>{"leading", lbo}, {"stride", sbo}})
+    if (v % 16 || v >= (1u << 18))
+      return llvm::formatv("the {0}-dimension byte offset {1} is not a "
+                           "multiple of 16 below 2^18 (the descriptor keeps "
+                           "14 bits of it >> 4)",
+                           what, v)
+          .str();
+  // Core matrices (128 bytes each) at (k / 8) lbo + (n / 8) sbo must not
+  // overlap: two elements of one operand may not share a byte.
+  llvm::SmallVector<unsigned, 64> starts;
+  for (unsigned kc = 0; kc < k / 8; ++kc)
+    for (unsigned nc = 0; nc < n / 8; ++nc)
+      starts.push_back(kc * lbo + nc * sbo);
+  llvm::sort(starts);
+  for (size_t i = 1; i < starts.size(); ++i)
+    if (starts[i] < starts[i - 1] + 128)
+      return llvm::formatv("core matrices at bytes {0} and {1} overlap "
+                           "(each is 128 bytes: 8 rows of 8 elements)",
+                           starts[i - 1], starts[i])
+          .str();
+  return {};
+}
+
+uint64_t mlir::kda::wgmmaDescriptor(uint32_t start,
+                                    const SharedOperandLayout &layout) {
+  auto field = [](uint64_t bytes) { return (bytes >> 4) & 0x3fff; };
+  return field(start) | field(layout.lbo) << 16 | field(layout.sbo) << 32;
 }
 
 const MmaAtom *mlir::kda::findMmaAtom(llvm::StringRef chip, unsigned m,

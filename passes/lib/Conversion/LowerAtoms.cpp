@@ -38,8 +38,10 @@ struct KdaLowerAtomsPass
       return signalPassFailure();
     if (target->isEmulator())
       return; // kda-gpu-to-emu lowers the atoms to emulator calls
-    if (target->family == TargetFamily::NVPTX)
+    if (target->family == TargetFamily::NVPTX) {
       applyOccupancyRequests(getOperation());
+      fenceBarriersForWgmma(getOperation());
+    }
     RewritePatternSet patterns(&getContext());
     if (target->family == TargetFamily::AMDGPU) {
       populateScheduleToAMDGPUPatterns(patterns, *target);

@@ -9,6 +9,11 @@
 // coordinates. The buffers are stack slots of the kernel's entry block (a
 // slot per kda.mma, so loops do not grow the fiber's stack).
 //
+// kda.wgmma becomes kda_emu_wgmma(ctx, n, A, A_at, nA, B, lbo, sbo, C, C_at,
+// nC, D), a lane's A and C fragments by the warpgroup atom's layout (its
+// place in the group: thread id mod 128) and B's start; kda.wgmma_commit
+// and kda.wgmma_wait become calls that keep the flights' books.
+//
 // gpu.dynamic_shared_memory becomes kda_emu_dynamic_lds(ctx, bytes), the
 // running workgroup's dynamic LDS region, wrapped in a memref descriptor.
 //
@@ -43,9 +48,13 @@ func::FuncOp declareInModule(Operation *fn, StringRef name,
   return f;
 }
 
-/// A raw pointer to the first element of `memref` (an emulator buffer).
-Value pointerTo(OpBuilder &b, Location loc, Value memref) {
+/// A raw pointer to the first element of `memref` (an emulator buffer), or
+/// `byteOffset` bytes after it.
+Value pointerTo(OpBuilder &b, Location loc, Value memref,
+                Value byteOffset = {}) {
   Value idx = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  if (byteOffset)
+    idx = arith::AddIOp::create(b, loc, idx, byteOffset);
   Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), idx);
   return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(
                                               b.getContext()),
@@ -64,6 +73,9 @@ public:
   MmaEmuLowering(Operation *fn, Value emuCtx) : fn(fn), emuCtx(emuCtx) {}
 
   LogicalResult lower(MmaOp op, const MmaAtom &atom);
+  /// kda.wgmma: each lane's A and C with coordinates from its thread's
+  /// place in the warpgroup (thread id mod 128).
+  LogicalResult lower(WgmmaOp op, const MmaAtom &atom);
 
 private:
   /// A stack slot in the entry block, after the slots made before it.
@@ -146,6 +158,76 @@ LogicalResult MmaEmuLowering::lower(MmaOp op, const MmaAtom &atom) {
   return success();
 }
 
+LogicalResult MmaEmuLowering::lower(WgmmaOp op, const MmaAtom &atom) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx), i32 = b.getI32Type(),
+       i64 = b.getI64Type();
+  // kda_emu_wgmma(ctx, n, a, a_at, na, b, lbo, sbo, c, c_at, nc, d)
+  func::FuncOp callee = declareInModule(
+      fn, "kda_emu_wgmma",
+      FunctionType::get(
+          ctx, {ptr, i32, ptr, ptr, i32, ptr, i64, i64, ptr, ptr, i32, ptr},
+          {}));
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value lane = arith::RemUIOp::create(
+      b, loc, tid, arith::ConstantIndexOp::create(b, loc, atom.waveSize));
+  OperandBuffers a = fill(b, loc, op.getA(), atom.a, lane);
+  OperandBuffers c = fill(b, loc, op.getC(), atom.c, lane);
+  Value d = slot(b, loc, atom.c.elems, b.getF32Type());
+  auto cst = [&](int64_t v, unsigned bits) -> Value {
+    return arith::ConstantIntOp::create(b, loc, v, bits);
+  };
+  SmallVector<Value> args{emuCtx, cst(atom.n, 32)};
+  args.append({pointerTo(b, loc, a.values), pointerTo(b, loc, a.coords),
+               cst(a.elems, 32)});
+  args.append({pointerTo(b, loc, op.getLds(), op.getOffset()),
+               cst(op.getLbo(), 64), cst(op.getSbo(), 64)});
+  args.append({pointerTo(b, loc, c.values), pointerTo(b, loc, c.coords),
+               cst(c.elems, 32), pointerTo(b, loc, d)});
+  func::CallOp::create(b, loc, callee, args);
+  SmallVector<Value> out;
+  for (unsigned e = 0; e < atom.c.elems; ++e)
+    out.push_back(memref::LoadOp::create(
+        b, loc, d, ValueRange{arith::ConstantIndexOp::create(b, loc, e)}));
+  Value result = vector::FromElementsOp::create(b, loc, op.getType(), out);
+  op.replaceAllUsesWith(result);
+  op.erase();
+  return success();
+}
+
+/// kda.wgmma_commit and kda.wgmma_wait: calls that keep the flights'
+/// books; the wait returns its operands (computed at issue).
+void lowerWgmmaGroupsToEmu(Operation *fn, Value emuCtx) {
+  MLIRContext *ctx = fn->getContext();
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  SmallVector<Operation *> ops;
+  fn->walk([&](Operation *op) {
+    if (isa<WgmmaCommitOp, WgmmaWaitOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
+      func::FuncOp callee =
+          declareInModule(fn, "kda_emu_wgmma_wait",
+                          FunctionType::get(ctx, {ptr, b.getI64Type()}, {}));
+      func::CallOp::create(
+          b, loc, callee,
+          ValueRange{emuCtx, arith::ConstantIntOp::create(
+                                 b, loc, wait.getPending(), 64)});
+      wait.replaceAllUsesWith(wait.getValues());
+    } else {
+      func::FuncOp callee = declareInModule(fn, "kda_emu_wgmma_commit",
+                                            FunctionType::get(ctx, {ptr}, {}));
+      func::CallOp::create(b, loc, callee, ValueRange{emuCtx});
+    }
+    op->erase();
+  }
+}
+
 } // namespace
 
 LogicalResult mlir::kda::lowerMmaToEmu(Operation *fn, Value emuCtx,
@@ -164,6 +246,19 @@ LogicalResult mlir::kda::lowerMmaToEmu(Operation *fn, Value emuCtx,
     if (failed(lowering.lower(op, getMmaAtom(kind))))
       return failure();
   }
+  // Warpgroup atoms: their results are read at the waits, so the waits go
+  // last.
+  SmallVector<WgmmaOp> group;
+  fn->walk([&](WgmmaOp op) { group.push_back(op); });
+  for (WgmmaOp op : group) {
+    MmaKind kind = op.getKind().getValue();
+    if (!target || !chipHasMmaAtom(target->chip, kind))
+      return target ? (emitAtomNotOnChip(op, kind, *target), failure())
+                    : op.emitOpError() << "needs the kernel's target";
+    if (failed(lowering.lower(op, getMmaAtom(kind))))
+      return failure();
+  }
+  lowerWgmmaGroupsToEmu(fn, emuCtx);
   return success();
 }
 

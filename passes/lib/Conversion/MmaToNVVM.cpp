@@ -1,17 +1,34 @@
-//===- MmaToNVVM.cpp - kda.mma -> nvvm.mma.sync ---------------------------===//
+//===- MmaToNVVM.cpp - matrix atoms -> nvvm (mma.sync, wgmma) -------------===//
 //
 // mma.sync m16n8k16 bf16 takes its A and B fragments as .b32 registers of two
 // bf16 each (element 2i in the low half, as the PTX ISA numbers a0, a1, ...)
 // and returns D as four f32: the fragment vectors are bitcast to i32 pairs,
 // and the struct result is reassembled into the D fragment.
 //
+// wgmma (sm_90a) with A from registers has no op in MLIR 22's NVVM dialect
+// (nvvm.wgmma.mma_async takes A by descriptor): it is inline PTX whose
+// accumulators are tied in / out operands, preceded by wgmma.fence (the
+// thread wrote A's and C's registers since any earlier wgmma). Its result is
+// in flight until wgmma.wait_group: the wait is inline PTX too, returning
+// the accumulators as tied operands, so nothing reads them before it (a
+// wait without operands would let LLVM move their reads above it). B's
+// descriptor comes from the shared-window address of the operand
+// (wgmmaDescriptor). wgmma reads B through the async proxy: in a kernel
+// that issues wgmma, every barrier is preceded by fence.proxy.async.shared
+// ::cta, so the generic-proxy LDS writes it publishes are visible to the
+// wgmma issued after it (the writer fences, then synchronises).
+//
 //===----------------------------------------------------------------------===//
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/AtomLowering.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -67,9 +84,157 @@ struct MmaToMmaSync : OpRewritePattern<MmaOp> {
 
   const TargetInfo &target;
 };
+
+/// Inline PTX with side effects: `outs` f32 results tied to the last
+/// `outs` operands (LLVM's spelling of "+f"), the struct unpacked.
+SmallVector<Value> inlinePtx(PatternRewriter &rw, Location loc, StringRef text,
+                             StringRef inConstraints, ValueRange inputs,
+                             ValueRange tied) {
+  Type f32 = rw.getF32Type();
+  SmallVector<std::string> cons(tied.size(), "=f");
+  if (!inConstraints.empty())
+    cons.push_back(inConstraints.str());
+  for (size_t i = 0; i < tied.size(); ++i)
+    cons.push_back(std::to_string(i));
+  SmallVector<Value> operands(inputs);
+  llvm::append_range(operands, tied);
+  Type result = tied.empty() ? Type()
+                : tied.size() == 1
+                    ? f32
+                    : LLVM::LLVMStructType::getLiteral(
+                          rw.getContext(), SmallVector<Type>(tied.size(), f32));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      rw, loc, result ? TypeRange{result} : TypeRange{}, operands,
+      rw.getStringAttr(text), rw.getStringAttr(llvm::join(cons, ",")),
+      /*has_side_effects=*/rw.getUnitAttr(), /*is_align_stack=*/UnitAttr(),
+      LLVM::TailCallKindAttr::get(rw.getContext(),
+                                  LLVM::tailcallkind::TailCallKind::None),
+      /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
+  SmallVector<Value> out;
+  if (tied.size() == 1)
+    out.push_back(asmOp.getResult(0));
+  else
+    for (int64_t i = 0; i < int64_t(tied.size()); ++i)
+      out.push_back(
+          LLVM::ExtractValueOp::create(rw, loc, asmOp.getResult(0), i));
+  return out;
+}
+
+/// "$first, $first + 1, ..., $first + count - 1".
+std::string operandList(unsigned first, unsigned count) {
+  SmallVector<std::string> names;
+  for (unsigned i = 0; i < count; ++i)
+    names.push_back("$" + std::to_string(first + i));
+  return llvm::join(names, ", ");
+}
+
+/// The 64-bit descriptor of B at byte `offset` of `lds` (rank 1, identity
+/// layout, shared window): the address fields computed at run time, the
+/// offsets' fields constant.
+Value descriptorOf(PatternRewriter &rw, Location loc, Value lds, Value offset,
+                   const SharedOperandLayout &layout) {
+  Type i64 = rw.getI64Type();
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(rw, loc, lds);
+  Value addr = arith::IndexCastOp::create(
+      rw, loc, i64, arith::AddIOp::create(rw, loc, base, offset));
+  auto c64 = [&](uint64_t v) -> Value {
+    return arith::ConstantIntOp::create(rw, loc, int64_t(v), 64);
+  };
+  Value start = arith::AndIOp::create(
+      rw, loc, arith::ShRUIOp::create(rw, loc, addr, c64(4)), c64(0x3fff));
+  return arith::OrIOp::create(rw, loc, start, c64(wgmmaDescriptor(0, layout)));
+}
+
+struct WgmmaToPtx : OpRewritePattern<WgmmaOp> {
+  WgmmaToPtx(MLIRContext *ctx, const TargetInfo &target)
+      : OpRewritePattern(ctx), target(target) {}
+
+  LogicalResult matchAndRewrite(WgmmaOp op,
+                                PatternRewriter &rw) const override {
+    MmaKind kind = op.getKind().getValue();
+    if (!chipHasMmaAtom(target.chip, kind)) {
+      emitAtomNotOnChip(op, kind, target);
+      return failure();
+    }
+    const MmaAtom &atom = getMmaAtom(kind);
+    Location loc = op.getLoc();
+    SmallVector<Value> a = scalarsAs(rw, loc, op.getA(), rw.getI32Type());
+    SmallVector<Value> c = scalarsAs(rw, loc, op.getC(), rw.getF32Type());
+    Value desc = descriptorOf(rw, loc, op.getLds(), op.getOffset(),
+                              op.getSharedLayout());
+    const unsigned nd = unsigned(c.size());
+    // D = A B + D (scale-d true), A and B unscaled, B K-major (not
+    // transposed).
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" +
+                       atom.name.str() + " {" + operandList(0, nd) + "}, {" +
+                       operandList(nd, 4) + "}, $" + std::to_string(nd + 4) +
+                       ", p, 1, 1, 0;\n}";
+    NVVM::WgmmaFenceAlignedOp::create(rw, loc);
+    SmallVector<Value> inputs(a);
+    inputs.push_back(desc);
+    SmallVector<Value> d = inlinePtx(rw, loc, text, "r,r,r,r,l", inputs, c);
+    rw.replaceOpWithNewOp<vector::FromElementsOp>(op, op.getType(), d);
+    return success();
+  }
+
+  const TargetInfo &target;
+};
+
+struct WgmmaCommitToNvvm : OpRewritePattern<WgmmaCommitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WgmmaCommitOp op,
+                                PatternRewriter &rw) const override {
+    rw.replaceOpWithNewOp<NVVM::WgmmaGroupSyncAlignedOp>(op);
+    return success();
+  }
+};
+
+struct WgmmaWaitToPtx : OpRewritePattern<WgmmaWaitOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WgmmaWaitOp op,
+                                PatternRewriter &rw) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> tied;
+    for (Value v : op.getValues())
+      llvm::append_range(tied, scalarsAs(rw, loc, v, rw.getF32Type()));
+    std::string text = "wgmma.wait_group.sync.aligned " +
+                       std::to_string(op.getPending()) + ";";
+    SmallVector<Value> out = inlinePtx(rw, loc, text, "", {}, tied);
+    SmallVector<Value> results;
+    size_t at = 0;
+    for (Value v : op.getValues()) {
+      auto type = cast<VectorType>(v.getType());
+      ArrayRef<Value> part(out.data() + at, type.getNumElements());
+      at += type.getNumElements();
+      results.push_back(vector::FromElementsOp::create(rw, loc, type, part));
+    }
+    rw.replaceOp(op, results);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::kda::populateMmaToNVVMPatterns(RewritePatternSet &patterns,
                                           const TargetInfo &target) {
-  patterns.add<MmaToMmaSync>(patterns.getContext(), target);
+  patterns.add<MmaToMmaSync, WgmmaToPtx>(patterns.getContext(), target);
+  patterns.add<WgmmaCommitToNvvm, WgmmaWaitToPtx>(patterns.getContext());
+}
+
+void mlir::kda::fenceBarriersForWgmma(Operation *module) {
+  module->walk([](gpu::GPUFuncOp func) {
+    if (!func.walk([](WgmmaOp) { return WalkResult::interrupt(); })
+             .wasInterrupted())
+      return;
+    func.walk([](Operation *op) {
+      if (!isa<gpu::BarrierOp, BarrierOp, LdsBarrierOp>(op))
+        return;
+      OpBuilder b(op);
+      NVVM::FenceProxyOp::create(
+          b, op->getLoc(),
+          NVVM::ProxyKindAttr::get(b.getContext(),
+                                   NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(b.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+    });
+  });
 }

@@ -9,6 +9,12 @@
 //   dynamic: the workgroup copies all of A [64 x K] and B [K x 64] once into
 //            gpu.dynamic_shared_memory (kda.dynamic_lds_bytes), which for
 //            K >= 256 is more than the 48 KiB sm_90 allows statically.
+//   warpgroup (dynamic only): the 4 waves of sm_90 are one warpgroup; each
+//            k step of 16 is one kda.wgmma over the whole 64 x 64 tile, A
+//            from the threads' fragments, B read by the tensor core from
+//            LDS staged K-major in core matrices (SharedOperandLayout: k
+//            pairs of one column are one word, core matrices along k 128
+//            bytes apart, along n K x 16), committed and waited each step.
 // The masked variant selects 0 where the global row < column, on the
 // accumulator fragments, from their layout (select, never a multiply).
 // Nothing here names a target: the atom comes from the table.
@@ -37,19 +43,25 @@ struct TileGemmPlan {
   int64_t M, N, K;
   int64_t bk;      // k per LDS stage (K when dynamic)
   int64_t kStep;   // k per unrolled group of atoms inside a stage
-  bool masked, dynamic;
+  bool masked, dynamic, warpgroup;
   unsigned waveSize;
   unsigned piecesPerWave() const {
+    if (warpgroup)
+      return 1; // the group's one atom covers the tile
     return unsigned((kTile / atom->m) * (kTile / atom->n)) / kWaves;
   }
+  /// The warpgroup variant's B: K-major core matrices of the K x 64 tile.
+  SharedOperandLayout bLayout() const { return {128, unsigned(K * 16)}; }
   int64_t ldsBytes() const { return 2 * kTile * bk * 2; } // A and B, bf16
 };
 
 LogicalResult plan(TestTileGemmOp op, const TargetInfo &target,
                    TileGemmPlan &p) {
   std::string why;
-  p.atom = preferredMmaAtom(target.chip, ScalarKind::BF16, ScalarKind::F32,
-                            kTile, kTile, why);
+  p.warpgroup = op.getWarpgroup();
+  p.atom = p.warpgroup ? findWarpgroupAtom(target.chip, kTile, why)
+                       : preferredMmaAtom(target.chip, ScalarKind::BF16,
+                                          ScalarKind::F32, kTile, kTile, why);
   if (!p.atom)
     return op.emitOpError() << "cannot build on " << target.name << ": "
                             << why;
@@ -57,7 +69,17 @@ LogicalResult plan(TestTileGemmOp op, const TargetInfo &target,
   p.masked = op.getMasked();
   p.dynamic = op.getDynamicLds();
   p.waveSize = target.waveSize;
-  if (p.atom->waveSize != target.waveSize)
+  if (p.warpgroup) {
+    if (kWaves * target.waveSize != p.atom->waveSize)
+      return op.emitOpError()
+             << "atom " << p.atom->name << " takes a warpgroup of "
+             << p.atom->waveSize << " threads; " << kWaves << " waves of "
+             << target.name << " are " << kWaves * target.waveSize;
+    std::string bad = p.bLayout().invalidReason(p.atom->k, p.atom->n);
+    if (!bad.empty())
+      return op.emitOpError()
+             << "k = " << p.K << ": B's shared layout: " << bad;
+  } else if (p.atom->waveSize != target.waveSize)
     return op.emitOpError() << "atom " << p.atom->name << " needs wave "
                             << p.atom->waveSize << ", " << target.name
                             << " runs wave " << target.waveSize;
@@ -66,12 +88,13 @@ LogicalResult plan(TestTileGemmOp op, const TargetInfo &target,
                             << "of " << target.name << "'s atom "
                             << stringifyMmaKind(p.atom->kind) << " ("
                             << p.atom->k << ")";
-  if ((kTile / p.atom->m) * (kTile / p.atom->n) % kWaves)
+  if (!p.warpgroup && (kTile / p.atom->m) * (kTile / p.atom->n) % kWaves)
     return op.emitOpError() << "atom " << stringifyMmaKind(p.atom->kind)
                             << " does not split the 64 x 64 tile over "
                             << kWaves << " waves";
-  // Up to 32 k per stage: two 16-k atoms or one 32-k atom per piece.
-  p.kStep = std::max<int64_t>(p.atom->k, 32);
+  // Up to 32 k per stage: two 16-k atoms or one 32-k atom per piece; a
+  // warpgroup atom waits for each step's product.
+  p.kStep = p.warpgroup ? p.atom->k : std::max<int64_t>(p.atom->k, 32);
   if (p.K % p.kStep)
     p.kStep = p.atom->k;
   p.bk = p.dynamic ? p.K : p.kStep;
@@ -99,6 +122,11 @@ private:
   /// (row stride cols, from 0), the workgroup's threads striding over it.
   void copyTile(Value src, Value srcOff, int64_t srcLd, Value dst,
                 int64_t rows, int64_t cols);
+  /// Copies B's K x 64 tile at column `colBase` into `dst` K-major
+  /// (bLayout): each thread a k pair of one column, one LDS word.
+  void copyBCoreMatrices(Value src, Value colBase, Value dst);
+  /// One k step of the warpgroup atom; returns the waited accumulator.
+  Value wgmmaStep(Value acc, Value k0);
   /// The piece (row, col of its top-left corner in the 64 x 64 tile) that
   /// wave `wave` owns as its j-th.
   std::pair<Value, Value> piece(unsigned j);
@@ -110,8 +138,48 @@ private:
   Location loc;
   const TileGemmPlan &p;
   const MmaAtom &atom;
-  Value tid, wave, lane, ldsA, ldsB;
+  Value tid, wave, lane, ldsA, ldsB, dyn;
 };
+
+void TileGemmEmitter::copyBCoreMatrices(Value src, Value colBase, Value dst) {
+  const int64_t threads = int64_t(kWaves * p.waveSize);
+  const SharedOperandLayout l = p.bLayout();
+  auto loop =
+      scf::ForOp::create(b, loc, tid, idx(p.K / 2 * kTile), idx(threads));
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  Value k = mul(arith::DivUIOp::create(b, loc, i, idx(kTile)), idx(2));
+  Value n = arith::RemUIOp::create(b, loc, i, idx(kTile));
+  // byteOffset(k, n) / 2 in bf16 elements, k even.
+  auto div = [&](Value x, int64_t d) -> Value {
+    return arith::DivUIOp::create(b, loc, x, idx(d));
+  };
+  auto rem = [&](Value x, int64_t d) -> Value {
+    return arith::RemUIOp::create(b, loc, x, idx(d));
+  };
+  Value at =
+      add(add(mul(div(n, 8), idx(l.sbo / 2)), mul(div(k, 8), idx(l.lbo / 2))),
+          add(mul(rem(n, 8), idx(8)), rem(k, 8)));
+  for (int64_t e = 0; e < 2; ++e) {
+    Value from = add(mul(add(k, idx(e)), idx(p.N)), add(colBase, n));
+    Value v = memref::LoadOp::create(b, loc, src, ValueRange{from});
+    memref::StoreOp::create(b, loc, v, dst, ValueRange{add(at, idx(e))});
+  }
+}
+
+Value TileGemmEmitter::wgmmaStep(Value acc, Value k0) {
+  MemTile aTile{ldsA, k0, idx(p.bk), idx(1)};
+  Value a = loadFragment(b, loc, atom, MmaOperand::A, aTile, lane);
+  // B's k step starts k0 / 8 core matrices along k into the B region.
+  Value off =
+      add(idx(kTile * p.K * 2), mul(arith::DivUIOp::create(b, loc, k0, idx(8)),
+                                    idx(p.bLayout().lbo)));
+  Value d = emitWgmma(b, loc, atom, a, dyn, off, p.bLayout(), acc);
+  WgmmaCommitOp::create(b, loc);
+  return WgmmaWaitOp::create(b, loc, ValueRange{d}, b.getI64IntegerAttr(0))
+      .getResult(0);
+}
 
 void TileGemmEmitter::copyTile(Value src, Value srcOff, int64_t srcLd,
                                Value dst, int64_t rows, int64_t cols) {
@@ -133,6 +201,8 @@ void TileGemmEmitter::copyTile(Value src, Value srcOff, int64_t srcLd,
 }
 
 std::pair<Value, Value> TileGemmEmitter::piece(unsigned j) {
+  if (p.warpgroup) // the group's one atom: the whole tile
+    return {idx(0), idx(0)};
   const int64_t piecesN = kTile / atom.n;
   Value t = add(wave, idx(int64_t(j) * kWaves));
   Value pr = arith::DivUIOp::create(b, loc, t, idx(piecesN));
@@ -185,7 +255,10 @@ void TileGemmEmitter::emit(gpu::GPUFuncOp func) {
         c = entry.getArgument(2);
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   wave = arith::DivUIOp::create(b, loc, tid, idx(p.waveSize));
-  lane = gpu::LaneIdOp::create(b, loc, b.getIndexAttr(p.waveSize));
+  // A warpgroup atom's layouts number the group's 128 threads.
+  lane = p.warpgroup ? tid
+                     : gpu::LaneIdOp::create(b, loc, b.getIndexAttr(p.waveSize))
+                           .getResult();
   Value rowBase = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y),
                       idx(kTile));
   Value colBase = mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x),
@@ -195,7 +268,7 @@ void TileGemmEmitter::emit(gpu::GPUFuncOp func) {
                                          gpu::AddressSpace::Workgroup);
     auto bytes = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
                                  nullptr, ws);
-    Value dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytes);
+    dyn = gpu::DynamicSharedMemoryOp::create(b, loc, bytes);
     auto half = MemRefType::get({kTile * p.K}, b.getBF16Type(), nullptr, ws);
     ldsA = memref::ViewOp::create(b, loc, half, dyn, idx(0), ValueRange{});
     ldsB = memref::ViewOp::create(b, loc, half, dyn, idx(kTile * p.K * 2),
@@ -209,7 +282,10 @@ void TileGemmEmitter::emit(gpu::GPUFuncOp func) {
   if (p.dynamic) {
     // Everything once: A rows of this tile, B columns of this tile.
     copyTile(a, mul(rowBase, idx(p.K)), p.K, ldsA, kTile, p.K);
-    copyTile(bMat, colBase, p.N, ldsB, p.K, kTile);
+    if (p.warpgroup)
+      copyBCoreMatrices(bMat, colBase, ldsB);
+    else
+      copyTile(bMat, colBase, p.N, ldsB, p.K, kTile);
     gpu::BarrierOp::create(b, loc);
   }
   auto loop = scf::ForOp::create(b, loc, idx(0), idx(p.K), idx(p.kStep), init);
@@ -226,7 +302,11 @@ void TileGemmEmitter::emit(gpu::GPUFuncOp func) {
       gpu::BarrierOp::create(b, loc);
       kInLds = idx(0);
     }
-    scf::YieldOp::create(b, loc, mmaStep(loop.getRegionIterArgs(), kInLds));
+    if (p.warpgroup)
+      scf::YieldOp::create(
+          b, loc, ValueRange{wgmmaStep(loop.getRegionIterArgs()[0], kInLds)});
+    else
+      scf::YieldOp::create(b, loc, mmaStep(loop.getRegionIterArgs(), kInLds));
   }
   storeResults(loop.getResults(), rowBase, colBase, c);
   gpu::ReturnOp::create(b, loc);

@@ -210,6 +210,15 @@ Value mlir::kda::mapFragment(OpBuilder &b, Location loc, const MmaAtom &atom,
   return vector::FromElementsOp::create(b, loc, frag.getType(), elems);
 }
 
+Value mlir::kda::emitWgmma(OpBuilder &b, Location loc, const MmaAtom &atom,
+                           Value a, Value lds, Value byteOffset,
+                           const SharedOperandLayout &layout, Value c) {
+  return WgmmaOp::create(b, loc, c.getType(),
+                         MmaKindAttr::get(b.getContext(), atom.kind), a, lds,
+                         byteOffset, b.getI64IntegerAttr(layout.lbo),
+                         b.getI64IntegerAttr(layout.sbo), c);
+}
+
 Value mlir::kda::zeroAccumulator(OpBuilder &b, Location loc,
                                  const MmaAtom &atom) {
   VectorType type = fragmentType(b.getContext(), atom, MmaOperand::C);

@@ -23,6 +23,7 @@
 #include "kda/Passes/Passes.h"
 #include "kda/Passes/PipelineExpansion.h"
 #include "kda/Passes/PipelineHazards.h"
+#include "kda/Passes/WgmmaFlights.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -386,6 +387,9 @@ struct KdaVerifyPipelinePass
       if (failed(verifyScheduleEntries(f)))
         signalPassFailure();
     });
+    // Warpgroup atoms: each flight, issue to wait, in straight-line code.
+    if (failed(verifyWgmmaFlights(getOperation())))
+      signalPassFailure();
     // LDS events outside any schedule are checked by nothing: R0. (Kernels
     // instantiated from a verified schedule keep emulator markers; this
     // pass runs before that.)

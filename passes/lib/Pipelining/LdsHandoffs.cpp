@@ -583,6 +583,8 @@ private:
       return add(l.getMemRef(), false);
     if (auto piece = dyn_cast<CopyPieceOp>(op))
       return add(piece.getLds(), true);
+    if (auto atom = dyn_cast<WgmmaOp>(op))
+      return add(atom.getLds(), false);
     if (auto s = dyn_cast<memref::StoreOp>(op))
       return add(s.getMemRef(), true);
     if (auto l = dyn_cast<vector::LoadOp>(op))
@@ -687,6 +689,24 @@ private:
                 .str(),
             op, a.op);
       }
+    // A warpgroup atom reads its B operand for every thread of its group,
+    // from bytes its descriptor places: a write of its array in the same
+    // interval, by any thread, may meet them.
+    for (const Access &a : s) {
+      if (!a.range.overlaps(*r) || (!a.write && !write) || a.inFlight ||
+          !(isa<WgmmaOp>(a.op) || isa<WgmmaOp>(op)))
+        continue;
+      return fail(write ? "R2" : "R1",
+                  llvm::formatv("{0} of {1} by threads {2} in the barrier "
+                                "interval of a kda.wgmma that reads its B "
+                                "operand from that array for its whole "
+                                "warpgroup (threads {3})",
+                                write ? "write" : "read",
+                                describeSpace(*r, a.range), describe(active),
+                                describe(a.threads))
+                      .str(),
+                  op, a.op);
+    }
     for (const Access &a : s) {
       // Accesses of one role among themselves: a hazard where two threads'
       // evaluated bytes meet (threadsClash); indices that do not evaluate

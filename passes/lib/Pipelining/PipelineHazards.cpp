@@ -1501,6 +1501,13 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
                                  "schedule's own copy ops"));
       return WalkResult::interrupt();
     }
+    if (isa<WgmmaOp>(op)) {
+      found = hazard("R0", op,
+                     cannot(*op, "a warpgroup atom inside a schedule: its "
+                                 "asynchronous read of B is not part of the "
+                                 "schedule's model; issue it outside"));
+      return WalkResult::interrupt();
+    }
     if (auto view = dyn_cast<memref::ViewOp>(op)) {
       views.insert(view);
       return WalkResult::advance();

@@ -47,7 +47,7 @@ gpu.module @m attributes {kda.target = #kda.target<"gfx942">} {
 
 gpu.module @m attributes {kda.target = #kda.target<"gfx942">} {
   gpu.func @unknown_kind(%a: vector<4xbf16>, %b: vector<4xbf16>, %c: vector<4xf32>) kernel {
-    // expected-error @+1 {{unknown matrix atom 'mfma_f32_64x64x4_bf16' (known: mfma_f32_16x16x16_bf16, mfma_f32_32x32x8_bf16, mfma_f32_16x16x32_bf16, mfma_f32_32x32x16_bf16, mma_sync_f32_16x8x16_bf16)}}
+    // expected-error @+1 {{unknown matrix atom 'mfma_f32_64x64x4_bf16' (known: mfma_f32_16x16x16_bf16, mfma_f32_32x32x8_bf16, mfma_f32_16x16x32_bf16, mfma_f32_32x32x16_bf16, mma_sync_f32_16x8x16_bf16, wgmma_f32_64x16x16_bf16, wgmma_f32_64x32x16_bf16, wgmma_f32_64x64x16_bf16, wgmma_f32_64x128x16_bf16)}}
     %d = kda.mma %a, %b, %c {kind = #kda.mma_kind<mfma_f32_64x64x4_bf16>} : vector<4xbf16>, vector<4xbf16>, vector<4xf32> -> vector<4xf32>
     gpu.return
   }

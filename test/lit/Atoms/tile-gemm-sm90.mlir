@@ -7,7 +7,7 @@
 // RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 | FileCheck %s --check-prefix=FIG
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t/manifest.json
 
-// PTX: .target sm_90
+// PTX: .target sm_90a
 // PTX-LABEL: .visible .entry kda_tile_gemm_kd{{[0-9a-f]+}}(
 // PTX: bar.sync
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

@@ -101,7 +101,7 @@
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_segments_v64(
 // ROLES-SAME: kda.wave_roles = array<i64: 32, 4>
 
-// PTX: .target sm_90
+// PTX: .target sm_90a
 // PTX-LABEL: .visible .entry kda_chunk_heads128_prep_kd{{[0-9a-f]+}}(
 // PTX: .minnctapersm 3
 // PTX: bar.sync

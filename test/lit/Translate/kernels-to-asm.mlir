@@ -5,7 +5,7 @@
 // RUN: kda-translate --kda-to-emu-llvmir %examples/kimi-k3-tp8.mlir | FileCheck %s --check-prefix=EMU
 // RUN: not kda-translate --kda-to-ptx %s 2>&1 | FileCheck %s --check-prefix=NONE
 
-// PTX: .target sm_90
+// PTX: .target sm_90a
 // PTX: .visible .entry kda_kimi_k3_tp8_recurrent(
 // GFX942: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 // GFX942: .amdhsa_code_object_version 5

@@ -58,11 +58,17 @@ private:
 /// Every matrix instruction kda knows, named after the instruction. The
 /// dialect's #kda.mma_kind<...> carries one of these.
 enum class MmaKind : uint32_t {
-  MfmaF32_16x16x16_BF16, // v_mfma_f32_16x16x16_bf16 (bf16_1k), gfx90a+
-  MfmaF32_32x32x8_BF16,  // v_mfma_f32_32x32x8_bf16 (bf16_1k), gfx90a+
-  MfmaF32_16x16x32_BF16, // v_mfma_f32_16x16x32_bf16, gfx950
-  MfmaF32_32x32x16_BF16, // v_mfma_f32_32x32x16_bf16, gfx950
+  MfmaF32_16x16x16_BF16,   // v_mfma_f32_16x16x16_bf16 (bf16_1k), gfx90a+
+  MfmaF32_32x32x8_BF16,    // v_mfma_f32_32x32x8_bf16 (bf16_1k), gfx90a+
+  MfmaF32_16x16x32_BF16,   // v_mfma_f32_16x16x32_bf16, gfx950
+  MfmaF32_32x32x16_BF16,   // v_mfma_f32_32x32x16_bf16, gfx950
   MmaSyncF32_16x8x16_BF16, // mma.sync.aligned.m16n8k16.row.col.f32.bf16, sm_80+
+  // wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16, A from registers,
+  // B from shared memory; sm_90a (arch-specific: the cubin must be sm_90a).
+  WgmmaF32_64x16x16_BF16,
+  WgmmaF32_64x32x16_BF16,
+  WgmmaF32_64x64x16_BF16,
+  WgmmaF32_64x128x16_BF16,
 };
 
 /// The kind's mnemonic in #kda.mma_kind<...> ("mfma_f32_16x16x16_bf16").
@@ -71,7 +77,17 @@ std::optional<MmaKind> symbolizeMmaKind(llvm::StringRef name);
 /// Every kind, in declaration order (for diagnostics and tests).
 llvm::ArrayRef<MmaKind> allMmaKinds();
 
-enum class MmaFamily { Mfma, MmaSync };
+/// Mfma and MmaSync atoms are wave-synchronous: a wave's lanes give A and B
+/// from registers and get D back. Wgmma is a warpgroup's (four 32-lane
+/// waves, 128 threads) asynchronous product: A from registers (wave w of
+/// the group gives rows 16 w .. 16 w + 15), B read by the tensor core from
+/// shared memory (SharedOperandLayout), D available only after the
+/// wgmma.wait_group that covers its commit group.
+enum class MmaFamily { Mfma, MmaSync, Wgmma };
+
+/// Where an operand comes from: a lane's registers (its FragmentLayout), or
+/// shared memory through a matrix descriptor (the FragmentLayout is empty).
+enum class OperandSource { Registers, SharedMemory };
 
 struct MmaAtom {
   llvm::StringLiteral name; // the instruction, as its ISA spells it
@@ -79,9 +95,41 @@ struct MmaAtom {
   MmaFamily family;
   unsigned m, n, k;
   ScalarKind ab, acc;
-  unsigned waveSize; // lanes that hold the fragments
+  unsigned waveSize; // threads that hold the fragments (wgmma: a warpgroup)
   FragmentLayout a, b, c;
+  OperandSource bSource = OperandSource::Registers;
+
+  bool bFromSharedMemory() const {
+    return bSource == OperandSource::SharedMemory;
+  }
 };
+
+/// A wgmma's B operand (k x n, 16-bit elements) in shared memory: the
+/// canonical K-major layout without swizzle (PTX ISA, "Shared Memory Matrix
+/// Layout" of wgmma): 8 x 8 core matrices, each 8 rows (n) of 16 bytes (8
+/// consecutive k) in 128 contiguous bytes; core matrices adjacent along k
+/// lie `lbo` bytes apart (the leading-dimension byte offset), along n `sbo`
+/// bytes apart (the stride-dimension byte offset). The emulator, the
+/// lowering's descriptor and the verifier's footprint all read it from
+/// here.
+struct SharedOperandLayout {
+  unsigned lbo, sbo;
+  /// The byte of element (k, n) relative to the operand's start.
+  unsigned byteOffset(unsigned k, unsigned n) const {
+    return (n / 8) * sbo + (k / 8) * lbo + (n % 8) * 16 + (k % 8) * 2;
+  }
+  /// One past the last byte a k x n operand reads.
+  unsigned extentBytes(unsigned k, unsigned n) const;
+  /// Empty when the descriptor can encode it (offsets multiples of 16 below
+  /// 2^18, core matrices of one operand not overlapping), else why not.
+  std::string invalidReason(unsigned k, unsigned n) const;
+};
+
+/// The 64-bit shared-memory matrix descriptor of a wgmma operand starting at
+/// shared-window byte `start` (16-byte aligned, below 2^18): start, leading
+/// and stride byte offsets each >> 4 in bits 0-13, 16-29 and 32-45; base
+/// offset 0 and no swizzle (bits 49-51, 62-63).
+uint64_t wgmmaDescriptor(uint32_t start, const SharedOperandLayout &layout);
 
 /// The atom of `kind` (its layouts do not depend on the chip).
 const MmaAtom &getMmaAtom(MmaKind kind);
@@ -92,7 +140,8 @@ const MmaAtom &getMmaAtom(MmaKind kind);
 /// B layouts rename k by one bijection, so a product whose A and B
 /// fragments both follow the twin computes the same sum. Never mix the
 /// twin's A with the atom's B. MFMA lanes already hold consecutive k: their
-/// twin is the atom's layouts.
+/// twin is the atom's layouts. A wgmma's B k is placed by its shared layout,
+/// which a renaming of A's k cannot follow: its twin is the atom.
 const MmaAtom &contiguousKAtom(const MmaAtom &atom);
 
 /// Whether each register of `atom`'s A and B fragments (16-bit operands:
@@ -157,7 +206,16 @@ std::optional<AccumulatorOperand> accumulatorOperandOf(const MmaAtom &atom);
 /// pass the chip they stand for, so they execute exactly these atoms.
 llvm::ArrayRef<const MmaAtom *> mmaAtomsOf(llvm::StringRef chip);
 
-/// Whether chip `chip` has the atom of `kind`.
+/// The warpgroup atoms (wgmma) of chip `chip`; empty where it has none.
+/// Kept apart from mmaAtomsOf: a kernel builder asks for them by name, as
+/// their operands and waits differ from the wave atoms'.
+llvm::ArrayRef<const MmaAtom *> warpgroupAtomsOf(llvm::StringRef chip);
+
+/// The wgmma atom of `chip` with n columns, or null with `why`.
+const MmaAtom *findWarpgroupAtom(llvm::StringRef chip, unsigned n,
+                                 std::string &why);
+
+/// Whether chip `chip` has the atom of `kind` (wave or warpgroup).
 bool chipHasMmaAtom(llvm::StringRef chip, MmaKind kind);
 
 /// The atom of shape m x n x k with these element types on `chip`, or null
@@ -173,7 +231,8 @@ const MmaAtom *preferredMmaAtom(llvm::StringRef chip, ScalarKind ab,
                                 ScalarKind acc, unsigned tileM, unsigned tileN,
                                 std::string &why);
 
-/// "v_mfma_f32_16x16x16_bf16 (16x16x16 bf16 -> f32), ..." for diagnostics.
+/// "v_mfma_f32_16x16x16_bf16 (16x16x16 bf16 -> f32), ..." for diagnostics:
+/// every atom of the chip, warpgroup atoms last.
 std::string describeMmaAtoms(llvm::StringRef chip);
 
 } // namespace mlir::kda

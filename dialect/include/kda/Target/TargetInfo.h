@@ -74,6 +74,15 @@ struct TargetInfo {
     return laneStride == 1 && chip.starts_with("gfx9");
   }
   bool isEmulator() const { return family == TargetFamily::Emulator; }
+  /// The processor its code is compiled for (nvvm-attach-target / ptxas
+  /// -arch, rocdl chipset): the chip, except that sm_90 compiles for sm_90a.
+  /// Its warpgroup atoms (wgmma, MmaAtoms.h) are arch-specific instructions
+  /// that exist only there (and need PTX 8.0, which LLVM emits for sm_90a);
+  /// an sm_90a cubin runs on sm_90 parts (H100, H200) only, which is what
+  /// the target stands for.
+  llvm::StringRef codeArch() const {
+    return chip == "sm_90" ? llvm::StringRef("sm_90a") : llvm::StringRef(chip);
+  }
   /// LDS bytes one copy instruction writes contiguously from a uniform base:
   /// rows copied by a GlobalLoadLds atom are padded to this region.
   unsigned copyRegionBytes() const {

@@ -36,9 +36,17 @@ void populateScheduleToNVVMPatterns(RewritePatternSet &patterns,
 /// chip does not have is an error naming both.
 void populateMmaToAMDGPUPatterns(RewritePatternSet &patterns,
                                  const TargetInfo &target);
-/// Matrix atoms (kda.mma) -> nvvm.mma.sync on sm_90.
+/// Matrix atoms -> sm_90(a): kda.mma -> nvvm.mma.sync; kda.wgmma,
+/// kda.wgmma_commit, kda.wgmma_wait -> wgmma.fence + inline wgmma PTX,
+/// nvvm.wgmma.commit.group, inline wgmma.wait_group returning the
+/// accumulators.
 void populateMmaToNVVMPatterns(RewritePatternSet &patterns,
                                const TargetInfo &target);
+/// sm_90: in every kernel of `module` that issues kda.wgmma, a
+/// fence.proxy.async.shared::cta before each barrier (gpu.barrier,
+/// kda.barrier, kda.lds_barrier), so LDS written by plain stores and
+/// published by the barrier is visible to wgmma's async-proxy reads of B.
+void fenceBarriersForWgmma(Operation *module);
 /// Approximate f32 math (math.exp, math.exp2 and arith.divf with fastmath
 /// afn; 1 / sqrt) -> ex2.approx.ftz, rcp.approx.ftz and rsqrt.approx.ftz
 /// on sm_90, one MUFU each

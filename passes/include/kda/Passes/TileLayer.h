@@ -248,6 +248,14 @@ SplitAccumulator emitMmaExactInto(OpBuilder &b, Location loc,
 /// An accumulator fragment of zeros.
 Value zeroAccumulator(OpBuilder &b, Location loc, const MmaAtom &atom);
 
+/// One warpgroup atom (kda.wgmma) of `atom` (a Wgmma-family row): A from
+/// the thread's fragment `a`, B at byte `byteOffset` of the i8 workgroup
+/// buffer `lds` in `layout`, accumulating into `c`. The result is in flight
+/// until a kda.wgmma_wait returns it.
+Value emitWgmma(OpBuilder &b, Location loc, const MmaAtom &atom, Value a,
+                Value lds, Value byteOffset, const SharedOperandLayout &layout,
+                Value c);
+
 /// kda.mma of the atom: D = A B + C on the calling lane's fragments.
 Value emitMma(OpBuilder &b, Location loc, const MmaAtom &atom, Value a,
               Value bFrag, Value c);

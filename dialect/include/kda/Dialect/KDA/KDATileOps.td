@@ -12,6 +12,7 @@
 
 include "kda/Dialect/KDA/KDAAttrs.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def KDA_MmaOp : KDA_Op<"mma", [Pure, AllTypesMatch<["c", "d"]>]> {
@@ -42,6 +43,83 @@ def KDA_MmaOp : KDA_Op<"mma", [Pure, AllTypesMatch<["c", "d"]>]> {
   let hasVerifier = 1;
 }
 
+def KDA_WgmmaOp : KDA_Op<"wgmma", [AllTypesMatch<["c", "d"]>]> {
+  let summary = "One warpgroup matrix atom, issued asynchronously: D = A B + C";
+  let description = [{
+    The four waves of a warpgroup (threads 128 g .. 128 g + 127) issue it
+    together. `%a` is the calling thread's fragment of A (64 x 16, wave w
+    of the group holding rows 16 w .. 16 w + 15); B (16 x n) is read by the
+    tensor core from workgroup memory: `%lds` (a rank-1 i8 memref in the
+    workgroup address space) from byte `%offset`, in the canonical K-major
+    layout with core matrices `lbo` bytes apart along k and `sbo` bytes
+    apart along n (MmaAtoms.h, SharedOperandLayout); `%c` is the thread's
+    accumulator fragment.
+
+    The product is asynchronous: the result is in flight until a
+    `kda.wgmma_wait` covering its commit group returns it, and the B bytes
+    are read any time until then. So the result may only be the accumulator
+    of another `kda.wgmma` (the hardware orders a chain on one accumulator)
+    or an operand of `kda.wgmma_wait`.
+
+    ```mlir
+    %d = kda.wgmma %a, %lds[%off], %c
+        {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256}
+        : vector<8xbf16>, memref<?xi8, #gpu.address_space<workgroup>>,
+          vector<32xf32> -> vector<32xf32>
+    ```
+  }];
+  let arguments = (ins KDA_MmaKindAttr:$kind,
+                       VectorOfRankAndType<[1], [BF16]>:$a,
+                       Arg<MemRefRankOf<[I8], [1]>, "workgroup memory holding B",
+                           [MemRead]>:$lds,
+                       Index:$offset,
+                       I64Attr:$lbo, I64Attr:$sbo,
+                       VectorOfRankAndType<[1], [F32]>:$c);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$d);
+  let assemblyFormat = [{
+    $a `,` $lds `[` $offset `]` `,` $c attr-dict `:` type($a) `,` type($lds)
+    `,` type($c) `->` type($d)
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::kda::SharedOperandLayout getSharedLayout() {
+      return {unsigned(getLbo()), unsigned(getSbo())};
+    }
+  }];
+  let hasVerifier = 1;
+}
+
+def KDA_WgmmaCommitOp : KDA_Op<"wgmma_commit"> {
+  let summary = "Closes the warpgroup's commit group of the kda.wgmma issued since the last";
+  let description = [{
+    Every thread of the warpgroup executes it: the `kda.wgmma` it issued
+    since its previous commit form one group, which `kda.wgmma_wait` counts.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def KDA_WgmmaWaitOp : KDA_Op<"wgmma_wait",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "Waits until at most `pending` commit groups are in flight";
+  let description = [{
+    Every thread of the warpgroup executes it. When it returns, every
+    `kda.wgmma` of all but the `pending` most recent commit groups has
+    finished: its B bytes are read and its result is written. The results
+    are `%values`, now safe to read; each operand must be the result of a
+    `kda.wgmma` whose group this wait covers.
+
+    ```mlir
+    kda.wgmma_commit
+    %r:2 = kda.wgmma_wait %d0, %d1 {pending = 0}
+        : vector<32xf32>, vector<32xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<VectorOfRankAndType<[1], [F32]>>:$values,
+                       I64Attr:$pending);
+  let results = (outs Variadic<VectorOfRankAndType<[1], [F32]>>:$results);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let hasVerifier = 1;
+}
+
 def KDA_TestTileGemmOp : KDA_Op<"test_tile_gemm"> {
   let summary = "Test spec: C = A B (or tril(A B)) through the matrix atoms";
   let description = [{
@@ -59,13 +137,16 @@ def KDA_TestTileGemmOp : KDA_Op<"test_tile_gemm"> {
     fragments, element by element, from their layout). `dynamic_lds`: stage
     all of A's and B's k in dynamic shared memory (more than 48 KiB for
     k >= 256: the sm_90 opt-in path) instead of a static per-step tile.
+    `warpgroup` (with `dynamic_lds`): the four waves issue the 64 x 64 tile
+    as one warpgroup atom (kda.wgmma, m64n64k16) a k step, A from their
+    registers, B staged K-major in the canonical core-matrix layout.
   }];
   let arguments = (ins
     Arg<AnyMemRef, "A [m, k], bf16", [MemRead]>:$a,
     Arg<AnyMemRef, "B [k, n], bf16", [MemRead]>:$b,
     Arg<AnyMemRef, "C [m, n], f32", [MemWrite]>:$c,
     I64Attr:$m, I64Attr:$n, I64Attr:$k,
-    UnitAttr:$masked, UnitAttr:$dynamic_lds);
+    UnitAttr:$masked, UnitAttr:$dynamic_lds, UnitAttr:$warpgroup);
   let assemblyFormat = [{
     `a` `(` $a `:` type($a) `)` `b` `(` $b `:` type($b) `)`
     `c` `(` $c `:` type($c) `)` attr-dict

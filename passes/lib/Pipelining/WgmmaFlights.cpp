@@ -1,0 +1,130 @@
+//===- WgmmaFlights.cpp - a warpgroup atom's flight, issue to wait --------===//
+#include "kda/Passes/WgmmaFlights.h"
+#include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Passes/LdsModel.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::kda;
+
+namespace {
+
+bool isWorkgroup(Type t) {
+  auto m = dyn_cast<MemRefType>(t);
+  return m && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(m);
+}
+
+/// Whether `op` (or an op nested in it) may write workgroup memory: a write
+/// effect on a workgroup memref, or effects it does not declare while it
+/// takes one.
+bool mayWriteWorkgroup(Operation *op) {
+  WalkResult r = op->walk([](Operation *inner) {
+    if (isa<WgmmaOp>(inner))
+      return WalkResult::advance(); // reads B only
+    auto iface = dyn_cast<MemoryEffectOpInterface>(inner);
+    const bool takes = llvm::any_of(inner->getOperandTypes(), isWorkgroup);
+    if (!iface)
+      return takes && !inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &e : effects) {
+      if (!isa<MemoryEffects::Write>(e.getEffect()))
+        continue;
+      Value v = e.getValue();
+      if (!v ? takes : isWorkgroup(v.getType()))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
+bool holdsBarrier(Operation *op) {
+  return op
+      ->walk([](Operation *inner) {
+        return isBarrier(inner) ? WalkResult::interrupt()
+                                : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+LogicalResult verifyFlight(WgmmaOp atom) {
+  auto fail = [&](StringRef rule, Operation *at, const Twine &what) {
+    InFlightDiagnostic d = atom.emitOpError()
+                           << rule << ": in flight from its issue until the "
+                           << "kda.wgmma_wait that covers its commit group, "
+                           << what;
+    if (at)
+      d.attachNote(at->getLoc()) << "here";
+    return d;
+  };
+  int64_t commits = 0;
+  for (Operation *op = atom->getNextNode(); op; op = op->getNextNode()) {
+    if (auto wait = dyn_cast<WgmmaWaitOp>(op)) {
+      if (commits > wait.getPending())
+        return success();
+      continue;
+    }
+    if (isa<WgmmaCommitOp>(op)) {
+      ++commits;
+      continue;
+    }
+    if (holdsBarrier(op))
+      return fail("R3", op,
+                  "and a barrier lies between them (it would publish bytes "
+                  "the atom may still read)");
+    if (mayWriteWorkgroup(op))
+      return fail("R2", op,
+                  "and this op may write workgroup memory before that wait "
+                  "(a store is not ordered after the atom's read)");
+  }
+  return fail("R5", nullptr,
+              "but no kda.wgmma_wait after it in its block covers it (" +
+                  Twine(commits) +
+                  " kda.wgmma_commit follow it there; a wait covers the "
+                  "groups committed before it but its `pending` latest)");
+}
+
+/// Each result a wait returns must be of an atom whose group it covers:
+/// earlier in the same block, with more commits between them than the
+/// wait's `pending`.
+LogicalResult verifyWait(WgmmaWaitOp wait) {
+  for (Value v : wait.getValues()) {
+    auto atom = v.getDefiningOp<WgmmaOp>();
+    int64_t commits = 0;
+    bool before = false;
+    if (atom && atom->getBlock() == wait->getBlock())
+      for (Operation *op = atom->getNextNode(); op; op = op->getNextNode()) {
+        if (op == wait.getOperation()) {
+          before = true;
+          break;
+        }
+        commits += isa<WgmmaCommitOp>(op);
+      }
+    if (before && commits > wait.getPending())
+      continue;
+    return wait.emitOpError()
+           << "R5: returns a kda.wgmma result whose commit group it does "
+              "not cover ("
+           << (before ? Twine(commits).str() +
+                            " kda.wgmma_commit between "
+                            "them, pending " +
+                            Twine(wait.getPending()).str()
+                      : std::string("not issued before it in its block"))
+           << "): the value may still be in flight";
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::kda::verifyWgmmaFlights(Operation *root) {
+  bool ok = true;
+  root->walk([&](WgmmaOp atom) { ok &= succeeded(verifyFlight(atom)); });
+  root->walk([&](WgmmaWaitOp wait) { ok &= succeeded(verifyWait(wait)); });
+  return success(ok);
+}
