@@ -2,6 +2,7 @@
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -82,8 +83,30 @@ LogicalResult WgmmaOp::verify() {
   if (!why.empty())
     return emitOpError() << "B's shared layout (lbo " << getLbo() << ", sbo "
                          << getSbo() << "): " << why;
+  // The descriptor keeps the start's bits from the 16th: a constant
+  // offset must be 16-byte aligned and, in a buffer of known size, hold
+  // the operand.
+  llvm::APInt offBits;
+  if (matchPattern(getOffset(), m_ConstantInt(&offBits))) {
+    std::optional<int64_t> off = offBits.getSExtValue();
+    if (*off % 16)
+      return emitOpError() << "B's start (byte " << *off
+                           << ") must be 16-byte aligned: the descriptor "
+                              "drops its low 4 bits";
+    int64_t size = getLds().getType().getDimSize(0);
+    int64_t end = *off + getSharedLayout().extentBytes(atom.k, atom.n);
+    if (!ShapedType::isDynamic(size) && end > size)
+      return emitOpError() << "B's bytes [" << *off << ", " << end
+                           << ") do not fit its buffer of " << size << " bytes";
+  }
   // In flight until a wait returns it: only a chained atom or a wait may
-  // take the result.
+  // take the result, and once (the hardware orders a chain on one
+  // accumulator; a second reader would copy registers still being
+  // written).
+  if (!getD().use_empty() && !getD().hasOneUse())
+    return emitOpError() << "result is in flight until a kda.wgmma_wait "
+                            "returns it; it may have one use (a chained "
+                            "kda.wgmma or a wait), it has more";
   for (OpOperand &use : getD().getUses()) {
     Operation *user = use.getOwner();
     if (isa<WgmmaWaitOp>(user))

@@ -19,13 +19,14 @@
 //===----------------------------------------------------------------------===//
 #include "Emulator.h"
 
+#include <algorithm>
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <unordered_map>
 #include <memory>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace bctx = boost::context;
@@ -450,6 +451,15 @@ static bool raceChecking(Thread *t) { return t->wg->config->raceCheck; }
 /// "slot of @b"); if not, the launch fails naming both. Always on (not only
 /// with the race detector): on a GPU such an access silently reads or
 /// overwrites the LDS next to it, and on the emulator a module global.
+namespace kda::emu {
+/// A watched LDS write of bytes [lo, lo + bytes) (offsets in the dynamic
+/// region: a warpgroup atom reads B only there) against the warpgroup
+/// atoms in flight: an error when it meets B bytes of a flight whose
+/// covering wait the writing lane has not passed (a lane of another wave:
+/// any lane of the flight's wave).
+void wgmmaStoreCheck(Thread *t, int64_t lo, int64_t bytes);
+} // namespace kda::emu
+
 static bool inArray(Thread *t, const char *verb, int64_t lo, int64_t bytes,
                     int64_t arrayLo, int64_t arrayBytes,
                     const std::string &region = "workgroup array") {
@@ -571,6 +581,7 @@ extern "C" void kda_emu_lds_store(void *ctx, int64_t lo, int64_t bytes,
                                   int64_t arrayLo, int64_t arrayBytes) {
   auto *t = static_cast<Thread *>(ctx);
   ++t->seq;
+  kda::emu::wgmmaStoreCheck(t, lo, bytes);
   if (inArray(t, "writes", lo, bytes, arrayLo, arrayBytes) && raceChecking(t))
     kda::emu::shadowWrite(t, lo, lo + bytes, /*tag=*/-1, "the store", true);
 }
@@ -579,6 +590,7 @@ extern "C" void kda_emu_lds_atomic(void *ctx, int64_t lo, int64_t bytes,
                                    int64_t arrayLo, int64_t arrayBytes) {
   auto *t = static_cast<Thread *>(ctx);
   ++t->seq;
+  kda::emu::wgmmaStoreCheck(t, lo, bytes);
   if (inArray(t, "updates", lo, bytes, arrayLo, arrayBytes) && raceChecking(t))
     kda::emu::shadowWrite(t, lo, lo + bytes, /*tag=*/-1, "the atomic", true,
                           nullptr, /*atomic=*/true);
@@ -760,12 +772,18 @@ struct WgmmaDeposit {
   int64_t lbo = 0, sbo = 0;
 };
 
-/// A wave's share of a warpgroup atom in flight: the B bytes it read at
-/// issue, which must be unchanged at the wait that covers its group.
+/// A wave's share of a warpgroup atom in flight: the B elements it read at
+/// issue (their offsets from `b` and values). A watched LDS store into them
+/// by a lane that has not passed its covering wait is an error
+/// (wgmmaStoreCheck), and at the first lane's covering wait (before any
+/// lane's later stores) they must still hold what was read.
 struct WgmmaFlight {
   int64_t group = -1; // commit group (-1: not committed yet)
   const uint8_t *b = nullptr;
-  std::vector<uint8_t> bytes;
+  int64_t dynamicLo = 0; // b's offset in the dynamic LDS region
+  std::vector<int64_t> at;
+  std::vector<uint16_t> bits;
+  uint64_t waited = 0; // lanes whose wait covered it
 };
 
 struct TileExtras {
@@ -794,6 +812,24 @@ TileExtras &tileExtras(Workgroup &wg) {
     wg.tile->committed.assign(waves, 0);
   }
   return *wg.tile;
+}
+
+/// A matrix collective's start: the half of the deposits this call uses
+/// (a lane's next collective uses the other), or none when the workgroup
+/// is poisoned (the call then counts as a sync and passes C through).
+std::optional<uint32_t> collectiveHalf(Thread *t) {
+  if (t->wg->poisoned) {
+    ++t->syncs;
+    return std::nullopt;
+  }
+  const uint32_t p = t->parity;
+  t->parity ^= 1;
+  return p;
+}
+
+void copyAccumulator(const float *c, float *d, int32_t elems) {
+  for (int32_t e = 0; e < elems; ++e)
+    d[e] = c[e];
 }
 
 void mmaError(Thread *t, const std::string &what) {
@@ -873,17 +909,12 @@ extern "C" void kda_emu_mma(void *ctx, int32_t m, int32_t n, int32_t k,
                             float *d) {
   auto *t = static_cast<Thread *>(ctx);
   kda::emu::Workgroup &wg = *t->wg;
-  auto passThrough = [&] {
-    for (int32_t e = 0; e < cElems; ++e)
-      d[e] = c[e];
-  };
-  if (wg.poisoned) {
-    ++t->syncs;
+  auto passThrough = [&] { kda::emu::copyAccumulator(c, d, cElems); };
+  std::optional<uint32_t> half = kda::emu::collectiveHalf(t);
+  if (!half)
     return passThrough();
-  }
   kda::emu::TileExtras &x = kda::emu::tileExtras(wg);
-  const uint32_t p = t->parity;
-  t->parity ^= 1;
+  const uint32_t p = *half;
   kda::emu::MmaDeposit &dep = x.deposits[p][t->linear];
   dep = {t->syncs + 1, m, n, k, {a, b, c}, {aAt, bAt, cAt},
          {aElems, bElems, cElems}};
@@ -1004,14 +1035,25 @@ bool gatherGroupTiles(Thread *t, uint32_t p, WaveTiles &out) {
                            " bytes from its start) is not inside the dynamic "
                            "LDS region"),
            false;
+  if ((first.b - lo) % 16)
+    return mmaError(t, "the warpgroup atom's B starts at LDS byte " +
+                           std::to_string(first.b - lo) +
+                           ", not 16-byte aligned (the descriptor drops the "
+                           "low 4 bits)"),
+           false;
   out.tile[1].assign(size_t(16 * n), 0.0f);
-  for (int64_t k = 0; k < 16; ++k)
-    for (int64_t c = 0; c < n; ++c)
-      out.tile[1][size_t(k * n + c)] =
-          bf16At(first.b + sharedOffset(k, c, first.lbo, first.sbo));
   WgmmaFlight f;
   f.b = first.b;
-  f.bytes.assign(first.b, first.b + extent);
+  f.dynamicLo = first.b - lo;
+  for (int64_t k = 0; k < 16; ++k)
+    for (int64_t c = 0; c < n; ++c) {
+      const int64_t at = sharedOffset(k, c, first.lbo, first.sbo);
+      uint16_t h;
+      std::memcpy(&h, first.b + at, 2);
+      f.at.push_back(at);
+      f.bits.push_back(h);
+      out.tile[1][size_t(k * n + c)] = bf16At(first.b + at);
+    }
   x.flights[t->linear / wave].push_back(std::move(f));
   out.stamp = t->syncs;
   return true;
@@ -1020,6 +1062,34 @@ bool gatherGroupTiles(Thread *t, uint32_t p, WaveTiles &out) {
 } // namespace
 } // namespace kda::emu
 
+void kda::emu::wgmmaStoreCheck(Thread *t, int64_t lo, int64_t bytes) {
+  Workgroup &wg = *t->wg;
+  if (!wg.tile || wg.poisoned)
+    return;
+  const uint32_t wave = wg.config->waveSize;
+  const uint64_t lane = uint64_t(1) << (t->linear % wave);
+  for (size_t w = 0; w < wg.tile->flights.size(); ++w)
+    for (const WgmmaFlight &f : wg.tile->flights[w]) {
+      if (w == t->linear / wave && (f.waited & lane))
+        continue;
+      for (int64_t at : f.at) {
+        const int64_t b = f.dynamicLo + at;
+        if (b + 2 <= lo || b >= lo + bytes)
+          continue;
+        if (wg.error.empty())
+          wg.error = "kda.wgmma in " + blockName(wg) + ", wave " +
+                     std::to_string(w) + ": thread " +
+                     std::to_string(t->linear) + " writes LDS bytes " +
+                     bytesText(lo, lo + bytes) +
+                     " of its B operand before its kda.wgmma_wait covering "
+                     "the atom's group (the tensor core may read them any "
+                     "time until then)";
+        wg.poisoned = true;
+        return;
+      }
+    }
+}
+
 extern "C" void kda_emu_wgmma(void *ctx, int32_t n, const float *a,
                               const int32_t *aAt, int32_t aElems,
                               const uint8_t *b, int64_t lbo, int64_t sbo,
@@ -1027,17 +1097,12 @@ extern "C" void kda_emu_wgmma(void *ctx, int32_t n, const float *a,
                               int32_t cElems, float *d) {
   auto *t = static_cast<Thread *>(ctx);
   kda::emu::Workgroup &wg = *t->wg;
-  auto passThrough = [&] {
-    for (int32_t e = 0; e < cElems; ++e)
-      d[e] = c[e];
-  };
-  if (wg.poisoned) {
-    ++t->syncs;
+  auto passThrough = [&] { kda::emu::copyAccumulator(c, d, cElems); };
+  std::optional<uint32_t> half = kda::emu::collectiveHalf(t);
+  if (!half)
     return passThrough();
-  }
   kda::emu::TileExtras &x = kda::emu::tileExtras(wg);
-  const uint32_t p = t->parity;
-  t->parity ^= 1;
+  const uint32_t p = *half;
   kda::emu::WgmmaDeposit &dep = x.groupDeposits[p][t->linear];
   dep = {t->syncs + 1, n, {a, c}, {aAt, cAt}, {aElems, cElems}, b, lbo, sbo};
   kda::emu::yield(t, kda::emu::SyncKind::Shuffle);
@@ -1059,8 +1124,10 @@ extern "C" void kda_emu_wgmma(void *ctx, int32_t n, const float *a,
   }
 }
 
-// Commit and wait are executed by every lane; the wave's first lane keeps
-// the wave's books (the lanes run them in the same order).
+// Commit and wait are executed by every lane. The wave's first lane keeps
+// the commit books (the lanes run them in the same order); every lane's
+// wait compares the flights it covers, so a store by a later lane of the
+// wave before its own wait is seen, and the wave's last lane retires them.
 extern "C" void kda_emu_wgmma_commit(void *ctx) {
   auto *t = static_cast<Thread *>(ctx);
   kda::emu::Workgroup &wg = *t->wg;
@@ -1077,10 +1144,10 @@ extern "C" void kda_emu_wgmma_commit(void *ctx) {
 extern "C" void kda_emu_wgmma_wait(void *ctx, int64_t pending) {
   auto *t = static_cast<Thread *>(ctx);
   kda::emu::Workgroup &wg = *t->wg;
-  if (wg.poisoned || t->linear % wg.config->waveSize)
+  if (wg.poisoned)
     return;
   kda::emu::TileExtras &x = kda::emu::tileExtras(wg);
-  const uint32_t w = t->linear / wg.config->waveSize;
+  const uint32_t wave = wg.config->waveSize, w = t->linear / wave;
   const int64_t last = x.committed[w] - pending;
   std::vector<kda::emu::WgmmaFlight> &flights = x.flights[w];
   for (size_t i = 0; i < flights.size();) {
@@ -1089,18 +1156,25 @@ extern "C" void kda_emu_wgmma_wait(void *ctx, int64_t pending) {
       ++i;
       continue;
     }
-    if (std::memcmp(f.bytes.data(), f.b, f.bytes.size()) && wg.error.empty()) {
-      size_t at = 0;
-      while (f.b[at] == f.bytes[at])
-        ++at;
+    const uint64_t lane = uint64_t(1) << (t->linear % wave);
+    for (size_t e = 0; !f.waited && e < f.at.size() && wg.error.empty(); ++e) {
+      uint16_t h;
+      std::memcpy(&h, f.b + f.at[e], 2);
+      if (h == f.bits[e])
+        continue;
       wg.error = "kda.wgmma in " + kda::emu::blockName(wg) + ", wave " +
-                 std::to_string(w) + ": byte " + std::to_string(at) +
+                 std::to_string(w) + ": bytes " + std::to_string(f.at[e]) +
+                 ".." + std::to_string(f.at[e] + 1) +
                  " of its B operand changed between the atom's issue and "
-                 "the kda.wgmma_wait covering its group (the tensor core "
-                 "may read it any time until then)";
+                 "its first kda.wgmma_wait covering its group (the tensor "
+                 "core may read them any time until then)";
       wg.poisoned = true;
     }
-    flights.erase(flights.begin() + std::ptrdiff_t(i));
+    f.waited |= lane;
+    if (f.waited == (wave == 64 ? ~uint64_t(0) : (uint64_t(1) << wave) - 1))
+      flights.erase(flights.begin() + std::ptrdiff_t(i));
+    else
+      ++i;
   }
 }
 

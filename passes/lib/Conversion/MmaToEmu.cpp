@@ -68,6 +68,19 @@ struct OperandBuffers {
   unsigned elems;
 };
 
+/// Replaces `op`'s one result by the `elems` f32 the emulator wrote into
+/// slot `d`, and erases it.
+void replaceWithSlot(OpBuilder &b, Location loc, Operation *op, Value d,
+                     unsigned elems) {
+  SmallVector<Value> out;
+  for (unsigned e = 0; e < elems; ++e)
+    out.push_back(memref::LoadOp::create(
+        b, loc, d, ValueRange{arith::ConstantIndexOp::create(b, loc, e)}));
+  op->getResult(0).replaceAllUsesWith(
+      vector::FromElementsOp::create(b, loc, op->getResult(0).getType(), out));
+  op->erase();
+}
+
 class MmaEmuLowering {
 public:
   MmaEmuLowering(Operation *fn, Value emuCtx) : fn(fn), emuCtx(emuCtx) {}
@@ -148,13 +161,7 @@ LogicalResult MmaEmuLowering::lower(MmaOp op, const MmaAtom &atom) {
   }
   args.push_back(pointerTo(b, loc, d));
   func::CallOp::create(b, loc, callee, args);
-  SmallVector<Value> out;
-  for (unsigned e = 0; e < atom.c.elems; ++e)
-    out.push_back(memref::LoadOp::create(
-        b, loc, d, ValueRange{arith::ConstantIndexOp::create(b, loc, e)}));
-  Value result = vector::FromElementsOp::create(b, loc, op.getType(), out);
-  op.replaceAllUsesWith(result);
-  op.erase();
+  replaceWithSlot(b, loc, op, d, atom.c.elems);
   return success();
 }
 
@@ -187,13 +194,7 @@ LogicalResult MmaEmuLowering::lower(WgmmaOp op, const MmaAtom &atom) {
   args.append({pointerTo(b, loc, c.values), pointerTo(b, loc, c.coords),
                cst(c.elems, 32), pointerTo(b, loc, d)});
   func::CallOp::create(b, loc, callee, args);
-  SmallVector<Value> out;
-  for (unsigned e = 0; e < atom.c.elems; ++e)
-    out.push_back(memref::LoadOp::create(
-        b, loc, d, ValueRange{arith::ConstantIndexOp::create(b, loc, e)}));
-  Value result = vector::FromElementsOp::create(b, loc, op.getType(), out);
-  op.replaceAllUsesWith(result);
-  op.erase();
+  replaceWithSlot(b, loc, op, d, atom.c.elems);
   return success();
 }
 

@@ -221,20 +221,20 @@ void mlir::kda::populateMmaToNVVMPatterns(RewritePatternSet &patterns,
 }
 
 void mlir::kda::fenceBarriersForWgmma(Operation *module) {
-  module->walk([](gpu::GPUFuncOp func) {
-    if (!func.walk([](WgmmaOp) { return WalkResult::interrupt(); })
-             .wasInterrupted())
+  // Module-wide: a wgmma in a function a kernel calls reads B its
+  // kernel's barrier published.
+  if (!module->walk([](WgmmaOp) { return WalkResult::interrupt(); })
+           .wasInterrupted())
+    return;
+  module->walk([](Operation *op) {
+    if (!isa<gpu::BarrierOp, BarrierOp, LdsBarrierOp, NVVM::Barrier0Op,
+             NVVM::BarrierOp>(op))
       return;
-    func.walk([](Operation *op) {
-      if (!isa<gpu::BarrierOp, BarrierOp, LdsBarrierOp>(op))
-        return;
-      OpBuilder b(op);
-      NVVM::FenceProxyOp::create(
-          b, op->getLoc(),
-          NVVM::ProxyKindAttr::get(b.getContext(),
-                                   NVVM::ProxyKind::async_shared),
-          NVVM::SharedSpaceAttr::get(b.getContext(),
-                                     NVVM::SharedSpace::shared_cta));
-    });
+    OpBuilder b(op);
+    NVVM::FenceProxyOp::create(
+        b, op->getLoc(),
+        NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
   });
 }

@@ -2,8 +2,12 @@
 #include "kda/Passes/WgmmaFlights.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/LdsModel.h"
+#include "kda/Passes/ThreadUniformity.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -120,10 +124,100 @@ LogicalResult verifyWait(WgmmaWaitOp wait) {
   return success();
 }
 
+bool isGroupOp(Operation *op) {
+  return isa<WgmmaOp, WgmmaCommitOp, WgmmaWaitOp>(op);
+}
+
+/// Why `op` (in a kernel that issues warpgroup atoms) hides what the
+/// flights' check must see, or empty: a call (a barrier or store in the
+/// callee), LDS reached as a pointer or integer address space, or LDS cast
+/// out of the workgroup space (stores through the cast).
+std::string hides(Operation *op) {
+  if (isa<CallOpInterface>(op))
+    return "a call (the callee's barriers and stores are not seen)";
+  if (llvm::any_of(op->getOperandTypes(), isUntrackedLdsType) ||
+      llvm::any_of(op->getResultTypes(), isUntrackedLdsType))
+    return "LDS reached through a pointer or an integer address space";
+  if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(op);
+      cast && isWorkgroup(cast.getSource().getType()))
+    return "LDS cast out of the workgroup address space";
+  return {};
+}
+
+/// The kernel-wide conditions of a kernel with warpgroup atoms: every
+/// thread of whole warpgroups issues them (block of 128 k x 1 x 1, the
+/// ops under control flow the same for every thread), and nothing hides a
+/// barrier or an LDS write from the flights' check.
+LogicalResult verifyKernel(gpu::GPUFuncOp kernel) {
+  Operation *first = nullptr;
+  kernel.walk([&](Operation *op) {
+    if (isGroupOp(op) && !first)
+      first = op;
+  });
+  if (!first)
+    return success();
+  std::optional<ArrayRef<int32_t>> block = kernel.getKnownBlockSize();
+  if (!block || (*block)[0] % 128 || (*block)[1] != 1 || (*block)[2] != 1)
+    return first->emitOpError()
+           << "R0: a warpgroup atom is issued by whole warpgroups (128 "
+              "threads): kernel '"
+           << kernel.getName()
+           << "' needs a known block size of 128 k x 1 x 1 threads";
+  std::string why;
+  Operation *at = nullptr;
+  kernel.walk([&](Operation *op) {
+    if (!why.empty())
+      return;
+    why = hides(op);
+    at = op;
+  });
+  if (!why.empty())
+    return at->emitOpError()
+           << "R0: cannot analyse the warpgroup atoms of kernel '"
+           << kernel.getName() << "' beside " << why;
+  ThreadUniformity uniformity(kernel);
+  auto uniform = [&](ValueRange vs) {
+    return llvm::all_of(vs, [&](Value v) { return uniformity.uniform(v); });
+  };
+  bool ok = true;
+  kernel.walk([&](Operation *op) {
+    if (!isGroupOp(op))
+      return;
+    for (Operation *p = op->getParentOp(); p && p != kernel.getOperation();
+         p = p->getParentOp()) {
+      bool same = false;
+      if (auto branch = dyn_cast<scf::IfOp>(p))
+        same = uniform(branch.getCondition());
+      else if (auto loop = dyn_cast<scf::ForOp>(p))
+        same = uniform(
+            {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()});
+      if (same)
+        continue;
+      op->emitOpError()
+          << "R0: every thread of the warpgroup executes it (.sync.aligned), "
+             "but it is under "
+          << p->getName()
+          << " whose condition or bounds are not the same for every thread";
+      ok = false;
+      return;
+    }
+  });
+  return success(ok);
+}
+
 } // namespace
 
 LogicalResult mlir::kda::verifyWgmmaFlights(Operation *root) {
   bool ok = true;
+  root->walk([&](Operation *op) {
+    if (isGroupOp(op) && !op->getParentOfType<gpu::GPUFuncOp>()) {
+      op->emitOpError() << "R0: cannot analyse a warpgroup op outside a "
+                           "kernel (gpu.func): its flights and barriers are "
+                           "checked in the kernel that issues it";
+      ok = false;
+    }
+  });
+  root->walk([&](gpu::GPUFuncOp k) { ok &= succeeded(verifyKernel(k)); });
   root->walk([&](WgmmaOp atom) { ok &= succeeded(verifyFlight(atom)); });
   root->walk([&](WgmmaWaitOp wait) { ok &= succeeded(verifyWait(wait)); });
   return success(ok);

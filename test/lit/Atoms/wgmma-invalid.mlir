@@ -93,3 +93,34 @@ func.func @pending_too_large(%a: vector<8xbf16>, %lds: !lds, %o: index, %c: vect
   %r = kda.wgmma_wait %d {pending = 8} : vector<32xf32>
   return %r : vector<32xf32>
 }
+
+// -----
+
+!lds = memref<?xi8, #gpu.address_space<workgroup>>
+func.func @two_readers(%a: vector<8xbf16>, %lds: !lds, %o: index, %c: vector<32xf32>) {
+  // expected-error @+1 {{result is in flight until a kda.wgmma_wait returns it; it may have one use (a chained kda.wgmma or a wait), it has more}}
+  %d0 = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, vector<32xf32> -> vector<32xf32>
+  %d1 = kda.wgmma %a, %lds[%o], %d0 {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, vector<32xf32> -> vector<32xf32>
+  kda.wgmma_commit
+  %r:2 = kda.wgmma_wait %d0, %d1 {pending = 0} : vector<32xf32>, vector<32xf32>
+  return
+}
+
+// -----
+
+!lds = memref<?xi8, #gpu.address_space<workgroup>>
+func.func @unaligned_start(%a: vector<8xbf16>, %lds: !lds, %c: vector<32xf32>) {
+  %o = arith.constant 8 : index
+  // expected-error @+1 {{B's start (byte 8) must be 16-byte aligned: the descriptor drops its low 4 bits}}
+  %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, vector<32xf32> -> vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @past_the_end(%a: vector<8xbf16>, %lds: memref<1024xi8, #gpu.address_space<workgroup>>, %c: vector<32xf32>) {
+  %o = arith.constant 0 : index
+  // expected-error @+1 {{B's bytes [0, 2048) do not fit its buffer of 1024 bytes}}
+  %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, memref<1024xi8, #gpu.address_space<workgroup>>, vector<32xf32> -> vector<32xf32>
+  return
+}

@@ -58,8 +58,8 @@ gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
     %d1 = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, !acc -> !acc
     kda.wgmma_commit
     // expected-error @+1 {{R5: returns a kda.wgmma result whose commit group it does not cover (1 kda.wgmma_commit between them, pending 1)}}
-    %r:2 = kda.wgmma_wait %d0, %d1 {pending = 1} : !acc, !acc
-    %z = kda.wgmma_wait %d1 {pending = 0} : !acc
+    %r = kda.wgmma_wait %d1 {pending = 1} : !acc
+    %z = kda.wgmma_wait %d0 {pending = 0} : !acc
     vector.store %z, %out[%o] : memref<64xf32>, !acc
     gpu.return
   }
@@ -150,5 +150,88 @@ gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
       vector.store %r, %out[%o] : memref<64xf32>, !acc
     }
     gpu.return
+  }
+}
+
+// -----
+
+// Whole warpgroups: a block that is not 128 k x 1 x 1 threads, or an atom
+// under a branch on the thread id, is refused (.sync.aligned: every thread
+// of the group executes it).
+!lds = memref<?xi8, #gpu.address_space<workgroup>>
+!acc = vector<32xf32>
+gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
+  gpu.func @half_group(%a: vector<8xbf16>, %c: !acc, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %lds = gpu.dynamic_shared_memory : !lds
+    %o = arith.constant 0 : index
+    // expected-error @+1 {{R0: a warpgroup atom is issued by whole warpgroups (128 threads): kernel 'half_group' needs a known block size of 128 k x 1 x 1 threads}}
+    %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, !acc -> !acc
+    kda.wgmma_commit
+    %r = kda.wgmma_wait %d {pending = 0} : !acc
+    vector.store %r, %out[%o] : memref<64xf32>, !acc
+    gpu.return
+  }
+}
+
+// -----
+
+!lds = memref<?xi8, #gpu.address_space<workgroup>>
+!acc = vector<32xf32>
+gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
+  gpu.func @divergent(%a: vector<8xbf16>, %c: !acc, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %lds = gpu.dynamic_shared_memory : !lds
+    %o = arith.constant 0 : index
+    %tid = gpu.thread_id x
+    %c64 = arith.constant 64 : index
+    %low = arith.cmpi ult, %tid, %c64 : index
+    scf.if %low {
+      // expected-error @+1 {{R0: every thread of the warpgroup executes it (.sync.aligned), but it is under scf.if whose condition or bounds are not the same for every thread}}
+      %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, !acc -> !acc
+      // expected-error @+1 {{R0: every thread of the warpgroup executes it}}
+      kda.wgmma_commit
+      // expected-error @+1 {{R0: every thread of the warpgroup executes it}}
+      %r = kda.wgmma_wait %d {pending = 0} : !acc
+      vector.store %r, %out[%o] : memref<64xf32>, !acc
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A call may hide a barrier or a store of B (anywhere in the kernel: a
+// store before the issue in its barrier interval too); an atom outside a
+// kernel is not checked against the kernel's barriers.
+!lds = memref<?xi8, #gpu.address_space<workgroup>>
+!acc = vector<32xf32>
+gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
+  func.func private @helper()
+  gpu.func @calls(%a: vector<8xbf16>, %c: !acc, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %lds = gpu.dynamic_shared_memory : !lds
+    %o = arith.constant 0 : index
+    // expected-error @+1 {{R0: cannot analyse the warpgroup atoms of kernel 'calls' beside a call (the callee's barriers and stores are not seen)}}
+    func.call @helper() : () -> ()
+    %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, !acc -> !acc
+    kda.wgmma_commit
+    %r = kda.wgmma_wait %d {pending = 0} : !acc
+    vector.store %r, %out[%o] : memref<64xf32>, !acc
+    gpu.return
+  }
+}
+
+// -----
+
+!lds = memref<?xi8, #gpu.address_space<workgroup>>
+!acc = vector<32xf32>
+gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
+  func.func @outside(%a: vector<8xbf16>, %c: !acc, %lds: !lds) -> !acc {
+    %o = arith.constant 0 : index
+    // expected-error @+1 {{R0: cannot analyse a warpgroup op outside a kernel (gpu.func)}}
+    %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, !acc -> !acc
+    // expected-error @+1 {{R0: cannot analyse a warpgroup op outside a kernel}}
+    kda.wgmma_commit
+    // expected-error @+1 {{R0: cannot analyse a warpgroup op outside a kernel}}
+    %r = kda.wgmma_wait %d {pending = 0} : !acc
+    return %r : !acc
   }
 }

@@ -42,10 +42,11 @@ void populateMmaToAMDGPUPatterns(RewritePatternSet &patterns,
 /// accumulators.
 void populateMmaToNVVMPatterns(RewritePatternSet &patterns,
                                const TargetInfo &target);
-/// sm_90: in every kernel of `module` that issues kda.wgmma, a
+/// sm_90: in a module that issues kda.wgmma anywhere, a
 /// fence.proxy.async.shared::cta before each barrier (gpu.barrier,
-/// kda.barrier, kda.lds_barrier), so LDS written by plain stores and
-/// published by the barrier is visible to wgmma's async-proxy reads of B.
+/// kda.barrier, kda.lds_barrier, nvvm.barrier0, nvvm.barrier), so LDS
+/// written by plain stores and published by the barrier is visible to
+/// wgmma's async-proxy reads of B.
 void fenceBarriersForWgmma(Operation *module);
 /// Approximate f32 math (math.exp, math.exp2 and arith.divf with fastmath
 /// afn; 1 / sqrt) -> ex2.approx.ftz, rcp.approx.ftz and rsqrt.approx.ftz
