@@ -235,3 +235,21 @@ gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
     return %r : !acc
   }
 }
+
+// -----
+
+// A wait that leaves `pending` groups open does not cover the newest of
+// them: with one commit after the atom, pending 1 leaves it in flight.
+!lds = memref<?xi8, #gpu.address_space<workgroup>>
+!acc = vector<32xf32>
+gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
+  gpu.func @left_open(%a: vector<8xbf16>, %c: !acc, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %lds = gpu.dynamic_shared_memory : !lds
+    %o = arith.constant 0 : index
+    // expected-error @+1 {{R5: in flight from its issue until the kda.wgmma_wait that covers its commit group, but no kda.wgmma_wait after it in its block covers it (1 kda.wgmma_commit follow it there}}
+    %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, !acc -> !acc
+    kda.wgmma_commit
+    kda.wgmma_wait {pending = 1}
+    gpu.return
+  }
+}

@@ -116,7 +116,7 @@ def KDA_WgmmaWaitOp : KDA_Op<"wgmma_wait",
   let arguments = (ins Variadic<VectorOfRankAndType<[1], [F32]>>:$values,
                        I64Attr:$pending);
   let results = (outs Variadic<VectorOfRankAndType<[1], [F32]>>:$results);
-  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let assemblyFormat = "$values attr-dict (`:` type($values)^)?";
   let hasVerifier = 1;
 }
 
