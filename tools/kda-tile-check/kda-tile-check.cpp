@@ -20,6 +20,7 @@
 // bundle.
 //
 //===----------------------------------------------------------------------===//
+#include "GuardedMemory.h"
 #include "Manifest.h"
 #include "kda/kda_runtime.h"
 
@@ -61,21 +62,31 @@ struct TileKernel {
   bool masked, dynamicLds;
 };
 
-/// Device buffers of one launch: host memory on the emulator, CUDA memory
-/// on the GPU.
+/// Device buffers of one launch: on the emulator host copies that end at
+/// an inaccessible page (GuardedMemory.h: a kernel's access past a buffer
+/// faults where it happens, naming the buffer), CUDA memory on the GPU.
 class Buffers {
 public:
   explicit Buffers(bool device) : device(device) {}
   ~Buffers() {
+    for (void *p : owned) {
+      if (!device) {
+        kda::test::guardedRelease(p);
+        continue;
+      }
 #ifdef KDA_TILE_CHECK_CUDA
-    for (void *p : owned)
       cudaFree(p);
 #endif
+    }
   }
   /// A device copy of `bytes` at `host` (or, for outputs, space for them).
   void *put(const void *host, size_t bytes) {
-    if (!device)
-      return const_cast<void *>(host);
+    if (!device) {
+      void *p = kda::test::guardedAlloc(bytes);
+      owned.push_back(p);
+      std::memcpy(p, host, bytes);
+      return p;
+    }
 #ifdef KDA_TILE_CHECK_CUDA
     void *p = nullptr;
     if (cudaMalloc(&p, bytes) != cudaSuccess)
@@ -90,8 +101,10 @@ public:
 #endif
   }
   bool get(void *host, const void *dev, size_t bytes) {
-    if (!device)
+    if (!device) {
+      std::memcpy(host, dev, bytes);
       return true;
+    }
 #ifdef KDA_TILE_CHECK_CUDA
     return cudaDeviceSynchronize() == cudaSuccess &&
            cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost) == cudaSuccess;
