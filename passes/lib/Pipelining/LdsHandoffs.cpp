@@ -91,10 +91,7 @@ struct Access {
 
 using State = SmallVector<Access>;
 
-bool isWorkgroup(Type t) {
-  auto m = dyn_cast<MemRefType>(t);
-  return m && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(m);
-}
+bool isWorkgroup(Type t) { return isWorkgroupMemRefType(t); }
 
 /// Bytes of a statically shaped memref of int, float, index or vector
 /// elements; unknown (the rest of the space) otherwise.

@@ -1,5 +1,6 @@
 //===- LdsModel.cpp - what the pipeline verifier's LDS models cover -------===//
 #include "kda/Passes/LdsModel.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -35,6 +36,11 @@ bool mlir::kda::staticStridedLayout(MemRefType type,
   return succeeded(type.getStridesAndOffset(strides, offset)) &&
          !ShapedType::isDynamic(offset) &&
          llvm::none_of(strides, ShapedType::isDynamic);
+}
+
+bool mlir::kda::isWorkgroupMemRefType(Type t) {
+  auto m = dyn_cast<MemRefType>(t);
+  return m && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(m);
 }
 
 bool mlir::kda::isUntrackedLdsType(Type t) {

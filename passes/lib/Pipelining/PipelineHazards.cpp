@@ -1445,8 +1445,7 @@ static std::optional<LdsAccess> ldsAccessOf(Operation *op) {
 }
 
 static bool isWorkgroupMemRef(Value v) {
-  auto type = dyn_cast<MemRefType>(v.getType());
-  return type && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type);
+  return isWorkgroupMemRefType(v.getType());
 }
 
 /// The LDS array a value views (through memref.view, to its source).

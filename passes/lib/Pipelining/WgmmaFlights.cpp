@@ -15,10 +15,7 @@ using namespace mlir::kda;
 
 namespace {
 
-bool isWorkgroup(Type t) {
-  auto m = dyn_cast<MemRefType>(t);
-  return m && gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(m);
-}
+bool isWorkgroup(Type t) { return isWorkgroupMemRefType(t); }
 
 /// Whether `op` (or an op nested in it) may write workgroup memory: a write
 /// effect on a workgroup memref, or effects it does not declare while it

@@ -29,6 +29,10 @@ namespace mlir::kda {
 /// the block: it is not one.
 bool isBarrier(Operation *op);
 
+/// Whether `t` is a memref in workgroup memory (LDS) as the models place
+/// it (GPUDialect::hasWorkgroupMemoryAddressSpace).
+bool isWorkgroupMemRefType(Type t);
+
 /// Whether `t` reaches LDS in a way the verifier cannot place or track: a
 /// memref in integer address space 3 (LDS on NVPTX and AMDGPU, where the
 /// model reads `#gpu.address_space<workgroup>`), an LLVM pointer into
