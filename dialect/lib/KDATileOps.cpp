@@ -81,8 +81,9 @@ LogicalResult WgmmaOp::verify() {
                          << " must have the identity layout";
   std::string why = getSharedLayout().invalidReason(atom.k, atom.n);
   if (!why.empty())
-    return emitOpError() << "B's shared layout (lbo " << getLbo() << ", sbo "
-                         << getSbo() << "): " << why;
+    return emitOpError() << "B's shared layout ("
+                         << (getBMnMajor() ? "MN" : "K") << "-major, lbo "
+                         << getLbo() << ", sbo " << getSbo() << "): " << why;
   // The descriptor keeps the start's bits from the 16th: a constant
   // offset must be 16-byte aligned and, in a buffer of known size, hold
   // the operand.
@@ -148,6 +149,9 @@ LogicalResult WgmmaWaitOp::inferReturnTypes(MLIRContext *,
 
 LogicalResult TestTileGemmOp::verify() {
   const int64_t m = getM(), n = getN(), k = getK();
+  if (getBMnMajor() && !getWarpgroup())
+    return emitOpError() << "b_mn_major places B for the warpgroup atom; it "
+                            "needs warpgroup";
   if (m <= 0 || n <= 0 || k <= 0 || m % 64 || n % 64)
     return emitOpError() << "needs m and n positive multiples of the 64 x 64 "
                             "workgroup tile and k > 0, got m = "

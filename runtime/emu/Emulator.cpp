@@ -770,6 +770,7 @@ struct WgmmaDeposit {
   int32_t elems[2] = {0, 0};
   const uint8_t *b = nullptr;
   int64_t lbo = 0, sbo = 0;
+  bool mnMajor = false;
 };
 
 /// A wave's share of a warpgroup atom in flight: the B elements it read at
@@ -964,8 +965,13 @@ float bf16At(const uint8_t *p) {
   return f;
 }
 
-int64_t sharedOffset(int64_t k, int64_t n, int64_t lbo, int64_t sbo) {
-  return (n / 8) * sbo + (k / 8) * lbo + (n % 8) * 16 + (k % 8) * 2;
+/// SharedOperandLayout::byteOffset (MmaAtoms.h; the runtime links no
+/// dialect): K-major core-matrix rows are 8 k of one n, MN-major 8 n of
+/// one k.
+int64_t sharedOffset(const WgmmaDeposit &d, int64_t k, int64_t n) {
+  const int64_t core = (n / 8) * d.sbo + (k / 8) * d.lbo;
+  return d.mnMajor ? core + (k % 8) * 16 + (n % 8) * 2
+                   : core + (n % 8) * 16 + (k % 8) * 2;
 }
 
 /// Gathers the wave's A rows (16 x 16), C rows (16 x n) and B (16 x n)
@@ -993,7 +999,8 @@ bool gatherGroupTiles(Thread *t, uint32_t p, WaveTiles &out) {
     for (uint32_t l = 0; l < wave; ++l) {
       const WgmmaDeposit &d = x.groupDeposits[p][base + l];
       if (d.stamp != t->syncs || d.n != n || d.b != first.b ||
-          d.lbo != first.lbo || d.sbo != first.sbo)
+          d.lbo != first.lbo || d.sbo != first.sbo ||
+          d.mnMajor != first.mnMajor)
         return mmaError(t, "lane " + std::to_string(l) +
                                " did not take part in the same warpgroup "
                                "atom as lane 0 (same n and B descriptor)"),
@@ -1027,7 +1034,7 @@ bool gatherGroupTiles(Thread *t, uint32_t p, WaveTiles &out) {
                false;
   }
   // B through the descriptor, inside the dynamic LDS region.
-  const int64_t extent = sharedOffset(15, n - 1, first.lbo, first.sbo) + 2;
+  const int64_t extent = sharedOffset(first, 15, n - 1) + 2;
   const uint8_t *lo = x.dynamicLds.data(),
                 *hi = x.dynamicLds.data() + x.dynamicLds.size();
   if (first.b < lo || first.b + extent > hi)
@@ -1047,7 +1054,7 @@ bool gatherGroupTiles(Thread *t, uint32_t p, WaveTiles &out) {
   f.dynamicLo = first.b - lo;
   for (int64_t k = 0; k < 16; ++k)
     for (int64_t c = 0; c < n; ++c) {
-      const int64_t at = sharedOffset(k, c, first.lbo, first.sbo);
+      const int64_t at = sharedOffset(first, k, c);
       uint16_t h;
       std::memcpy(&h, first.b + at, 2);
       f.at.push_back(at);
@@ -1093,8 +1100,8 @@ void kda::emu::wgmmaStoreCheck(Thread *t, int64_t lo, int64_t bytes) {
 extern "C" void kda_emu_wgmma(void *ctx, int32_t n, const float *a,
                               const int32_t *aAt, int32_t aElems,
                               const uint8_t *b, int64_t lbo, int64_t sbo,
-                              const float *c, const int32_t *cAt,
-                              int32_t cElems, float *d) {
+                              int32_t mnMajor, const float *c,
+                              const int32_t *cAt, int32_t cElems, float *d) {
   auto *t = static_cast<Thread *>(ctx);
   kda::emu::Workgroup &wg = *t->wg;
   auto passThrough = [&] { kda::emu::copyAccumulator(c, d, cElems); };
@@ -1104,7 +1111,8 @@ extern "C" void kda_emu_wgmma(void *ctx, int32_t n, const float *a,
   kda::emu::TileExtras &x = kda::emu::tileExtras(wg);
   const uint32_t p = *half;
   kda::emu::WgmmaDeposit &dep = x.groupDeposits[p][t->linear];
-  dep = {t->syncs + 1, n, {a, c}, {aAt, cAt}, {aElems, cElems}, b, lbo, sbo};
+  dep = {t->syncs + 1, n,   {a, c},      {aAt, cAt}, {aElems, cElems}, b,
+         lbo,          sbo, mnMajor != 0};
   kda::emu::yield(t, kda::emu::SyncKind::Shuffle);
   if (wg.poisoned)
     return passThrough();

@@ -112,13 +112,14 @@ void kda_emu_mma(void *ctx, int32_t m, int32_t n, int32_t k, const float *a,
 // in a warpgroup (4 waves, 128 threads) passes its fragments of A (64 x 16)
 // and C (64 x n) with their (row, col) pairs, its wave's 16 rows; B (16 x n)
 // is read from `b` (in the dynamic LDS region) by the canonical K-major
-// placement with core matrices `lbo` / `sbo` bytes apart. D = A B + C at
+// placement, or MN-major where `mnMajor` is non-zero, with core matrices
+// `lbo` / `sbo` bytes apart along k / n. D = A B + C at
 // the lane's C coordinates. The B bytes must stay unchanged until the
 // kda_emu_wgmma_wait covering the atom's commit group.
 void kda_emu_wgmma(void *ctx, int32_t n, const float *a, const int32_t *aAt,
                    int32_t aElems, const uint8_t *b, int64_t lbo, int64_t sbo,
-                   const float *c, const int32_t *cAt, int32_t cElems,
-                   float *d);
+                   int32_t mnMajor, const float *c, const int32_t *cAt,
+                   int32_t cElems, float *d);
 void kda_emu_wgmma_commit(void *ctx);
 void kda_emu_wgmma_wait(void *ctx, int64_t pending);
 // The running workgroup's dynamic LDS region; `bytes` is what the kernel

@@ -51,24 +51,31 @@ TEST(MmaAtoms, EveryLayoutIsABijection) {
 // matrix of 8 n-rows of 16 bytes contiguous; the descriptor keeps start,
 // leading and stride byte offsets >> 4 in bits 0, 16 and 32.
 TEST(MmaAtoms, SharedOperandLayout) {
-  for (const MmaAtom *a : warpgroupAtomsOf("sm_90")) {
-    SCOPED_TRACE(a->name.str());
-    // k-adjacent core matrices side by side, n-adjacent after the k ones.
-    SharedOperandLayout l{128, 256};
-    ASSERT_EQ(l.invalidReason(a->k, a->n), "");
-    std::set<unsigned> bytes;
-    for (unsigned k = 0; k < a->k; ++k)
-      for (unsigned n = 0; n < a->n; ++n) {
-        unsigned b = l.byteOffset(k, n);
-        EXPECT_EQ(b % 2, 0u);
-        EXPECT_TRUE(bytes.insert(b).second) << "(" << k << ", " << n << ")";
-        EXPECT_LT(b, l.extentBytes(a->k, a->n));
-      }
-    EXPECT_EQ(l.extentBytes(a->k, a->n), 2 * a->k * a->n);
-  }
+  for (const MmaAtom *a : warpgroupAtomsOf("sm_90"))
+    for (bool mn : {false, true}) {
+      SCOPED_TRACE(a->name.str() + (mn ? " MN-major" : " K-major"));
+      // k-adjacent core matrices side by side, n-adjacent after the k ones.
+      SharedOperandLayout l{128, 256, mn};
+      ASSERT_EQ(l.invalidReason(a->k, a->n), "");
+      std::set<unsigned> bytes;
+      for (unsigned k = 0; k < a->k; ++k)
+        for (unsigned n = 0; n < a->n; ++n) {
+          unsigned b = l.byteOffset(k, n);
+          EXPECT_EQ(b % 2, 0u);
+          EXPECT_TRUE(bytes.insert(b).second) << "(" << k << ", " << n << ")";
+          EXPECT_LT(b, l.extentBytes(a->k, a->n));
+        }
+      EXPECT_EQ(l.extentBytes(a->k, a->n), 2 * a->k * a->n);
+    }
   SharedOperandLayout l{128, 256};
   EXPECT_EQ(l.byteOffset(9, 3), 128u + 3 * 16 + 1 * 2);
   EXPECT_EQ(l.byteOffset(0, 8), 256u);
+  // MN-major: a core-matrix row is 8 consecutive n of one k.
+  SharedOperandLayout mn{128, 256, true};
+  EXPECT_EQ(mn.byteOffset(9, 3), 128u + 1 * 16 + 3 * 2);
+  EXPECT_EQ(mn.byteOffset(0, 8), 256u);
+  EXPECT_EQ(mn.byteOffset(7, 7), 7u * 16 + 7 * 2);
+  EXPECT_EQ(wgmmaDescriptor(0, mn), wgmmaDescriptor(0, l));
   EXPECT_NE(SharedOperandLayout({120, 256})
                 .invalidReason(16, 64)
                 .find("leading-dimension byte offset 120"),

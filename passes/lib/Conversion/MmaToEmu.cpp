@@ -9,8 +9,8 @@
 // coordinates. The buffers are stack slots of the kernel's entry block (a
 // slot per kda.mma, so loops do not grow the fiber's stack).
 //
-// kda.wgmma becomes kda_emu_wgmma(ctx, n, A, A_at, nA, B, lbo, sbo, C, C_at,
-// nC, D), a lane's A and C fragments by the warpgroup atom's layout (its
+// kda.wgmma becomes kda_emu_wgmma(ctx, n, A, A_at, nA, B, lbo, sbo, mn, C,
+// C_at, nC, D), a lane's A and C fragments by the warpgroup atom's layout (its
 // place in the group: thread id mod 128) and B's start; kda.wgmma_commit
 // and kda.wgmma_wait become calls that keep the flights' books.
 //
@@ -171,12 +171,14 @@ LogicalResult MmaEmuLowering::lower(WgmmaOp op, const MmaAtom &atom) {
   MLIRContext *ctx = op.getContext();
   Type ptr = LLVM::LLVMPointerType::get(ctx), i32 = b.getI32Type(),
        i64 = b.getI64Type();
-  // kda_emu_wgmma(ctx, n, a, a_at, na, b, lbo, sbo, c, c_at, nc, d)
-  func::FuncOp callee = declareInModule(
-      fn, "kda_emu_wgmma",
-      FunctionType::get(
-          ctx, {ptr, i32, ptr, ptr, i32, ptr, i64, i64, ptr, ptr, i32, ptr},
-          {}));
+  // kda_emu_wgmma(ctx, n, a, a_at, na, b, lbo, sbo, mn_major, c, c_at, nc,
+  // d)
+  func::FuncOp callee =
+      declareInModule(fn, "kda_emu_wgmma",
+                      FunctionType::get(ctx,
+                                        {ptr, i32, ptr, ptr, i32, ptr, i64, i64,
+                                         i32, ptr, ptr, i32, ptr},
+                                        {}));
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value lane = arith::RemUIOp::create(
       b, loc, tid, arith::ConstantIndexOp::create(b, loc, atom.waveSize));
@@ -190,7 +192,8 @@ LogicalResult MmaEmuLowering::lower(WgmmaOp op, const MmaAtom &atom) {
   args.append({pointerTo(b, loc, a.values), pointerTo(b, loc, a.coords),
                cst(a.elems, 32)});
   args.append({pointerTo(b, loc, op.getLds(), op.getOffset()),
-               cst(op.getLbo(), 64), cst(op.getSbo(), 64)});
+               cst(op.getLbo(), 64), cst(op.getSbo(), 64),
+               cst(op.getBMnMajor() ? 1 : 0, 32)});
   args.append({pointerTo(b, loc, c.values), pointerTo(b, loc, c.coords),
                cst(c.elems, 32), pointerTo(b, loc, d)});
   func::CallOp::create(b, loc, callee, args);

@@ -163,12 +163,13 @@ struct WgmmaToPtx : OpRewritePattern<WgmmaOp> {
     Value desc = descriptorOf(rw, loc, op.getLds(), op.getOffset(),
                               op.getSharedLayout());
     const unsigned nd = unsigned(c.size());
-    // D = A B + D (scale-d true), A and B unscaled, B K-major (not
-    // transposed).
+    // D = A B + D (scale-d true), A and B unscaled, B K-major (imm-trans-b
+    // 0) or MN-major (1).
+    const char *transB = op.getBMnMajor() ? "1" : "0";
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" +
                        atom.name.str() + " {" + operandList(0, nd) + "}, {" +
                        operandList(nd, 4) + "}, $" + std::to_string(nd + 4) +
-                       ", p, 1, 1, 0;\n}";
+                       ", p, 1, 1, " + transB + ";\n}";
     NVVM::WgmmaFenceAlignedOp::create(rw, loc);
     SmallVector<Value> inputs(a);
     inputs.push_back(desc);

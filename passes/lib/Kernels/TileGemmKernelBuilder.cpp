@@ -12,9 +12,10 @@
 //   warpgroup (dynamic only): the 4 waves of sm_90 are one warpgroup; each
 //            k step of 16 is one kda.wgmma over the whole 64 x 64 tile, A
 //            from the threads' fragments, B read by the tensor core from
-//            LDS staged K-major in core matrices (SharedOperandLayout: k
-//            pairs of one column are one word, core matrices along k 128
-//            bytes apart, along n K x 16), committed and waited each step.
+//            LDS staged in core matrices (SharedOperandLayout), K-major (k
+//            pairs of one column are one word) or with b_mn_major MN-major
+//            (n pairs of one row), core matrices along k 128 bytes apart,
+//            along n K x 16; committed and waited each step.
 // The masked variant selects 0 where the global row < column, on the
 // accumulator fragments, from their layout (select, never a multiply).
 // Nothing here names a target: the atom comes from the table.
@@ -43,15 +44,18 @@ struct TileGemmPlan {
   int64_t M, N, K;
   int64_t bk;      // k per LDS stage (K when dynamic)
   int64_t kStep;   // k per unrolled group of atoms inside a stage
-  bool masked, dynamic, warpgroup;
+  bool masked, dynamic, warpgroup, bMnMajor;
   unsigned waveSize;
   unsigned piecesPerWave() const {
     if (warpgroup)
       return 1; // the group's one atom covers the tile
     return unsigned((kTile / atom->m) * (kTile / atom->n)) / kWaves;
   }
-  /// The warpgroup variant's B: K-major core matrices of the K x 64 tile.
-  SharedOperandLayout bLayout() const { return {128, unsigned(K * 16)}; }
+  /// The warpgroup variant's B: core matrices of the K x 64 tile, K-major
+  /// or MN-major.
+  SharedOperandLayout bLayout() const {
+    return {128, unsigned(K * 16), bMnMajor};
+  }
   int64_t ldsBytes() const { return 2 * kTile * bk * 2; } // A and B, bf16
 };
 
@@ -59,6 +63,7 @@ LogicalResult plan(TestTileGemmOp op, const TargetInfo &target,
                    TileGemmPlan &p) {
   std::string why;
   p.warpgroup = op.getWarpgroup();
+  p.bMnMajor = op.getBMnMajor();
   p.atom = p.warpgroup ? findWarpgroupAtom(target.chip, kTile, why)
                        : preferredMmaAtom(target.chip, ScalarKind::BF16,
                                           ScalarKind::F32, kTile, kTile, why);
@@ -122,8 +127,10 @@ private:
   /// (row stride cols, from 0), the workgroup's threads striding over it.
   void copyTile(Value src, Value srcOff, int64_t srcLd, Value dst,
                 int64_t rows, int64_t cols);
-  /// Copies B's K x 64 tile at column `colBase` into `dst` K-major
-  /// (bLayout): each thread a k pair of one column, one LDS word.
+  /// Copies B's K x 64 tile at column `colBase` into `dst` as bLayout
+  /// places it: each thread a pair of elements adjacent in a core-matrix
+  /// row (a k pair of one column K-major, an n pair of one row MN-major),
+  /// one LDS word.
   void copyBCoreMatrices(Value src, Value colBase, Value dst);
   /// One k step of the warpgroup atom; returns the waited accumulator.
   Value wgmmaStep(Value acc, Value k0);
@@ -149,20 +156,25 @@ void TileGemmEmitter::copyBCoreMatrices(Value src, Value colBase, Value dst) {
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
-  Value k = mul(arith::DivUIOp::create(b, loc, i, idx(kTile)), idx(2));
-  Value n = arith::RemUIOp::create(b, loc, i, idx(kTile));
-  // byteOffset(k, n) / 2 in bf16 elements, k even.
   auto div = [&](Value x, int64_t d) -> Value {
     return arith::DivUIOp::create(b, loc, x, idx(d));
   };
   auto rem = [&](Value x, int64_t d) -> Value {
     return arith::RemUIOp::create(b, loc, x, idx(d));
   };
+  // The pair's first element (k, n), its second one on along the row.
+  Value k = l.mnMajor ? div(i, kTile / 2) : mul(div(i, kTile), idx(2));
+  Value n = l.mnMajor ? mul(rem(i, kTile / 2), idx(2)) : rem(i, kTile);
+  // byteOffset(k, n) / 2 in bf16 elements.
+  Value inCore = l.mnMajor ? add(mul(rem(k, 8), idx(8)), rem(n, 8))
+                           : add(mul(rem(n, 8), idx(8)), rem(k, 8));
   Value at =
       add(add(mul(div(n, 8), idx(l.sbo / 2)), mul(div(k, 8), idx(l.lbo / 2))),
-          add(mul(rem(n, 8), idx(8)), rem(k, 8)));
+          inCore);
   for (int64_t e = 0; e < 2; ++e) {
-    Value from = add(mul(add(k, idx(e)), idx(p.N)), add(colBase, n));
+    Value kk = l.mnMajor ? k : add(k, idx(e));
+    Value nn = l.mnMajor ? add(n, idx(e)) : n;
+    Value from = add(mul(kk, idx(p.N)), add(colBase, nn));
     Value v = memref::LoadOp::create(b, loc, src, ValueRange{from});
     memref::StoreOp::create(b, loc, v, dst, ValueRange{add(at, idx(e))});
   }

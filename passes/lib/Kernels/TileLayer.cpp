@@ -216,7 +216,8 @@ Value mlir::kda::emitWgmma(OpBuilder &b, Location loc, const MmaAtom &atom,
   return WgmmaOp::create(b, loc, c.getType(),
                          MmaKindAttr::get(b.getContext(), atom.kind), a, lds,
                          byteOffset, b.getI64IntegerAttr(layout.lbo),
-                         b.getI64IntegerAttr(layout.sbo), c);
+                         b.getI64IntegerAttr(layout.sbo),
+                         layout.mnMajor ? b.getUnitAttr() : UnitAttr(), c);
 }
 
 Value mlir::kda::zeroAccumulator(OpBuilder &b, Location loc,

@@ -31,3 +31,11 @@ func.func @lds_too_small(%a: memref<64x1024xbf16>, %b: memref<1024x64xbf16>, %c:
   kda.test_tile_gemm a(%a : memref<64x1024xbf16>) b(%b : memref<1024x64xbf16>) c(%c : memref<64x64xf32>) {m = 64, n = 64, k = 1024, dynamic_lds}
   return
 }
+
+// -----
+
+func.func @mn_major_without_warpgroup(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{b_mn_major places B for the warpgroup atom; it needs warpgroup}}
+  kda.test_tile_gemm a(%a : memref<64x64xbf16>) b(%b : memref<64x64xbf16>) c(%c : memref<64x64xf32>) {m = 64, n = 64, k = 64, dynamic_lds, b_mn_major}
+  return
+}

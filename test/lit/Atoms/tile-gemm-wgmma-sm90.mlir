@@ -23,8 +23,12 @@
 // PTX: wgmma.wait_group.sync.aligned 0;
 // PTX-LABEL: .visible .entry kda_tile_gemm_wgmma_masked_kd{{[0-9a-f]+}}(
 // PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// The MN-major variant: imm-trans-b 1 (the last immediate).
+// PTX-LABEL: .visible .entry kda_tile_gemm_wgmma_mn_kd{{[0-9a-f]+}}(
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1;
 // FIG: sm_90 kda_tile_gemm_wgmma: {{.*}}registers {{[0-9]+}}, scratch_bytes 0, spills 0
 // FIG: sm_90 kda_tile_gemm_wgmma_masked: {{.*}}spills 0
+// FIG: sm_90 kda_tile_gemm_wgmma_mn: {{.*}}spills 0
 // FAR: k = 16384: B's shared layout: the stride-dimension byte offset 262144 is not a multiple of 16 below 2^18
 // NOATOM: gfx942 has no warpgroup matrix atom 64x64x16 bf16 -> f32; it has: mfma_f32_16x16x16_bf16
 

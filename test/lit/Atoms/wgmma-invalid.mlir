@@ -51,7 +51,7 @@ func.func @global_b(%a: vector<8xbf16>, %g: memref<?xi8>, %o: index, %c: vector<
 
 !lds = memref<?xi8, #gpu.address_space<workgroup>>
 func.func @unaligned_lbo(%a: vector<8xbf16>, %lds: !lds, %o: index, %c: vector<32xf32>) {
-  // expected-error @+1 {{B's shared layout (lbo 120, sbo 256): the leading-dimension byte offset 120 is not a multiple of 16 below 2^18}}
+  // expected-error @+1 {{B's shared layout (K-major, lbo 120, sbo 256): the leading-dimension byte offset 120 is not a multiple of 16 below 2^18}}
   %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 120, sbo = 256} : vector<8xbf16>, !lds, vector<32xf32> -> vector<32xf32>
   return
 }
@@ -62,6 +62,18 @@ func.func @unaligned_lbo(%a: vector<8xbf16>, %lds: !lds, %o: index, %c: vector<3
 func.func @overlapping_core_matrices(%a: vector<8xbf16>, %lds: !lds, %o: index, %c: vector<32xf32>) {
   // expected-error @+1 {{core matrices at bytes 0 and 64 overlap}}
   %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 64, sbo = 256} : vector<8xbf16>, !lds, vector<32xf32> -> vector<32xf32>
+  return
+}
+
+// -----
+
+// MN-major, the B of a row-major 16 x 64 slice: 64 n-bytes of 16 bytes each
+// a k row put n-adjacent core matrices 16 bytes apart, inside each other.
+!lds = memref<4096xi8, #gpu.address_space<workgroup>>
+func.func @mn_major_rows_as_is(%a: vector<8xbf16>, %lds: !lds, %c: vector<32xf32>) {
+  %o = arith.constant 0 : index
+  // expected-error @+1 {{B's shared layout (MN-major, lbo 1024, sbo 16): core matrices at bytes 0 and 16 overlap}}
+  %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 1024, sbo = 16, b_mn_major} : vector<8xbf16>, !lds, vector<32xf32> -> vector<32xf32>
   return
 }
 

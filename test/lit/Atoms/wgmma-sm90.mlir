@@ -27,12 +27,27 @@
 // CHECK: llvm.extractvalue %[[W]][31]
 // CHECK: vector.store
 // VERIFIED: wgmma.wait_group.sync.aligned 0;
+// B MN-major: imm-trans-b 1.
+// CHECK-LABEL: gpu.func @wgmma_mn
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, $36, p, 1, 1, 1;
 gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
   gpu.func @wgmma_64x64(%a: vector<8xbf16>, %c: vector<32xf32>, %off: index, %out: memref<32xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
     gpu.barrier
     %d0 = kda.wgmma %a, %lds[%off], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, memref<?xi8, #gpu.address_space<workgroup>>, vector<32xf32> -> vector<32xf32>
     %d1 = kda.wgmma %a, %lds[%off], %d0 {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, memref<?xi8, #gpu.address_space<workgroup>>, vector<32xf32> -> vector<32xf32>
+    kda.wgmma_commit
+    %r = kda.wgmma_wait %d1 {pending = 0} : vector<32xf32>
+    %i = arith.constant 0 : index
+    vector.store %r, %out[%i] : memref<32xf32>, vector<32xf32>
+    gpu.return
+  }
+  gpu.func @wgmma_mn(%a: vector<8xbf16>, %c: vector<32xf32>, %off: index, %out: memref<32xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %d0 = kda.wgmma %a, %lds[%off], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256, b_mn_major} : vector<8xbf16>, memref<?xi8, #gpu.address_space<workgroup>>, vector<32xf32> -> vector<32xf32>
+    %d1 = kda.wgmma %a, %lds[%off], %d0 {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256, b_mn_major} : vector<8xbf16>, memref<?xi8, #gpu.address_space<workgroup>>, vector<32xf32> -> vector<32xf32>
     kda.wgmma_commit
     %r = kda.wgmma_wait %d1 {pending = 0} : vector<32xf32>
     %i = arith.constant 0 : index

@@ -19,3 +19,14 @@ func.func @tile_gemm_wgmma_masked(%a: memref<64x48xbf16>,
                                   dynamic_lds, warpgroup}
   return
 }
+
+// B MN-major (imm-trans-b 1): core-matrix rows are 8 consecutive n of one
+// k, as a row-major B gives them.
+func.func @tile_gemm_wgmma_mn(%a: memref<128x160xbf16>,
+                              %b: memref<160x128xbf16>,
+                              %c: memref<128x128xf32>) {
+  kda.test_tile_gemm a(%a : memref<128x160xbf16>) b(%b : memref<160x128xbf16>)
+      c(%c : memref<128x128xf32>) {m = 128, n = 128, k = 160, dynamic_lds,
+                                   warpgroup, b_mn_major}
+  return
+}

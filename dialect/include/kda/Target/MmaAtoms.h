@@ -104,19 +104,27 @@ struct MmaAtom {
   }
 };
 
-/// A wgmma's B operand (k x n, 16-bit elements) in shared memory: the
-/// canonical K-major layout without swizzle (PTX ISA, "Shared Memory Matrix
-/// Layout" of wgmma): 8 x 8 core matrices, each 8 rows (n) of 16 bytes (8
-/// consecutive k) in 128 contiguous bytes; core matrices adjacent along k
-/// lie `lbo` bytes apart (the leading-dimension byte offset), along n `sbo`
-/// bytes apart (the stride-dimension byte offset). The emulator, the
-/// lowering's descriptor and the verifier's footprint all read it from
-/// here.
+/// A wgmma's B operand (k x n, 16-bit elements) in shared memory, in one of
+/// the two canonical layouts without swizzle (PTX ISA, "Shared Memory Matrix
+/// Layout" of wgmma), both made of 8 x 8 core matrices of 128 contiguous
+/// bytes, core matrices adjacent along k `lbo` bytes apart (the
+/// leading-dimension byte offset) and along n `sbo` bytes apart (the
+/// stride-dimension byte offset):
+///  - K-major (imm-trans-b 0): a core matrix is 8 rows of one n each, 16
+///    bytes of 8 consecutive k;
+///  - MN-major (`mnMajor`, imm-trans-b 1): 8 rows of one k each, 16 bytes
+///    of 8 consecutive n - what a row-major k x n matrix gives 16 bytes at a
+///    time (the chunk scan's update reads k o exp(G_last - G) that way).
+/// The emulator, the lowering's descriptor and the verifier's footprint all
+/// read it from here.
 struct SharedOperandLayout {
   unsigned lbo, sbo;
+  bool mnMajor = false;
   /// The byte of element (k, n) relative to the operand's start.
   unsigned byteOffset(unsigned k, unsigned n) const {
-    return (n / 8) * sbo + (k / 8) * lbo + (n % 8) * 16 + (k % 8) * 2;
+    const unsigned core = (n / 8) * sbo + (k / 8) * lbo;
+    return mnMajor ? core + (k % 8) * 16 + (n % 8) * 2
+                   : core + (n % 8) * 16 + (k % 8) * 2;
   }
   /// One past the last byte a k x n operand reads.
   unsigned extentBytes(unsigned k, unsigned n) const;

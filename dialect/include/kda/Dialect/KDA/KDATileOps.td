@@ -51,9 +51,10 @@ def KDA_WgmmaOp : KDA_Op<"wgmma", [AllTypesMatch<["c", "d"]>]> {
     of the group holding rows 16 w .. 16 w + 15); B (16 x n) is read by the
     tensor core from workgroup memory: `%lds` (a rank-1 i8 memref in the
     workgroup address space) from byte `%offset`, in the canonical K-major
-    layout with core matrices `lbo` bytes apart along k and `sbo` bytes
-    apart along n (MmaAtoms.h, SharedOperandLayout); `%c` is the thread's
-    accumulator fragment.
+    layout, or with `b_mn_major` the MN-major one (16 bytes of 8
+    consecutive n a core-matrix row: a row-major B as it is), core matrices
+    `lbo` bytes apart along k and `sbo` bytes apart along n (MmaAtoms.h,
+    SharedOperandLayout); `%c` is the thread's accumulator fragment.
 
     The product is asynchronous: the result is in flight until a
     `kda.wgmma_wait` covering its commit group returns it, and the B bytes
@@ -73,7 +74,7 @@ def KDA_WgmmaOp : KDA_Op<"wgmma", [AllTypesMatch<["c", "d"]>]> {
                        Arg<MemRefRankOf<[I8], [1]>, "workgroup memory holding B",
                            [MemRead]>:$lds,
                        Index:$offset,
-                       I64Attr:$lbo, I64Attr:$sbo,
+                       I64Attr:$lbo, I64Attr:$sbo, UnitAttr:$b_mn_major,
                        VectorOfRankAndType<[1], [F32]>:$c);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$d);
   let assemblyFormat = [{
@@ -82,7 +83,7 @@ def KDA_WgmmaOp : KDA_Op<"wgmma", [AllTypesMatch<["c", "d"]>]> {
   }];
   let extraClassDeclaration = [{
     ::mlir::kda::SharedOperandLayout getSharedLayout() {
-      return {unsigned(getLbo()), unsigned(getSbo())};
+      return {unsigned(getLbo()), unsigned(getSbo()), getBMnMajor()};
     }
   }];
   let hasVerifier = 1;
@@ -139,14 +140,16 @@ def KDA_TestTileGemmOp : KDA_Op<"test_tile_gemm"> {
     k >= 256: the sm_90 opt-in path) instead of a static per-step tile.
     `warpgroup` (with `dynamic_lds`): the four waves issue the 64 x 64 tile
     as one warpgroup atom (kda.wgmma, m64n64k16) a k step, A from their
-    registers, B staged K-major in the canonical core-matrix layout.
+    registers, B staged K-major in the canonical core-matrix layout, or
+    with `b_mn_major` (and `warpgroup`) MN-major.
   }];
   let arguments = (ins
     Arg<AnyMemRef, "A [m, k], bf16", [MemRead]>:$a,
     Arg<AnyMemRef, "B [k, n], bf16", [MemRead]>:$b,
     Arg<AnyMemRef, "C [m, n], f32", [MemWrite]>:$c,
     I64Attr:$m, I64Attr:$n, I64Attr:$k,
-    UnitAttr:$masked, UnitAttr:$dynamic_lds, UnitAttr:$warpgroup);
+    UnitAttr:$masked, UnitAttr:$dynamic_lds, UnitAttr:$warpgroup,
+    UnitAttr:$b_mn_major);
   let assemblyFormat = [{
     `a` `(` $a `:` type($a) `)` `b` `(` $b `:` type($b) `)`
     `c` `(` $c `:` type($c) `)` attr-dict
