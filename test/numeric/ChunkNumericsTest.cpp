@@ -298,6 +298,19 @@ std::vector<ChunkCase> chunkCases() {
   // "short" at H 2: 9 chunks, the longest 2; on 40 units 32 columns (64
   // workgroups: two steps) beat 16 (128: four) and 64 (two larger steps).
   cases.push_back({"chunk_heads128", "emu32", "short", "40", "_scan_v32"});
+  // The same layer with warpgroup_scan: its 64- and 128-column scans on
+  // sm_90's warpgroup atom (emu32 executes wgmma), the 64-column one picked
+  // on one unit (both self-staged, it has the cheaper step), each over the
+  // short rows and the varlen mix; its 32- and 16-column register scans
+  // read the records as split words; on emu (no warpgroup atom) the wide
+  // blocks are left out and the 16-column scan runs.
+  for (const char *batch : {"short", "varlen"}) {
+    cases.push_back({"chunk_heads128_wg", "emu32", batch, "1", "_scan_v64"});
+    cases.push_back(
+        {"chunk_heads128_wg", "emu32", batch, nullptr, "_scan_v128", 3});
+  }
+  cases.push_back({"chunk_heads128_wg", "emu32", "short", "40", "_scan_v32"});
+  cases.push_back({"chunk_heads128_wg", "emu", "short"});
   // The scan split within a sequence (maps, join, segments), picked where
   // the planner's cost model finds it cheaper than the plain scan: at
   // chunk 16 and segment_chunks 2 (chunk_split) the varlen batch's rows

@@ -255,7 +255,8 @@ ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
       op.getCuSeqlens(), op.getSlots(), op.getHasInitialState(), op.getState(),
       op.getO(), op.getChunkSize(), ChunkStage::Scan,
       stages ? at.getI64IntegerAttr(*stages) : IntegerAttr(),
-      at.getI64IntegerAttr(blockV), /*segment_chunks=*/IntegerAttr());
+      at.getI64IntegerAttr(blockV), /*segment_chunks=*/IntegerAttr(),
+      op.getWarpgroupScan());
   ScanVerdict v;
   {
     ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {

@@ -19,6 +19,7 @@
 // wgmma issued after it (the writer fences, then synchronises).
 //
 //===----------------------------------------------------------------------===//
+#include "ScheduleLowering.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/AtomLowering.h"
 
@@ -160,15 +161,30 @@ struct WgmmaToPtx : OpRewritePattern<WgmmaOp> {
     Location loc = op.getLoc();
     SmallVector<Value> a = scalarsAs(rw, loc, op.getA(), rw.getI32Type());
     SmallVector<Value> c = scalarsAs(rw, loc, op.getC(), rw.getF32Type());
-    Value desc = descriptorOf(rw, loc, op.getLds(), op.getOffset(),
-                              op.getSharedLayout());
+    // A constant part of B's offset is added to the descriptor in the PTX
+    // (its start field, bytes >> 4: no carry, the shared window is below
+    // 2^18 bytes), so the atoms of one buffer share one descriptor; as
+    // values of their own, every atom's descriptor was loop-invariant and
+    // LLVM hoisted them all out of the scan's chunk loop (sm_90's warpgroup
+    // scan: 48 of them live across it, 1184 bytes spilled).
+    auto [dynamic, constant] =
+        lowering::peelConstantIndex(rw, loc, op.getOffset());
+    Value desc =
+        descriptorOf(rw, loc, op.getLds(), dynamic, op.getSharedLayout());
     const unsigned nd = unsigned(c.size());
+    std::string descOperand = "$" + std::to_string(nd + 4);
+    std::string add;
+    if (constant) {
+      add = ".reg .b64 d;\nadd.s64 d, " + descOperand + ", " +
+            std::to_string(constant >> 4) + ";\n";
+      descOperand = "d";
+    }
     // D = A B + D (scale-d true), A and B unscaled, B K-major (imm-trans-b
     // 0) or MN-major (1).
     const char *transB = op.getBMnMajor() ? "1" : "0";
-    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" +
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" + add +
                        atom.name.str() + " {" + operandList(0, nd) + "}, {" +
-                       operandList(nd, 4) + "}, $" + std::to_string(nd + 4) +
+                       operandList(nd, 4) + "}, " + descOperand +
                        ", p, 1, 1, " + transB + ";\n}";
     NVVM::WgmmaFenceAlignedOp::create(rw, loc);
     SmallVector<Value> inputs(a);

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -109,6 +110,18 @@ Value lowering::elementAddress(OpBuilder &b, Location loc, Value memref,
                                 b, loc, type.getElementTypeBitWidth() / 8));
   return arith::IndexCastOp::create(b, loc, b.getI64Type(),
                                     arith::AddIOp::create(b, loc, base, bytes));
+}
+
+std::pair<Value, int64_t>
+lowering::peelConstantIndex(OpBuilder &b, Location loc, Value index) {
+  llvm::APInt c;
+  if (matchPattern(index, m_ConstantInt(&c)))
+    return {arith::ConstantIndexOp::create(b, loc, 0), c.getSExtValue()};
+  if (auto sum = index.getDefiningOp<arith::AddIOp>())
+    for (int side = 0; side < 2; ++side)
+      if (matchPattern(sum->getOperand(side), m_ConstantInt(&c)))
+        return {sum->getOperand(1 - side), c.getSExtValue()};
+  return {index, 0};
 }
 
 static int64_t elemsPerPiece(CopyRowOp row) {

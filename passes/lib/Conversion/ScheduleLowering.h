@@ -83,6 +83,13 @@ void inlineBodyBefore(RewriterBase &rw, Region &body, Operation *op);
 /// its aligned pointer plus elem x the element's bytes.
 Value elementAddress(OpBuilder &b, Location loc, Value memref, Value elem);
 
+/// `index` as a value and a constant part (a constant: 0 and it; an
+/// arith.addi of a value and a constant: both; else the index and 0), so a
+/// lowering can carry the constant as an instruction's immediate and the
+/// accesses of one base share its registers.
+std::pair<Value, int64_t> peelConstantIndex(OpBuilder &b, Location loc,
+                                            Value index);
+
 /// A kda.copy_row of one atom being lowered: the element type and how many
 /// elements a 16-byte piece holds.
 struct RowCopy {

@@ -201,7 +201,15 @@ struct AsyncCopyToNVVM : TargetPattern<AsyncCopyOp> {
 };
 
 /// cp.async.cg of one 16-byte piece, src-size 0 (16 zero bytes, nothing
-/// read) where it is not valid.
+/// read) where it is not valid. Where the LDS index has a constant part
+/// (lowering::peelConstantIndex), the piece is inline PTX carrying it, and
+/// the source offset's, as its addresses' immediates, so the pieces of one
+/// base share its registers: as values of their own, every piece's
+/// addresses were loop-invariant and LLVM hoisted each one out of the
+/// warpgroup scan's chunk loop, live across it. Otherwise nvgpu's copy
+/// (the register scans' pieces, whose LDS indices have none: their code
+/// unchanged; carried the same way, the 128-column one spilled 36 bytes
+/// where it spills 48 - unmeasured, so not taken).
 struct CopyPieceToCpAsync : CopyPiecePattern {
   CopyPieceToCpAsync(MLIRContext *ctx)
       : CopyPiecePattern(ctx, CopyAtom::CpAsync) {}
@@ -209,6 +217,34 @@ struct CopyPieceToCpAsync : CopyPiecePattern {
                   PatternRewriter &rw) const override {
     Location loc = op.getLoc();
     const int64_t n = piece.getNumElements();
+    auto [dst, dstImm] = lowering::peelConstantIndex(rw, loc, op.getIndex());
+    auto [src, srcImm] = lowering::peelConstantIndex(rw, loc, op.getOffset());
+    if (dstImm) {
+      const int64_t bytes = piece.getElementTypeBitWidth() / 8;
+      auto i32 = rw.getI32Type();
+      Value dstAddr = arith::TruncIOp::create(
+          rw, loc, i32, lowering::elementAddress(rw, loc, op.getLds(), dst));
+      Value srcAddr = lowering::elementAddress(rw, loc, op.getSrc(), src);
+      Value srcBytes = arith::SelectOp::create(
+          rw, loc, op.getValid(),
+          arith::ConstantIntOp::create(rw, loc, n * bytes, 32),
+          arith::ConstantIntOp::create(rw, loc, 0, 32));
+      std::string text = "{ .reg .b64 g; cvta.to.global.u64 g, $1; "
+                         "cp.async.cg.shared.global [$0+" +
+                         std::to_string(dstImm * bytes) + "], [g+" +
+                         std::to_string(srcImm * bytes) + "], " +
+                         std::to_string(n * bytes) + ", $2; }";
+      LLVM::InlineAsmOp::create(
+          rw, loc, TypeRange{}, ValueRange{dstAddr, srcAddr, srcBytes},
+          rw.getStringAttr(text), rw.getStringAttr("r,l,r"),
+          /*has_side_effects=*/rw.getUnitAttr(),
+          /*is_align_stack=*/UnitAttr(),
+          LLVM::TailCallKindAttr::get(rw.getContext(),
+                                      LLVM::tailcallkind::TailCallKind::None),
+          /*asm_dialect=*/LLVM::AsmDialectAttr(),
+          /*operand_attrs=*/ArrayAttr());
+      return;
+    }
     Value srcElems = arith::SelectOp::create(
         rw, loc, op.getValid(), arith::ConstantIndexOp::create(rw, loc, n),
         arith::ConstantIndexOp::create(rw, loc, 0));

@@ -332,6 +332,8 @@ struct ChunkPlan {
     return scanOwnFloats() + (stageScan ? scanStagedFloats() : 0);
   }
   int64_t scanLdsFloats() const {
+    if (warpgroup)
+      return wgLdsFloats();
     if (regState)
       return regLdsFloats();
     return scanFixedFloats() + (pipelined() ? scanStages * ringSlotFloats() : 0);
@@ -347,6 +349,26 @@ struct ChunkPlan {
   /// the staged rows fit.
   bool regState = false;
   AccumulatorOperand slab{};
+  /// The warpgroup scan (kda.chunk's warpgroup_scan; docs/wgmma-plan.md,
+  /// step 6): blockV / 64 warpgroups, warpgroup w holding the block's state
+  /// columns [64 w, 64 w + 64) as S^T (64 x K) in registers, thread t of
+  /// its quad the state rows k = 4 i + t; each chunk operand read by the
+  /// warpgroup atom from LDS as the records hold it (split words, k
+  /// doubled), placed in core matrices by the copies (cp.async pieces
+  /// issued by every thread a phase ahead).
+  bool warpgroup = false;
+  /// Its LDS, in floats: W, q o exp G and k o exp(G_last - G) (C x K words
+  /// each), A_qk (C x C), U's block (padded rows), exp(G_last).
+  int64_t wgRowsFloats() const { return C * K; }
+  int64_t wgLdsFloats() const {
+    return 3 * wgRowsFloats() + C * C + regUFloats() + regGlFloats();
+  }
+  /// Bytes between core matrices along n: W's and q o exp G's B (rows of
+  /// 2 K bf16, 2 K / 8 core matrices of 128 bytes along k), A_qk's (2 C);
+  /// and along n' of k o exp(G_last - G)'s MN-major B (C / 8 along k).
+  int64_t wgRowSbo() const { return 32 * K; }
+  int64_t wgAqSbo() const { return 32 * C; }
+  int64_t wgKdSbo() const { return 16 * C; }
   /// W's rows in the workspace in run order and, in the register scans,
   /// W staged in LDS as fragment runs (markRecordRuns): the run layout of
   /// the atom's B operand (the scans' products are transposed there).
@@ -368,7 +390,9 @@ struct ChunkPlan {
   /// the chip's per-thread async copy (kda.copy_piece): the register scan
   /// whose block is as wide as all its waves' slabs (docs/chunk-path.md,
   /// thirty-fourth session).
-  bool selfStaged() const { return regState && computeWaves == waves; }
+  bool selfStaged() const {
+    return warpgroup || (regState && computeWaves == waves);
+  }
   /// Threads that copy a phase's rows: the staging waves', or every one.
   int64_t stagerThreads() const {
     return int64_t(selfStaged() ? waves : waves - computeWaves) * waveSize;
@@ -608,6 +632,85 @@ void planLdsScan(ChunkPlan &p, const TargetInfo &target) {
   }
 }
 
+/// Whether `atom`'s A and D fragments are what the warpgroup scan's
+/// register identities take (docs/wgmma-plan.md, step 6), checked lane by
+/// lane on its tables: element e of thread L at row 16 (L / 32) + (L mod
+/// 32) / 4 + 8 ((e / 2) mod 2), column 8 (e / 4) + 2 (L mod 4) + e mod 2.
+bool warpgroupFragmentsAsTaken(const MmaAtom &atom) {
+  auto holds = [&](const FragmentLayout &l) {
+    for (unsigned lane = 0; lane < atom.waveSize; ++lane)
+      for (unsigned e = 0; e < l.elems; ++e)
+        if (l.rowOf(lane, e) !=
+                16 * (lane / 32) + (lane % 32) / 4 + 8 * ((e / 2) % 2) ||
+            l.colOf(lane, e) != 8 * (e / 4) + 2 * (lane % 4) + e % 2)
+          return false;
+    return true;
+  };
+  return holds(atom.a) && holds(atom.c);
+}
+
+/// The warpgroup atoms the warpgroup scan issues: m64n64k16 (the chunk's
+/// products, C = 64) and m64n128k16 (the update, a half of K's doubled
+/// columns a product), or null with `why`.
+std::pair<const MmaAtom *, const MmaAtom *>
+warpgroupScanAtoms(const TargetInfo &target, std::string &why) {
+  const MmaAtom *n64 = findWarpgroupAtom(target.chip, 64, why);
+  const MmaAtom *n128 =
+      n64 ? findWarpgroupAtom(target.chip, 128, why) : nullptr;
+  return {n64, n128};
+}
+
+/// Plans the warpgroup scan of `p` (shape, block and depth set), or says
+/// which rule the layer, block or target breaks.
+LogicalResult planWarpgroupScan(ChunkStageOp op, ChunkPlan &p,
+                                const TargetInfo &target) {
+  auto refuse = [&]() {
+    return op.emitOpError() << "warpgroup_scan (block_v " << p.blockV << ", "
+                            << target.name << "): ";
+  };
+  std::string why;
+  auto [n64, n128] = warpgroupScanAtoms(target, why);
+  if (!n128)
+    return refuse() << why;
+  for (const MmaAtom *a : {n64, n128}) {
+    if (a->waveSize != 4 * target.waveSize)
+      return refuse() << a->name << " takes " << a->waveSize
+                      << " threads, not four waves of " << target.waveSize;
+    if (!warpgroupFragmentsAsTaken(*a))
+      return refuse() << a->name
+                      << "'s A and D fragments are not those the scan's "
+                         "register identities take";
+  }
+  if (p.pipelined())
+    return refuse() << "it stages its rows a phase ahead itself; scan_stages "
+                       "must be 1, got "
+                    << p.scanStages;
+  if (p.C != 64)
+    return refuse() << "chunk_size must be 64 (a chunk's rows are the n of "
+                       "one m64n64k16), got "
+                    << p.C;
+  if (p.K != 64 && p.K != 128)
+    return refuse() << "head_k must be 64 or 128 (S^T holds K / 2 registers "
+                       "a thread), got "
+                    << p.K;
+  if (p.blockV % 64)
+    return refuse() << "block_v must be a multiple of 64 (a warpgroup a 64 "
+                       "state columns)";
+  if (target.copyAtom != CopyAtomKind::CpAsync)
+    return refuse() << "its rows are copied by per-thread async pieces "
+                       "(cp_async), which "
+                    << target.name << " does not have";
+  p.warpgroup = true;
+  p.waves = unsigned(4 * p.blockV / 64);
+  p.computeWaves = p.waves;
+  p.stageScan = p.stageU = true;
+  p.padRows = false;
+  if (4 * p.wgLdsFloats() > int64_t(target.ldsBytes))
+    return refuse() << "needs " << 4 * p.wgLdsFloats() << " bytes of LDS, "
+                    << target.name << " has " << target.ldsBytes;
+  return success();
+}
+
 LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
                        ChunkPlan &p) {
   LayerAttr layer = op.getLayer();
@@ -644,10 +747,15 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   p.padRows = true;
   if (op.getStage() == ChunkStage::Scan || p.segmented()) {
     p.scanStages = op.getScanStages().value_or(kDefaultScanStages);
-    // The register scan where the target and depth allow it, else the
-    // LDS-resident one; the split scan's stages take the register scan
-    // only (chunkSegmentsBuildable).
-    if (!planRegisterScan(p, target)) {
+    // The warpgroup scan where asked for and the block is whole
+    // warpgroups; else the register scan where the target and depth allow
+    // it, else the LDS-resident one; the split scan's stages take the
+    // register scan only (chunkSegmentsBuildable).
+    if (op.getWarpgroupScan() && p.stage == ChunkStage::Scan &&
+        p.blockV % 64 == 0) {
+      if (failed(planWarpgroupScan(op, p, target)))
+        return failure();
+    } else if (!planRegisterScan(p, target)) {
       if (p.segmented())
         return op.emitOpError()
                << "the " << stringifyChunkStage(p.stage)
@@ -1633,12 +1741,39 @@ private:
   /// the rows the next phase reads into buffers the current one does not.
   SmallVector<Value> registerScanChunk(Value c, Value chunks,
                                        ArrayRef<Value> s);
+  // warpgroup scan (ChunkPlan::warpgroup).
+  /// The scan on the warpgroup atom: S^T loaded into registers, the chunk
+  /// loop, S^T stored.
+  void emitWarpgroupScan();
+  /// Chunk c (of `chunks`) from the thread's S^T registers `s` (row r, k =
+  /// 4 i + t at r K / 4 + i); the next ones. Phase 1: X = S^T W^T and Y =
+  /// S^T (q o exp G)^T, V_new^T = U^T - X, while chunk c's A_qk, k o
+  /// exp(G_last - G) and exp(G_last) land; phase 2: O^T = Y + V_new^T
+  /// A_qk^T stored, S^T = S^T diag(exp G_last) + V_new^T (k o exp(G_last -
+  /// G)), while chunk c + 1's W, q o exp G and U land.
+  SmallVector<Value> warpgroupChunk(Value c, Value chunks, ArrayRef<Value> s);
+  /// Chunk c's rows of phase 1 (W, q o exp G, U) or of phase 2 (A_qk, k o
+  /// exp(G_last - G), exp(G_last)), placed where the atoms read them.
+  void stageWarpgroupRows(Value c, bool phase1);
+  /// The A fragments of a product with a split-word B read k doubled: of
+  /// four values (pair P of the fragment: row half P mod 2, k half P div
+  /// 2), (hi, hi) pairs and (lo, 0) pairs.
+  std::pair<Value, Value> doubledA(ArrayRef<Value> vals);
   /// A workspace field's chunk rows staged into an LDS array.
   struct StagedField {
     Value buf;
     int64_t field;
     Value from;
     int64_t width, stride;
+    /// Self-staged pieces: where the piece of row r, column x lands
+    /// (elements of buf; by default r stride + x), and whether it is
+    /// copied beside its row being in the chunk (else 16 zero bytes; by
+    /// default every piece of such a row).
+    std::function<Value(Value, Value)> place = nullptr, keep = nullptr;
+    /// Elements a placed piece moves when its row moves 8 on (0: place
+    /// every row): a thread's pieces 8 k rows apart are then one base plus
+    /// constants (kda.copy_piece's lowering carries them as immediates).
+    int64_t placeRows8 = 0;
   };
   /// The staging waves copy chunk c's rows of `fields` (masked rows zero).
   void stageChunkFields(Value c, ArrayRef<StagedField> fields);
@@ -1824,6 +1959,10 @@ private:
   Value slabRow0; // register scan split along K: its first row (else null)
   Value slabIdx;  // register scan split along K: its column slab
   Value ldsXs;               // register scan: the K parts' partial products
+  // warpgroup scan: the i8 views the atoms read (same bytes as ldsX, ldsQg,
+  // ldsKd, ldsAq), the thread's quad column t and its first block column.
+  Value wgW, wgQg, wgKd, wgAq, wgT, wgRow;
+  const MmaAtom *wg64 = nullptr, *wg128 = nullptr;
   FlatSymbolRefAttr ring;  // scan: the row pipeline's kda.lds_buffer
   Value ringMem;           // scan: its bytes (a view of the dynamic LDS)
   Value col0; // scan: the workgroup's first state column
@@ -3008,12 +3147,19 @@ void ChunkEmitter::copyPiece(const RowCopy &by, const StagedField &f, int64_t j,
   Value x = col ? col->x : mul(rem(i, quads), idx(4));
   auto place = [&] {
     Value valid = lt(r, by.valid);
+    if (f.keep)
+      valid = arith::AndIOp::create(b, loc, valid, f.keep(r, x));
     Value src =
         col ? add(col->first, idx(j * col->rowsPerTrip * p.HV * p.recFloats()))
             : recAt(add(by.start, select(valid, r, idx(0))), f.field,
                     add(f.from, x));
     Value at = add(mul(r, idx(f.stride)), x);
-    if (p.wRuns && f.buf == ldsX)
+    if (f.place && col && f.placeRows8 && col->rowsPerTrip % 8 == 0)
+      at = add(f.place(col->r0, x),
+               idx(j * col->rowsPerTrip / 8 * f.placeRows8));
+    else if (f.place)
+      at = f.place(r, x);
+    else if (p.wRuns && f.buf == ldsX)
       at = runSlot(r, x);
     CopyPieceOp::create(b, loc, ws, src, f.buf, at, valid,
                         toCopyAtom(target.copyAtom));
@@ -3372,6 +3518,10 @@ LogicalResult ChunkEmitter::emitScan(gpu::GPUFuncOp func,
         });
       },
       [&] {
+        if (p.warpgroup) {
+          emitWarpgroupScan();
+          return;
+        }
         if (p.regState) {
           ifMaybe(active, [&] { emitRegisterScan(); });
           return;
@@ -3558,6 +3708,7 @@ void ChunkEmitter::stageChunkFields(Value c, ArrayRef<StagedField> fields) {
   }
   auto load = [&](const FieldPiece &fp) -> Piece {
     const StagedField &f = *fp.field;
+    assert(!f.place && !f.keep && "placed pieces are self-staged");
     const bool mayPass = (fp.j + 1) * stagers > p.C * (f.width / 4);
     auto it = columns.find(&f);
     if (it != columns.end())
@@ -3901,6 +4052,253 @@ void ChunkEmitter::emitRegisterScan() {
 }
 
 //===----------------------------------------------------------------------===//
+// scan on the warpgroup atom (docs/wgmma-plan.md, step 6)
+//===----------------------------------------------------------------------===//
+
+std::pair<Value, Value> ChunkEmitter::doubledA(ArrayRef<Value> vals) {
+  assert(vals.size() == 4 && "four pairs an A fragment");
+  Value v =
+      vector::FromElementsOp::create(b, loc, VectorType::get({4}, f32), vals);
+  SplitFragment sp = splitFragment(b, loc, *wg64, v);
+  auto half = cast<VectorType>(sp.hi.getType());
+  Value zeros = arith::ConstantOp::create(b, loc, half, b.getZeroAttr(half));
+  // B' holds (hi, lo) of each k side by side: (hi, hi) sums A_hi (B_hi +
+  // B_lo), (lo, 0) adds A_lo B_hi.
+  Value hi = vector::ShuffleOp::create(
+      b, loc, sp.hi, sp.hi, ArrayRef<int64_t>{0, 0, 1, 1, 2, 2, 3, 3});
+  Value lo = vector::ShuffleOp::create(
+      b, loc, sp.lo, zeros, ArrayRef<int64_t>{0, 4, 1, 4, 2, 4, 3, 4});
+  return {hi, lo};
+}
+
+void ChunkEmitter::stageWarpgroupRows(Value c, bool phase1) {
+  // Chunk row (token) r is core-matrix row pos(r) of the products' n (and
+  // of the update's k): tok(8 i + 2 t + q) = 8 i + t + 4 q, so that the
+  // accumulator's columns 8 i + 2 t, + 1 of thread t are the tokens its A'
+  // fragments take next (docs/wgmma-plan.md, step 6).
+  auto pos = [&](Value r) {
+    return add(add(mul(div(r, 8), idx(8)), mul(rem(r, 4), idx(2))),
+               div(rem(r, 8), 4));
+  };
+  // K-major (piece x / 4 of a row is core matrix x / 4 along k'), in
+  // floats: (n / 8) sbo + (x / 4) 128 + (n mod 8) 16 bytes.
+  auto kMajor = [&, pos](int64_t sbo) {
+    return [&, pos, sbo](Value r, Value x) {
+      Value nn = pos(r);
+      return add(add(mul(div(nn, 8), idx(sbo / 4)), mul(x, idx(8))),
+                 mul(rem(nn, 8), idx(4)));
+    };
+  };
+  if (phase1) {
+    StagedField w{ldsX, p.recW(), idx(0), p.K, 0, kMajor(p.wgRowSbo())};
+    w.placeRows8 = p.wgRowSbo() / 4;
+    StagedField qg = w;
+    qg.buf = ldsQg, qg.field = p.recQG();
+    StagedField u = uField();
+    const int64_t stride = u.stride;
+    u.place = [&, stride](Value r, Value x) {
+      return add(mul(r, idx(stride)), x);
+    };
+    u.placeRows8 = 8 * stride;
+    stageChunkFields(c, {w, qg, u});
+    return;
+  }
+  // A_qk's pieces wholly above the diagonal are zeros (the prep writes the
+  // rest of the upper triangle as zeros, zeroIntra).
+  StagedField aq{ldsAq,
+                 p.recA(),
+                 idx(0),
+                 p.C,
+                 0,
+                 kMajor(p.wgAqSbo()),
+                 [&](Value r, Value x) {
+                   return arith::CmpIOp::create(
+                       b, loc, arith::CmpIPredicate::ule, x, r);
+                 }};
+  aq.placeRows8 = p.wgAqSbo() / 4;
+  // MN-major: piece x / 4 is core matrix x / 4 along n', the row's token
+  // at k = pos(r): (x / 4) sbo + (j / 8) 128 + (j mod 8) 16 bytes.
+  StagedField kd{
+      ldsKd, p.recKD(), idx(0), p.K, 0, [&, pos](Value r, Value x) {
+        Value j = pos(r);
+        return add(add(mul(x, idx(p.wgKdSbo() / 16)), mul(div(j, 8), idx(32))),
+                   mul(rem(j, 8), idx(4)));
+      }};
+  kd.placeRows8 = 32;
+  stageChunkFields(c, {aq, kd});
+  stageExpGLast(c);
+}
+
+void ChunkEmitter::emitWarpgroupScan() {
+  std::string why;
+  std::tie(wg64, wg128) = warpgroupScanAtoms(target, why);
+  assert(wg128 && "planWarpgroupScan checked the atoms");
+  beginLds();
+  auto carveBoth = [&](int64_t floats, Value &bytes) {
+    SmallVector<Value> views = carveShared(floats, {f32, b.getI8Type()});
+    bytes = views[1];
+    return views[0];
+  };
+  ldsX = carveBoth(p.wgRowsFloats(), wgW);
+  ldsQg = carveBoth(p.wgRowsFloats(), wgQg);
+  ldsKd = carveBoth(p.wgRowsFloats(), wgKd);
+  ldsAq = carveBoth(p.C * p.C, wgAq);
+  ldsU = carve(p.regUFloats());
+  ldsGl = carve(p.regGlFloats());
+  uCol0 = col0;
+  // Thread t of its quad, quad row g of its wave: rows 16 w + g (+ 8) of its
+  // warpgroup's 64, block columns 64 (warpgroup) + 16 w + g (+ 8).
+  wgT = rem(lane, 4);
+  wgRow = add(
+      add(mul(div(tid, 128), idx(64)), mul(div(rem(tid, 128), 32), idx(16))),
+      div(lane, 4));
+  const int64_t quads = p.K / 4;
+  SmallVector<Type> types(2 * quads, f32);
+  auto stateAt = [&](int64_t r, int64_t i) {
+    return stateOffset(slot, add(idx(4 * i), wgT),
+                       add(col0, add(wgRow, idx(8 * r))));
+  };
+  // The starting state: the slot's, or zeros without reading it.
+  Value init =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, load(hasInit, n),
+                            arith::ConstantIntOp::create(b, loc, 0, 8));
+  SmallVector<Value> s0 = ifValues(
+      init, types,
+      [&] {
+        SmallVector<Value> s;
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t i = 0; i < quads; ++i)
+            s.push_back(loadF(state, stateAt(r, i)));
+        return s;
+      },
+      [&] { return SmallVector<Value>(2 * quads, f(0)); });
+  Value end = div(add(sub(eos, bos), idx(p.C - 1)), p.C);
+  ifThen(lt(idx(0), end), [&] { stageWarpgroupRows(idx(0), true); });
+  copyFence();
+  barrier();
+  auto loop = scf::ForOp::create(b, loc, idx(0), end, idx(1), s0);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> carried(loop.getRegionIterArgs());
+    scf::YieldOp::create(b, loc,
+                         warpgroupChunk(loop.getInductionVar(), end, carried));
+  }
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t i = 0; i < quads; ++i)
+      store(loop.getResult(r * quads + i), state, stateAt(r, i));
+}
+
+SmallVector<Value> ChunkEmitter::warpgroupChunk(Value c, Value chunks,
+                                                ArrayRef<Value> s) {
+  chunkStart = add(bos, mul(c, idx(p.C)));
+  rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
+  const int64_t quads = p.K / 4;
+  auto sAt = [&](int64_t r, int64_t i) { return s[r * quads + i]; };
+  const SharedOperandLayout rowsB{128, unsigned(p.wgRowSbo())},
+      aqB{128, unsigned(p.wgAqSbo())}, kdB{128, unsigned(p.wgKdSbo()), true};
+  // Accumulator element e of thread t: row 8 ((e / 2) mod 2) of its quad
+  // row, column 8 (e / 4) + 2 t + e mod 2, the token 8 (e / 4) + t + 4 (e
+  // mod 2) (stageWarpgroupRows' order); its block column.
+  auto token = [&](int64_t e) {
+    return add(idx(8 * (e / 4) + 4 * (e % 2)), wgT);
+  };
+  auto column = [&](int64_t e) { return add(wgRow, idx(8 * ((e / 2) % 2))); };
+  auto elems = [&](Value acc, int64_t count) {
+    SmallVector<Value> out;
+    for (int64_t e = 0; e < count; ++e)
+      out.push_back(vector::ExtractOp::create(b, loc, acc, e));
+    return out;
+  };
+  const int64_t nAcc = wg64->c.elems;
+
+  // Phase 1: chunk c's A_qk, k o exp(G_last - G) and exp(G_last) issued,
+  // then the products of S^T; k' step j takes S^T's k = 8 j + t (pairs of
+  // row half 0, 1) and 8 j + 4 + t: registers i = 2 j, 2 j + 1.
+  stageWarpgroupRows(c, false);
+  Value x = zeroAccumulator(b, loc, *wg64), y = x;
+  for (int64_t j = 0; j < 2 * p.K / 16; ++j) {
+    auto [hi, lo] = doubledA(
+        {sAt(0, 2 * j), sAt(1, 2 * j), sAt(0, 2 * j + 1), sAt(1, 2 * j + 1)});
+    Value off = idx(256 * j);
+    x = emitWgmma(b, loc, *wg64, hi, wgW, off, rowsB, x);
+    x = emitWgmma(b, loc, *wg64, lo, wgW, off, rowsB, x);
+    y = emitWgmma(b, loc, *wg64, hi, wgQg, off, rowsB, y);
+    y = emitWgmma(b, loc, *wg64, lo, wgQg, off, rowsB, y);
+  }
+  WgmmaCommitOp::create(b, loc);
+  auto xy =
+      WgmmaWaitOp::create(b, loc, ValueRange{x, y}, b.getI64IntegerAttr(0));
+  // V_new^T = U^T - X, element by element (U's rows staged last phase).
+  SmallVector<Value> vn;
+  for (auto [e, xe] : llvm::enumerate(elems(xy.getResult(0), nAcc))) {
+    Value u = load(ldsU, add(mul(token(int64_t(e)),
+                                 idx(ChunkPlan::regStride(p.blockV, true))),
+                             column(int64_t(e))));
+    vn.push_back(fsub(u, xe));
+  }
+  copyFence();
+  barrier();
+
+  // Phase 2: chunk c + 1's W, q o exp G and U issued; O^T = Y + V_new^T
+  // A_qk^T (k' step j: tokens 8 j + t, 8 j + 4 + t, accumulator elements
+  // 4 j + 2 r and 4 j + 2 r + 1).
+  Value c1 = add(c, idx(1));
+  ifThen(lt(c1, chunks), [&] { stageWarpgroupRows(c1, true); });
+  Value o = xy.getResult(1);
+  for (int64_t j = 0; j < 2 * p.C / 16; ++j) {
+    auto [hi, lo] =
+        doubledA({vn[4 * j], vn[4 * j + 2], vn[4 * j + 1], vn[4 * j + 3]});
+    Value off = idx(256 * j);
+    o = emitWgmma(b, loc, *wg64, hi, wgAq, off, aqB, o);
+    o = emitWgmma(b, loc, *wg64, lo, wgAq, off, aqB, o);
+  }
+  WgmmaCommitOp::create(b, loc);
+  o = WgmmaWaitOp::create(b, loc, ValueRange{o}, b.getI64IntegerAttr(0))
+          .getResult(0);
+  for (auto [e, oe] : llvm::enumerate(elems(o, nAcc))) {
+    Value t = token(int64_t(e));
+    ifThen(rowValid(t), [&, oe = oe, e = e] {
+      store(oe, out,
+            add(mul(add(mul(rowToken(t), idx(p.HV)), h), idx(p.V)),
+                add(col0, column(int64_t(e)))));
+    });
+  }
+  // The update, a half of K at a time (K's doubled columns: 128 of them a
+  // product): A = V_new^T's accumulator elements 8 j .. 8 j + 7 (k step j:
+  // the token order the rows were placed in), hi then lo; D' columns 2 k
+  // and 2 k + 1 (k = 4 i + t) are its hi and lo products.
+  SmallVector<Value> next(s.begin(), s.end());
+  for (int64_t half = 0; half < p.K / 64; ++half) {
+    Value d = zeroAccumulator(b, loc, *wg128);
+    for (int64_t j = 0; j < p.C / 16; ++j) {
+      Value v8 =
+          vector::FromElementsOp::create(b, loc, VectorType::get({8}, f32),
+                                         ArrayRef<Value>(vn).slice(8 * j, 8));
+      SplitFragment a = splitFragment(b, loc, *wg128, v8);
+      Value off = idx(half * 16 * p.wgKdSbo() + 256 * j);
+      d = emitWgmma(b, loc, *wg128, a.hi, wgKd, off, kdB, d);
+      d = emitWgmma(b, loc, *wg128, a.lo, wgKd, off, kdB, d);
+    }
+    WgmmaCommitOp::create(b, loc);
+    d = WgmmaWaitOp::create(b, loc, ValueRange{d}, b.getI64IntegerAttr(0))
+            .getResult(0);
+    SmallVector<Value> de = elems(d, wg128->c.elems);
+    for (int64_t q = 0; q < 16; ++q) {
+      const int64_t i = 16 * half + q;
+      Value gl = load(ldsGl, add(idx(4 * i), wgT));
+      for (int64_t r = 0; r < 2; ++r) {
+        Value upd = fadd(de[4 * q + 2 * r], de[4 * q + 2 * r + 1]);
+        next[r * quads + i] = fadd(fmul(gl, sAt(r, i)), upd);
+      }
+    }
+  }
+  copyFence();
+  barrier();
+  return next;
+}
+
+//===----------------------------------------------------------------------===//
 // the split scan's join
 //===----------------------------------------------------------------------===//
 
@@ -4109,6 +4507,10 @@ static bool recordRunsFit(MutableArrayRef<ChunkStageOp> stages,
   // here.
   ScopedDiagnosticHandler quiet(stages.front()->getContext(),
                                 [](Diagnostic &) { return success(); });
+  // The warpgroup scan reads every record as split words.
+  if (llvm::any_of(stages,
+                   [](ChunkStageOp op) { return op.getWarpgroupScan(); }))
+    return false;
   const MmaAtom *atom = nullptr;
   bool scans = false;
   for (ChunkStageOp op : stages) {
@@ -4150,6 +4552,12 @@ void mlir::kda::markRecordRuns(ArrayRef<ChunkStageOp> ops,
 bool mlir::kda::chunkScanWorthBuilding(ChunkStageOp op,
                                        const TargetInfo &target) {
   std::optional<int64_t> bv = op.getBlockV();
+  // A warpgroup scan's block on a chip without the atom: left out, the
+  // layer's other scans stand (its shape rules are refused where it is
+  // built).
+  if (op.getStage() == ChunkStage::Scan && op.getWarpgroupScan() && bv &&
+      *bv % 64 == 0)
+    return !warpgroupAtomsOf(target.chip).empty();
   if (op.getStage() != ChunkStage::Scan || !bv || *bv / kSub < int64_t(kWaves))
     return true;
   // Its other forms measured slower than the 64-column scan on the H200
@@ -4224,7 +4632,8 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   // (128 workgroups) 1.419 / 1.139 / 1.188, 3 x 8192 (192) 1.907 / 2.013 /
   // 1.814: the cap never loses to the late loads, and one an SM does where
   // the workgroups outnumber the SMs.
-  if (p.stage == ChunkStage::Scan && p.waves == kWaves && !p.regState)
+  if (p.stage == ChunkStage::Scan && p.waves == kWaves && !p.regState &&
+      !p.warpgroup)
     func->setAttr(kWorkgroupsPerCuAttrName,
                   builder.getI32IntegerAttr(kNarrowScanWorkgroupsPerSM));
   func->setAttr("kda.kind", builder.getStringAttr(chunkStageKind(p.stage)));
@@ -4264,6 +4673,8 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
     tile.set("block_v", builder.getI64IntegerAttr(p.blockV));
     if (p.regState)
       tile.set("k_split", builder.getI64IntegerAttr(p.kSplit));
+    if (p.warpgroup)
+      tile.set("warpgroup", builder.getBoolAttr(true));
     // The cost model prices its step apart (kda::rt::kSelfStagedStep).
     if (p.selfStaged())
       tile.set("self_staged", builder.getBoolAttr(true));
@@ -4291,7 +4702,7 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
       module.lookupSymbol<LdsBufferOp>(ring.getValue()).erase();
     return failure();
   }
-  if (p.regState) {
+  if (p.regState || p.warpgroup) {
     // The register scan's waves hand the staged arrays to each other
     // between barriers: checked here, and again by kda-verify-pipeline in
     // every target pipeline (the attribute asks for it).

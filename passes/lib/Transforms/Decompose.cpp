@@ -57,7 +57,7 @@ struct DecomposeChunk : OpRewritePattern<ChunkOp> {
           op.getHasInitialState(), op.getState(), op.getO(), op.getChunkSize(),
           kind, op.getScanStagesAttr(),
           blockV ? rewriter.getI64IntegerAttr(*blockV) : IntegerAttr(),
-          segments);
+          segments, op.getWarpgroupScan());
     };
     stage(ChunkStage::Prep, std::nullopt);
     // One scan per column block (ChunkOp::getScanBlocks). Measured on the

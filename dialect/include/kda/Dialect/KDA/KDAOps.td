@@ -67,7 +67,7 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
     DefaultValuedAttr<I64Attr, "64">:$chunk_size,
     OptionalAttr<I64Attr>:$scan_stages,
     OptionalAttr<DenseI64ArrayAttr>:$scan_block_v,
-    OptionalAttr<I64Attr>:$segment_chunks)> {
+    OptionalAttr<I64Attr>:$segment_chunks, UnitAttr:$warpgroup_scan)> {
   let summary = "Chunked KDA over a packed varlen batch (prefill)";
   let description = [{
     Computes exactly what `kda.recurrent` computes, by the chunked form of
@@ -100,6 +100,15 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
     the device idle. Default: 8 where the layer has qk_l2norm (each
     segment's map is then a contraction, so composing it adds no error
     the scan would not) and the scan is not pipelined; 0 otherwise.
+
+    `warpgroup_scan` builds the scans of 64-column multiples on the chip's
+    warpgroup atom (sm_90's wgmma; docs/wgmma-plan.md, step 6): the state
+    in registers as the atom's A, every chunk operand read by the tensor
+    core from LDS as the workspace holds it (split words read with k
+    doubled). The layer's records are then split words throughout (no
+    fragment runs or pair words for the other scans). On a chip without
+    the atom those blocks are left out (the other scans stand); a shape
+    the scan does not take is refused with the rule.
   }];
   let extraClassDeclaration = [{
     /// The minimum chunks of a scan segment: segment_chunks, else the
@@ -115,7 +124,7 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
 def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
     I64Attr:$chunk_size, KDA_ChunkStageAttr:$stage,
     OptionalAttr<I64Attr>:$scan_stages, OptionalAttr<I64Attr>:$block_v,
-    OptionalAttr<I64Attr>:$segment_chunks)> {
+    OptionalAttr<I64Attr>:$segment_chunks, UnitAttr:$warpgroup_scan)> {
   let summary = "One kernel of the chunked form (what kda-decompose makes of kda.chunk)";
   let description = [{
     `kda-decompose` replaces a `kda.chunk` by two stages, in this order, which
@@ -143,6 +152,8 @@ def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
     prep ignores it). `block_v` is a scan's state columns per workgroup (16
     when absent); kda-decompose makes one scan per block of the
     `kda.chunk`'s `scan_block_v`, alternatives the runtime chooses between.
+    `warpgroup_scan` is the `kda.chunk`'s, on every stage (the prep writes
+    the records the warpgroup scan reads).
 
     Both read the operands of the `kda.chunk` they come from; the workspace
     between them is an argument of their kernels (role workspace), sized per
