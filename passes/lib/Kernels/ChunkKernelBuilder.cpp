@@ -18,6 +18,7 @@
 #include "kda/Passes/TileLayer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -4184,6 +4185,16 @@ void ChunkEmitter::emitWarpgroupScan() {
     scf::YieldOp::create(b, loc,
                          warpgroupChunk(loop.getInductionVar(), end, carried));
   }
+  // LLVM's loop-invariant code motion, off for this loop (the latch branch's
+  // loop_annotation, which scf-to-cf and the LLVM conversion carry over):
+  // it hoisted every loop-invariant LDS address, descriptor and copy base of
+  // the chunk's products out of the loop, live across it at 255 registers.
+  MLIRContext *ctx = b.getContext();
+  auto yes = b.getBoolAttr(true);
+  loop->setAttr("loop_annotation", LLVM::LoopAnnotationAttr::get(
+                                       ctx, {}, {}, {}, {}, {},
+                                       LLVM::LoopLICMAttr::get(ctx, yes, yes),
+                                       {}, {}, {}, {}, {}, {}, {}, {}, {}));
   for (int64_t r = 0; r < 2; ++r)
     for (int64_t i = 0; i < quads; ++i)
       store(loop.getResult(r * quads + i), state, stateAt(r, i));

@@ -4,18 +4,18 @@
 // wgmma m64n64k16 with B K-major (W, q o exp G and A_qk's record rows read k
 // doubled: imm-trans-b 0) and m64n128k16 with B MN-major (k o exp(G_last -
 // G): imm-trans-b 1), their B offsets' constant parts carried as the
-// descriptor's immediate, and the rows copied by cp.async pieces whose
-// constant parts are their addresses' immediates ([base+imm]). The records
+// descriptor's immediate, the rows copied by cp.async pieces whose
+// constant parts are their addresses' immediates ([base+imm]), and LLVM's
+// loop-invariant code motion off for the chunk loop (llvm.licm.disable). The records
 // are split words throughout (no kda.record_runs), so the 16- and
 // 32-column register scans read them with byte permutes. kda-verify-pipeline
 // accepts every kernel (the flights, the handoffs of the one role).
 // The figures record where it stands: the warpgroup scans spill at 255
-// registers (S^T's 64, the products' accumulators and the loop-invariant
-// LDS addresses LLVM hoists out of the chunk loop); on a lent H100
+// registers (S^T's 64 and the products' accumulators); on a lent H100
 // (2026-12-06) exact, and slower than the register scans (docs/wgmma-plan.md).
 // RUN: rm -rf %t && kda-compile %kda_src_root/test/numeric/chunk-specs/chunk_heads128_wg.mlir --targets=sm_90 -o %t -q
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
-// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_wg_prep=12,16 kda_chunk_heads128_wg_scan_v64=776,448 kda_chunk_heads128_wg_scan_v128=628,368 | FileCheck %s --check-prefix=FIG
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_chunk_heads128_wg_prep=12,16 kda_chunk_heads128_wg_scan_v64=420,224 kda_chunk_heads128_wg_scan_v128=420,200 | FileCheck %s --check-prefix=FIG
 // RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_heads128_wg.mlir --kda-decompose --kda-lower-to-gpu=target=sm_90 --kda-verify-pipeline | FileCheck %s --check-prefix=ROLES
 // On a chip without the atom the wide blocks are left out; the others stand.
 // RUN: kda-opt %kda_src_root/test/numeric/chunk-specs/chunk_heads128_wg.mlir --kda-decompose --kda-lower-to-gpu=target=gfx942 | FileCheck %s --check-prefix=GFX942
@@ -34,6 +34,8 @@
 // FIG: sm_90 kda_chunk_heads128_wg_scan_v64: {{.*}}registers 255
 // FIG: sm_90 kda_chunk_heads128_wg_scan_v128: {{.*}}registers 255
 
+// ROLES: #[[LICM:.*]] = #llvm.loop_licm<disable = true, versioningDisable = true>
+// ROLES: #[[LOOP:.*]] = #llvm.loop_annotation<licm = #[[LICM]]>
 // ROLES-NOT: kda.record_runs
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_wg_scan_v64(
 // ROLES-SAME: warpgroup = true
@@ -41,6 +43,8 @@
 // ROLES-SAME: known_block_size = array<i32: 128, 1, 1>
 // ROLES-COUNT-80: kda.wgmma {{.*}}wgmma_f32_64x64x16_bf16
 // ROLES-COUNT-16: kda.wgmma {{.*}}b_mn_major{{.*}}wgmma_f32_64x128x16_bf16
+// The chunk loop with LLVM's loop-invariant code motion off.
+// ROLES: } {loop_annotation = #[[LOOP]]}
 // ROLES-LABEL: gpu.func @kda_chunk_heads128_wg_scan_v128(
 // ROLES-SAME: known_block_size = array<i32: 256, 1, 1>
 // ROLES-NOT: kda.record_runs
