@@ -41,6 +41,7 @@ struct KdaLowerAtomsPass
     if (target->family == TargetFamily::NVPTX) {
       applyOccupancyRequests(getOperation());
       fenceBarriersForWgmma(getOperation());
+      markWgmmaChains(getOperation());
     }
     RewritePatternSet patterns(&getContext());
     if (target->family == TargetFamily::AMDGPU) {

@@ -186,7 +186,8 @@ struct WgmmaToPtx : OpRewritePattern<WgmmaOp> {
                        atom.name.str() + " {" + operandList(0, nd) + "}, {" +
                        operandList(nd, 4) + "}, " + descOperand +
                        ", p, 1, 1, " + transB + ";\n}";
-    NVVM::WgmmaFenceAlignedOp::create(rw, loc);
+    if (!op->hasAttr(kWgmmaChainedAttr))
+      NVVM::WgmmaFenceAlignedOp::create(rw, loc);
     SmallVector<Value> inputs(a);
     inputs.push_back(desc);
     SmallVector<Value> d = inlinePtx(rw, loc, text, "r,r,r,r,l", inputs, c);
@@ -253,5 +254,12 @@ void mlir::kda::fenceBarriersForWgmma(Operation *module) {
         NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(b.getContext(),
                                    NVVM::SharedSpace::shared_cta));
+  });
+}
+
+void mlir::kda::markWgmmaChains(Operation *module) {
+  module->walk([](WgmmaOp op) {
+    if (isa_and_nonnull<WgmmaOp>(op->getPrevNode()))
+      op->setAttr(kWgmmaChainedAttr, UnitAttr::get(op.getContext()));
   });
 }

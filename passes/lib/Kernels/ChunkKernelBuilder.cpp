@@ -4228,14 +4228,24 @@ SmallVector<Value> ChunkEmitter::warpgroupChunk(Value c, Value chunks,
   // row half 0, 1) and 8 j + 4 + t: registers i = 2 j, 2 j + 1.
   stageWarpgroupRows(c, false);
   Value x = zeroAccumulator(b, loc, *wg64), y = x;
-  for (int64_t j = 0; j < 2 * p.K / 16; ++j) {
-    auto [hi, lo] = doubledA(
-        {sAt(0, 2 * j), sAt(1, 2 * j), sAt(0, 2 * j + 1), sAt(1, 2 * j + 1)});
-    Value off = idx(256 * j);
-    x = emitWgmma(b, loc, *wg64, hi, wgW, off, rowsB, x);
-    x = emitWgmma(b, loc, *wg64, lo, wgW, off, rowsB, x);
-    y = emitWgmma(b, loc, *wg64, hi, wgQg, off, rowsB, y);
-    y = emitWgmma(b, loc, *wg64, lo, wgQg, off, rowsB, y);
+  // Two k' steps a batch: their A fragments first, then their 8 atoms
+  // back to back (one wgmma.fence a batch: markWgmmaChains).
+  for (int64_t j0 = 0; j0 < 2 * p.K / 16; j0 += 2) {
+    SmallVector<std::pair<Value, Value>> frags;
+    for (int64_t j = j0; j < j0 + 2; ++j)
+      frags.push_back(doubledA({sAt(0, 2 * j), sAt(1, 2 * j), sAt(0, 2 * j + 1),
+                                sAt(1, 2 * j + 1)}));
+    SmallVector<Value> offs;
+    for (int64_t j = j0; j < j0 + 2; ++j)
+      offs.push_back(idx(256 * j));
+    for (int64_t j = j0; j < j0 + 2; ++j) {
+      auto [hi, lo] = frags[j - j0];
+      Value off = offs[j - j0];
+      x = emitWgmma(b, loc, *wg64, hi, wgW, off, rowsB, x);
+      x = emitWgmma(b, loc, *wg64, lo, wgW, off, rowsB, x);
+      y = emitWgmma(b, loc, *wg64, hi, wgQg, off, rowsB, y);
+      y = emitWgmma(b, loc, *wg64, lo, wgQg, off, rowsB, y);
+    }
   }
   WgmmaCommitOp::create(b, loc);
   auto xy =
@@ -4257,12 +4267,20 @@ SmallVector<Value> ChunkEmitter::warpgroupChunk(Value c, Value chunks,
   Value c1 = add(c, idx(1));
   ifThen(lt(c1, chunks), [&] { stageWarpgroupRows(c1, true); });
   Value o = xy.getResult(1);
-  for (int64_t j = 0; j < 2 * p.C / 16; ++j) {
-    auto [hi, lo] =
-        doubledA({vn[4 * j], vn[4 * j + 2], vn[4 * j + 1], vn[4 * j + 3]});
-    Value off = idx(256 * j);
-    o = emitWgmma(b, loc, *wg64, hi, wgAq, off, aqB, o);
-    o = emitWgmma(b, loc, *wg64, lo, wgAq, off, aqB, o);
+  for (int64_t j0 = 0; j0 < 2 * p.C / 16; j0 += 4) {
+    SmallVector<std::pair<Value, Value>> frags;
+    for (int64_t j = j0; j < j0 + 4; ++j)
+      frags.push_back(
+          doubledA({vn[4 * j], vn[4 * j + 2], vn[4 * j + 1], vn[4 * j + 3]}));
+    SmallVector<Value> offs;
+    for (int64_t j = j0; j < j0 + 4; ++j)
+      offs.push_back(idx(256 * j));
+    for (int64_t j = j0; j < j0 + 4; ++j) {
+      auto [hi, lo] = frags[j - j0];
+      Value off = offs[j - j0];
+      o = emitWgmma(b, loc, *wg64, hi, wgAq, off, aqB, o);
+      o = emitWgmma(b, loc, *wg64, lo, wgAq, off, aqB, o);
+    }
   }
   WgmmaCommitOp::create(b, loc);
   o = WgmmaWaitOp::create(b, loc, ValueRange{o}, b.getI64IntegerAttr(0))
@@ -4282,14 +4300,20 @@ SmallVector<Value> ChunkEmitter::warpgroupChunk(Value c, Value chunks,
   SmallVector<Value> next(s.begin(), s.end());
   for (int64_t half = 0; half < p.K / 64; ++half) {
     Value d = zeroAccumulator(b, loc, *wg128);
+    SmallVector<SplitFragment> frags;
     for (int64_t j = 0; j < p.C / 16; ++j) {
       Value v8 =
           vector::FromElementsOp::create(b, loc, VectorType::get({8}, f32),
                                          ArrayRef<Value>(vn).slice(8 * j, 8));
-      SplitFragment a = splitFragment(b, loc, *wg128, v8);
-      Value off = idx(half * 16 * p.wgKdSbo() + 256 * j);
-      d = emitWgmma(b, loc, *wg128, a.hi, wgKd, off, kdB, d);
-      d = emitWgmma(b, loc, *wg128, a.lo, wgKd, off, kdB, d);
+      frags.push_back(splitFragment(b, loc, *wg128, v8));
+    }
+    SmallVector<Value> offs;
+    for (int64_t j = 0; j < p.C / 16; ++j)
+      offs.push_back(idx(half * 16 * p.wgKdSbo() + 256 * j));
+    for (int64_t j = 0; j < p.C / 16; ++j) {
+      Value off = offs[j];
+      d = emitWgmma(b, loc, *wg128, frags[j].hi, wgKd, off, kdB, d);
+      d = emitWgmma(b, loc, *wg128, frags[j].lo, wgKd, off, kdB, d);
     }
     WgmmaCommitOp::create(b, loc);
     d = WgmmaWaitOp::create(b, loc, ValueRange{d}, b.getI64IntegerAttr(0))

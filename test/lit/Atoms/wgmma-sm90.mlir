@@ -20,8 +20,10 @@
 // CHECK: %[[DESC:.*]] = arith.ori %[[START]], %[[FIELDS]] : i64
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-NEXT: %[[D0:.*]] = llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;{{.*}}"=f,{{.*}},=f,r,r,r,r,l,0,1,2,{{.*}},31"
-// CHECK: nvvm.wgmma.fence.aligned
-// CHECK-NEXT: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async
+// The second atom follows the first directly (its operands written before
+// the first's fence): no fence of its own (markWgmmaChains).
+// CHECK-NOT: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK: %[[W:.*]] = llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;", "=f,{{.*}},=f,0,1,{{.*}},31"
 // CHECK: llvm.extractvalue %[[W]][31]

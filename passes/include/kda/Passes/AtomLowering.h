@@ -48,6 +48,17 @@ void populateMmaToNVVMPatterns(RewritePatternSet &patterns,
 /// written by plain stores and published by the barrier is visible to
 /// wgmma's async-proxy reads of B.
 void fenceBarriersForWgmma(Operation *module);
+
+/// Marks (kWgmmaChainedAttr) each kda.wgmma that directly follows another
+/// in its block: every operand it reads was written before that one (or is
+/// its accumulator), so it takes no wgmma.fence of its own - the first
+/// atom's fence orders them, and the hardware orders the accumulator
+/// accesses of consecutive atoms of one shape (PTX ISA, wgmma.fence).
+/// Where LLVM places a fragment's packing after the fence anyway, ptxas
+/// injects the warpgroup.arrive (C7519). Builders issue a product's atoms
+/// back to back, their A fragments computed first, to use it.
+void markWgmmaChains(Operation *module);
+inline constexpr llvm::StringLiteral kWgmmaChainedAttr = "kda.wgmma_chained";
 /// Approximate f32 math (math.exp, math.exp2 and arith.divf with fastmath
 /// afn; 1 / sqrt) -> ex2.approx.ftz, rcp.approx.ftz and rsqrt.approx.ftz
 /// on sm_90, one MUFU each
