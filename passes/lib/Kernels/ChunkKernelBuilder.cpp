@@ -1760,6 +1760,13 @@ private:
   /// four values (pair P of the fragment: row half P mod 2, k half P div
   /// 2), (hi, hi) pairs and (lo, 0) pairs.
   std::pair<Value, Value> doubledA(ArrayRef<Value> vals);
+  /// The k' steps [0, steps) of a product read k doubled, `batch` steps at
+  /// a time: their A fragments (doubledA of valuesOf(j)) and B offsets
+  /// first, then their atoms back to back (issue(hi, lo, byte offset)), so
+  /// a batch takes one wgmma.fence (markWgmmaChains).
+  void doubledSteps(int64_t steps, int64_t batch,
+                    llvm::function_ref<SmallVector<Value>(int64_t)> valuesOf,
+                    llvm::function_ref<void(Value, Value, Value)> issue);
   /// A workspace field's chunk rows staged into an LDS array.
   struct StagedField {
     Value buf;
@@ -4072,6 +4079,23 @@ std::pair<Value, Value> ChunkEmitter::doubledA(ArrayRef<Value> vals) {
   return {hi, lo};
 }
 
+void ChunkEmitter::doubledSteps(
+    int64_t steps, int64_t batch,
+    llvm::function_ref<SmallVector<Value>(int64_t)> valuesOf,
+    llvm::function_ref<void(Value, Value, Value)> issue) {
+  assert(steps % batch == 0 && "whole batches");
+  for (int64_t j0 = 0; j0 < steps; j0 += batch) {
+    SmallVector<std::pair<Value, Value>> frags;
+    SmallVector<Value> offs;
+    for (int64_t j = j0; j < j0 + batch; ++j) {
+      frags.push_back(doubledA(valuesOf(j)));
+      offs.push_back(idx(256 * j)); // two core matrices of 128 bytes
+    }
+    for (int64_t j = j0; j < j0 + batch; ++j)
+      issue(frags[j - j0].first, frags[j - j0].second, offs[j - j0]);
+  }
+}
+
 void ChunkEmitter::stageWarpgroupRows(Value c, bool phase1) {
   // Chunk row (token) r is core-matrix row pos(r) of the products' n (and
   // of the update's k): tok(8 i + 2 t + q) = 8 i + t + 4 q, so that the
@@ -4228,25 +4252,18 @@ SmallVector<Value> ChunkEmitter::warpgroupChunk(Value c, Value chunks,
   // row half 0, 1) and 8 j + 4 + t: registers i = 2 j, 2 j + 1.
   stageWarpgroupRows(c, false);
   Value x = zeroAccumulator(b, loc, *wg64), y = x;
-  // Two k' steps a batch: their A fragments first, then their 8 atoms
-  // back to back (one wgmma.fence a batch: markWgmmaChains).
-  for (int64_t j0 = 0; j0 < 2 * p.K / 16; j0 += 2) {
-    SmallVector<std::pair<Value, Value>> frags;
-    for (int64_t j = j0; j < j0 + 2; ++j)
-      frags.push_back(doubledA({sAt(0, 2 * j), sAt(1, 2 * j), sAt(0, 2 * j + 1),
-                                sAt(1, 2 * j + 1)}));
-    SmallVector<Value> offs;
-    for (int64_t j = j0; j < j0 + 2; ++j)
-      offs.push_back(idx(256 * j));
-    for (int64_t j = j0; j < j0 + 2; ++j) {
-      auto [hi, lo] = frags[j - j0];
-      Value off = offs[j - j0];
-      x = emitWgmma(b, loc, *wg64, hi, wgW, off, rowsB, x);
-      x = emitWgmma(b, loc, *wg64, lo, wgW, off, rowsB, x);
-      y = emitWgmma(b, loc, *wg64, hi, wgQg, off, rowsB, y);
-      y = emitWgmma(b, loc, *wg64, lo, wgQg, off, rowsB, y);
-    }
-  }
+  doubledSteps(
+      2 * p.K / 16, 2,
+      [&](int64_t j) -> SmallVector<Value> {
+        return {sAt(0, 2 * j), sAt(1, 2 * j), sAt(0, 2 * j + 1),
+                sAt(1, 2 * j + 1)};
+      },
+      [&](Value hi, Value lo, Value off) {
+        x = emitWgmma(b, loc, *wg64, hi, wgW, off, rowsB, x);
+        x = emitWgmma(b, loc, *wg64, lo, wgW, off, rowsB, x);
+        y = emitWgmma(b, loc, *wg64, hi, wgQg, off, rowsB, y);
+        y = emitWgmma(b, loc, *wg64, lo, wgQg, off, rowsB, y);
+      });
   WgmmaCommitOp::create(b, loc);
   auto xy =
       WgmmaWaitOp::create(b, loc, ValueRange{x, y}, b.getI64IntegerAttr(0));
@@ -4267,21 +4284,15 @@ SmallVector<Value> ChunkEmitter::warpgroupChunk(Value c, Value chunks,
   Value c1 = add(c, idx(1));
   ifThen(lt(c1, chunks), [&] { stageWarpgroupRows(c1, true); });
   Value o = xy.getResult(1);
-  for (int64_t j0 = 0; j0 < 2 * p.C / 16; j0 += 4) {
-    SmallVector<std::pair<Value, Value>> frags;
-    for (int64_t j = j0; j < j0 + 4; ++j)
-      frags.push_back(
-          doubledA({vn[4 * j], vn[4 * j + 2], vn[4 * j + 1], vn[4 * j + 3]}));
-    SmallVector<Value> offs;
-    for (int64_t j = j0; j < j0 + 4; ++j)
-      offs.push_back(idx(256 * j));
-    for (int64_t j = j0; j < j0 + 4; ++j) {
-      auto [hi, lo] = frags[j - j0];
-      Value off = offs[j - j0];
-      o = emitWgmma(b, loc, *wg64, hi, wgAq, off, aqB, o);
-      o = emitWgmma(b, loc, *wg64, lo, wgAq, off, aqB, o);
-    }
-  }
+  doubledSteps(
+      2 * p.C / 16, 4,
+      [&](int64_t j) -> SmallVector<Value> {
+        return {vn[4 * j], vn[4 * j + 2], vn[4 * j + 1], vn[4 * j + 3]};
+      },
+      [&](Value hi, Value lo, Value off) {
+        o = emitWgmma(b, loc, *wg64, hi, wgAq, off, aqB, o);
+        o = emitWgmma(b, loc, *wg64, lo, wgAq, off, aqB, o);
+      });
   WgmmaCommitOp::create(b, loc);
   o = WgmmaWaitOp::create(b, loc, ValueRange{o}, b.getI64IntegerAttr(0))
           .getResult(0);
