@@ -167,8 +167,15 @@ struct WgmmaToPtx : OpRewritePattern<WgmmaOp> {
     // values of their own, every atom's descriptor was loop-invariant and
     // LLVM hoisted them all out of the scan's chunk loop (sm_90's warpgroup
     // scan: 48 of them live across it, 1184 bytes spilled).
+    // Only a multiple of 16: the descriptor keeps an address's bits from
+    // the 16th, so a part carried apart must lose none (x + 8 with x = 8
+    // mod 16 is aligned; x and 8 dropped apart would not be).
     auto [dynamic, constant] =
         lowering::peelConstantIndex(rw, loc, op.getOffset());
+    if (constant % 16) {
+      dynamic = op.getOffset();
+      constant = 0;
+    }
     Value desc =
         descriptorOf(rw, loc, op.getLds(), dynamic, op.getSharedLayout());
     const unsigned nd = unsigned(c.size());
