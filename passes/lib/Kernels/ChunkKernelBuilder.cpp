@@ -3937,6 +3937,20 @@ void ChunkEmitter::stagePhase1Rows(Value c) {
   stageChunkFields(c, fields);
 }
 
+// LLVM's loop-invariant code motion, off for a scan's chunk loop (the latch
+// branch's loop_annotation, which scf-to-cf and the LLVM conversion carry
+// over): it hoisted every loop-invariant LDS address, descriptor and copy
+// base of the chunk's products out of the loop, live across it at 255
+// registers.
+static void disableLicm(scf::ForOp loop) {
+  MLIRContext *ctx = loop.getContext();
+  auto yes = BoolAttr::get(ctx, true);
+  loop->setAttr("loop_annotation", LLVM::LoopAnnotationAttr::get(
+                                       ctx, {}, {}, {}, {}, {},
+                                       LLVM::LoopLICMAttr::get(ctx, yes, yes),
+                                       {}, {}, {}, {}, {}, {}, {}, {}, {}));
+}
+
 void ChunkEmitter::emitRegisterScan() {
   beginLds();
   ldsX = carve(p.regRowsFloats(false));
@@ -4037,6 +4051,14 @@ void ChunkEmitter::emitRegisterScan() {
     scf::YieldOp::create(
         b, loc, registerScanChunk(loop.getInductionVar(), end, carried));
   }
+  // Self-staged (every wave computes and copies its own rows): LICM off.
+  // Measured on a lent H100 (2026-12-06, one call, two rounds), the
+  // 128-column scan 0.639 -> 0.618-0.621 ms at 4 x 4096 H32 (48 -> 0 bytes
+  // spilled); off for the staged scans, their hoisted addresses fit, and
+  // recomputing them each chunk cost the 32-column scan 0.477 -> 0.533
+  // (1 x 8192 H32) and the maps 0.466-0.473 -> 0.532-0.536 (1 x 32768 H8).
+  if (p.selfStaged())
+    disableLicm(loop);
   SmallVector<Value> last(loop.getResults());
   // The final state: to the slot (segments: the last one's); maps: [M | B]
   // to the segment's records.
@@ -4209,16 +4231,7 @@ void ChunkEmitter::emitWarpgroupScan() {
     scf::YieldOp::create(b, loc,
                          warpgroupChunk(loop.getInductionVar(), end, carried));
   }
-  // LLVM's loop-invariant code motion, off for this loop (the latch branch's
-  // loop_annotation, which scf-to-cf and the LLVM conversion carry over):
-  // it hoisted every loop-invariant LDS address, descriptor and copy base of
-  // the chunk's products out of the loop, live across it at 255 registers.
-  MLIRContext *ctx = b.getContext();
-  auto yes = b.getBoolAttr(true);
-  loop->setAttr("loop_annotation", LLVM::LoopAnnotationAttr::get(
-                                       ctx, {}, {}, {}, {}, {},
-                                       LLVM::LoopLICMAttr::get(ctx, yes, yes),
-                                       {}, {}, {}, {}, {}, {}, {}, {}, {}));
+  disableLicm(loop);
   for (int64_t r = 0; r < 2; ++r)
     for (int64_t i = 0; i < quads; ++i)
       store(loop.getResult(r * quads + i), state, stateAt(r, i));
