@@ -86,11 +86,11 @@ struct MmaToMmaSync : OpRewritePattern<MmaOp> {
   const TargetInfo &target;
 };
 
-/// Inline PTX with side effects: `outs` f32 results tied to the last
-/// `outs` operands (LLVM's spelling of "+f"), the struct unpacked.
-SmallVector<Value> inlinePtx(PatternRewriter &rw, Location loc, StringRef text,
-                             StringRef inConstraints, ValueRange inputs,
-                             ValueRange tied) {
+/// Inline PTX with side effects whose f32 results are tied to its last
+/// operands `tied` (LLVM's spelling of "+f"), the struct unpacked.
+SmallVector<Value> inlinePtxTied(PatternRewriter &rw, Location loc,
+                                 StringRef text, StringRef inConstraints,
+                                 ValueRange inputs, ValueRange tied) {
   Type f32 = rw.getF32Type();
   SmallVector<std::string> cons(tied.size(), "=f");
   if (!inConstraints.empty())
@@ -104,13 +104,8 @@ SmallVector<Value> inlinePtx(PatternRewriter &rw, Location loc, StringRef text,
                     ? f32
                     : LLVM::LLVMStructType::getLiteral(
                           rw.getContext(), SmallVector<Type>(tied.size(), f32));
-  auto asmOp = LLVM::InlineAsmOp::create(
-      rw, loc, result ? TypeRange{result} : TypeRange{}, operands,
-      rw.getStringAttr(text), rw.getStringAttr(llvm::join(cons, ",")),
-      /*has_side_effects=*/rw.getUnitAttr(), /*is_align_stack=*/UnitAttr(),
-      LLVM::TailCallKindAttr::get(rw.getContext(),
-                                  LLVM::tailcallkind::TailCallKind::None),
-      /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
+  LLVM::InlineAsmOp asmOp = lowering::inlinePtx(
+      rw, loc, text, llvm::join(cons, ","), operands, result);
   SmallVector<Value> out;
   if (tied.size() == 1)
     out.push_back(asmOp.getResult(0));
@@ -197,7 +192,7 @@ struct WgmmaToPtx : OpRewritePattern<WgmmaOp> {
       NVVM::WgmmaFenceAlignedOp::create(rw, loc);
     SmallVector<Value> inputs(a);
     inputs.push_back(desc);
-    SmallVector<Value> d = inlinePtx(rw, loc, text, "r,r,r,r,l", inputs, c);
+    SmallVector<Value> d = inlinePtxTied(rw, loc, text, "r,r,r,r,l", inputs, c);
     rw.replaceOpWithNewOp<vector::FromElementsOp>(op, op.getType(), d);
     return success();
   }
@@ -224,7 +219,7 @@ struct WgmmaWaitToPtx : OpRewritePattern<WgmmaWaitOp> {
       llvm::append_range(tied, scalarsAs(rw, loc, v, rw.getF32Type()));
     std::string text = "wgmma.wait_group.sync.aligned " +
                        std::to_string(op.getPending()) + ";";
-    SmallVector<Value> out = inlinePtx(rw, loc, text, "", {}, tied);
+    SmallVector<Value> out = inlinePtxTied(rw, loc, text, "", {}, tied);
     SmallVector<Value> results;
     size_t at = 0;
     for (Value v : op.getValues()) {

@@ -112,6 +112,18 @@ Value lowering::elementAddress(OpBuilder &b, Location loc, Value memref,
                                     arith::AddIOp::create(b, loc, base, bytes));
 }
 
+LLVM::InlineAsmOp lowering::inlinePtx(OpBuilder &b, Location loc,
+                                      StringRef text, StringRef constraints,
+                                      ValueRange operands, Type result) {
+  MLIRContext *ctx = b.getContext();
+  return LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange{result} : TypeRange{}, operands,
+      b.getStringAttr(text), b.getStringAttr(constraints),
+      /*has_side_effects=*/b.getUnitAttr(), /*is_align_stack=*/UnitAttr(),
+      LLVM::TailCallKindAttr::get(ctx, LLVM::tailcallkind::TailCallKind::None),
+      /*asm_dialect=*/LLVM::AsmDialectAttr(), /*operand_attrs=*/ArrayAttr());
+}
+
 std::pair<Value, int64_t>
 lowering::peelConstantIndex(OpBuilder &b, Location loc, Value index) {
   llvm::APInt c;

@@ -10,6 +10,7 @@
 #define KDA_PASSES_CONVERSION_SCHEDULELOWERING_H
 
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -89,6 +90,14 @@ Value elementAddress(OpBuilder &b, Location loc, Value memref, Value elem);
 /// accesses of one base share its registers.
 std::pair<Value, int64_t> peelConstantIndex(OpBuilder &b, Location loc,
                                             Value index);
+
+/// Inline PTX with side effects (never hoisted, merged or dropped), no tail
+/// call, the default dialect: `text` over `operands` under `constraints`
+/// (LLVM's spelling, e.g. "r,l,r" or "=f,=f,r,0,1"), one `result` type or none.
+/// Every inline asm of the NVVM lowerings goes through here.
+LLVM::InlineAsmOp inlinePtx(OpBuilder &b, Location loc, StringRef text,
+                            StringRef constraints, ValueRange operands,
+                            Type result = {});
 
 /// A kda.copy_row of one atom being lowered: the element type and how many
 /// elements a 16-byte piece holds.

@@ -152,17 +152,10 @@ struct PrefetchRowToL2Lines : OpRewritePattern<PrefetchRowOp> {
     auto hint = [&](int64_t byte) {
       Value addr = arith::AddIOp::create(
           rw, loc, start, arith::ConstantIntOp::create(rw, loc, byte, 64));
-      LLVM::InlineAsmOp::create(
-          rw, loc, TypeRange{}, ValueRange{addr},
-          rw.getStringAttr("{ .reg .b64 g; cvta.to.global.u64 g, $0; "
-                           "prefetch.global.L2 [g]; }"),
-          rw.getStringAttr("l"),
-          /*has_side_effects=*/rw.getUnitAttr(),
-          /*is_align_stack=*/UnitAttr(),
-          LLVM::TailCallKindAttr::get(rw.getContext(),
-                                      LLVM::tailcallkind::TailCallKind::None),
-          /*asm_dialect=*/LLVM::AsmDialectAttr(),
-          /*operand_attrs=*/ArrayAttr());
+      lowering::inlinePtx(rw, loc,
+                          "{ .reg .b64 g; cvta.to.global.u64 g, $0; "
+                          "prefetch.global.L2 [g]; }",
+                          "l", ValueRange{addr});
     };
     const int64_t bytes = op.getRowBytes();
     for (int64_t byte = 0; byte < bytes; byte += kLineBytes)
@@ -234,15 +227,8 @@ struct CopyPieceToCpAsync : CopyPiecePattern {
                          std::to_string(dstImm * bytes) + "], [g+" +
                          std::to_string(srcImm * bytes) + "], " +
                          std::to_string(n * bytes) + ", $2; }";
-      LLVM::InlineAsmOp::create(
-          rw, loc, TypeRange{}, ValueRange{dstAddr, srcAddr, srcBytes},
-          rw.getStringAttr(text), rw.getStringAttr("r,l,r"),
-          /*has_side_effects=*/rw.getUnitAttr(),
-          /*is_align_stack=*/UnitAttr(),
-          LLVM::TailCallKindAttr::get(rw.getContext(),
-                                      LLVM::tailcallkind::TailCallKind::None),
-          /*asm_dialect=*/LLVM::AsmDialectAttr(),
-          /*operand_attrs=*/ArrayAttr());
+      lowering::inlinePtx(rw, loc, text, "r,l,r",
+                          ValueRange{dstAddr, srcAddr, srcBytes});
       return;
     }
     Value srcElems = arith::SelectOp::create(

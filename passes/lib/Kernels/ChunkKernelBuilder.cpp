@@ -370,6 +370,15 @@ struct ChunkPlan {
   int64_t wgRowSbo() const { return 32 * K; }
   int64_t wgAqSbo() const { return 32 * C; }
   int64_t wgKdSbo() const { return 16 * C; }
+  /// Those B operands' layouts (core matrices 128 bytes apart along k), for
+  /// the atoms that read them and the copies that place them.
+  SharedOperandLayout wgRowsLayout() const {
+    return {128, unsigned(wgRowSbo())};
+  }
+  SharedOperandLayout wgAqLayout() const { return {128, unsigned(wgAqSbo())}; }
+  SharedOperandLayout wgKdLayout() const {
+    return {128, unsigned(wgKdSbo()), /*mnMajor=*/true};
+  }
   /// W's rows in the workspace in run order and, in the register scans,
   /// W staged in LDS as fragment runs (markRecordRuns): the run layout of
   /// the atom's B operand (the scans' products are transposed there).
@@ -4127,18 +4136,26 @@ void ChunkEmitter::stageWarpgroupRows(Value c, bool phase1) {
     return add(add(mul(div(r, 8), idx(8)), mul(rem(r, 4), idx(2))),
                div(rem(r, 8), 4));
   };
-  // K-major (piece x / 4 of a row is core matrix x / 4 along k'), in
-  // floats: (n / 8) sbo + (x / 4) 128 + (n mod 8) 16 bytes.
-  auto kMajor = [&, pos](int64_t sbo) {
-    return [&, pos, sbo](Value r, Value x) {
-      Value nn = pos(r);
-      return add(add(mul(div(nn, 8), idx(sbo / 4)), mul(x, idx(8))),
-                 mul(rem(nn, 8), idx(4)));
-    };
+  // A piece is 4 floats of a row from float x: 8 bf16 of k' = 2 x, one
+  // core matrix's 16 bytes (x / 4 along k', from its start); the row's
+  // token at n = pos(r) (K-major) or at k = pos(r) (MN-major, x along n').
+  auto at = [&, pos](const SharedOperandLayout &l, Value r, Value x) {
+    CoreCoord piece{div(x, 4), idx(0)};
+    Value t = pos(r);
+    CoreCoord token{div(t, 8), rem(t, 8)};
+    return l.mnMajor ? sharedOperandIndex(b, loc, l, token, piece, 4)
+                     : sharedOperandIndex(b, loc, l, piece, token, 4);
+  };
+  auto placed = [&, at](SharedOperandLayout l) {
+    return [&, at, l](Value r, Value x) { return at(l, r, x); };
+  };
+  // Eight rows on is one core matrix on along the token's dimension.
+  auto rows8 = [](SharedOperandLayout l) {
+    return int64_t(l.mnMajor ? l.lbo : l.sbo) / 4;
   };
   if (phase1) {
-    StagedField w{ldsX, p.recW(), idx(0), p.K, 0, kMajor(p.wgRowSbo())};
-    w.placeRows8 = p.wgRowSbo() / 4;
+    StagedField w{ldsX, p.recW(), idx(0), p.K, 0, placed(p.wgRowsLayout())};
+    w.placeRows8 = rows8(p.wgRowsLayout());
     StagedField qg = w;
     qg.buf = ldsQg, qg.field = p.recQG();
     StagedField u = uField();
@@ -4157,21 +4174,14 @@ void ChunkEmitter::stageWarpgroupRows(Value c, bool phase1) {
                  idx(0),
                  p.C,
                  0,
-                 kMajor(p.wgAqSbo()),
+                 placed(p.wgAqLayout()),
                  [&](Value r, Value x) {
                    return arith::CmpIOp::create(
                        b, loc, arith::CmpIPredicate::ule, x, r);
                  }};
-  aq.placeRows8 = p.wgAqSbo() / 4;
-  // MN-major: piece x / 4 is core matrix x / 4 along n', the row's token
-  // at k = pos(r): (x / 4) sbo + (j / 8) 128 + (j mod 8) 16 bytes.
-  StagedField kd{
-      ldsKd, p.recKD(), idx(0), p.K, 0, [&, pos](Value r, Value x) {
-        Value j = pos(r);
-        return add(add(mul(x, idx(p.wgKdSbo() / 16)), mul(div(j, 8), idx(32))),
-                   mul(rem(j, 8), idx(4)));
-      }};
-  kd.placeRows8 = 32;
+  aq.placeRows8 = rows8(p.wgAqLayout());
+  StagedField kd{ldsKd, p.recKD(), idx(0), p.K, 0, placed(p.wgKdLayout())};
+  kd.placeRows8 = rows8(p.wgKdLayout());
   stageChunkFields(c, {aq, kd});
   stageExpGLast(c);
 }
@@ -4243,8 +4253,8 @@ SmallVector<Value> ChunkEmitter::warpgroupChunk(Value c, Value chunks,
   rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
   const int64_t quads = p.K / 4;
   auto sAt = [&](int64_t r, int64_t i) { return s[r * quads + i]; };
-  const SharedOperandLayout rowsB{128, unsigned(p.wgRowSbo())},
-      aqB{128, unsigned(p.wgAqSbo())}, kdB{128, unsigned(p.wgKdSbo()), true};
+  const SharedOperandLayout rowsB = p.wgRowsLayout(), aqB = p.wgAqLayout(),
+                            kdB = p.wgKdLayout();
   // Accumulator element e of thread t: row 8 ((e / 2) mod 2) of its quad
   // row, column 8 (e / 4) + 2 t + e mod 2, the token 8 (e / 4) + t + 4 (e
   // mod 2) (stageWarpgroupRows' order); its block column.

@@ -165,12 +165,7 @@ void TileGemmEmitter::copyBCoreMatrices(Value src, Value colBase, Value dst) {
   // The pair's first element (k, n), its second one on along the row.
   Value k = l.mnMajor ? div(i, kTile / 2) : mul(div(i, kTile), idx(2));
   Value n = l.mnMajor ? mul(rem(i, kTile / 2), idx(2)) : rem(i, kTile);
-  // byteOffset(k, n) / 2 in bf16 elements.
-  Value inCore = l.mnMajor ? add(mul(rem(k, 8), idx(8)), rem(n, 8))
-                           : add(mul(rem(n, 8), idx(8)), rem(k, 8));
-  Value at =
-      add(add(mul(div(n, 8), idx(l.sbo / 2)), mul(div(k, 8), idx(l.lbo / 2))),
-          inCore);
+  Value at = sharedOperandIndex(b, loc, l, k, n, /*elemBytes=*/2);
   for (int64_t e = 0; e < 2; ++e) {
     Value kk = l.mnMajor ? k : add(k, idx(e));
     Value nn = l.mnMajor ? add(n, idx(e)) : n;

@@ -220,6 +220,43 @@ Value mlir::kda::emitWgmma(OpBuilder &b, Location loc, const MmaAtom &atom,
                          layout.mnMajor ? b.getUnitAttr() : UnitAttr(), c);
 }
 
+Value mlir::kda::sharedOperandIndex(OpBuilder &b, Location loc,
+                                    const SharedOperandLayout &layout,
+                                    CoreCoord k, CoreCoord n,
+                                    int64_t elemBytes) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto scaled = [&](Value x, int64_t bytes) -> Value {
+    assert(bytes % elemBytes == 0 && "a stride of whole elements");
+    return b.createOrFold<arith::MulIOp>(loc, x, cst(bytes / elemBytes));
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  };
+  // A core matrix is 8 rows of 16 bytes: rows along the strided dimension
+  // (n K-major, k MN-major), 8 bf16 of the contiguous one in each.
+  CoreCoord rowDim = layout.mnMajor ? k : n, contig = layout.mnMajor ? n : k;
+  Value within = contig.within;
+  if (elemBytes == 4)
+    within = b.createOrFold<arith::DivUIOp>(loc, within, cst(2));
+  else
+    assert(elemBytes == 2 && "bf16 elements or floats of two");
+  return add(add(scaled(n.core, layout.sbo), scaled(k.core, layout.lbo)),
+             add(scaled(rowDim.within, 16), within));
+}
+
+Value mlir::kda::sharedOperandIndex(OpBuilder &b, Location loc,
+                                    const SharedOperandLayout &layout, Value k,
+                                    Value n, int64_t elemBytes) {
+  auto split = [&](Value x) {
+    Value eight = arith::ConstantIndexOp::create(b, loc, 8);
+    return CoreCoord{b.createOrFold<arith::DivUIOp>(loc, x, eight),
+                     b.createOrFold<arith::RemUIOp>(loc, x, eight)};
+  };
+  return sharedOperandIndex(b, loc, layout, split(k), split(n), elemBytes);
+}
+
 Value mlir::kda::zeroAccumulator(OpBuilder &b, Location loc,
                                  const MmaAtom &atom) {
   VectorType type = fragmentType(b.getContext(), atom, MmaOperand::C);

@@ -256,6 +256,25 @@ Value emitWgmma(OpBuilder &b, Location loc, const MmaAtom &atom, Value a,
                 Value lds, Value byteOffset, const SharedOperandLayout &layout,
                 Value c);
 
+/// A coordinate of a wgmma shared operand (k or n, in bf16 elements) split
+/// at its core matrices: the core matrix along that dimension and the
+/// position (0..7) within it.
+struct CoreCoord {
+  Value core, within;
+};
+/// Where element (k, n) of an operand in `layout` is, in elements of
+/// `elemBytes` (2: bf16; 4: a float, two bf16 along the core matrix's
+/// contiguous 16 bytes, so the contiguous dimension's `within` must be even
+/// there): SharedOperandLayout::byteOffset's arithmetic as IR, folding
+/// constant parts. The one place a kernel builder places core matrices.
+Value sharedOperandIndex(OpBuilder &b, Location loc,
+                         const SharedOperandLayout &layout, CoreCoord k,
+                         CoreCoord n, int64_t elemBytes);
+/// The same from whole coordinates (split at 8 here).
+Value sharedOperandIndex(OpBuilder &b, Location loc,
+                         const SharedOperandLayout &layout, Value k, Value n,
+                         int64_t elemBytes);
+
 /// kda.mma of the atom: D = A B + C on the calling lane's fragments.
 Value emitMma(OpBuilder &b, Location loc, const MmaAtom &atom, Value a,
               Value bFrag, Value c);
