@@ -87,6 +87,24 @@ kda_status checkKernels(const kda_kernel *rec, const kda_kernel *chunk) {
         << "layout or dtypes differ)";
     return refuse(why);
   }
+  // And one gate: a row's gate must not depend on which path its length
+  // sends it down (and the call's a_log / dt_bias are checked against the
+  // recurrent kernel's uses only).
+  std::vector<std::string> cu = c.uses, ru = r.uses;
+  std::sort(cu.begin(), cu.end());
+  std::sort(ru.begin(), ru.end());
+  if (cu != ru) {
+    auto list = [](const std::vector<std::string> &names) {
+      std::string out;
+      for (const std::string &n : names)
+        out += (out.empty() ? "" : ", ") + n;
+      return out.empty() ? std::string("none") : out;
+    };
+    why << describeKernel(chunk) << " reads the optional operands (" << list(cu)
+        << ") where " << describeKernel(rec) << " reads (" << list(ru)
+        << "): the two paths would compute different gates";
+    return refuse(why);
+  }
   return KDA_OK;
 }
 

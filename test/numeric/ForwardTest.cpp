@@ -504,6 +504,49 @@ TEST_P(ForwardRefusals, KernelsOfTheWrongKind) {
   EXPECT_STREQ(kda_last_error(), "null recurrent kernel");
 }
 
+/// A chunk kernel and a recurrent kernel of one layer attribute whose
+/// functions read different optional gate operands (the chunk one a_log,
+/// the recurrent one not): a row's gate would depend on its length (and
+/// the call's a_log is checked against the recurrent kernel only). Refused
+/// by name, nothing written, whether or not a_log is passed.
+TEST(ForwardKernelPairs, RefusesKernelsReadingOtherGateOperands) {
+  const std::string dir =
+      std::string(KDA_NUMERIC_BUNDLES_DIR) + "/uses_mismatch";
+  kda_bundle *bundle = nullptr;
+  ASSERT_EQ(
+      kda_bundle_open_target(dir.c_str(), KDA_BACKEND_EMU, "emu32", &bundle),
+      KDA_OK)
+      << kda_last_error();
+  const kda_kernel *rec = nullptr, *chunk = nullptr;
+  ASSERT_EQ(kda_bundle_find(bundle, "um_recurrent", &rec), KDA_OK);
+  ASSERT_EQ(kda_bundle_find(bundle, "um", &chunk), KDA_OK);
+  test::HostMemory mem;
+  test::Harness harness(test::readKernelLayer(dir, "um_recurrent", "emu32"),
+                        mem);
+  harness.prepare({{40}, {1}, {1}}, 3, 7); // one prefill row, 40 tokens
+  const std::vector<uint8_t> before = harness.snapshot();
+  for (bool withALog : {false, true}) {
+    kda_forward_args a = test::forwardArgs(harness.batch(), 0);
+    std::vector<float> aLog(1, 0.5f);
+    if (withALog)
+      a.a_log = aLog.data();
+    a.recurrent_max_tokens = 8; // the row takes the chunk path
+    EXPECT_EQ(kda_forward_validate(rec, chunk, &a), KDA_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(kda_forward(rec, chunk, &a, nullptr), KDA_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(kda_last_error())
+                  .find("reads the optional operands (a_log, dt_bias) where"),
+              std::string::npos)
+        << kda_last_error();
+    EXPECT_NE(std::string(kda_last_error())
+                  .find("(dt_bias): the two paths would compute different "
+                        "gates"),
+              std::string::npos)
+        << kda_last_error();
+    EXPECT_EQ(harness.snapshot(), before) << "a refused call wrote memory";
+  }
+  kda_bundle_close(bundle);
+}
+
 /// Index arrays may start anywhere in the engine's own arrays (a pointer
 /// to element 1 is 4 bytes past a 16-byte boundary): host and device copies
 /// need only their element's alignment.
