@@ -307,6 +307,12 @@ FailureOr<ScheduleOp> mlir::kda::expandPipeline(PipelineOp op,
         copies(next,
                arith::CmpIOp::create(b, arith::CmpIPredicate::slt, next, T));
       });
+      // The loop leaves its last D - 1 groups outstanding, all predicated
+      // off. Where waits count instructions (gfx950's vmcnt), those copies
+      // issued their loads all the same, into the ring's sink slot: waited
+      // for here, so that none lands after the schedule (R3).
+      if (target.waitsCountInstructions())
+        wait(0);
     }
   }
   LdsBarrierOp::create(b); // the exit drain

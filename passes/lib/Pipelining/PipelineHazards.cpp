@@ -1134,6 +1134,28 @@ ConstantIntRanges Interpreter::rangeIn(Value v, Operation *at, const Tile &t,
   return r;
 }
 
+/// How many values a thread id (of its dimension) or a wave id of the
+/// kernel around `id` takes: by the kernel's known_block_size, else by the
+/// target's largest workgroup; nothing where neither is known.
+static std::optional<int64_t> idsBelow(Operation *id,
+                                       const TargetInfo *target) {
+  auto fn = id->getParentOfType<gpu::GPUFuncOp>();
+  DenseI32ArrayAttr known =
+      fn ? fn.getKnownBlockSizeAttr() : DenseI32ArrayAttr();
+  const bool hasKnown = bool(known);
+  if (auto tid = dyn_cast<gpu::ThreadIdOp>(id)) {
+    if (hasKnown)
+      return int64_t(known[unsigned(tid.getDimension())]);
+    return target ? std::optional<int64_t>(target->maxWorkgroupSize)
+                  : std::nullopt;
+  }
+  if (!target)
+    return std::nullopt;
+  const int64_t threads = hasKnown ? int64_t(known[0]) * known[1] * known[2]
+                                   : int64_t(target->maxWorkgroupSize);
+  return (threads + target->waveSize - 1) / target->waveSize;
+}
+
 ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
                                        unsigned depth) {
   const ConstantIntRanges unbounded =
@@ -1165,6 +1187,18 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
     if (lb.smin() == lb.smax() && step.smin() == step.smax() &&
         step.smin().isStrictlyPositive())
       last = lb.smin() + (last - lb.smin()).sdiv(step.smin()) * step.smin();
+    // A counter narrower than 64 bits that may step from its last trip past
+    // its type's largest value wraps, and the loop runs on (0, 100, -56, ...
+    // for i8 to 120 by 100): no bound (Interpreter::loop's rule for the
+    // schedule's own loops).
+    if (const unsigned w = rangeWidth(v); w < 64) {
+      const int64_t max = loop.getUnsignedCmp()
+                              ? int64_t((uint64_t(1) << w) - 1)
+                              : int64_t((uint64_t(1) << (w - 1)) - 1);
+      if (last.getSExtValue() + step.smax().getSExtValue() > max ||
+          !step.smin().isStrictlyPositive())
+        return unbounded;
+    }
     return ConstantIntRanges::fromSigned(lb.smin(), last);
   }
   Operation *def = v.getDefiningOp();
@@ -1190,6 +1224,14 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
       return ConstantIntRanges::fromSigned(
           APInt(rangeWidth(v), 0),
           APInt(rangeWidth(v), uint64_t(target->waveSize - 1)));
+  // A thread (or wave) id is below the kernel's known block size whatever
+  // its upper_bound says (one below it is wrong, as for lane ids), and
+  // below 1024 threads where the block size is not known.
+  if (isa<gpu::ThreadIdOp, gpu::SubgroupIdOp>(def))
+    if (std::optional<int64_t> below =
+            idsBelow(def, lookupTarget(schedule.getTarget())))
+      return ConstantIntRanges::fromSigned(
+          APInt(rangeWidth(v), 0), APInt(rangeWidth(v), uint64_t(*below - 1)));
   auto infer = dyn_cast<InferIntRangeInterface>(def);
   if (!infer)
     return unbounded;
@@ -1476,7 +1518,13 @@ Interpreter::otherRingUnder(Value mem, Operation *own) const {
 
 std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
                                                       const Tile &t) {
-  const int64_t ringLo = t.buf->lo(0), ringHi = t.buf->lo(t.buf->slots());
+  // The ring's bytes: its slots and, where it has one, its sink slot
+  // (hasSinkSlot), which a predicated-off copy may be landing in while this
+  // body runs: not the array's other bytes, free for a body to use.
+  const int64_t ringLo = t.buf->lo(0),
+                ringHi = ringExtent(t.buf->op, schedule,
+                                    lookupTarget(schedule.getTarget()))
+                             .second;
   // The views the body takes, and the views (wherever taken) through which
   // it loads or stores; an access to the ring's array itself, not through a
   // view of the slot, cannot be bounded here (R0).
@@ -1951,6 +1999,24 @@ std::optional<PipelineHazard> Interpreter::read(LdsReadOp op) {
 // iteration (a copy of a tile no iteration consumes is a copy beyond the trip
 // count, whatever its kind, with or without a trip_count attribute).
 std::optional<PipelineHazard> Interpreter::finish() {
+  // On a target whose waits count instructions, a predicated-off copy still
+  // issues its loads, into the ring's sink slot (hasSinkSlot): left
+  // outstanding, they land after the loop, on bytes what follows may use.
+  if (const TargetInfo *target = lookupTarget(schedule.getTarget());
+      target && target->waitsCountInstructions())
+    for (unsigned c = 0; c < kClasses; ++c)
+      for (const Group &g : st.outstanding[c])
+        if (g.empty)
+          return hazard(
+              "R3", schedule,
+              llvm::formatv("the predicated-off copy of iteration {0} into "
+                            "{1} is still outstanding{2} when the loop ends: "
+                            "on {3} it issues its loads all the same, into "
+                            "the sink slot past the ring's last, where they "
+                            "land after the loop (wait for every group "
+                            "before the loop ends)",
+                            g.tile.iter.v, where(g.tile), classText(1u << c),
+                            target->name));
   for (const Segment &s : st.segs)
     if (s.w.pending)
       return hazard(

@@ -119,6 +119,8 @@ func.func @wave0_ring(%n: index) {
       %sx = kda.ring_slot %x of @t
       kda.async_copy @t[%sx] iter(%x) if(%p) {issuers = "wave0"}
     }
+    // gfx950: the predicated-off copies' loads landed in the sink slot.
+    kda.async_wait 0
     kda.lds_barrier
   }
   return

@@ -94,6 +94,8 @@ func.func @first_staged_rest_async() {
       %sn = kda.ring_slot %n of @r
       kda.async_copy @r[%sn] iter(%n) if(%p)
     }
+    // gfx950: the predicated-off copies' loads landed in the sink slot.
+    kda.async_wait 0
     kda.lds_barrier
   }
   return

@@ -113,6 +113,8 @@ func.func @ring3() {
       %sn = kda.ring_slot %n of @r
       kda.async_copy @r[%sn] iter(%n) if(%p)
     }
+    // gfx950: the predicated-off copies' loads landed in the sink slot.
+    kda.async_wait 0
     kda.lds_barrier
   }
   return
@@ -141,6 +143,8 @@ func.func @first_staged() {
       %sn = kda.ring_slot %n of @r
       kda.async_copy @r[%sn] iter(%n) if(%p)
     }
+    // gfx950: the predicated-off copies' loads landed in the sink slot.
+    kda.async_wait 0
     kda.lds_barrier
   }
   return
@@ -173,6 +177,8 @@ func.func @wave0_and_all(%n: index) {
       kda.async_copy @t[%sj] iter(%j) if(%p) {issuers = "wave0"}
       kda.async_copy @x[%sj] iter(%j) if(%p)
     }
+    // gfx950: the predicated-off copies' loads landed in the sink slot.
+    kda.async_wait 0
     kda.lds_barrier
   }
   return
