@@ -553,6 +553,35 @@ OwningOpRef<ModuleOp> mlir::kda::readSpec(MLIRContext &ctx,
   });
   if (twice.wasInterrupted())
     return nullptr;
+  // Every layer op in a function of the spec module itself (kernels take
+  // their function's name; a nested module's functions are not compiled).
+  // A function name becomes part of kernel symbols (kda_<fn>_kd<digest>)
+  // on every target: letters, digits and '_' only.
+  WalkResult misplaced = spec->walk([&](Operation *op) {
+    if (!isa<RecurrentOp, ChunkOp>(op))
+      return WalkResult::advance();
+    auto fn = op->getParentOfType<func::FuncOp>();
+    if (!fn || fn->getParentOp() != spec->getOperation()) {
+      op->emitError() << "a layer op outside a function of the spec module "
+                         "is not compiled: put it in a func.func at the "
+                         "module's top level";
+      return WalkResult::interrupt();
+    }
+    StringRef name = fn.getSymName();
+    const bool ok =
+        !name.empty() && !llvm::isDigit(name.front()) &&
+        llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+    if (!ok) {
+      fn.emitError() << "function name '" << name
+                     << "' is not an identifier (letters, digits and '_', "
+                        "not starting with a digit): it becomes part of the "
+                        "kernels' symbols on every target";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (misplaced.wasInterrupted())
+    return nullptr;
   return spec;
 }
 

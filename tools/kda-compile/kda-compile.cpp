@@ -17,6 +17,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -73,6 +74,70 @@ static void printFigureTable(const std::vector<CompiledKernel> &kernels) {
   }
 }
 
+/// Why `dir` may not be replaced by a bundle (empty when it may): it must
+/// not exist, or be a bundle kda-compile wrote - a real folder (not a
+/// link) holding manifest.json and target folders only. Anything else may
+/// hold the user's files, which replacing it would delete.
+static std::string replaceableOutput(StringRef dir) {
+  if (dir.empty())
+    return "no folder named";
+  fs::file_status st;
+  if (fs::status(dir, st, /*follow=*/false))
+    return ""; // does not exist
+  if (fs::is_symlink_file(st))
+    return "is a symbolic link; kda-compile replaces only a bundle folder "
+           "it wrote";
+  if (!fs::is_directory(st))
+    return "exists and is not a folder";
+  std::error_code ec;
+  bool manifest = false;
+  for (fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    StringRef name = llvm::sys::path::filename(it->path());
+    if (name == "manifest.json") {
+      manifest = true;
+      continue;
+    }
+    if (lookupTarget(name) && fs::is_directory(it->path()))
+      continue;
+    return ("holds " + name +
+            ", which is not part of a bundle: kda-compile replaces only a "
+            "bundle folder it wrote (manifest.json and target folders); "
+            "name a new folder")
+        .str();
+  }
+  if (ec)
+    return "cannot be listed: " + ec.message();
+  if (!manifest)
+    return "exists and is not a bundle (no manifest.json): name a new folder";
+  return "";
+}
+
+/// Puts the finished bundle `staging` at `dir`: an earlier bundle there is
+/// moved aside first and removed only once the new one is in place (put
+/// back if that fails). Empty on success, else why.
+static std::string moveIntoPlace(StringRef staging, StringRef dir) {
+  SmallString<128> old;
+  const bool exists = fs::exists(dir);
+  if (exists) {
+    if (std::error_code ec = fs::createUniqueDirectory(dir + ".old", old))
+      return "cannot move the earlier bundle aside: " + ec.message();
+    fs::remove(old); // the unique name, for the rename below
+    if (std::error_code ec = fs::rename(dir, old))
+      return ("cannot move the earlier bundle " + dir +
+              " aside: " + ec.message())
+          .str();
+  }
+  if (std::error_code ec = fs::rename(staging, dir)) {
+    if (exists)
+      (void)fs::rename(old, dir);
+    return ("cannot move the bundle into " + dir + ": " + ec.message()).str();
+  }
+  if (exists)
+    fs::remove_directories(old);
+  return "";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   DialectRegistry registry;
@@ -91,10 +156,22 @@ int main(int argc, char **argv) {
                    << "' (known: " << knownTargetNames() << ")\n";
       return 2;
     }
+    if (llvm::any_of(targets,
+                     [&](const TargetInfo &o) { return o.name == t->name; })) {
+      llvm::errs() << "kda-compile: --targets names " << t->name
+                   << " twice (a bundle holds one code object a target)\n";
+      return 2;
+    }
     targets.push_back(*t);
   }
   if (targets.empty()) {
     llvm::errs() << "kda-compile: --targets names no target\n";
+    return 2;
+  }
+
+  std::string why = replaceableOutput(outDir);
+  if (!why.empty()) {
+    llvm::errs() << "kda-compile: -o " << outDir << ": " << why << "\n";
     return 2;
   }
 
@@ -116,20 +193,35 @@ int main(int argc, char **argv) {
   }
 
   Toolchain tools = Toolchain::fromEnvironment();
-  SmallString<128> staging(outDir);
-  staging += ".partial";
-  fs::remove_directories(staging);
-  if (std::error_code ec = fs::create_directories(staging)) {
-    llvm::errs() << "kda-compile: cannot create " << staging << ": "
-                 << ec.message() << "\n";
+  // The bundle is written into a folder of its own beside the output (a
+  // fresh name: nothing of the user's is reused or removed), moved into
+  // place only when whole; the toolchain's scratch goes either way.
+  SmallString<128> staging;
+  if (StringRef parent = llvm::sys::path::parent_path(outDir);
+      !parent.empty()) {
+    if (std::error_code ec = fs::create_directories(parent)) {
+      llvm::errs() << "kda-compile: cannot create " << parent << ": "
+                   << ec.message() << "\n";
+      return 1;
+    }
+  }
+  if (std::error_code ec =
+          fs::createUniqueDirectory(outDir + ".partial", staging)) {
+    llvm::errs() << "kda-compile: cannot create a folder beside " << outDir
+                 << ": " << ec.message() << "\n";
     return 1;
   }
+  bool done = false;
+  auto cleanup = llvm::make_scope_exit([&] {
+    if (!done)
+      fs::remove_directories(staging);
+    if (!tools.scratchDir.empty())
+      fs::remove_directories(tools.scratchDir);
+  });
   // Checked before any target compiles: a malformed threshold writes nothing.
   FailureOr<std::optional<llvm::json::Object>> planner = plannerOf(*spec);
-  if (failed(planner)) {
-    fs::remove_directories(staging);
+  if (failed(planner))
     return 1;
-  }
   std::vector<CompiledKernel> kernels;
   for (auto [i, t] : llvm::enumerate(targets)) {
     llvm::TimeRecord start = llvm::TimeRecord::getCurrentTime(true);
@@ -142,7 +234,6 @@ int main(int argc, char **argv) {
         failed(compileForTarget(*withVariants, t, tools, staging, kernels))) {
       llvm::errs() << "\nkda-compile: " << t.name << " failed; " << outDir
                    << " left unchanged\n";
-      fs::remove_directories(staging);
       return 1;
     }
     double secs =
@@ -152,20 +243,23 @@ int main(int argc, char **argv) {
       llvm::errs() << " " << kernels.size() - before << " kernel(s) in "
                    << llvm::format("%.2f", secs) << " s\n";
   }
+  if (kernels.empty()) {
+    llvm::errs() << "kda-compile: " << specFile
+                 << " holds nothing to compile (no kda.recurrent, kda.chunk "
+                    "or kernel); "
+                 << outDir << " left unchanged\n";
+    return 1;
+  }
   if (failed(writeManifest(staging, llvm::sys::path::filename(specFile),
                            kernels, *planner))) {
     llvm::errs() << "kda-compile: cannot write the manifest\n";
-    fs::remove_directories(staging);
     return 1;
   }
-  fs::remove_directories(outDir);
-  if (std::error_code ec = fs::rename(staging, outDir)) {
-    llvm::errs() << "kda-compile: cannot move the bundle into " << outDir
-                 << ": " << ec.message() << "\n";
+  if (std::string error = moveIntoPlace(staging, outDir); !error.empty()) {
+    llvm::errs() << "kda-compile: " << error << "\n";
     return 1;
   }
-  if (!tools.scratchDir.empty())
-    fs::remove_directories(tools.scratchDir);
+  done = true;
   if (printFigures)
     printFigureTable(kernels);
   if (!quiet)

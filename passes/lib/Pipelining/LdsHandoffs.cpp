@@ -1482,6 +1482,12 @@ static bool hasAsyncPieces(gpu::GPUFuncOp kernel) {
       .wasInterrupted();
 }
 
+/// Whether `kernel` issues a warpgroup atom (kda.wgmma: B read from LDS).
+static bool hasWarpgroupAtoms(gpu::GPUFuncOp kernel) {
+  return kernel.walk([](WgmmaOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 std::optional<LdsHandoffHazard>
 mlir::kda::findScheduleEntryHazard(gpu::GPUFuncOp kernel) {
   if (kernel->hasAttr(kWaveRolesAttr))
@@ -1521,7 +1527,11 @@ mlir::kda::findScheduleEntryHazard(gpu::GPUFuncOp kernel) {
   // evaluate (R1 / R2); what the walk cannot model there (a call, a region
   // op it does not interpret) stays the emulator's, as it was before the
   // walk covered such kernels, rather than R0.
-  if (!schedules && found && found->rule == "R0")
+  // Not so where a warpgroup atom reads LDS: its B operand's handoffs
+  // (another thread's write in its barrier interval) are checked by this
+  // walk alone (WgmmaFlights sees only its flight), and a walk stopped at
+  // an op it cannot model would leave them unchecked.
+  if (!schedules && found && found->rule == "R0" && !hasWarpgroupAtoms(kernel))
     return std::nullopt;
   return found;
 }

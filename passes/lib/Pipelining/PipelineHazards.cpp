@@ -295,6 +295,7 @@ private:
   int64_t anchorValue(Anchor a) const;
   int64_t offset(Val x) const { return x.v - anchorValue(x.a); }
   void noteCompare(Val x, Val y);
+  void noteWrap(Val x, unsigned width);
   LogicalResult notePeriod(Operation *at, Val x, int64_t m);
   std::optional<PipelineHazard> evalOr(Operation &op, Value v, Val &out);
 
@@ -365,6 +366,20 @@ void Interpreter::noteCompare(Val x, Val y) {
     return;
   int64_t d = offset(x) - offset(y);
   seen.horizon = std::max<int64_t>(seen.horizon, (d < 0 ? -d : d) + 1);
+}
+
+// A moving value computed in fewer than 64 bits wraps where it passes its
+// type's largest value (i32: i + 2^31 - 50 is negative from i = 50): a
+// switch like a comparison's, at that distance from its anchor. Trip
+// counts are below 2^31 (rows of int32 cu_seqlens): a wrap farther than
+// that is never reached.
+void Interpreter::noteWrap(Val x, unsigned width) {
+  if (x.a == Anchor::None || width >= 64)
+    return;
+  const int64_t top = int64_t(uint64_t(1) << (width - 1));
+  const int64_t reach = top - offset(x); // the anchor where x reaches top
+  if (reach > 0 && reach < (int64_t(1) << 31))
+    noteCompare(x, Val{top});
 }
 
 // A moving value reduced modulo m repeats with period m.
@@ -459,9 +474,12 @@ FailureOr<Val> Interpreter::evalOp(Operation *def, Value result) {
     unsigned from = widthOf(def->getOperand(0));
     if (in->a != Anchor::None && width < 32)
       return fail(def, "it narrows a value that moves with the trip count");
-    int64_t v = isa<arith::ExtUIOp, arith::IndexCastUIOp>(def)
-                    ? int64_t(unsignedOf(in->v, from))
-                    : in->v;
+    const bool zext = isa<arith::ExtUIOp, arith::IndexCastUIOp>(def);
+    // Read unsigned, a moving value jumps where it changes sign.
+    if (zext && from < width)
+      noteCompare(*in, Val{0});
+    int64_t v = zext ? int64_t(unsignedOf(in->v, from)) : in->v;
+    noteWrap(Val{v, in->a}, width);
     return Val{wrap(v, width), in->a};
   }
   if (auto sel = dyn_cast<arith::SelectOp>(def)) {
@@ -503,13 +521,17 @@ FailureOr<Val> Interpreter::evalLinear(Operation *def, const BinaryArgs &x) {
   if (isa<arith::AddIOp>(def)) {
     if (a.a != Anchor::None && b.a != Anchor::None)
       return fail(def, "it adds two values that move with the trip count");
-    return Val{wrap(int64_t(uint64_t(a.v) + uint64_t(b.v)), x.width),
-               a.a != Anchor::None ? a.a : b.a};
+    const Val sum{int64_t(uint64_t(a.v) + uint64_t(b.v)),
+                  a.a != Anchor::None ? a.a : b.a};
+    noteWrap(sum, x.width);
+    return Val{wrap(sum.v, x.width), sum.a};
   }
   if (isa<arith::SubIOp>(def)) {
     const int64_t d = int64_t(uint64_t(a.v) - uint64_t(b.v));
-    if (b.a == Anchor::None)
+    if (b.a == Anchor::None) {
+      noteWrap(Val{d, a.a}, x.width);
       return Val{wrap(d, x.width), a.a};
+    }
     if (a.a == b.a)
       return Val{wrap(d, x.width)};
     return fail(def, "it subtracts a value that moves with the trip count");
@@ -524,12 +546,37 @@ FailureOr<Val> Interpreter::evalLinear(Operation *def, const BinaryArgs &x) {
   return fail(def, "it scales a value that moves with the trip count");
 }
 
+/// Whether `def` orders its operands as unsigned values.
+static bool isUnsignedDecision(Operation *def) {
+  if (isa<arith::MinUIOp, arith::MaxUIOp>(def))
+    return true;
+  auto cmp = dyn_cast<arith::CmpIOp>(def);
+  if (!cmp)
+    return false;
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::ult:
+  case arith::CmpIPredicate::ule:
+  case arith::CmpIPredicate::ugt:
+  case arith::CmpIPredicate::uge:
+    return true;
+  default:
+    return false;
+  }
+}
+
 // Comparisons, min and max: fixed results (or the chosen operand) whose
 // switching distance is noted for the proof.
 FailureOr<Val> Interpreter::evalDecision(Operation *def, const BinaryArgs &x) {
   const Val &a = x.a, &b = x.b;
   const uint64_t ua = x.ua(), ub = x.ub();
   noteCompare(a, b);
+  // Read unsigned, a moving value also jumps where it changes sign (i - 100
+  // <u -95 is true below 5, false from 5 to 99, true again from 100): that
+  // switch is a decision too.
+  if (isUnsignedDecision(def)) {
+    noteCompare(a, Val{0});
+    noteCompare(b, Val{0});
+  }
   if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
     auto i1 = [&](bool c) { return Val{wrap(c, x.width)}; };
     switch (cmp.getPredicate()) {

@@ -177,6 +177,17 @@ LogicalResult verifyKernel(gpu::GPUFuncOp kernel) {
     return llvm::all_of(vs, [&](Value v) { return uniformity.uniform(v); });
   };
   bool ok = true;
+  // B's descriptor is one value for the warpgroup (the atom reads one
+  // operand for all its threads): an offset that differs between threads
+  // names no operand. Taken as the same for every thread of the block.
+  kernel.walk([&](WgmmaOp atom) {
+    if (!ok || uniformity.uniform(atom.getOffset()))
+      return;
+    atom.emitOpError() << "R0: its B offset is not the same for every "
+                          "thread: the warpgroup reads one B operand, "
+                          "through one descriptor";
+    ok = false;
+  });
   kernel.walk([&](Operation *op) {
     if (!isGroupOp(op))
       return;

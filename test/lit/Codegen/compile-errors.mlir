@@ -1,18 +1,44 @@
 // kda-compile refuses bad input with a clear error and writes nothing: an
-// existing bundle stays as it was.
-// RUN: rm -rf %t && mkdir -p %t && echo keep > %t/marker
+// existing bundle stays as it was, and a folder that is not a bundle it
+// wrote (a user's folder, a file, a link) is never replaced.
+// RUN: rm -rf %t %t.user %t.link %t.file && mkdir -p %t.user && echo keep > %t.user/marker
+// RUN: kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu32 -o %t -q
+// RUN: cp %t/manifest.json %t.before
 // RUN: not kda-compile %examples/kimi-k3-tp8.mlir --targets=gfx942,gfx1100 -o %t 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not kda-compile %s --targets=emu -o %t 2>&1 | FileCheck %s --check-prefix=SPEC
 // RUN: not kda-compile %t/no-such-spec.mlir --targets=emu -o %t 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: env KDA_CUDA_PATH=%t/no-toolkit not kda-compile %examples/kimi-k3-tp8.mlir --targets=emu,sm_90 -o %t 2>&1 | FileCheck %s --check-prefix=CUDA
-// RUN: cat %t/marker | FileCheck %s --check-prefix=KEPT
-// RUN: not ls %t.partial
+// RUN: not kda-compile %examples/kimi-k3-tp8.mlir --targets=emu32,emu32 -o %t 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not kda-compile %S/../Tools/Inputs/spec-bad-name.mlir --targets=emu32 -o %t 2>&1 | FileCheck %s --check-prefix=NAME
+// RUN: not kda-compile %S/../Tools/Inputs/spec-nested.mlir --targets=emu32 -o %t 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: not kda-compile %S/../Tools/Inputs/spec-empty.mlir --targets=emu32 -o %t 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: cmp %t/manifest.json %t.before
+// RUN: not ls -d %t.partial-*
+// A folder of the user's, a file and a link are refused before any work.
+// RUN: not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu32 -o %t.user 2>&1 | FileCheck %s --check-prefix=USER
+// RUN: cat %t.user/marker | FileCheck %s --check-prefix=KEPT
+// RUN: echo keep > %t.file && not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu32 -o %t.file 2>&1 | FileCheck %s --check-prefix=FILE
+// RUN: cat %t.file | FileCheck %s --check-prefix=KEPT
+// RUN: ln -s %t.user %t.link && not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu32 -o %t.link 2>&1 | FileCheck %s --check-prefix=LINK
+// RUN: cat %t.user/marker | FileCheck %s --check-prefix=KEPT
+// A bundle it wrote is replaced whole.
+// RUN: kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t -q
+// RUN: ls %t | FileCheck %s --check-prefix=REPLACED
 
 // TARGET: kda-compile: unknown target 'gfx1100' (known: gfx942, gfx950, sm_90, emu, emu950, emu32)
 // SPEC: error: 'kda.recurrent' op q must be [T, heads, head_k] = [?, 1, 64]
 // MISSING: kda-compile: cannot open input file
 // CUDA: error: KDA_CUDA_PATH={{.*}}no-toolkit has no nvvm/libdevice/libdevice.10.bc; sm_90 needs a CUDA toolkit's libdevice and ptxas
+// TWICE: kda-compile: --targets names emu32 twice (a bundle holds one code object a target)
+// NAME: error: function name 'my-layer' is not an identifier (letters, digits and '_', not starting with a digit): it becomes part of the kernels' symbols on every target
+// NESTED: error: a layer op outside a function of the spec module is not compiled
+// EMPTY: kda-compile: {{.*}}spec-empty.mlir holds nothing to compile (no kda.recurrent, kda.chunk or kernel); {{.*}} left unchanged
+// USER: kda-compile: -o {{.*}}.user: holds marker, which is not part of a bundle: kda-compile replaces only a bundle folder it wrote (manifest.json and target folders); name a new folder
+// FILE: kda-compile: -o {{.*}}.file: exists and is not a folder
+// LINK: kda-compile: -o {{.*}}.link: is a symbolic link; kda-compile replaces only a bundle folder it wrote
 // KEPT: keep
+// REPLACED: emu
+// REPLACED-NEXT: manifest.json
 
 #l = #kda.layer<heads = 1, value_heads = 1, head_k = 64, head_v = 64, gate = none, act = bf16, state = f32, state_layout = vk>
 func.func @bad(%q: memref<?x1x32xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x64x64xf32>) {

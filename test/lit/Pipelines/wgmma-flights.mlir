@@ -209,6 +209,9 @@ gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
   gpu.func @calls(%a: vector<8xbf16>, %c: !acc, %out: memref<64xf32>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %lds = gpu.dynamic_shared_memory : !lds
     %o = arith.constant 0 : index
+    // The LDS walk, which checks the atom's B handoffs, cannot see into the
+    // call either (R0 kept where a kernel issues warpgroup atoms).
+    // expected-error @+2 {{R0: LDS access in kernel 'calls': cannot analyse func.call}}
     // expected-error @+1 {{R0: cannot analyse the warpgroup atoms of kernel 'calls' beside a call (the callee's barriers and stores are not seen)}}
     func.call @helper() : () -> ()
     %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, !acc -> !acc

@@ -1,0 +1,4 @@
+// A spec with nothing to compile (compile-errors.mlir).
+func.func @nothing() {
+  return
+}

@@ -1,0 +1,12 @@
+// A layer in a nested module, which kda-compile would not compile
+// (compile-errors.mlir).
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 32, head_v = 16, gate = none, act = bf16, state = f32, state_layout = vk>
+func.func @top() {
+  return
+}
+module @inner {
+  func.func @nested(%q: memref<?x1x32xbf16>, %v: memref<?x1x16xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x16x32xf32>) {
+    kda.recurrent #l q(%q : memref<?x1x32xbf16>) k(%q : memref<?x1x32xbf16>) v(%v : memref<?x1x16xbf16>) g(%q : memref<?x1x32xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x16x32xf32>) out(%v : memref<?x1x16xbf16>)
+    return
+  }
+}
