@@ -76,8 +76,8 @@ static void printFigureTable(const std::vector<CompiledKernel> &kernels) {
 
 /// Why `dir` may not be replaced by a bundle (empty when it may): it must
 /// not exist, or be a bundle kda-compile wrote - a real folder (not a
-/// link) holding manifest.json and target folders only. Anything else may
-/// hold the user's files, which replacing it would delete.
+/// link) holding at most manifest.json and target folders. Anything else
+/// may hold the user's files, which replacing it would delete.
 static std::string replaceableOutput(StringRef dir) {
   if (dir.empty())
     return "no folder named";
@@ -89,16 +89,14 @@ static std::string replaceableOutput(StringRef dir) {
            "it wrote";
   if (!fs::is_directory(st))
     return "exists and is not a folder";
+  // An empty folder holds nothing to lose (a build system makes the
+  // output's folder before running the compile).
   std::error_code ec;
-  bool manifest = false;
   for (fs::directory_iterator it(dir, ec), end; it != end && !ec;
        it.increment(ec)) {
     StringRef name = llvm::sys::path::filename(it->path());
-    if (name == "manifest.json") {
-      manifest = true;
-      continue;
-    }
-    if (lookupTarget(name) && fs::is_directory(it->path()))
+    if (name == "manifest.json" ||
+        (lookupTarget(name) && fs::is_directory(it->path())))
       continue;
     return ("holds " + name +
             ", which is not part of a bundle: kda-compile replaces only a "
@@ -108,8 +106,6 @@ static std::string replaceableOutput(StringRef dir) {
   }
   if (ec)
     return "cannot be listed: " + ec.message();
-  if (!manifest)
-    return "exists and is not a bundle (no manifest.json): name a new folder";
   return "";
 }
 

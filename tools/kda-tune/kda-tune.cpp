@@ -789,6 +789,14 @@ int main(int argc, char **argv) {
   std::vector<Tuned> all;
   for (auto fn : spec->getOps<func::FuncOp>())
     fn.walk([&](RecurrentOp op) { all.push_back({fn, op, {}, {}}); });
+  // Nothing to tune is an error, not an empty table or listing.
+  if (all.empty() &&
+      !(listOnly && spec->walk([](ChunkOp) { return WalkResult::interrupt(); })
+                        .wasInterrupted())) {
+    llvm::errs() << "kda-tune: " << specFile
+                 << " holds no kda.recurrent op: nothing to tune\n";
+    return 1;
+  }
   for (Tuned &tu : all) {
     enumerate(tu, *target);
     llvm::outs() << tu.fn.getName() << " on " << target->name << ": "

@@ -23,6 +23,18 @@
 // RUN: not kda-emu-run %t.so vector_no_barrier_packed --block 64 | FileCheck %s --check-prefix=VRACE
 // RUN: kda-emu-run %t.so vector_with_barrier_packed --block 64 | FileCheck %s --check-prefix=SAFE
 // RUN: not kda-emu-run %t.so dynamic_view_no_barrier_packed --block 64 --dynamic-lds 272 | FileCheck %s --check-prefix=DRACE
+// kda-emu-run's arguments are checked whole: a missing or malformed value,
+// an empty grid, or a symbol of another library (libc's abort) is refused,
+// never run as some other launch that then reports "race-free".
+// RUN: not kda-emu-run %t.so no_barrier_packed --block 2>&1 | FileCheck %s --check-prefix=ARGS-BLOCK
+// RUN: not kda-emu-run %t.so no_barrier_packed --block 64 --grid 0,1,1 2>&1 | FileCheck %s --check-prefix=ARGS-GRID
+// RUN: not kda-emu-run %t.so no_barrier_packed --block 64 --grid abc 2>&1 | FileCheck %s --check-prefix=ARGS-GRID
+// RUN: not kda-emu-run %t.so no_barrier_packed --block 64 --wave 48 2>&1 | FileCheck %s --check-prefix=ARGS-WAVE
+// RUN: not kda-emu-run %t.so abort --block 64 2>&1 | FileCheck %s --check-prefix=ARGS-SYM
+// ARGS-BLOCK: kda-emu-run: --block (missing): threads must be 1 .. 1024
+// ARGS-GRID: kda-emu-run: --grid {{.*}}: must be X,Y,Z with each 1 .. 65535
+// ARGS-WAVE: kda-emu-run: --wave 48: must be 32 or 64
+// ARGS-SYM: kda-emu-run: no symbol abort in
 // RUN: not kda-emu-run %t.so subview_no_barrier_packed --block 64 | FileCheck %s --check-prefix=SRACE
 // RUN: not kda-emu-run %t.so subview_past_end_packed --block 64 | FileCheck %s --check-prefix=SBOUNDS
 // RUN: not kda-emu-run %t.so transfer_no_barrier_packed --block 64 | FileCheck %s --check-prefix=VRACE

@@ -20,6 +20,9 @@
 // RUN: kda-tune %s --target=sm_90 --mma=0 --list --lanes=0 --warps=1 --cols=1 --waves-k=1 --v-passes=1 --lds-stages=0 | FileCheck %s --check-prefix=ZERO
 // RUN: not kda-tune %s --target=sm_90 --mma=0 --list --lanes=16 --warps=1 --cols=1 --waves-k=0 --v-passes=1 --lds-stages=0 2>&1 | FileCheck %s --check-prefix=WAVES
 // RUN: not kda-tune %s --target=sm_90 --mma=0 --list --lanes=65536 --warps=1 2>&1 | FileCheck %s --check-prefix=LANES
+// A spec with nothing to tune is refused (no empty listing or table).
+// RUN: not kda-tune %S/Inputs/spec-empty.mlir --target=sm_90 --list 2>&1 | FileCheck %s --check-prefix=NOTHING
+// NOTHING: kda-tune: {{.*}}spec-empty.mlir holds no kda.recurrent op: nothing to tune
 // RUN: not kda-tune %s --target=sm_90 --mma=7 --list 2>&1 | FileCheck %s --check-prefix=MMA
 // RUN: not kda-tune %s --target=sm_90 --list --buckets=, 2>&1 | FileCheck %s --check-prefix=BUCKETS
 // RUN: not kda-tune %s --target=emu32 --mma=0 --times=%S/Inputs/times-negative.json --table=%t.t.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-2,3-65535 2>&1 | FileCheck %s --check-prefix=NEG
