@@ -325,6 +325,8 @@ private:
   static constexpr int64_t kMaxIterations = 1 << 22;
   /// The longest period of the residues a dynamic proof runs through.
   static constexpr int64_t kMaxPeriod = 4096;
+  /// Dynamic trip counts the model covers: below 2^30 (noteWrap).
+  static constexpr int64_t kTripCountBelow = int64_t(1) << 30;
 
   // The loop to the dynamic trip count (at most one instance per run).
   bool inTripLoop = false;
@@ -370,15 +372,16 @@ void Interpreter::noteCompare(Val x, Val y) {
 
 // A moving value computed in fewer than 64 bits wraps where it passes its
 // type's largest value (i32: i + 2^31 - 50 is negative from i = 50): a
-// switch like a comparison's, at that distance from its anchor. Trip
-// counts are below 2^31 (rows of int32 cu_seqlens): a wrap farther than
-// that is never reached.
+// switch like a comparison's, at that distance from its anchor. The model
+// takes trip counts below 2^30 (a row's chunks or tokens: activations of
+// 2^30 tokens are terabytes), so a wrap farther than that is never reached
+// (i32 arithmetic such as i + 1 < T needs no proof past it).
 void Interpreter::noteWrap(Val x, unsigned width) {
   if (x.a == Anchor::None || width >= 64)
     return;
   const int64_t top = int64_t(uint64_t(1) << (width - 1));
   const int64_t reach = top - offset(x); // the anchor where x reaches top
-  if (reach > 0 && reach < (int64_t(1) << 31))
+  if (reach > 0 && reach < kTripCountBelow)
     noteCompare(x, Val{top});
 }
 

@@ -190,3 +190,35 @@ gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
     gpu.return
   }
 }
+
+// -----
+
+// Safe: i32 iteration arithmetic (i + 1 < T in i32) whose wrap lies past the
+// trip counts the model covers (below 2^30): accepted, no proof past it.
+kda.lds_buffer @h slots(2) slot_bytes(4096) offset(0)
+func.func @i32plus(%t: index) {
+  kda.schedule "i32plus" dynamic_trip_count(%t) depth(2) target("sm_90") {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %p0 = arith.cmpi slt, %c0, %t : index
+    kda.async_copy @h[%c0] iter(%c0) if(%p0)
+    %t32 = arith.index_cast %t : index to i32
+    %one = arith.constant 1 : i32
+    scf.for %i = %c0 to %t step %c1 {
+      kda.async_wait 0
+      kda.lds_barrier
+      %s = kda.ring_slot %i of @h
+      kda.lds_read @h[%s] iter(%i)
+      kda.lds_barrier
+      %i32 = arith.index_cast %i : index to i32
+      %n32 = arith.addi %i32, %one : i32
+      %p = arith.cmpi slt, %n32, %t32 : i32
+      %n = arith.addi %i, %c1 : index
+      %sn = kda.ring_slot %n of @h
+      kda.async_copy @h[%sn] iter(%n) if(%p)
+    }
+    kda.async_wait 0
+    kda.lds_barrier
+  }
+  return
+}
