@@ -693,6 +693,25 @@ static llvm::json::Object layerDtypes(ModuleOp spec, StringRef name) {
   return dtypes;
 }
 
+/// The kernel's launch grid (kda.grid: fixed extents, or -1 / -2 for the
+/// call's sequences / chunks). A fixed extent past what a launch takes on
+/// every target (2^31 - 1 in x, 65535 in y and z: CUDA's and HIP's limits)
+/// is refused here: the kernel could never be launched.
+static LogicalResult readGrid(gpu::GPUFuncOp kernel, CompiledKernel &k) {
+  auto grid = kernel->getAttrOfType<DenseI64ArrayAttr>("kda.grid");
+  static constexpr int64_t limit[3] = {0x7fffffff, 65535, 65535};
+  for (int i = 0; i < 3; ++i) {
+    k.grid[i] = grid[i];
+    if (grid[i] > limit[i])
+      return kernel.emitOpError()
+             << "launches " << grid[i] << " workgroups in grid "
+             << "xyz"[i] << " (value heads or column blocks of the layer), "
+             << "more than the " << limit[i]
+             << " a launch takes on every target";
+  }
+  return success();
+}
+
 /// A kernel that states its kind (kda.kind, e.g. the tile-GEMM test
 /// kernels): args from its ABI, config from kda.tile.
 static LogicalResult describeAbiKernel(gpu::GPUFuncOp kernel, StringAttr kind,
@@ -707,9 +726,8 @@ static LogicalResult describeAbiKernel(gpu::GPUFuncOp kernel, StringAttr kind,
   if (failed(describeAbi(kernel, k)))
     return failure();
   k.kind = kind.str();
-  auto grid = kernel->getAttrOfType<DenseI64ArrayAttr>("kda.grid");
-  for (int i = 0; i < 3; ++i)
-    k.grid[i] = grid[i];
+  if (failed(readGrid(kernel, k)))
+    return failure();
   if (auto tile = kernel->getAttrOfType<DictionaryAttr>("kda.tile"))
     for (NamedAttribute e : tile) {
       if (auto b = dyn_cast<BoolAttr>(e.getValue())) // before IntegerAttr
@@ -836,9 +854,8 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
                                   {"g", argDtype("g")},
                                   {"beta", argDtype("beta")},
                                   {"state", argDtype("state")}};
-    auto grid = kernel->getAttrOfType<DenseI64ArrayAttr>("kda.grid");
-    for (int i = 0; i < 3; ++i)
-      k.grid[i] = grid[i];
+    if (failed(readGrid(kernel, k)))
+      return failure();
     auto layer = kernel->getAttrOfType<LayerAttr>("kda.layer");
     auto config = kernel->getAttrOfType<ConfigAttr>("kda.config");
     k.layer = describeLayer(layer);

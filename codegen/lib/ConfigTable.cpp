@@ -3,6 +3,8 @@
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
 
+#include "Manifest.h" // the runtime's JSON rule: each key once in an object
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -135,6 +137,27 @@ struct Reader {
 };
 } // namespace
 
+/// The config rule that entry `i` of the table at `path` breaks on its own
+/// target, named as addTableVariants names it, or "": the layer facts the
+/// rules read are all in the table's layer key.
+static std::string entryRuleError(const ConfigTableEntry &entry,
+                                  llvm::StringRef path, size_t i) {
+  const TargetInfo *target = lookupTarget(entry.target);
+  if (!target) // read() refused it already
+    return "";
+  const TableLayerKey &k = entry.layer;
+  rules::LayerFacts layer{unsigned(k.headK), unsigned(k.headV),
+                          k.state == "f32" ? 4u : 2u, k.stateLayout == "vk"};
+  RecurrentSchedule plan;
+  std::string rule = rules::deriveRecurrentPlan(layer, entry.config,
+                                                targetFacts(*target), plan);
+  if (rule.empty())
+    return "";
+  return llvm::formatv("{0} entries[{1}] ({2}, N {3}..{4}): config refused "
+                       "on {2}: {5}",
+                       path, i, entry.target, entry.nMin, entry.nMax, rule);
+}
+
 bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
                        std::string &error) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
@@ -145,6 +168,14 @@ bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
   llvm::Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
   if (!parsed) {
     error = (path + ": not JSON: " + llvm::toString(parsed.takeError())).str();
+    return false;
+  }
+  // llvm::json keeps the last of two equal keys: a table saying "warps"
+  // twice would be read as whichever came second.
+  if (std::string repeated =
+          ::kda::manifest::repeatedJsonKey((*buffer)->getBuffer().str());
+      !repeated.empty()) {
+    error = (path + ": " + repeated).str();
     return false;
   }
   const json::Object *top = parsed->getAsObject();
@@ -217,6 +248,10 @@ bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
       entry.provenance = *p;
     else if (r.error.empty())
       r.error = r.where + ".provenance: missing (say how the entry was chosen)";
+    // Every entry obeys its own target's config rules, not only the entries
+    // a compile applies: a table is refused whole, not trusted in part.
+    if (r.error.empty())
+      r.error = entryRuleError(entry, path, i);
     if (!r.error.empty()) {
       error = r.error;
       return false;

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <link.h>
 #include <map>
+#include <unistd.h>
 #endif
 
 namespace kda::rt {
@@ -65,6 +66,41 @@ bool wholeElf(const std::string &file, std::string &error) {
   return true;
 }
 
+/// A private copy of `file` in the temporary folder, at `copy` (named for
+/// the caller to remove): false with `error` where it cannot be made.
+bool privateCopy(const std::string &file, std::string &copy,
+                 std::string &error) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    error = "cannot read " + file;
+    return false;
+  }
+  const char *tmp = std::getenv("TMPDIR");
+  std::string name =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/kda-emu-XXXXXX.so";
+  const int fd = mkstemps(name.data(), 3);
+  if (fd < 0) {
+    error =
+        "cannot make a copy of " + file + " to load: " + std::strerror(errno);
+    return false;
+  }
+  copy = name;
+  char buf[1 << 16];
+  bool ok = true;
+  while (ok && in) {
+    in.read(buf, sizeof(buf));
+    for (std::streamsize off = 0, n = in.gcount(); ok && off < n;) {
+      const ssize_t w = ::write(fd, buf + off, size_t(n - off));
+      ok = w > 0;
+      off += w > 0 ? w : 0;
+    }
+  }
+  ok = ::close(fd) == 0 && ok && in.eof();
+  if (!ok)
+    error = "cannot copy " + file + " to " + copy + " to load it";
+  return ok;
+}
+
 class EmuBackend : public Backend {
 public:
   kda_backend kind() const override { return KDA_BACKEND_EMU; }
@@ -92,16 +128,28 @@ public:
     (void)dynamicLdsBytes; // the emulator allocates it per launch
     void *&lib = libs[file];
     if (!lib) {
-      if (!wholeElf(file, error)) {
+      // dlopen of a path already loaded (by another open bundle, whose
+      // file has since been rewritten) hands back that library, not the
+      // file: each bundle loads a copy of its own, checked whole.
+      std::string copy;
+      if (!privateCopy(file, copy, error) || !wholeElf(copy, error)) {
+        // The messages name the bundle's file, not the copy.
+        for (size_t at;
+             !copy.empty() && (at = error.find(copy)) != std::string::npos;)
+          error.replace(at, copy.size(), file);
+        if (!copy.empty())
+          std::remove(copy.c_str());
         libs.erase(file);
         return KDA_ERROR_BAD_BUNDLE;
       }
-      lib = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
-    }
-    if (!lib) {
-      libs.erase(file);
-      error = std::string("dlopen: ") + dlerror();
-      return KDA_ERROR_BACKEND;
+      lib = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+      const char *why = lib ? nullptr : dlerror();
+      std::remove(copy.c_str()); // mapped (or failed): the name can go
+      if (!lib) {
+        libs.erase(file);
+        error = "dlopen of " + file + ": " + (why ? why : "failed");
+        return KDA_ERROR_BACKEND;
+      }
     }
     out = dlsym(lib, symbol.c_str());
     if (!out) {

@@ -111,18 +111,18 @@ kda_status checkKernels(const kda_kernel *rec, const kda_kernel *chunk) {
 kda_status checkEnums(const kda_forward_args &a) {
   std::ostringstream why;
   for (std::string w :
-       {checkDtypeValue("act_dtype", a.act_dtype),
-        checkDtypeValue("g_dtype", a.g_dtype),
-        checkDtypeValue("beta_dtype", a.beta_dtype),
-        checkDtypeValue("state.dtype", a.state.dtype),
-        checkLayoutValue("state.layout", a.state.layout)})
+       {checkDtypeValue("act_dtype", enumBits(a.act_dtype)),
+        checkDtypeValue("g_dtype", enumBits(a.g_dtype)),
+        checkDtypeValue("beta_dtype", enumBits(a.beta_dtype)),
+        checkDtypeValue("state.dtype", enumBits(a.state.dtype)),
+        checkLayoutValue("state.layout", enumBits(a.state.layout))})
     if (!w.empty()) {
       why << w;
       return refuse(why);
     }
-  if (a.padding != KDA_PADDING_NONPOSITIVE &&
-      a.padding != KDA_PADDING_NEGATIVE) {
-    why << "padding " << int(a.padding)
+  if (const int padding = enumBits(a.padding);
+      padding != KDA_PADDING_NONPOSITIVE && padding != KDA_PADDING_NEGATIVE) {
+    why << "padding " << padding
         << " is neither KDA_PADDING_NONPOSITIVE (0) nor "
            "KDA_PADDING_NEGATIVE (1)";
     return refuse(why);
@@ -553,26 +553,30 @@ int64_t workspaceNeed(const std::vector<Segment> &segments,
 kda_status checkChunkRows(const kda_forward_args &a,
                           const std::vector<Segment> &segments,
                           const kda_kernel *rec) {
-  const bool chunked = std::any_of(segments.begin(), segments.end(),
-                                   [](const Segment &s) {
-                                     return s.path == Path::Chunk;
-                                   });
-  if (!chunked)
+  const auto chunked =
+      std::find_if(segments.begin(), segments.end(),
+                   [](const Segment &s) { return s.path == Path::Chunk; });
+  if (chunked == segments.end())
     return KDA_OK;
+  const int32_t row = chunked->first;
+  const int64_t tokens =
+      int64_t(a.query_start_loc_host[row + 1]) - a.query_start_loc_host[row];
   const mf::Layer &l = kernelManifest(rec).layer;
   const int64_t plain = int64_t(l.valueHeads) * l.headK * l.headV;
   if (a.padding != KDA_PADDING_NONPOSITIVE ||
       (a.state.slot_stride != 0 && a.state.slot_stride != plain))
-    return fail(KDA_ERROR_INVALID_ARGUMENT,
-                "rows longer than the planner's threshold take the chunk "
-                "kernels, which read a contiguous pool (slot_stride 0 or " +
-                    std::to_string(plain) +
-                    ") with slot <= 0 padding; this call has slot_stride " +
-                    std::to_string(a.state.slot_stride) + " and padding " +
-                    (a.padding == KDA_PADDING_NEGATIVE ? "slot < 0" :
-                                                         "slot <= 0") +
-                    " (pass no chunk kernel to keep them on the recurrent "
-                    "kernel)");
+    return fail(
+        KDA_ERROR_INVALID_ARGUMENT,
+        "row " + std::to_string(row) + " (" + std::to_string(tokens) +
+            " tokens) and any other row longer than the planner's "
+            "threshold take the chunk kernels, which read a "
+            "contiguous pool (slot_stride 0 or " +
+            std::to_string(plain) +
+            ") with slot <= 0 padding; this call has slot_stride " +
+            std::to_string(a.state.slot_stride) + " and padding " +
+            (a.padding == KDA_PADDING_NEGATIVE ? "slot < 0" : "slot <= 0") +
+            " (pass no chunk kernel to keep them on the recurrent "
+            "kernel)");
   return KDA_OK;
 }
 

@@ -13,6 +13,7 @@
 #include "Manifest.h"
 #include "kda/kda_runtime.h"
 
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +54,16 @@ RowVariant rowVariant(const kda_kernel *kernel);
 /// Empty when all are in range.
 std::string checkDtypeValue(const char *field, int value);
 std::string checkLayoutValue(const char *field, int value);
+
+/// An enum field of a caller's struct as the int it holds: loading a C
+/// enum whose value is none of its enumerators is undefined in C++, so
+/// the checks above read its bytes, not the enum.
+template <typename E> int enumBits(const E &field) {
+  static_assert(sizeof(E) == sizeof(int), "a C enum is an int");
+  int v;
+  std::memcpy(&v, &field, sizeof v);
+  return v;
+}
 
 /// KDA-MATH.md section 4: two real rows naming one slot would race on its
 /// state. `named` holds (slot, row) of every real slot a batch names; the

@@ -409,7 +409,9 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
                 " is neither a count nor \"num_seqs\" or \"max_chunks\"");
       k.grid[i] = grid[i] == "num_seqs" ? kGridNumSeqs : kGridMaxChunks;
     } else {
-      k.grid[i] = integer(grid[i], where, field, 1, kMaxDim);
+      // A launch takes at most 65535 workgroups in y and z on every
+      // target: a bundle past that could never run.
+      k.grid[i] = integer(grid[i], where, field, 1, i == 0 ? kMaxDim : 65535);
     }
   }
   if (j.contains("figures") && !j.at("figures").is_object())
@@ -558,6 +560,15 @@ bool parseJson(const std::string &text, const std::string &where, json &out,
   return true;
 }
 } // namespace
+
+std::string repeatedJsonKey(const std::string &text) {
+  std::string repeated;
+  try {
+    (void)json::parse(text, keysOnce(repeated));
+  } catch (const std::exception &) {
+  }
+  return repeated;
+}
 
 bool parseManifest(const std::string &text, const std::string &path,
                    Manifest &out, std::string &error) {

@@ -133,6 +133,13 @@ uint32_t targetWaveSize(const std::string &target);
 bool parseManifest(const std::string &text, const std::string &path,
                    Manifest &out, std::string &error);
 
+/// The message for the first key written twice in one object of `text`
+/// ("key \"x\" appears twice in one object (at depth 2)"), or "" where
+/// every key is once or `text` is no JSON (its reader says why). The rule
+/// the manifest's reader keeps, for the compiler's other JSON inputs (a
+/// config table), whose reader would take the last of two keys silently.
+std::string repeatedJsonKey(const std::string &text);
+
 /// Whether `target` is one of the host emulators (emu, emu950, emu32),
 /// whose code objects export each kernel as `<symbol>_packed`.
 bool isEmulatorTarget(const std::string &target);

@@ -191,12 +191,13 @@ using kda::rt::fail;
 /// (a value outside the enum is reported as such, not as a mismatch).
 kda_status checkEnums(const kda_batch &b) {
   std::string why;
-  for (std::string w : {kda::rt::checkDtypeValue("act_dtype", b.act_dtype),
-                        kda::rt::checkDtypeValue("g_dtype", b.g_dtype),
-                        kda::rt::checkDtypeValue("beta_dtype", b.beta_dtype),
-                        kda::rt::checkDtypeValue("state_dtype", b.state_dtype),
-                        kda::rt::checkLayoutValue("state_layout",
-                                                  b.state_layout)})
+  using kda::rt::enumBits;
+  for (std::string w :
+       {kda::rt::checkDtypeValue("act_dtype", enumBits(b.act_dtype)),
+        kda::rt::checkDtypeValue("g_dtype", enumBits(b.g_dtype)),
+        kda::rt::checkDtypeValue("beta_dtype", enumBits(b.beta_dtype)),
+        kda::rt::checkDtypeValue("state_dtype", enumBits(b.state_dtype)),
+        kda::rt::checkLayoutValue("state_layout", enumBits(b.state_layout))})
     if (why.empty())
       why = w;
   return why.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, why);
@@ -584,10 +585,11 @@ kda_status launchDims(const kda_kernel &k, int64_t numSeqs,
     if (n > limit[i])
       return fail(KDA_ERROR_INVALID_ARGUMENT,
                   (m.grid[i] == mf::kGridMaxChunks ? "max_chunks "
-                                                   : "num_seqs ") +
+                   : m.grid[i] == mf::kGridNumSeqs ? "num_seqs "
+                                                   : "the manifest's grid ") +
                       std::to_string(n) + " exceeds " +
-                      std::to_string(limit[i]) + " (grid " + "xyz"[i] +
-                      " of " + describe(m) + ")");
+                      std::to_string(limit[i]) + " (grid " + "xyz"[i] + " of " +
+                      describe(m) + ")");
     dims.grid[i] = uint32_t(n);
     dims.block[i] = m.block[i];
   }
@@ -786,6 +788,11 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "empty target name (pass null for the first target the "
                 "backend runs)");
+  // "" would name /manifest.json, a file of the root, not a bundle folder.
+  if (!*dir)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                "empty bundle path (name the folder kda-compile wrote; \".\" "
+                "for the current one)");
   const std::string manifestPath = std::string(dir) + "/manifest.json";
   // Whether it is there, without opening it (a FIFO would block the open);
   // what it is, is readManifest's to check.

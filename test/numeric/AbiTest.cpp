@@ -284,6 +284,36 @@ TEST(BundleReopen, SamePathLoadsTheNewCodeObjects) {
   fs::remove_all(dir);
 }
 
+/// The same, with the first bundle still open: dlopen would hand back the
+/// library loaded from that path, not the file there now, and the second
+/// open ran the old code under the new manifest's entries.
+TEST(BundleReopen, SamePathWhileOpenReadsTheFileThereNow) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("kda-reopen-open-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::copy(test::numericBundleDir("k3_small"), dir,
+           fs::copy_options::recursive);
+  Opened first(dir.string(), "emu");
+  ASSERT_EQ(first.status, KDA_OK) << first.error;
+  ASSERT_NE(first.find("k3_small"), nullptr);
+  // Another layer's object under the same name: its symbols are not the
+  // manifest's, so the open must fail on the file there now.
+  fs::copy_file(fs::path(test::numericBundleDir("chunk/chunk_k3")) / "emu" /
+                    "kda_kernels.so",
+                dir / "emu" / "kda_kernels.so",
+                fs::copy_options::overwrite_existing);
+  {
+    Opened second(dir.string(), "emu");
+    EXPECT_EQ(second.status, KDA_ERROR_NOT_FOUND) << second.error;
+    EXPECT_NE(second.error.find("no symbol kda_k3_small"), std::string::npos)
+        << second.error;
+    EXPECT_NE(second.error.find(dir.string()), std::string::npos)
+        << "the message names the bundle's file: " << second.error;
+  }
+  fs::remove_all(dir);
+}
+
 TEST_F(EditedBundles, DuplicateArgumentIsRefused) {
   std::string dir = edited("k3_small", [](json &k) {
     (*arg(k, "k"))["name"] = "q";
@@ -333,6 +363,15 @@ TEST_F(EditedBundles, RecurrentShapeConfigAndFilesAreCheckedAtOpen) {
   expectRefused(dir, {"config.warps", "4294967297 is outside 0..2147483647"});
   dir = edited("k3_small", [](json &k) { k["config"]["block_v"] = -1; });
   expectRefused(dir, {"config.block_v", "-1 is outside 0..2147483647"});
+  // An atom n past the wave (with lanes_k 0, so no earlier rule stops it)
+  // divided by zero in the config's check: refused by the rule.
+  dir = edited("k3_mma", [](json &k) {
+    if (k["target"] == "emu32") {
+      k["config"]["mma_n"] = 64;
+      k["config"]["lanes_k"] = 0;
+    }
+  });
+  expectRefused(dir, {"the atom's n (64) must divide the wave (32)"});
   // Without its limits, the config's check could not run.
   dir = edited("k3_small", [](json &k) {
     k.erase("limits");
@@ -480,6 +519,24 @@ TEST(Manifest, OtherFormatsAndNonJsonAreRefused) {
                                       "empty/manifest.json", m, error))
       << error;
   EXPECT_TRUE(m.kernels.empty());
+}
+
+TEST(Manifest, RepeatedKeyIsFoundForOtherReaders) {
+  EXPECT_EQ(manifest::repeatedJsonKey(R"({"a": {"b": 1, "c": 2}, "d": [1]})"),
+            "");
+  EXPECT_EQ(manifest::repeatedJsonKey(R"({"a": [{"b": 1, "b": 2}]})"),
+            "key \"b\" appears twice in one object (at depth 3)");
+  EXPECT_EQ(manifest::repeatedJsonKey("{\"a\": "), ""); // no JSON: not ours
+}
+
+TEST(BundleOpen, EmptyPathIsRefusedNotReadAsTheRoot) {
+  kda_bundle *bundle = reinterpret_cast<kda_bundle *>(1);
+  EXPECT_EQ(kda_bundle_open("", KDA_BACKEND_EMU, &bundle),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(bundle, nullptr);
+  EXPECT_NE(std::string(kda_last_error()).find("empty bundle path"),
+            std::string::npos)
+      << kda_last_error();
 }
 
 //===----------------------------------------------------------------------===//

@@ -740,7 +740,8 @@ TEST_P(ForwardWithChunk, MixedBatchSplitByThePlanner) {
                              negative.slots_host + shape.lengths.size());
   std::replace(slots.begin(), slots.end(), 0, -1);
   negative.slots_host = slots.data();
-  const std::string rule = "rows longer than the planner's threshold";
+  const std::string rule =
+      "than the planner's threshold take the chunk kernels";
   EXPECT_EQ(kda_forward_validate(recKernel, chunk.kernel, &negative),
             KDA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(kda_last_error()).find(rule), std::string::npos)

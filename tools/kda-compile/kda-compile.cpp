@@ -12,6 +12,7 @@
 // config breaks a rule or a pipeline hazard rule fails the compile.
 //
 //===----------------------------------------------------------------------===//
+#include "kda/Codegen/BundleOutput.h"
 #include "kda/Codegen/Compile.h"
 #include "kda/Codegen/ConfigTable.h"
 
@@ -74,66 +75,6 @@ static void printFigureTable(const std::vector<CompiledKernel> &kernels) {
   }
 }
 
-/// Why `dir` may not be replaced by a bundle (empty when it may): it must
-/// not exist, or be a bundle kda-compile wrote - a real folder (not a
-/// link) holding at most manifest.json and target folders. Anything else
-/// may hold the user's files, which replacing it would delete.
-static std::string replaceableOutput(StringRef dir) {
-  if (dir.empty())
-    return "no folder named";
-  fs::file_status st;
-  if (fs::status(dir, st, /*follow=*/false))
-    return ""; // does not exist
-  if (fs::is_symlink_file(st))
-    return "is a symbolic link; kda-compile replaces only a bundle folder "
-           "it wrote";
-  if (!fs::is_directory(st))
-    return "exists and is not a folder";
-  // An empty folder holds nothing to lose (a build system makes the
-  // output's folder before running the compile).
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; it != end && !ec;
-       it.increment(ec)) {
-    StringRef name = llvm::sys::path::filename(it->path());
-    if (name == "manifest.json" ||
-        (lookupTarget(name) && fs::is_directory(it->path())))
-      continue;
-    return ("holds " + name +
-            ", which is not part of a bundle: kda-compile replaces only a "
-            "bundle folder it wrote (manifest.json and target folders); "
-            "name a new folder")
-        .str();
-  }
-  if (ec)
-    return "cannot be listed: " + ec.message();
-  return "";
-}
-
-/// Puts the finished bundle `staging` at `dir`: an earlier bundle there is
-/// moved aside first and removed only once the new one is in place (put
-/// back if that fails). Empty on success, else why.
-static std::string moveIntoPlace(StringRef staging, StringRef dir) {
-  SmallString<128> old;
-  const bool exists = fs::exists(dir);
-  if (exists) {
-    if (std::error_code ec = fs::createUniqueDirectory(dir + ".old", old))
-      return "cannot move the earlier bundle aside: " + ec.message();
-    fs::remove(old); // the unique name, for the rename below
-    if (std::error_code ec = fs::rename(dir, old))
-      return ("cannot move the earlier bundle " + dir +
-              " aside: " + ec.message())
-          .str();
-  }
-  if (std::error_code ec = fs::rename(staging, dir)) {
-    if (exists)
-      (void)fs::rename(old, dir);
-    return ("cannot move the bundle into " + dir + ": " + ec.message()).str();
-  }
-  if (exists)
-    fs::remove_directories(old);
-  return "";
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   DialectRegistry registry;
@@ -165,8 +106,7 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  std::string why = replaceableOutput(outDir);
-  if (!why.empty()) {
+  if (std::string why = replaceableBundleOutput(outDir); !why.empty()) {
     llvm::errs() << "kda-compile: -o " << outDir << ": " << why << "\n";
     return 2;
   }
@@ -189,31 +129,17 @@ int main(int argc, char **argv) {
   }
 
   Toolchain tools = Toolchain::fromEnvironment();
-  // The bundle is written into a folder of its own beside the output (a
-  // fresh name: nothing of the user's is reused or removed), moved into
-  // place only when whole; the toolchain's scratch goes either way.
-  SmallString<128> staging;
-  if (StringRef parent = llvm::sys::path::parent_path(outDir);
-      !parent.empty()) {
-    if (std::error_code ec = fs::create_directories(parent)) {
-      llvm::errs() << "kda-compile: cannot create " << parent << ": "
-                   << ec.message() << "\n";
-      return 1;
-    }
-  }
-  if (std::error_code ec =
-          fs::createUniqueDirectory(outDir + ".partial", staging)) {
-    llvm::errs() << "kda-compile: cannot create a folder beside " << outDir
-                 << ": " << ec.message() << "\n";
-    return 1;
-  }
-  bool done = false;
-  auto cleanup = llvm::make_scope_exit([&] {
-    if (!done)
-      fs::remove_directories(staging);
+  // The bundle is staged beside the output and moved into place only when
+  // whole (BundleOutput.h); the toolchain's scratch goes either way.
+  auto removeScratch = llvm::make_scope_exit([&] {
     if (!tools.scratchDir.empty())
       fs::remove_directories(tools.scratchDir);
   });
+  StagedBundle bundle;
+  if (std::string why = bundle.begin(outDir); !why.empty()) {
+    llvm::errs() << "kda-compile: -o " << outDir << ": " << why << "\n";
+    return 1;
+  }
   // Checked before any target compiles: a malformed threshold writes nothing.
   FailureOr<std::optional<llvm::json::Object>> planner = plannerOf(*spec);
   if (failed(planner))
@@ -227,7 +153,8 @@ int main(int argc, char **argv) {
     size_t before = kernels.size();
     OwningOpRef<ModuleOp> withVariants = spec->clone();
     if (failed(addTableVariants(*withVariants, table, configTable, t)) ||
-        failed(compileForTarget(*withVariants, t, tools, staging, kernels))) {
+        failed(compileForTarget(*withVariants, t, tools, bundle.stagingDir(),
+                                kernels))) {
       llvm::errs() << "\nkda-compile: " << t.name << " failed; " << outDir
                    << " left unchanged\n";
       return 1;
@@ -246,16 +173,16 @@ int main(int argc, char **argv) {
                  << outDir << " left unchanged\n";
     return 1;
   }
-  if (failed(writeManifest(staging, llvm::sys::path::filename(specFile),
-                           kernels, *planner))) {
+  if (failed(writeManifest(bundle.stagingDir(),
+                           llvm::sys::path::filename(specFile), kernels,
+                           *planner))) {
     llvm::errs() << "kda-compile: cannot write the manifest\n";
     return 1;
   }
-  if (std::string error = moveIntoPlace(staging, outDir); !error.empty()) {
+  if (std::string error = bundle.commit(); !error.empty()) {
     llvm::errs() << "kda-compile: " << error << "\n";
     return 1;
   }
-  done = true;
   if (printFigures)
     printFigureTable(kernels);
   if (!quiet)

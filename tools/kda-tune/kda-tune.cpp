@@ -32,6 +32,7 @@
 // marked) or rejected with the verifier's rule. No device is needed.
 //
 //===----------------------------------------------------------------------===//
+#include "kda/Codegen/BundleOutput.h"
 #include "kda/Codegen/Compile.h"
 #include "kda/Codegen/ConfigTable.h"
 #include "kda/Dialect/KDA/KDAOps.h"
@@ -41,6 +42,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -193,7 +195,8 @@ bool checkSearchValues() {
                {"--waves-k", wavesKList, 1, 64},
                {"--v-passes", passesList, 1, 256},
                {"--mma", mmaList, 0, 1},
-               {"--shared-terms", sharedTermsList, 0, 1}};
+               {"--shared-terms", sharedTermsList, 0, 1},
+               {"--lds-stages", ldsList, 0, 4}};
   for (const List &l : lists)
     for (unsigned v : l.values)
       if (v < l.lo || v > l.hi) {
@@ -473,14 +476,27 @@ LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
                                 std::vector<CompiledKernel> &kernels) {
   OwningOpRef<ModuleOp> m = candidateModule(spec, all);
   Toolchain tools = Toolchain::fromEnvironment();
-  llvm::sys::fs::create_directories(dir);
-  if (failed(compileForTarget(*m, t, tools, dir, kernels)) ||
-      failed(writeManifest(dir, llvm::sys::path::filename(specFile), kernels,
-                         /*planner=*/std::nullopt)))
+  auto removeScratch = llvm::make_scope_exit([&] {
+    if (!tools.scratchDir.empty())
+      llvm::sys::fs::remove_directories(tools.scratchDir);
+  });
+  // Written whole or not at all, never over a folder of the user's
+  // (BundleOutput.h).
+  StagedBundle bundle;
+  if (std::string why = bundle.begin(dir); !why.empty()) {
+    llvm::errs() << "kda-tune: --candidates " << dir << ": " << why << "\n";
     return failure();
+  }
+  if (failed(compileForTarget(*m, t, tools, bundle.stagingDir(), kernels)) ||
+      failed(writeManifest(bundle.stagingDir(),
+                           llvm::sys::path::filename(specFile), kernels,
+                           /*planner=*/std::nullopt)))
+    return failure();
+  if (std::string why = bundle.commit(); !why.empty()) {
+    llvm::errs() << "kda-tune: " << why << "\n";
+    return failure();
+  }
   recordFigures(all, kernels);
-  if (!tools.scratchDir.empty())
-    llvm::sys::fs::remove_directories(tools.scratchDir);
   return success();
 }
 
@@ -779,20 +795,19 @@ int main(int argc, char **argv) {
   if (!spec)
     return 1;
 
-  if (listOnly) {
-    std::vector<std::pair<func::FuncOp, ChunkOp>> chunks;
-    for (auto fn : spec->getOps<func::FuncOp>())
-      fn.walk([&](ChunkOp op) { chunks.push_back({fn, op}); });
+  std::vector<std::pair<func::FuncOp, ChunkOp>> chunks;
+  std::vector<Tuned> all;
+  for (auto fn : spec->getOps<func::FuncOp>()) {
+    fn.walk([&](ChunkOp op) { chunks.push_back({fn, op}); });
+    fn.walk([&](RecurrentOp op) { all.push_back({fn, op, {}, {}}); });
+  }
+  if (listOnly)
     for (auto [fn, op] : chunks)
       listChunkScan(fn, op, *target);
-  }
-  std::vector<Tuned> all;
-  for (auto fn : spec->getOps<func::FuncOp>())
-    fn.walk([&](RecurrentOp op) { all.push_back({fn, op, {}, {}}); });
-  // Nothing to tune is an error, not an empty table or listing.
-  if (all.empty() &&
-      !(listOnly && spec->walk([](ChunkOp) { return WalkResult::interrupt(); })
-                        .wasInterrupted())) {
+  // Nothing to tune is an error, not an empty table or listing (a chunk
+  // layer's scans are listed, not yet timed).
+  const bool listsChunks = listOnly && !chunks.empty();
+  if (all.empty() && !listsChunks) {
     llvm::errs() << "kda-tune: " << specFile
                  << " holds no kda.recurrent op: nothing to tune\n";
     return 1;

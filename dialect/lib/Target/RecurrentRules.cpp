@@ -57,6 +57,11 @@ static std::string deriveMmaPlan(const LayerFacts &layer, const ConfigValues &c,
   if (t.mmaN == 0 || t.mmaK == 0)
     os << "mma = 1 needs a bf16 matrix atom with m = 16, and " << t.name
        << " has none";
+  else if (t.waveSize == 0 || t.waveSize % t.mmaN != 0)
+    // The atom's columns share the wave's lanes (a manifest read by the
+    // runtime states n: one past the wave would divide by zero below).
+    os << "mma = 1: the atom's n (" << t.mmaN << ") must divide the wave ("
+       << t.waveSize << ")";
   else if (layer.stateBytes != 2)
     os << "mma = 1 takes a bf16 state pool (the state is the atom's exact "
           "operand), got an f32 state";

@@ -13,13 +13,46 @@
 using namespace mlir;
 using namespace mlir::kda;
 
+/// The kernel's known_block_size around `at`, if it has one.
+static DenseI32ArrayAttr knownBlockSize(Operation *at) {
+  auto fn = at->getParentOfType<gpu::GPUFuncOp>();
+  return fn ? fn.getKnownBlockSizeAttr() : DenseI32ArrayAttr();
+}
+
+/// The block's size in dimension `d`: known, else gpu.block_dim.
+static Value blockDim(OpBuilder &b, Location loc, Operation *at,
+                      gpu::Dimension d) {
+  if (DenseI32ArrayAttr known = knownBlockSize(at))
+    return arith::ConstantIndexOp::create(b, loc, known[unsigned(d)]);
+  return gpu::BlockDimOp::create(b, loc, d);
+}
+
 Value lowering::workgroupThreads(OpBuilder &b, Location loc, Operation *at) {
-  if (auto fn = at->getParentOfType<gpu::GPUFuncOp>())
-    if (std::optional<DenseI32ArrayAttr> known = fn.getKnownBlockSizeAttr();
-        known && *known)
-      return arith::ConstantIndexOp::create(
-          b, loc, int64_t((*known)[0]) * (*known)[1] * (*known)[2]);
-  return gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+  if (DenseI32ArrayAttr known = knownBlockSize(at))
+    return arith::ConstantIndexOp::create(
+        b, loc, int64_t(known[0]) * known[1] * known[2]);
+  Value xy =
+      arith::MulIOp::create(b, loc, blockDim(b, loc, at, gpu::Dimension::x),
+                            blockDim(b, loc, at, gpu::Dimension::y));
+  return arith::MulIOp::create(b, loc, xy,
+                               blockDim(b, loc, at, gpu::Dimension::z));
+}
+
+Value lowering::linearThreadId(OpBuilder &b, Location loc, Operation *at) {
+  Value x = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  if (DenseI32ArrayAttr known = knownBlockSize(at);
+      known && known[1] == 1 && known[2] == 1)
+    return x; // a 1-D block: the common case, no extra instructions
+  Value y = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+  Value z = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+  Value zy = arith::AddIOp::create(
+      b, loc, y,
+      arith::MulIOp::create(b, loc, z,
+                            blockDim(b, loc, at, gpu::Dimension::y)));
+  return arith::AddIOp::create(
+      b, loc, x,
+      arith::MulIOp::create(b, loc, zy,
+                            blockDim(b, loc, at, gpu::Dimension::x)));
 }
 
 Value lowering::scheduleTripCount(OpBuilder &b, Location loc,
@@ -142,7 +175,7 @@ static int64_t elemsPerPiece(CopyRowOp row) {
 
 void lowering::forEachThreadPiece(OpBuilder &b, Location loc, CopyRowOp row,
                                 function_ref<void(Value)> emit) {
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value tid = linearThreadId(b, loc, row);
   auto loop = scf::ForOp::create(
       b, loc, tid,
       arith::ConstantIndexOp::create(b, loc, row.getRowBytes() / 16),
@@ -162,7 +195,7 @@ void lowering::forEachWaveRegion(OpBuilder &b, Location loc, CopyRowOp row,
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value tid = linearThreadId(b, loc, row);
   Value firstWave =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, c(wave));
   auto ifOp = scf::IfOp::create(b, loc, firstWave, /*withElse=*/false);

@@ -17,8 +17,15 @@
 namespace mlir::kda::lowering {
 
 /// Threads of the enclosing kernel's workgroup: its known block size (a
-/// constant, so copy loops have static trip counts), else gpu.block_dim.
+/// constant, so copy loops have static trip counts), else the product of
+/// gpu.block_dim's three dimensions.
 Value workgroupThreads(OpBuilder &b, Location loc, Operation *at);
+
+/// The thread's index in its workgroup, x fastest (its wave is index /
+/// wave size on every chip): thread_id x in a block known to be 1-D.
+/// Copy rows split their pieces by it, so a 2-D block copies every piece
+/// once.
+Value linearThreadId(OpBuilder &b, Location loc, Operation *at);
 
 /// The trip count of `schedule` as an index value.
 Value scheduleTripCount(OpBuilder &b, Location loc, ScheduleOp schedule);

@@ -409,6 +409,21 @@ struct KdaVerifyPipelinePass
                          "schedules only";
       signalPassFailure();
     });
+    // A copy row is one of a copy's rows: only the copy's group, wait and
+    // barrier order its landing. Anywhere else (a read body, the kernel
+    // outside any schedule) nothing orders it: R0. (In a kda.produce it is
+    // a row of the copies the expansion makes.)
+    getOperation().walk([&](CopyRowOp row) {
+      if (row->getParentOfType<AsyncCopyOp>() ||
+          row->getParentOfType<StagedCopyOp>() ||
+          row->getParentOfType<ProduceOp>())
+        return;
+      row.emitError() << "R0: cannot analyse " << row->getName()
+                      << " outside the body of a kda.async_copy or "
+                         "kda.staged_copy: no group, wait or barrier of the "
+                         "hazard model orders its landing";
+      signalPassFailure();
+    });
     // Pieces and fences are checked in the kernel that runs them
     // (LdsHandoffs.cpp): in a function it calls, nothing would see them.
     getOperation().walk([&](Operation *op) {

@@ -178,7 +178,8 @@ public:
   /// that first run, which only collects them.
   Interpreter(ScheduleOp schedule, std::optional<int64_t> trip,
               const llvm::DenseSet<TileKey> *consumed)
-      : schedule(schedule), trip(trip), consumedIn(consumed) {}
+      : schedule(schedule), target(lookupTarget(schedule.getTarget())),
+        trip(trip), consumedIn(consumed) {}
 
   /// Dynamic proof runs: check that the state of the loop to T repeats with
   /// `period` in its middle zone (every decision settled, `horizon`).
@@ -293,7 +294,9 @@ private:
   FailureOr<Val> evalBits(Operation *def, const BinaryArgs &x);
   FailureOr<Val> fail(Operation *at, const Twine &why);
   int64_t anchorValue(Anchor a) const;
-  int64_t offset(Val x) const { return x.v - anchorValue(x.a); }
+  int64_t offset(Val x) const {
+    return int64_t(uint64_t(x.v) - uint64_t(anchorValue(x.a)));
+  }
   void noteCompare(Val x, Val y);
   void noteWrap(Val x, unsigned width);
   LogicalResult notePeriod(Operation *at, Val x, int64_t m);
@@ -313,6 +316,8 @@ private:
   PipelineHazard hazard(StringRef rule, Operation *at, const std::string &what);
 
   ScheduleOp schedule;
+  /// The schedule's target (null for one the registry does not know).
+  const TargetInfo *target;
   std::optional<int64_t> trip;
   const llvm::DenseSet<TileKey> *consumedIn;
   llvm::DenseMap<Value, Val> env;
@@ -366,8 +371,13 @@ int64_t Interpreter::anchorValue(Anchor a) const {
 void Interpreter::noteCompare(Val x, Val y) {
   if (x.a == y.a)
     return;
-  int64_t d = offset(x) - offset(y);
-  seen.horizon = std::max<int64_t>(seen.horizon, (d < 0 ? -d : d) + 1);
+  // In 128 bits: offsets far apart would overflow a 64-bit difference.
+  const __int128 d = __int128(offset(x)) - offset(y);
+  const __int128 h = (d < 0 ? -d : d) + 1;
+  seen.horizon =
+      std::max<int64_t>(seen.horizon, h > std::numeric_limits<int64_t>::max()
+                                          ? std::numeric_limits<int64_t>::max()
+                                          : int64_t(h));
 }
 
 // A moving value computed in fewer than 64 bits wraps where it passes its
@@ -377,12 +387,17 @@ void Interpreter::noteCompare(Val x, Val y) {
 // 2^30 tokens are terabytes), so a wrap farther than that is never reached
 // (i32 arithmetic such as i + 1 < T needs no proof past it).
 void Interpreter::noteWrap(Val x, unsigned width) {
-  if (x.a == Anchor::None || width >= 64)
+  if (x.a == Anchor::None)
     return;
-  const int64_t top = int64_t(uint64_t(1) << (width - 1));
-  const int64_t reach = top - offset(x); // the anchor where x reaches top
-  if (reach > 0 && reach < kTripCountBelow)
-    noteCompare(x, Val{top});
+  // At anchor n, x is (offset + n) mod 2^width: it passes the largest
+  // value where n = 2^(width-1) - offset, modulo 2^width (64 bits too: i +
+  // 2^63 - 50 wraps at i = 50 in index arithmetic).
+  const uint64_t top = uint64_t(1) << (width - 1);
+  uint64_t reach = top - uint64_t(offset(x));
+  if (width < 64)
+    reach &= (uint64_t(1) << width) - 1;
+  if (reach > 0 && reach < uint64_t(kTripCountBelow))
+    seen.horizon = std::max<int64_t>(seen.horizon, int64_t(reach) + 1);
 }
 
 // A moving value reduced modulo m repeats with period m.
@@ -495,6 +510,14 @@ FailureOr<Val> Interpreter::evalOp(Operation *def, Value result) {
       def->getNumOperands() != 2 || def->getNumResults() != 1)
     return fail(def, "not an operation on slots, iterations or predicates "
                      "the hazard model evaluates");
+  // nsw / nuw make a wrap poison, which LLVM may fold as it likes (a test
+  // the model evaluates wrapped, and keeps a wait by, folded to false).
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(def);
+      flags &&
+      flags.getOverflowAttr().getValue() != arith::IntegerOverflowFlags::none)
+    return fail(def, "it carries overflow flags (nsw, nuw), under which a "
+                     "wrap the model evaluates is poison LLVM may fold any "
+                     "way; drop them");
   FailureOr<Val> fa = eval(def->getOperand(0));
   if (failed(fa))
     return failure();
@@ -623,6 +646,14 @@ FailureOr<Val> Interpreter::evalDivision(Operation *def, const BinaryArgs &x) {
     return fail(def, "its divisor is zero or not a constant");
   if (b.v == std::numeric_limits<int64_t>::min())
     return fail(def, "its divisor has no magnitude in 64 bits");
+  // The smallest signed value divided by -1 overflows: undefined behaviour
+  // for arith's signed division and remainder, not a wrap.
+  const bool isSigned = isa<arith::RemSIOp, arith::DivSIOp, arith::FloorDivSIOp,
+                            arith::CeilDivSIOp>(def);
+  if (isSigned && b.v == -1 && x.opWidth >= 1 &&
+      a.v == wrap(int64_t(uint64_t(1) << (x.opWidth - 1)), x.opWidth))
+    return fail(def, "it divides the smallest signed value by -1, which is "
+                     "undefined (not a wrap)");
   if (isa<arith::RemUIOp, arith::RemSIOp>(def)) {
     // remui's modulus is the divisor read unsigned: remui(i, -1) is i, not
     // a residue that repeats every iteration.
@@ -1078,8 +1109,7 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
   // copy still issues its rows, into the sink slot past the ring's last
   // (hasSinkSlot): they must land there, inside their array.
   if (!enabled && async && checking() &&
-      hasSinkSlot(t.buf->op, schedule.getOperation(),
-                  lookupTarget(schedule.getTarget()))) {
+      hasSinkSlot(t.buf->op, schedule.getOperation(), target)) {
     if (auto h = checkSinkRows(op, t, slotV, iterV))
       return h;
   }
@@ -1087,7 +1117,6 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
     issued.push_back({t, async});
     Write w{t, async};
     w.pending = async ? issuers : 0;
-    const TargetInfo *target = lookupTarget(schedule.getTarget());
     w.undrained = !async && target && !target->bareBarrierOrdersLdsStores();
     if (rows.empty())
       assign(t.buf->lo(t.slot), t.buf->hi(t.slot), w);
@@ -1184,11 +1213,16 @@ ConstantIntRanges Interpreter::rangeIn(Value v, Operation *at, const Tile &t,
   return r;
 }
 
-/// How many values a thread id (of its dimension) or a wave id of the
-/// kernel around `id` takes: by the kernel's known_block_size, else by the
-/// target's largest workgroup; nothing where neither is known.
+/// How many values a lane id, a thread id (of its dimension) or a wave id
+/// of the kernel around `id` takes: a lane id by the target's wave size; the
+/// others by the kernel's known_block_size, else by the target's largest
+/// workgroup; nothing where neither is known. Whatever an id's upper_bound
+/// says: a bound below these is wrong (32 on a wave of 64) and would let the
+/// ids past it index beyond what the range allows.
 static std::optional<int64_t> idsBelow(Operation *id,
                                        const TargetInfo *target) {
+  if (isa<gpu::LaneIdOp>(id))
+    return target ? std::optional<int64_t>(target->waveSize) : std::nullopt;
   auto fn = id->getParentOfType<gpu::GPUFuncOp>();
   DenseI32ArrayAttr known =
       fn ? fn.getKnownBlockSizeAttr() : DenseI32ArrayAttr();
@@ -1266,20 +1300,10 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
   if (auto select = dyn_cast<arith::SelectOp>(def))
     if (std::optional<ConstantIntRanges> r = selectRange(select, at, t, depth))
       return *r;
-  // A lane id is below the target's wave size, whatever its upper_bound
-  // says: a bound below it (32 on a wave of 64) is wrong, and would let
-  // lanes 32..63 index past what the range allows.
-  if (isa<gpu::LaneIdOp>(def))
-    if (const TargetInfo *target = lookupTarget(schedule.getTarget()))
-      return ConstantIntRanges::fromSigned(
-          APInt(rangeWidth(v), 0),
-          APInt(rangeWidth(v), uint64_t(target->waveSize - 1)));
-  // A thread (or wave) id is below the kernel's known block size whatever
-  // its upper_bound says (one below it is wrong, as for lane ids), and
-  // below 1024 threads where the block size is not known.
-  if (isa<gpu::ThreadIdOp, gpu::SubgroupIdOp>(def))
-    if (std::optional<int64_t> below =
-            idsBelow(def, lookupTarget(schedule.getTarget())))
+  // A lane, thread or wave id: below what the target and the kernel's
+  // block size allow (idsBelow).
+  if (isa<gpu::LaneIdOp, gpu::ThreadIdOp, gpu::SubgroupIdOp>(def))
+    if (std::optional<int64_t> below = idsBelow(def, target))
       return ConstantIntRanges::fromSigned(
           APInt(rangeWidth(v), 0), APInt(rangeWidth(v), uint64_t(*below - 1)));
   auto infer = dyn_cast<InferIntRangeInterface>(def);
@@ -1412,7 +1436,6 @@ static bool isWorkgroupMemRef(Value v);
 std::optional<PipelineHazard>
 Interpreter::checkRows(Operation &copy, const Tile &t,
                        SmallVectorImpl<std::pair<int64_t, int64_t>> &rows) {
-  const TargetInfo *target = lookupTarget(schedule.getTarget());
   std::optional<PipelineHazard> found;
   rangeCache.clear();
   // A copy writes LDS through its copy rows only: any other op of its body
@@ -1533,11 +1556,42 @@ static std::optional<LdsAccess> ldsAccessOf(Operation *op) {
         return LdsAccess{st.getBase(), st.getIndices(),
                          llvm::to_vector(st.getVectorType().getShape())};
       })
+      // Atomics and masked accesses: one element, or the whole vector (a
+      // mask only narrows what the span bounds).
+      .Case([](memref::AtomicRMWOp a) {
+        return LdsAccess{a.getMemref(), a.getIndices(), {}};
+      })
+      .Case([](memref::GenericAtomicRMWOp a) {
+        return LdsAccess{a.getMemref(), a.getIndices(), {}};
+      })
+      .Case([](vector::MaskedLoadOp l) {
+        return LdsAccess{l.getBase(), l.getIndices(),
+                         llvm::to_vector(l.getVectorType().getShape())};
+      })
+      .Case([](vector::MaskedStoreOp st) {
+        return LdsAccess{st.getBase(), st.getIndices(),
+                         llvm::to_vector(st.getVectorType().getShape())};
+      })
+      // Transfers along the memref's trailing dimensions (a minor identity
+      // map), whatever their in_bounds or mask say; others are not bounded.
+      .Case([](VectorTransferOpInterface x) -> std::optional<LdsAccess> {
+        if (!x.getPermutationMap().isMinorIdentity())
+          return std::nullopt;
+        return LdsAccess{x.getBase(), x.getIndices(),
+                         llvm::to_vector(x.getVectorType().getShape())};
+      })
       .Default([](Operation *) { return std::nullopt; });
 }
 
 static bool isWorkgroupMemRef(Value v) {
   return isWorkgroupMemRefType(v.getType());
+}
+
+/// Whether an access ldsAccessOf knows writes (an atomic reads too).
+static bool storesLds(Operation *access) {
+  return isa<memref::StoreOp, vector::StoreOp, memref::AtomicRMWOp,
+             memref::GenericAtomicRMWOp, vector::MaskedStoreOp,
+             vector::TransferWriteOp>(access);
 }
 
 /// The LDS array a value views (through memref.view, to its source).
@@ -1572,9 +1626,7 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
   // (hasSinkSlot), which a predicated-off copy may be landing in while this
   // body runs: not the array's other bytes, free for a body to use.
   const int64_t ringLo = t.buf->lo(0),
-                ringHi = ringExtent(t.buf->op, schedule,
-                                    lookupTarget(schedule.getTarget()))
-                             .second;
+                ringHi = ringExtent(t.buf->op, schedule, target).second;
   // The views the body takes, and the views (wherever taken) through which
   // it loads or stores; an access to the ring's array itself, not through a
   // view of the slot, cannot be bounded here (R0).
@@ -1637,17 +1689,16 @@ std::optional<PipelineHazard> Interpreter::checkViews(LdsReadOp read,
                                  "slot: its bytes are not bounded"));
       return WalkResult::interrupt();
     }
-    // Any other op that takes LDS which may hold the ring (a transfer, a
-    // copy, a matrix load): its bytes are not modelled.
+    // Any other op that takes LDS (a copy row, a gather, a matrix load):
+    // its bytes are not modelled, and an array beside the ring does not
+    // bound them (an access past its end lands in the ring).
     for (Value operand : op->getOperands()) {
-      if (!isWorkgroupMemRef(operand) ||
-          (besideRing(arrayOf(operand), ringLo, ringHi) &&
-           !otherRingUnder(arrayOf(operand), t.buf->op)))
+      if (!isWorkgroupMemRef(operand))
         continue;
       found = hazard("R0", op,
-                     cannot(*op, "it touches LDS that may hold the ring, and "
-                                 "the read's checks bound only loads, stores "
-                                 "and views: its bytes are not bounded"));
+                     cannot(*op, "it takes LDS, and the read's checks bound "
+                                 "only loads, stores, atomics, transfers and "
+                                 "views: its bytes are not bounded"));
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -1703,9 +1754,8 @@ bool Interpreter::checkInsideArray(LdsReadOp read, const Tile &t,
                       "the bytes are another's (the ring's, a tile in "
                       "flight), which the schedule does not see it touch",
                       t.iter.v, where(t),
-                      isa<memref::StoreOp, vector::StoreOp>(access)
-                          ? (lo == hi ? "stores" : "may store")
-                          : (lo == hi ? "loads" : "may load"),
+                      storesLds(access) ? (lo == hi ? "stores" : "may store")
+                                        : (lo == hi ? "loads" : "may load"),
                       "elements", lo, last, d, type, extent - 1));
     return false;
   }
@@ -1756,7 +1806,7 @@ bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
     return false;
   const int64_t lo = shift->first + first * elem,
                 hi = shift->second + (last + 1) * elem;
-  const bool store = isa<memref::StoreOp, vector::StoreOp>(access);
+  const bool store = storesLds(access);
   exact &= shift->first == shift->second;
   // Another ring's bytes: its tiles are in flight or read elsewhere, and
   // this access is none of the events the model orders against them.
@@ -1800,9 +1850,8 @@ bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
                     "through a view of the ring, outside the slot's bytes "
                     "[{5}, {6}): the wrong tile",
                     t.iter.v, where(t),
-                    isa<memref::StoreOp, vector::StoreOp>(access)
-                        ? (exact ? "stores" : "may store")
-                        : (exact ? "loads" : "may load"),
+                    storesLds(access) ? (exact ? "stores" : "may store")
+                                      : (exact ? "loads" : "may load"),
                     lo, hi, t.buf->lo(t.slot), t.buf->hi(t.slot)));
   return false;
 }
@@ -1889,8 +1938,11 @@ std::optional<PipelineHazard> Interpreter::wait(AsyncWaitOp op) {
       q.pop_front();
       if (g.empty)
         continue;
+      // Only the bytes this group's copy wrote land: another copy's rows
+      // in the same slot (or beside them in its array) may still be in
+      // flight in a later group.
       for (Segment &s : st.segs)
-        if (s.lo < g.hi && g.lo < s.hi)
+        if (s.lo < g.hi && g.lo < s.hi && s.w.async && s.w.tile.same(g.tile))
           s.w.pending &= uint8_t(~(1u << c));
     }
   }
@@ -2052,8 +2104,7 @@ std::optional<PipelineHazard> Interpreter::finish() {
   // On a target whose waits count instructions, a predicated-off copy still
   // issues its loads, into the ring's sink slot (hasSinkSlot): left
   // outstanding, they land after the loop, on bytes what follows may use.
-  if (const TargetInfo *target = lookupTarget(schedule.getTarget());
-      target && target->waitsCountInstructions())
+  if (target && target->waitsCountInstructions())
     for (unsigned c = 0; c < kClasses; ++c)
       for (const Group &g : st.outstanding[c])
         if (g.empty)
@@ -2116,8 +2167,7 @@ std::optional<PipelineHazard> Interpreter::run() {
     auto b = sym ? SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(op, sym)
                  : LdsBufferOp();
     if (b && named.insert(b).second) {
-      auto [lo, hi] =
-          ringExtent(b, schedule, lookupTarget(schedule.getTarget()));
+      auto [lo, hi] = ringExtent(b, schedule, target);
       rings.push_back({b, lo, hi});
     }
   });
@@ -2595,12 +2645,29 @@ static std::optional<PipelineHazard> checkScope(ScheduleOp schedule) {
   if (found)
     return found;
   std::optional<ThreadUniformity> uniformity;
-  if (fn)
+  if (fn) {
     uniformity.emplace(fn);
+    // A body's (iteration, slot) are the schedule's, alike for all threads.
+    schedule.walk([&](Operation *body) {
+      if (isa<AsyncCopyOp, StagedCopyOp, LdsReadOp>(body))
+        for (Region &r : body->getRegions())
+          for (Block &blk : r)
+            for (BlockArgument a : blk.getArguments())
+              uniformity->assumeUniform(a);
+    });
+  }
   auto uniform = [&](ValueRange vs) {
     return uniformity &&
            llvm::all_of(vs, [&](Value v) { return uniformity->uniform(v); });
   };
+  // The trip count decides how often every thread reaches the schedule's
+  // waits and barriers: one that differs between threads diverges them.
+  if (Value trip = schedule.getDynamicTripCount(); trip && !uniform(trip))
+    return r0(schedule, "its dynamic trip count is not shown the same for "
+                        "every thread (constants, block ids, kernel "
+                        "arguments and loads of unwritten ones): threads "
+                        "would run different iterations past each other's "
+                        "barriers");
   // The branches and loops between `op` and its event `body`: where they
   // may let some threads past and not others (or, with `noBranch`, any
   // branch at all), what is wrong.
@@ -2634,6 +2701,24 @@ static std::optional<PipelineHazard> checkScope(ScheduleOp schedule) {
       const bool row = isa<CopyRowOp>(op);
       if (!row && !isBarrier(op))
         return WalkResult::advance();
+      // A row is the workgroup's: every thread copies its pieces of one
+      // source and one LDS byte, so its operands are the same for all.
+      if (row)
+        for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+          if (uniform(operand))
+            continue;
+          static const char *const names[] = {"source", "offset", "LDS array",
+                                              "LDS byte"};
+          std::string from = "a block argument";
+          if (Operation *d = operand.getDefiningOp())
+            from = d->getName().getStringRef().str();
+          found = r0(op, Twine("its ") + (i < 4 ? names[i] : "operand") +
+                             " (from " + from +
+                             ") is not shown the same for every thread: the "
+                             "workgroup copies one row together, each thread "
+                             "its pieces of it");
+          return WalkResult::interrupt();
+        }
       Operation *p = divergence(op, body, /*noBranch=*/row);
       if (!p)
         return WalkResult::advance();

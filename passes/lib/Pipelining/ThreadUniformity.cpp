@@ -1,5 +1,6 @@
 //===- ThreadUniformity.cpp - values the same for every thread ------------===//
 #include "kda/Passes/ThreadUniformity.h"
+#include "kda/Dialect/KDA/KDAOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -73,8 +74,13 @@ bool ThreadUniformity::uniformOf(Value v, unsigned depth) {
     return false;
   }
   Operation *op = v.getDefiningOp();
-  if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp>(op))
+  if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp,
+          gpu::DynamicSharedMemoryOp>(op))
     return true;
+  // A view of one memref at one offset names the same bytes for all.
+  if (isa<memref::ReinterpretCastOp, memref::CastOp, memref::ViewOp,
+          memref::SubViewOp>(op))
+    return all(op->getOperands());
   if (isa<memref::LoadOp, vector::LoadOp>(op)) {
     Value mem = op->getOperand(0);
     while (Operation *d = mem.getDefiningOp()) {
@@ -90,6 +96,9 @@ bool ThreadUniformity::uniformOf(Value v, unsigned depth) {
            !writtenArgs.contains(mem.getAsOpaquePointer()) &&
            all(op->getOperands().drop_front());
   }
+  // A ring's slot is its iteration modulo the ring's slots.
+  if (isa<RingSlotOp>(op))
+    return all(op->getOperands());
   if (!isa<arith::ArithDialect>(op->getDialect()))
     return false;
   return isMemoryEffectFree(op) && all(op->getOperands());

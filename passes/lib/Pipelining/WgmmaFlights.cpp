@@ -178,14 +178,16 @@ LogicalResult verifyKernel(gpu::GPUFuncOp kernel) {
   };
   bool ok = true;
   // B's descriptor is one value for the warpgroup (the atom reads one
-  // operand for all its threads): an offset that differs between threads
-  // names no operand. Taken as the same for every thread of the block.
+  // operand for all its threads): an offset, or a view of the LDS, that
+  // differs between threads names no operand. Taken as the same for every
+  // thread of the block.
   kernel.walk([&](WgmmaOp atom) {
-    if (!ok || uniformity.uniform(atom.getOffset()))
+    if (!ok || uniform({atom.getLds(), atom.getOffset()}))
       return;
-    atom.emitOpError() << "R0: its B offset is not the same for every "
-                          "thread: the warpgroup reads one B operand, "
-                          "through one descriptor";
+    atom.emitOpError() << "R0: its B operand (the LDS view it indexes, or "
+                          "its offset) is not the same for every thread: "
+                          "the warpgroup reads one B operand, through one "
+                          "descriptor";
     ok = false;
   });
   kernel.walk([&](Operation *op) {

@@ -26,10 +26,19 @@ def _check(status):
 
 
 class Kernel:
-    """A kernel of an open bundle (valid while the bundle is open)."""
+    """A kernel of an open bundle (valid while the bundle is open: its C
+    handle dies with the bundle, so using it after close raises)."""
 
     def __init__(self, bundle, name, handle):
-        self.bundle, self.name, self.handle = bundle, name, handle
+        self.bundle, self.name, self._handle = bundle, name, handle
+
+    @property
+    def handle(self):
+        if not self.bundle.is_open:
+            raise ValueError(f"kernel {self.name!r} of bundle "
+                             f"{self.bundle.directory!r} used after the "
+                             "bundle was closed")
+        return self._handle
 
 
 class Bundle:
@@ -40,6 +49,8 @@ class Bundle:
     """
 
     def __init__(self, directory, backend="auto", target=None):
+        self._handle = None  # closed until the open succeeds
+        self.directory = str(directory)
         if backend not in _capi.BACKENDS:
             raise ValueError(f"backend {backend!r} is not one of "
                              f"{', '.join(_capi.BACKENDS)}")
@@ -48,27 +59,35 @@ class Bundle:
             str(directory).encode(), _capi.BACKENDS[backend],
             target.encode() if target else None, ctypes.byref(handle)))
         self._handle = handle
-        self.directory = str(directory)
+
+    @property
+    def is_open(self):
+        return bool(self._handle)
+
+    def _open_handle(self):
+        if not self._handle:
+            raise ValueError(f"bundle {self.directory!r} is closed")
+        return self._handle
 
     @property
     def target(self):
-        return _capi.lib().kda_bundle_target(self._handle).decode()
+        return _capi.lib().kda_bundle_target(self._open_handle()).decode()
 
     def recurrent_max_tokens(self):
         """(threshold, provenance) kda_forward uses when a call gives none."""
         prov = ctypes.c_char_p()
-        n = _capi.lib().kda_bundle_recurrent_max_tokens(self._handle,
+        n = _capi.lib().kda_bundle_recurrent_max_tokens(self._open_handle(),
                                                         ctypes.byref(prov))
         return n, prov.value.decode()
 
     def kernel(self, name):
         handle = ctypes.c_void_p()
-        _check(_capi.lib().kda_bundle_find(self._handle, name.encode(),
+        _check(_capi.lib().kda_bundle_find(self._open_handle(), name.encode(),
                                            ctypes.byref(handle)))
         return Kernel(self, name, handle)
 
     def close(self):
-        if self._handle:
+        if getattr(self, "_handle", None):
             _capi.lib().kda_bundle_close(self._handle)
             self._handle = None
 
@@ -82,13 +101,19 @@ class Bundle:
         self.close()
 
 
-def _host_address(array, what, dtype):
-    """The address of a host copy, checked to hold `dtype` elements."""
+def _host_address(array, what, dtype, count):
+    """The address of a host copy, checked to hold at least `count`
+    elements of `dtype` (the runtime reads that many: a shorter one would
+    be read past its end)."""
     if array is None:
         return None
     itemsize = ctypes.sizeof(dtype)
     if getattr(array, "itemsize", itemsize) != itemsize:
         raise ValueError(f"{what}: elements of {itemsize} bytes expected")
+    length = memoryview(array).nbytes // itemsize
+    if length < count:
+        raise ValueError(f"{what}: {count} elements needed (the batch's "
+                         f"rows), {length} given")
     if hasattr(array, "ctypes"):  # numpy
         if not array.flags["C_CONTIGUOUS"]:
             raise ValueError(f"{what}: a contiguous array is expected")
@@ -115,12 +140,15 @@ def forward_args(*, num_decodes, num_decode_tokens, num_prefills, num_tokens,
     a.num_prefills, a.num_tokens = num_prefills, num_tokens
     a.query_start_loc, a.slots = query_start_loc, slots
     a.has_initial_state = has_initial_state
+    rows = max(num_decodes, 0) + max(num_prefills, 0)
     a.query_start_loc_host = _host_address(query_start_loc_host,
                                            "query_start_loc_host",
-                                           ctypes.c_int32)
-    a.slots_host = _host_address(slots_host, "slots_host", ctypes.c_int32)
+                                           ctypes.c_int32, rows + 1)
+    a.slots_host = _host_address(slots_host, "slots_host", ctypes.c_int32,
+                                 rows)
     a.has_initial_state_host = _host_address(
-        has_initial_state_host, "has_initial_state_host", ctypes.c_uint8)
+        has_initial_state_host, "has_initial_state_host", ctypes.c_uint8,
+        rows)
     a.padding = _capi.PADDINGS[padding]
     a.q, a.k, a.v, a.g, a.beta = q, k, v, g, beta
     a.a_log, a.dt_bias = a_log, dt_bias
@@ -138,7 +166,8 @@ def forward_args(*, num_decodes, num_decode_tokens, num_prefills, num_tokens,
     a.spec_tokens = spec_tokens
     a.num_accepted_tokens = num_accepted_tokens
     a.num_accepted_tokens_host = _host_address(
-        num_accepted_tokens_host, "num_accepted_tokens_host", ctypes.c_int32)
+        num_accepted_tokens_host, "num_accepted_tokens_host", ctypes.c_int32,
+        rows)
     return a
 
 

@@ -40,6 +40,45 @@ def _contiguous(t: torch.Tensor, what: str) -> int:
     return t.data_ptr()
 
 
+def _expect(t: torch.Tensor, what: str, dtypes, shape,
+            at_least: bool = False) -> None:
+    """`t` of one of `dtypes` and of `shape` (None: any extent there; with
+    `at_least`, extents of at least those, as an engine's padded index
+    arrays are): the kernels read what the C API is told, so a tensor that
+    differs (an int64 slots tensor read as int32 pairs, an `out` shorter
+    than T) is refused here, not misread."""
+    if t.dtype not in dtypes:
+        names = ", ".join(str(d) for d in dtypes)
+        raise TypeError(f"{what}: dtype {t.dtype}, expected {names}")
+    if t.dim() != len(shape) or any(
+            want is not None and (got < want if at_least else got != want)
+            for got, want in zip(t.shape, shape)):
+        want = ", ".join("*" if w is None else str(w) for w in shape)
+        raise ValueError(f"{what}: shape {list(t.shape)}, expected "
+                         f"{'at least ' if at_least else ''}[{want}]")
+
+
+def _check_batch(q, k, v, g, beta, a_log, dt_bias, query_start_loc, slots,
+                 has_initial_state, out, rows: int) -> None:
+    T, H, K = q.shape
+    HV, V = v.shape[1], v.shape[2]
+    act = (q.dtype,)
+    _expect(k, "k", act, (T, H, K))
+    _expect(v, "v", act, (T, HV, V))
+    _expect(out, "out", act, (T, HV, V))
+    _expect(g, "g", tuple(_DTYPES), (T, HV, K))
+    _expect(beta, "beta", tuple(_DTYPES), (T, HV))
+    _expect(query_start_loc, "query_start_loc", (torch.int32,), (rows + 1,),
+            at_least=True)
+    _expect(slots, "slots", (torch.int32,), (rows,), at_least=True)
+    _expect(has_initial_state, "has_initial_state", (torch.bool, torch.uint8),
+            (rows,), at_least=True)
+    for name, t in (("a_log", a_log), ("dt_bias", dt_bias)):
+        if t is not None:
+            _expect(t, name, (torch.float32,), (None,) * t.dim())
+            _contiguous(t, name)
+
+
 def _slot_stride(state: torch.Tensor) -> int:
     """Elements between slots; a slot itself must be contiguous (a view of
     a larger cache may space its slots further apart)."""
@@ -72,6 +111,8 @@ def forward(kernel_id: int, q: torch.Tensor, k: torch.Tensor,
     chunk = _kernels[chunk_id] if chunk_id >= 0 else None
     T, H, K = q.shape
     HV, V = v.shape[1], v.shape[2]
+    _check_batch(q, k, v, g, beta, a_log, dt_bias, query_start_loc, slots,
+                 has_initial_state, out, num_decodes + num_prefills)
     host = query_start_loc_cpu.to(torch.int32).contiguous().numpy()
     slots_host = slots_cpu.to(torch.int32).contiguous().numpy()
     args = runtime.forward_args(

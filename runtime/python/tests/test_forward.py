@@ -6,10 +6,12 @@ and the runtime (KDA_RUNTIME_LIB or the build folder); ctest sets both.
 """
 import ctypes
 import faulthandler
+import gc
 import mmap
 import multiprocessing
 import os
 import signal
+import sys
 import unittest
 
 import numpy as np
@@ -253,6 +255,45 @@ class ForwardOnTheEmulator(unittest.TestCase):
                                     r"has_initial_state\[1\] is 2"):
             kda.validate(kernel, b.args(
                 1, has_initial_state_host=np.array([1, 2], np.uint8)))
+
+    def test_short_host_copies_are_refused_before_the_call(self):
+        # The C API cannot know a host copy's length; the binding can: one
+        # entry short would be read past its end.
+        kernel = self.open("emu")
+        b = Batch(K3_SMALL, [1, 1, 3], [1, 2, 3], [1, 1, 1], num_slots=4,
+                  seed=11)
+        for field, short in (("query_start_loc_host", b.cu[:-1]),
+                             ("slots_host", b.slots[:-1]),
+                             ("has_initial_state_host", b.has_init[:-1])):
+            with self.subTest(field=field):
+                with self.assertRaisesRegex(ValueError,
+                                            f"{field}: .* elements needed"):
+                    b.args(2, **{field: short})
+
+    def test_kernel_of_a_closed_bundle_raises(self):
+        bundle = kda.Bundle(os.path.join(BUNDLES, "k3_small"), "emu", "emu")
+        kernel = bundle.kernel("k3_small")
+        bundle.close()
+        b = Batch(K3_SMALL, [1, 2], [1, 2], [1, 1], num_slots=4, seed=15)
+        with self.assertRaisesRegex(ValueError, "used after the bundle was "
+                                                "closed"):
+            kda.forward(kernel, b.args(1))
+        with self.assertRaisesRegex(ValueError, "is closed"):
+            bundle.kernel("k3_small")
+
+    def test_failed_open_leaves_a_closed_bundle(self):
+        # Its finalizer runs quietly (no "Exception ignored in __del__").
+        unraisable = []
+        hook, sys.unraisablehook = sys.unraisablehook, unraisable.append
+        try:
+            with self.assertRaises(kda.KdaError):
+                kda.Bundle(os.path.join(BUNDLES, "no_such_bundle"), "emu")
+            with self.assertRaises(ValueError):
+                kda.Bundle(os.path.join(BUNDLES, "k3_small"), "no_backend")
+            gc.collect()
+        finally:
+            sys.unraisablehook = hook
+        self.assertEqual([u.exc_value for u in unraisable], [])
 
     def test_short_buffer_faults_at_the_overrun(self):
         # The harness's buffers end at a guard page, so a kernel given a q

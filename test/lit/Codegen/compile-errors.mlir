@@ -12,6 +12,7 @@
 // RUN: not kda-compile %S/../Tools/Inputs/spec-bad-name.mlir --targets=emu32 -o %t 2>&1 | FileCheck %s --check-prefix=NAME
 // RUN: not kda-compile %S/../Tools/Inputs/spec-nested.mlir --targets=emu32 -o %t 2>&1 | FileCheck %s --check-prefix=NESTED
 // RUN: not kda-compile %S/../Tools/Inputs/spec-empty.mlir --targets=emu32 -o %t 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not kda-compile %S/../Tools/Inputs/spec-value-heads-65536.mlir --targets=emu32 -o %t 2>&1 | FileCheck %s --check-prefix=GRID
 // RUN: cmp %t/manifest.json %t.before
 // RUN: not ls -d %t.partial-*
 // A folder of the user's, a file and a link are refused before any work.
@@ -33,9 +34,10 @@
 // NAME: error: function name 'my-layer' is not an identifier (letters, digits and '_', not starting with a digit): it becomes part of the kernels' symbols on every target
 // NESTED: error: a layer op outside a function of the spec module is not compiled
 // EMPTY: kda-compile: {{.*}}spec-empty.mlir holds nothing to compile (no kda.recurrent, kda.chunk or kernel); {{.*}} left unchanged
-// USER: kda-compile: -o {{.*}}.user: holds marker, which is not part of a bundle: kda-compile replaces only a bundle folder it wrote (manifest.json and target folders); name a new folder
+// USER: kda-compile: -o {{.*}}.user: holds marker, which is not part of a bundle: only a bundle folder a kda tool wrote (manifest.json and target folders) is replaced; name a new folder
+// GRID: error: 'gpu.func' op launches 65536 workgroups in grid y (value heads or column blocks of the layer), more than the 65535 a launch takes on every target
 // FILE: kda-compile: -o {{.*}}.file: exists and is not a folder
-// LINK: kda-compile: -o {{.*}}.link: is a symbolic link; kda-compile replaces only a bundle folder it wrote
+// LINK: kda-compile: -o {{.*}}.link: is a symbolic link; only a bundle folder a kda tool wrote is replaced
 // KEPT: keep
 // REPLACED: emu
 // REPLACED-NEXT: manifest.json

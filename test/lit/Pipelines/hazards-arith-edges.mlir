@@ -89,9 +89,11 @@ func.func @remui_cross_zero(%t: index) {
 
 // -----
 
-// remsi(INT64_MIN, -1) is 0 (it trapped the evaluator): slot 0, safe.
+// remsi(INT64_MIN, -1) overflows: undefined for arith (and LLVM's srem),
+// not 0 (it trapped the evaluator once, then was read as 0).
 kda.lds_buffer @m slots(2) slot_bytes(4096) offset(0)
 func.func @minint_rem() {
+  // expected-error @+1 {{R0: cannot analyse arith.remsi: it divides the smallest signed value by -1, which is undefined (not a wrap)}}
   kda.schedule "minint" trip_count(1) depth(1) target("sm_90") {
     %c0 = arith.constant 0 : index
     %c = arith.constant -9223372036854775808 : index
@@ -107,11 +109,10 @@ func.func @minint_rem() {
 
 // -----
 
-// divsi(INT64_MIN, -1) wraps to INT64_MIN (it trapped the evaluator): a
-// slot that does not exist.
+// divsi(INT64_MIN, -1) overflows: undefined, not a wrap to INT64_MIN.
 kda.lds_buffer @m slots(2) slot_bytes(4096) offset(0)
 func.func @minint_rem() {
-  // expected-error @+1 {{R2: slot -9223372036854775808 of @m does not exist: the ring has 2 slots, fewer than the schedule uses}}
+  // expected-error @+1 {{R0: cannot analyse arith.divsi: it divides the smallest signed value by -1, which is undefined (not a wrap)}}
   kda.schedule "minint" trip_count(1) depth(1) target("sm_90") {
     %c0 = arith.constant 0 : index
     %c = arith.constant -9223372036854775808 : index

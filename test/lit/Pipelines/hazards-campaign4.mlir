@@ -182,7 +182,7 @@ gpu.module @m attributes {kda.target = #kda.target<"sm_90">} {
     %tid = gpu.thread_id x
     %c16 = arith.constant 16 : index
     %off = arith.muli %tid, %c16 : index
-    // expected-error @+1 {{R0: its B offset is not the same for every thread}}
+    // expected-error @+1 {{R0: its B operand (the LDS view it indexes, or its offset) is not the same for every thread}}
     %d = kda.wgmma %a, %lds[%off], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, !lds, !acc -> !acc
     kda.wgmma_commit
     %r = kda.wgmma_wait %d {pending = 0} : !acc

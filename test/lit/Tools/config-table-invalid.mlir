@@ -15,6 +15,12 @@
 // RUN: not kda-compile %s --targets=emu32 --config-table=%S/Inputs/table-warps-string.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=TYPE
 // RUN: not kda-compile %s --targets=emu32 --config-table=%S/Inputs/table-emu-overlap.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not ls %t.bad
+// An entry is checked against its own target's rules even where this compile
+// would not apply it (another layer, another target), and a key written
+// twice in one object is refused (the reader would keep the second).
+// RUN: not kda-compile %s --targets=emu32 --config-table=%S/Inputs/table-unsafe-elsewhere.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=ELSEWHERE
+// RUN: not kda-compile %s --targets=emu32 --config-table=%S/Inputs/table-repeated-key.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=REPEATED
+// RUN: not ls %t.bad
 // RUN: not kda-compile %S/Inputs/two-layers.mlir --targets=emu32 -o %t.bad 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: not ls %t.bad
 // RUN: kda-tune %s --target=sm_90 --mma=0 --list --lanes=0 --warps=1 --cols=1 --waves-k=1 --v-passes=1 --lds-stages=0 | FileCheck %s --check-prefix=ZERO
@@ -24,6 +30,11 @@
 // RUN: not kda-tune %S/Inputs/spec-empty.mlir --target=sm_90 --list 2>&1 | FileCheck %s --check-prefix=NOTHING
 // NOTHING: kda-tune: {{.*}}spec-empty.mlir holds no kda.recurrent op: nothing to tune
 // RUN: not kda-tune %s --target=sm_90 --mma=7 --list 2>&1 | FileCheck %s --check-prefix=MMA
+// RUN: not kda-tune %s --target=sm_90 --lds-stages=0,9 --list 2>&1 | FileCheck %s --check-prefix=LDS
+// --candidates writes a bundle whole and never over a folder of the user's.
+// RUN: rm -rf %t.user && mkdir -p %t.user && echo keep > %t.user/marker
+// RUN: not kda-tune %s --target=emu32 --mma=0 --candidates=%t.user --lanes=16 --warps=1 --cols=1 --waves-k=1 --v-passes=1 --lds-stages=0 2>&1 | FileCheck %s --check-prefix=CANDUSER
+// RUN: cat %t.user/marker | FileCheck %s --check-prefix=KEPT
 // RUN: not kda-tune %s --target=sm_90 --list --buckets=, 2>&1 | FileCheck %s --check-prefix=BUCKETS
 // RUN: not kda-tune %s --target=emu32 --mma=0 --times=%S/Inputs/times-negative.json --table=%t.t.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-2,3-65535 2>&1 | FileCheck %s --check-prefix=NEG
 // RUN: not kda-tune %s --target=emu32 --mma=0 --times=%S/Inputs/times-uneven.json --table=%t.t.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-2,3-65535 2>&1 | FileCheck %s --check-prefix=UNEVEN
@@ -34,6 +45,8 @@
 // STATE: entries[0].layer.state: 'F32' is none of f32, bf16
 // TYPE: entries[0].config.warps: "2" (not an integer), expected an integer in [0, 1048576]
 // CHIP: error: 'kda.recurrent' op config table {{.*}}table-emu-overlap.json: entries[0] (sm_90, N 1..65535) and entries[1] (emu32, N 5..100) both apply to emu32 and overlap
+// ELSEWHERE: kda-compile: config table {{.*}}table-unsafe-elsewhere.json entries[1] (gfx942, N 1..65535): config refused on gfx942: 32 waves of 64 exceed the 1024-thread workgroup limit of gfx942
+// REPEATED: kda-compile: config table {{.*}}table-repeated-key.json: key "warps" appears twice in one object (at depth 4)
 // TWO: error: a second layer op in function @two: a spec function is one layer (its kernel and manifest entry take the function's name)
 // TWO: note: the first
 // ZERO: 0 configs accepted, 1 rejected
@@ -41,6 +54,9 @@
 // WAVES: kda-tune: --waves-k: 0 is outside 1..64
 // LANES: kda-tune: --lanes: 65536 is outside 0..64
 // MMA: kda-tune: --mma: 7 is outside 0..1
+// LDS: kda-tune: --lds-stages: 9 is outside 0..4
+// CANDUSER: kda-tune: --candidates {{.*}}.user: holds marker, which is not part of a bundle
+// KEPT: keep
 // BUCKETS: kda-tune: --buckets: no range given
 // NEG: tiny__c7: time at N '5' is -5, not a positive number of microseconds at a whole N
 // UNEVEN: were timed at different N in bucket 1..2; time every candidate at the same N

@@ -19,7 +19,8 @@ namespace mlir::kda {
 
 /// Whether a value has one value for every thread of the block:
 /// constants, block and grid ids and sizes, the function's arguments and
-/// attributions, integer and index arithmetic of such values, induction
+/// attributions, the dynamic LDS and views of such memrefs at such
+/// offsets, integer and index arithmetic of such values, induction
 /// variables of scf.for loops with such bounds, and loads at such indices
 /// of function arguments no op of the function writes through. Anything
 /// else (thread and lane ids, LDS loads, other block arguments, calls) is
@@ -28,6 +29,9 @@ class ThreadUniformity {
 public:
   explicit ThreadUniformity(FunctionOpInterface fn);
   bool uniform(Value v, unsigned depth = 0);
+  /// Takes `v` as the same for every thread (a value the caller's model
+  /// gives every thread alike: a schedule body's iteration and slot).
+  void assumeUniform(Value v) { memo[v] = true; }
 
 private:
   bool uniformOf(Value v, unsigned depth);
