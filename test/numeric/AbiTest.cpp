@@ -256,17 +256,25 @@ TEST_F(EditedBundles, SplitScanStagesAreCheckedAtOpen) {
   expectRefused(dir, {"stage 2 of a split scan must be chunk_maps"});
 }
 
+/// A fresh copy of the numeric bundle `name` in the temporary folder,
+/// named `prefix` and this process's id.
+static std::filesystem::path copyOfBundle(const char *name,
+                                          const char *prefix) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / (prefix + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::copy(test::numericBundleDir(name), dir, fs::copy_options::recursive);
+  return dir;
+}
+
 /// A bundle closed, rewritten at the same path and opened again runs the
 /// new code objects: the emulator's libraries close with their bundle
 /// (before, dlopen handed back the old library, and the new bundle's
 /// kernels were not found in it).
 TEST(BundleReopen, SamePathLoadsTheNewCodeObjects) {
   namespace fs = std::filesystem;
-  const fs::path dir =
-      fs::temp_directory_path() / ("kda-reopen-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::copy(test::numericBundleDir("k3_small"), dir,
-           fs::copy_options::recursive);
+  const fs::path dir = copyOfBundle("k3_small", "kda-reopen-");
   {
     Opened first(dir.string(), "emu");
     ASSERT_EQ(first.status, KDA_OK) << first.error;
@@ -289,11 +297,7 @@ TEST(BundleReopen, SamePathLoadsTheNewCodeObjects) {
 /// open ran the old code under the new manifest's entries.
 TEST(BundleReopen, SamePathWhileOpenReadsTheFileThereNow) {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("kda-reopen-open-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::copy(test::numericBundleDir("k3_small"), dir,
-           fs::copy_options::recursive);
+  const fs::path dir = copyOfBundle("k3_small", "kda-reopen-open-");
   Opened first(dir.string(), "emu");
   ASSERT_EQ(first.status, KDA_OK) << first.error;
   ASSERT_NE(first.find("k3_small"), nullptr);
