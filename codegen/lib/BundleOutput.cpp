@@ -41,9 +41,14 @@ std::string mlir::kda::replaceableBundleOutput(StringRef dir) {
 }
 
 std::string StagedBundle::begin(StringRef named) {
-  dir = named.str();
-  if (std::string why = replaceableBundleOutput(dir); !why.empty())
+  if (std::string why = replaceableBundleOutput(named); !why.empty())
     return why;
+  // Absolute: LLVM puts a unique name made from a relative model in the
+  // temporary folder, not beside the output (where the rename must land).
+  llvm::SmallString<256> absolute(named);
+  if (std::error_code ec = fs::make_absolute(absolute))
+    return "cannot make it an absolute path: " + ec.message();
+  dir = absolute.str().str();
   if (StringRef parent = llvm::sys::path::parent_path(dir); !parent.empty())
     if (std::error_code ec = fs::create_directories(parent))
       return ("cannot create " + parent + ": " + ec.message()).str();

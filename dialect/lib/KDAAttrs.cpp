@@ -54,13 +54,17 @@ LogicalResult LayerAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (headV <= 0 || headV > kMaxHeadDim)
     return emitError() << "head_v must be in [1, " << kMaxHeadDim << "], got "
                        << headV;
-  if (gate == GateKind::LowerBound && !(lowerBound < 0))
+  // Finite too: an infinite bound or scale has no number in the manifest
+  // (JSON) and no meaning in the gate.
+  if (gate == GateKind::LowerBound &&
+      (!(lowerBound < 0) || std::isinf(lowerBound)))
     return emitError() << "lower_bound gate needs a negative bound, got "
-                       << lowerBound;
+                       << lowerBound
+                       << (std::isinf(lowerBound) ? " (not finite)" : "");
   if (gate != GateKind::LowerBound && lowerBound != 0)
     return emitError() << "only the lower_bound gate takes a bound";
-  if (scale < 0 || std::isnan(scale))
-    return emitError() << "scale must be positive, got " << scale;
+  if (!(scale >= 0) || std::isinf(scale))
+    return emitError() << "scale must be positive and finite, got " << scale;
   if (!actType || !(actType.isBF16() || actType.isF16() || actType.isF32()))
     return emitError() << "activation dtype must be bf16, f16 or f32, got "
                        << actType;

@@ -25,6 +25,12 @@
 // A bundle it wrote is replaced whole.
 // RUN: kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t -q
 // RUN: ls %t | FileCheck %s --check-prefix=REPLACED
+// A relative -o with a folder in it is staged beside it (LLVM put a unique
+// name from a relative model in the temporary folder: "cannot create a
+// folder beside out/base"), and replaced there. (Last: cd stays.)
+// RUN: rm -rf %t.rel && mkdir -p %t.rel && cd %t.rel && kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu32 -o out/base -q
+// RUN: kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu32 -o out/base -q
+// RUN: ls out out/base | FileCheck %s --check-prefix=RELATIVE
 
 // TARGET: kda-compile: unknown target 'gfx1100' (known: gfx942, gfx950, sm_90, emu, emu950, emu32)
 // SPEC: error: 'kda.recurrent' op q must be [T, heads, head_k] = [?, 1, 64]
@@ -36,6 +42,9 @@
 // EMPTY: kda-compile: {{.*}}spec-empty.mlir holds nothing to compile (no kda.recurrent, kda.chunk or kernel); {{.*}} left unchanged
 // USER: kda-compile: -o {{.*}}.user: holds marker, which is not part of a bundle: only a bundle folder a kda tool wrote (manifest.json and target folders) is replaced; name a new folder
 // GRID: error: 'gpu.func' op launches 65536 workgroups in grid y (value heads or column blocks of the layer), more than the 65535 a launch takes on every target
+// RELATIVE: base
+// RELATIVE-NOT: partial
+// RELATIVE: manifest.json
 // FILE: kda-compile: -o {{.*}}.file: exists and is not a folder
 // LINK: kda-compile: -o {{.*}}.link: is a symbolic link; only a bundle folder a kda tool wrote is replaced
 // KEPT: keep
