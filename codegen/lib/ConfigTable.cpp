@@ -349,7 +349,9 @@ LogicalResult mlir::kda::addTableVariants(ModuleOp spec,
       std::string entryName =
           llvm::formatv("{0} entries[{1}] ({2}, N {3}..{4})", tablePath, i,
                         e.target, e.nMin, e.nMax);
-      // The rules first: the message names the entry and the rule.
+      // The rules first: the message names the entry and the rule. read()
+      // checked the entry on its own target; this is the target compiling
+      // it, which differs for an emulator compiling its chip's entries.
       RecurrentSchedule plan;
       std::string rule = rules::deriveRecurrentPlan(
           recurrentLayerFacts(op.getLayer()), e.config, targetFacts(target),

@@ -40,6 +40,13 @@ public:
                << ", got " << type << " (dimension " << i << " is " << got
                << ", expected " << want << ")";
     }
+    // The kernels address every operand as dense rows (a slot's state at
+    // slot x HV x K x V, kda.slot_stride for a pool inside a larger cache);
+    // a strided or mapped layout would be read as if it were dense.
+    if (!type.getLayout().isIdentity())
+      return op->emitOpError()
+             << name << " must have the identity (dense row-major) layout: "
+             << "the kernels read its rows at dense offsets, got " << type;
     if (!llvm::is_contained(elementTypes, type.getElementType()))
       return op->emitOpError() << name << " element type must be "
                                << elementNames << ", got "
@@ -217,6 +224,22 @@ static LogicalResult verifyNoConfig(ChunkLikeOp op) {
 
 /// A scan's state column block: whole 16-column blocks of head_v (the
 /// chunk kernels' tile), dividing it, so every workgroup holds a full one.
+/// The chunk kernels tile both head dims by 16 (the k and n of every atom
+/// they take, and the sub-chunk of the intra-chunk products); other dims
+/// are refused on the op, for every target, instead of when a kernel is
+/// built. Such a layer's prefills run on the recurrent kernel.
+static LogicalResult verifyChunkHeadDims(Operation *op, LayerAttr layer) {
+  constexpr int64_t kTile = 16;
+  if (layer.getHeadK() % kTile == 0 && layer.getHeadV() % kTile == 0)
+    return success();
+  return op->emitOpError()
+         << "the chunk kernels tile head_k and head_v by " << kTile
+         << "; head_k = " << layer.getHeadK()
+         << ", head_v = " << layer.getHeadV()
+         << " (leave kda.chunk out: kda_forward without a chunk kernel "
+            "takes every row of the layer to the recurrent kernel)";
+}
+
 static LogicalResult verifyBlockV(Operation *op, LayerAttr layer,
                                   int64_t blockV, StringRef attr) {
   if (blockV < 16 || blockV % 16 || layer.getHeadV() % blockV)
@@ -255,6 +278,8 @@ static LogicalResult verifySegmentChunks(Operation *op, LayerAttr layer,
 }
 
 LogicalResult ChunkOp::verify() {
+  if (failed(verifyChunkHeadDims(*this, getLayer())))
+    return failure();
   if (failed(verifySegmentChunks(*this, getLayer(), getSegmentChunks(),
                                  getScanStages())))
     return failure();
@@ -296,6 +321,8 @@ SmallVector<int64_t> ChunkOp::getScanBlocks() {
 }
 
 LogicalResult ChunkStageOp::verify() {
+  if (failed(verifyChunkHeadDims(*this, getLayer())))
+    return failure();
   if (failed(verifySegmentChunks(*this, getLayer(), getSegmentChunks(),
                                  getScanStages())))
     return failure();

@@ -509,16 +509,11 @@ std::string pickTarget(const Backend &b, const std::vector<kda_kernel> &all,
   return "";
 }
 
-/// Whether `kind` is a value of the enum (a caller's int may be anything).
-bool isBackend(kda_backend kind) {
-  switch (kind) {
-  case KDA_BACKEND_AUTO:
-  case KDA_BACKEND_HIP:
-  case KDA_BACKEND_CUDA:
-  case KDA_BACKEND_EMU:
-    return true;
-  }
-  return false;
+/// Whether `bits` (a caller's kda_backend, read as an int: enumBits) is a
+/// value of the enum; a C caller's int may be anything.
+bool isBackend(int bits) {
+  return bits == KDA_BACKEND_AUTO || bits == KDA_BACKEND_HIP ||
+         bits == KDA_BACKEND_CUDA || bits == KDA_BACKEND_EMU;
 }
 
 std::unique_ptr<Backend> makeBackend(kda_backend kind, std::string &error) {
@@ -764,6 +759,8 @@ kda_status kda::rt::checkPlanOpen(const kda_plan *p) {
 LaunchPlan &kda::rt::planLaunches(kda_plan *p) { return p->plan; }
 
 static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b);
+static kda_status openBundle(const char *dir, int backendBits,
+                             const char *target, kda_bundle **out);
 
 extern "C" {
 
@@ -771,19 +768,30 @@ const char *kda_last_error(void) { return lastError.c_str(); }
 
 kda_status kda_bundle_open(const char *dir, kda_backend backend,
                            kda_bundle **out) {
-  return kda_bundle_open_target(dir, backend, nullptr, out);
+  return openBundle(dir, kda::rt::enumBits(backend), nullptr, out);
 }
 
 kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
                                   const char *target, kda_bundle **out) {
+  return openBundle(dir, kda::rt::enumBits(backend), target, out);
+}
+
+} // extern "C"
+
+/// kda_bundle_open_target with the backend as the caller's int: it becomes
+/// a kda_backend only once it is one of the enum's values (a C caller may
+/// pass any int, which C++ may not hold in the enum).
+static kda_status openBundle(const char *dir, int backendBits,
+                             const char *target, kda_bundle **out) {
   lastError.clear();
   if (!dir || !out)
     return fail(KDA_ERROR_INVALID_ARGUMENT, "null bundle path or result");
   *out = nullptr;
-  if (!isBackend(backend))
+  if (!isBackend(backendBits))
     return fail(KDA_ERROR_INVALID_ARGUMENT,
-                "backend " + std::to_string(int(backend)) +
+                "backend " + std::to_string(backendBits) +
                     " is none of auto, hip, cuda, emu");
+  const auto backend = static_cast<kda_backend>(backendBits);
   if (target && !*target)
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "empty target name (pass null for the first target the "
@@ -859,6 +867,8 @@ kda_status kda_bundle_open_target(const char *dir, kda_backend backend,
   *out = bundle.release();
   return KDA_OK;
 }
+
+extern "C" {
 
 void kda_bundle_close(kda_bundle *bundle) { delete bundle; }
 

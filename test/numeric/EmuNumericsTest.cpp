@@ -156,12 +156,13 @@ std::vector<NumericCase> allCases() {
     for (const char *batch : {"decode", "mixed", "long", "extreme"})
       cases.push_back({spec, "emu950", batch});
   // f32 activations and head dims that are not powers of two (masked k
-  // tails in a lane's run, masked columns in the last block), both layouts
-  // and wave sizes; the edge batches included.
+  // tails in a lane's run, masked columns in the last block, lanes past a
+  // small head_k holding none), both layouts and wave sizes; the edge
+  // batches included.
   for (const char *spec :
        {"k3_f32_act", "linear_f32_act", "k3_head60", "linear_head60",
-        "k3_head96", "linear_head96", "k3_head100",
-        "linear_head100_bf16_state"})
+        "k3_head96", "linear_head96", "k3_head100", "linear_head100_bf16_state",
+        "k3_head12x3", "linear_head3x31"})
     for (const char *target : {"emu", "emu32"})
       for (const char *batch : {"decode", "mixed", "extreme", "degenerate"})
         cases.push_back({spec, target, batch});

@@ -16,6 +16,7 @@
 #include "kda/Codegen/Compile.h"
 #include "kda/Codegen/ConfigTable.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -113,6 +114,9 @@ int main(int argc, char **argv) {
 
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  // An error names the user's line; the generic form of the internal op
+  // that met it (a chunk stage, a built kernel) would bury it.
+  ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> spec = readSpec(ctx, sourceMgr, specFile, "kda-compile");
@@ -145,26 +149,41 @@ int main(int argc, char **argv) {
   if (failed(planner))
     return 1;
   std::vector<CompiledKernel> kernels;
+  // A diagnostic met while a target's progress line is open starts on a
+  // line of its own (then falls through to the source manager's handler).
+  bool progressOpen = false;
+  ScopedDiagnosticHandler endProgressLine(&ctx, [&](Diagnostic &) {
+    if (progressOpen)
+      llvm::errs() << "\n";
+    progressOpen = false;
+    return failure();
+  });
   for (auto [i, t] : llvm::enumerate(targets)) {
     llvm::TimeRecord start = llvm::TimeRecord::getCurrentTime(true);
     if (!quiet)
       llvm::errs() << "[" << i + 1 << "/" << targets.size() << "] " << t.name
                    << ": compiling...";
+    progressOpen = !quiet;
     size_t before = kernels.size();
     OwningOpRef<ModuleOp> withVariants = spec->clone();
     if (failed(addTableVariants(*withVariants, table, configTable, t)) ||
         failed(compileForTarget(*withVariants, t, tools, bundle.stagingDir(),
                                 kernels))) {
-      llvm::errs() << "\nkda-compile: " << t.name << " failed; " << outDir
-                   << " left unchanged\n";
+      llvm::errs() << (progressOpen ? "\n" : "") << "kda-compile: " << t.name
+                   << " failed; " << outDir << " left unchanged\n";
       return 1;
     }
     double secs =
         llvm::TimeRecord::getCurrentTime(false).getWallTime() -
         start.getWallTime();
-    if (!quiet)
+    if (progressOpen)
       llvm::errs() << " " << kernels.size() - before << " kernel(s) in "
                    << llvm::format("%.2f", secs) << " s\n";
+    else if (!quiet) // warnings or remarks broke the line
+      llvm::errs() << "[" << i + 1 << "/" << targets.size() << "] " << t.name
+                   << ": " << kernels.size() - before << " kernel(s) in "
+                   << llvm::format("%.2f", secs) << " s\n";
+    progressOpen = false;
   }
   if (kernels.empty()) {
     llvm::errs() << "kda-compile: " << specFile

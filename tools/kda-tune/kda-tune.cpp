@@ -789,6 +789,9 @@ int main(int argc, char **argv) {
 
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
+  // An error names the user's line; the generic form of the internal op
+  // that met it (a chunk stage, a built kernel) would bury it.
+  ctx.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> spec = readSpec(ctx, sourceMgr, specFile, "kda-tune");

@@ -117,6 +117,17 @@ std::string sharedTermsRule(const ConfigValues &c, unsigned waveSize) {
   return os.str();
 }
 
+/// The fewest lanes a column takes so that one wave covers no more columns
+/// than head_v has: where that is more lanes than head_k (K 12, V 3 on a
+/// wave of 32), the lanes past head_k are masked (clamped to no k) rather
+/// than the layer refused.
+static unsigned fewestLanes(unsigned waveSize, unsigned V) {
+  unsigned lanes = 1;
+  while (lanes < waveSize && waveSize / lanes > V)
+    lanes *= 2;
+  return lanes;
+}
+
 std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
                                 const TargetFacts &t, RecurrentPlan &s) {
   std::ostringstream os;
@@ -162,10 +173,14 @@ std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
     os << "each column needs a power-of-two number of lanes within one wave "
           "of "
        << t.waveSize << ", got " << s.lanesK;
-  else if (s.lanesK * s.wavesK > K)
+  else if (s.lanesK * s.wavesK > K &&
+           !(s.wavesK == 1 && s.lanesK == fewestLanes(t.waveSize, V)))
     os << s.lanesK << " lanes x " << s.wavesK
        << " waves per column exceed head_k (" << K
-       << "): every lane needs a k";
+       << "): every lane needs a k (lanes past head_k are taken only where "
+          "fewer would give a wave more columns than head_v: waves_k = 1, "
+          "lanes_k = "
+       << fewestLanes(t.waveSize, V) << ")";
   else if (s.gridCols() == 0 || s.blockV % (s.gridCols() * c.vPasses) != 0)
     os << "block_v (" << s.blockV << ") must be a multiple of the "
        << s.gridCols() << " columns " << s.threads() << " threads of "

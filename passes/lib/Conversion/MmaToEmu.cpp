@@ -18,6 +18,7 @@
 // running workgroup's dynamic LDS region, wrapped in a memref descriptor.
 //
 //===----------------------------------------------------------------------===//
+#include "ScheduleLowering.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/AtomLowering.h"
 #include "kda/Passes/TileLayer.h"
@@ -179,7 +180,9 @@ LogicalResult MmaEmuLowering::lower(WgmmaOp op, const MmaAtom &atom) {
                                         {ptr, i32, ptr, ptr, i32, ptr, i64, i64,
                                          i32, ptr, ptr, i32, ptr},
                                         {}));
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  // The lane within the warpgroup, of the linear thread id (a 2-D block's
+  // warpgroups are runs of that id, as on the chip).
+  Value tid = lowering::linearThreadId(b, loc, op);
   Value lane = arith::RemUIOp::create(
       b, loc, tid, arith::ConstantIndexOp::create(b, loc, atom.waveSize));
   OperandBuffers a = fill(b, loc, op.getA(), atom.a, lane);

@@ -721,6 +721,25 @@ LogicalResult planWarpgroupScan(ChunkStageOp op, ChunkPlan &p,
   return success();
 }
 
+LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target, ChunkPlan &p);
+
+/// The largest chunk size below `op`'s at which the same stage fits
+/// `target`, or 0: what an LDS refusal suggests.
+int64_t fittingChunkSize(ChunkStageOp op, const TargetInfo &target) {
+  ScopedDiagnosticHandler quiet(op.getContext(),
+                                [](Diagnostic &) { return success(); });
+  for (int64_t c = op.getChunkSize() / 2; c >= 16; c /= 2) {
+    auto copy = cast<ChunkStageOp>(op->clone());
+    copy.setChunkSize(c);
+    ChunkPlan p;
+    const bool fits = succeeded(makePlan(copy, target, p));
+    copy->destroy();
+    if (fits)
+      return c;
+  }
+  return 0;
+}
+
 LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
                        ChunkPlan &p) {
   LayerAttr layer = op.getLayer();
@@ -805,12 +824,17 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   int64_t lds = 4 * p.ldsFloats();
   // A pipelined scan's LDS is the verifier's to judge (R6 counts the ring
   // with every other allocation and names the pipeline and depth).
-  if (lds > int64_t(target.ldsBytes) && !p.pipelined())
-    return op.emitOpError() << "the " << stringifyChunkStage(op.getStage())
-                            << " kernel needs " << lds
-                            << " bytes of LDS, more than " << target.name
-                            << "'s " << target.ldsBytes << " (chunk_size = "
-                            << p.C << ", head_k = " << p.K << ")";
+  if (lds > int64_t(target.ldsBytes) && !p.pipelined()) {
+    InFlightDiagnostic diag =
+        op.emitOpError() << "the " << stringifyChunkStage(op.getStage())
+                         << " kernel needs " << lds
+                         << " bytes of LDS, more than " << target.name << "'s "
+                         << target.ldsBytes << " (chunk_size = " << p.C
+                         << ", head_k = " << p.K << ")";
+    if (int64_t fits = fittingChunkSize(op, target))
+      diag << "; it fits at chunk_size = " << fits;
+    return diag;
+  }
   return success();
 }
 
@@ -4618,38 +4642,58 @@ void mlir::kda::markRecordRuns(ArrayRef<ChunkStageOp> ops,
         op->setAttr(kRecordRunsAttr, UnitAttr::get(op.getContext()));
 }
 
-bool mlir::kda::chunkScanWorthBuilding(ChunkStageOp op,
-                                       const TargetInfo &target) {
+/// Runs makePlan on `op` with its diagnostics kept in `why` rather than
+/// reported (a plan of a stage that is then left out says nothing).
+static LogicalResult planQuietly(ChunkStageOp op, const TargetInfo &target,
+                                 ChunkPlan &p, std::string &why) {
+  ScopedDiagnosticHandler keep(op.getContext(), [&](Diagnostic &d) {
+    if (why.empty())
+      why = d.str();
+    return success();
+  });
+  return makePlan(op, target, p);
+}
+
+ScanChoice mlir::kda::chooseChunkScan(ChunkStageOp op,
+                                      const TargetInfo &target) {
   std::optional<int64_t> bv = op.getBlockV();
-  // A warpgroup scan's block on a chip without the atom: left out, the
-  // layer's other scans stand (its shape rules are refused where it is
+  ScanChoice c;
+  // A warpgroup scan's block on a chip without the atom: slow only in the
+  // sense that it is not there (its shape rules are refused where it is
   // built).
-  if (op.getStage() == ChunkStage::Scan && op.getWarpgroupScan() && bv &&
-      *bv % 64 == 0)
-    return !warpgroupAtomsOf(target.chip).empty();
-  if (op.getStage() != ChunkStage::Scan || !bv || *bv / kSub < int64_t(kWaves))
-    return true;
+  if (op.getWarpgroupScan() && bv && *bv % 64 == 0) {
+    std::string why;
+    if (!warpgroupScanAtoms(target, why).second)
+      c = {ScanChoice::Slow, "warpgroup_scan takes warpgroup atoms: " + why};
+    return c;
+  }
+  ChunkPlan p;
+  std::string why;
+  if (failed(planQuietly(op, target, p, why)))
+    return {ScanChoice::Unfit, why};
   // Its other forms measured slower than the 64-column scan on the H200
   // (docs/chunk-path.md, thirty-fourth session: the rows copied through
   // the compute waves' registers, or by staging waves beside them at 168
   // registers); an LDS-resident scan of it was not built.
-  ScopedDiagnosticHandler quiet(op.getContext(),
-                                [](Diagnostic &) { return success(); });
-  ChunkPlan p;
-  return succeeded(makePlan(op, target, p)) && p.selfStaged();
+  if (bv && *bv / kSub >= int64_t(kWaves) && !p.selfStaged())
+    c = {ScanChoice::Slow,
+         ("a block as wide as all its waves' slabs is built only where the "
+          "waves copy their own rows by async pieces (cp_async), which " +
+          target.name + " does not have")
+             .str()};
+  return c;
 }
 
 bool mlir::kda::chunkSegmentsBuildable(ChunkStageOp op,
                                        const TargetInfo &target) {
-  if (op.getStage() != ChunkStage::Maps &&
-      op.getStage() != ChunkStage::Segments)
+  if (op.getStage() == ChunkStage::Prep || op.getStage() == ChunkStage::Scan)
     return true;
-  // The builder's own plan, its diagnostic (the register scan does not fit,
-  // or whatever else the scan's own build will report) kept quiet.
-  ScopedDiagnosticHandler quiet(op.getContext(),
-                                [](Diagnostic &) { return success(); });
+  // The builder's own plan, its diagnostic (the register scan or the join
+  // does not fit, or whatever else the stage's own build will report) kept
+  // quiet.
   ChunkPlan p;
-  return succeeded(makePlan(op, target, p));
+  std::string why;
+  return succeeded(planQuietly(op, target, p, why));
 }
 
 FailureOr<gpu::GPUFuncOp>

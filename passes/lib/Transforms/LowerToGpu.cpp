@@ -30,13 +30,8 @@ struct KdaLowerToGpuPass
     SmallVector<ChunkStageOp> stageOps;
     module.walk([&](ChunkStageOp op) { stageOps.push_back(op); });
     dropUnbuildableSegments(stageOps, *info);
-    // Scan alternatives that would only be slow here are left out.
-    llvm::erase_if(stageOps, [&](ChunkStageOp op) {
-      if (chunkScanWorthBuilding(op, *info))
-        return false;
-      op.erase();
-      return true;
-    });
+    if (failed(chooseScans(stageOps, *info)))
+      return signalPassFailure();
     markRecordRuns(stageOps, *info);
     WalkResult undecomposed = module.walk([&](ChunkOp op) {
       op.emitOpError() << "is built as its stages: run kda-decompose before "
@@ -119,6 +114,52 @@ struct KdaLowerToGpuPass
       op.erase();
       return true;
     });
+  }
+
+  /// Leaves out each function's scan alternatives that `info` cannot hold
+  /// or would run only slowly (chooseChunkScan) while one it builds
+  /// stands. With none, the unfit ones stay, so that their builds name the
+  /// rule they break; with only slow ones, the layer is refused here (a
+  /// bundle without a scan would be refused only when the runtime opens
+  /// it).
+  static LogicalResult chooseScans(SmallVectorImpl<ChunkStageOp> &stageOps,
+                                   const TargetInfo &info) {
+    using Choice = std::pair<ChunkStageOp, ScanChoice>;
+    llvm::MapVector<Operation *, SmallVector<Choice>> byFunction;
+    for (ChunkStageOp op : stageOps)
+      if (op.getStage() == ChunkStage::Scan)
+        byFunction[op->getParentOp()].push_back(
+            {op, chooseChunkScan(op, info)});
+    llvm::SmallPtrSet<Operation *, 8> leftOut;
+    for (auto &[fn, scans] : byFunction) {
+      auto any = [&](ScanChoice::Kind kind) {
+        return llvm::any_of(
+            scans, [&](const Choice &c) { return c.second.kind == kind; });
+      };
+      const ScanChoice::Kind keep = any(ScanChoice::Build)   ? ScanChoice::Build
+                                    : any(ScanChoice::Unfit) ? ScanChoice::Unfit
+                                                             : ScanChoice::Slow;
+      if (keep == ScanChoice::Slow) {
+        InFlightDiagnostic diag = scans.front().first.emitOpError()
+                                  << "no scan of the layer is built for "
+                                  << info.name << ":";
+        for (auto [i, c] : llvm::enumerate(scans))
+          diag << (i ? "; " : " ") << "block_v "
+               << c.first.getBlockV().value_or(16) << ": " << c.second.why;
+        diag << " (list another block in scan_block_v)";
+        return failure();
+      }
+      for (const Choice &c : scans)
+        if (c.second.kind != keep)
+          leftOut.insert(c.first);
+    }
+    llvm::erase_if(stageOps, [&](ChunkStageOp op) {
+      if (!leftOut.contains(op))
+        return false;
+      op.erase();
+      return true;
+    });
+    return success();
   }
 
   /// Builds the kernel of `op` as kda_<function> (distinct from the host

@@ -28,6 +28,13 @@
 // CHECK-LABEL: func.func @emu_wgmma_mn(
 // CHECK: call @kda_emu_wgmma(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i32{{(_[0-9]+)?}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK-NOT: kda.wgmma
+// A 64 x 2 block: the warpgroup is the linear thread id's run (x + 64 y),
+// not thread_id x.
+// CHECK-LABEL: func.func @emu_wgmma_2d(
+// CHECK: call @kda_emu_id(%{{.*}}, %c1_i32)
+// CHECK: arith.muli
+// CHECK: arith.remui %{{.*}}, %c128 : index
+// CHECK: call @kda_emu_wgmma(
 gpu.module @m attributes {kda.target = #kda.target<"emu32">} {
   gpu.func @emu_wgmma(%a: vector<8xbf16>, %c: vector<32xf32>, %out: memref<32xf32>) kernel attributes {kda.dynamic_lds_bytes = 4096 : i64, known_block_size = array<i32: 128, 1, 1>} {
     %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
@@ -42,6 +49,15 @@ gpu.module @m attributes {kda.target = #kda.target<"emu32">} {
     %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
     %o = arith.constant 0 : index
     %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256, b_mn_major} : vector<8xbf16>, memref<?xi8, #gpu.address_space<workgroup>>, vector<32xf32> -> vector<32xf32>
+    kda.wgmma_commit
+    %r = kda.wgmma_wait %d {pending = 0} : vector<32xf32>
+    vector.store %r, %out[%o] : memref<32xf32>, vector<32xf32>
+    gpu.return
+  }
+  gpu.func @emu_wgmma_2d(%a: vector<8xbf16>, %c: vector<32xf32>, %out: memref<32xf32>) kernel attributes {kda.dynamic_lds_bytes = 4096 : i64, known_block_size = array<i32: 64, 2, 1>} {
+    %lds = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %o = arith.constant 0 : index
+    %d = kda.wgmma %a, %lds[%o], %c {kind = #kda.mma_kind<wgmma_f32_64x64x16_bf16>, lbo = 128, sbo = 256} : vector<8xbf16>, memref<?xi8, #gpu.address_space<workgroup>>, vector<32xf32> -> vector<32xf32>
     kda.wgmma_commit
     %r = kda.wgmma_wait %d {pending = 0} : vector<32xf32>
     vector.store %r, %out[%o] : memref<32xf32>, vector<32xf32>

@@ -68,3 +68,27 @@ func.func @f(%q: memref<?x2x8xbf16>, %k: memref<?x2x8xbf16>, %v: memref<?x4x4xbf
   kda.recurrent #l q(%q : memref<?x2x8xbf16>) k(%k : memref<?x2x8xbf16>) v(%v : memref<?x4x4xbf16>) g(%g : memref<?x4x8xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x8x4xf32>) out(%out : memref<?x4x8xbf16>)
   return
 }
+
+// -----
+
+// A strided view of the right shape: the kernels read dense rows, so any
+// layout but the identity is refused (here q's tokens 256 elements apart).
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 8, head_v = 4, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x8xbf16, strided<[256, 8, 1]>>, %k: memref<?x2x8xbf16>, %v: memref<?x4x4xbf16>, %g: memref<?x4x8xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x8x4xf32>, %out: memref<?x4x4xbf16>) {
+  // expected-error @+1 {{'kda.recurrent' op q must have the identity (dense row-major) layout: the kernels read its rows at dense offsets, got 'memref<?x2x8xbf16, strided<[256, 8, 1]>>'}}
+  kda.recurrent #l q(%q : memref<?x2x8xbf16, strided<[256, 8, 1]>>) k(%k : memref<?x2x8xbf16>) v(%v : memref<?x4x4xbf16>) g(%g : memref<?x4x8xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x8x4xf32>) out(%out : memref<?x4x4xbf16>)
+  return
+}
+
+// -----
+
+// The state pool likewise, on kda.chunk (a pool inside a larger per-slot
+// cache is kda.slot_stride on kda.recurrent, not a layout).
+#l = #kda.layer<heads = 2, value_heads = 2, head_k = 16, head_v = 16, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x16xbf16>, %k: memref<?x2x16xbf16>, %v: memref<?x2x16xbf16>, %g: memref<?x2x16xbf16>, %beta: memref<?x2xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x2x16x16xf32, strided<[1024, 256, 16, 1]>>, %out: memref<?x2x16xbf16>) {
+  // expected-error @+1 {{'kda.chunk' op state must have the identity (dense row-major) layout: the kernels read its rows at dense offsets, got 'memref<?x2x16x16xf32, strided<[1024, 256, 16, 1]>>'}}
+  kda.chunk #l q(%q : memref<?x2x16xbf16>) k(%k : memref<?x2x16xbf16>) v(%v : memref<?x2x16xbf16>) g(%g : memref<?x2x16xbf16>) beta(%beta : memref<?x2xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x2x16x16xf32, strided<[1024, 256, 16, 1]>>) out(%out : memref<?x2x16xbf16>)
+  return
+}

@@ -61,7 +61,7 @@ func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>
 
 #l = #kda.layer<heads = 1, value_heads = 1, head_k = 16, head_v = 128, gate = none, act = bf16, state = f32, state_layout = kv>
 func.func @f(%q: memref<?x1x16xbf16>, %v: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x16x128xf32>) {
-  // expected-error @+1 {{does not fit gfx942: 4 lanes x 8 waves per column exceed head_k (16): every lane needs a k}}
+  // expected-error @+1 {{does not fit gfx942: 4 lanes x 8 waves per column exceed head_k (16): every lane needs a k (lanes past head_k are taken only where fewer would give a wave more columns than head_v: waves_k = 1, lanes_k = 1)}}
   kda.recurrent #l config #kda.config<block_k = 16, block_v = 128, block_t = 1, warps = 8, stages = 1, lanes_k = 4, waves_k = 8> q(%q : memref<?x1x16xbf16>) k(%q : memref<?x1x16xbf16>) v(%v : memref<?x1x128xbf16>) g(%q : memref<?x1x16xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x16x128xf32>) out(%v : memref<?x1x128xbf16>)
   return
 }
@@ -148,5 +148,16 @@ func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>
 func.func @f(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xbf16>) {
   // expected-error @+1 {{does not fit gfx942: shared_terms = 1 takes the FMA column sums (mma = 0): with mma = 1 each wave already computes a token's terms once}}
   kda.recurrent #l config #kda.config<block_k = 128, block_v = 16, block_t = 1, warps = 1, stages = 1, mma = 1, shared_terms = 1> q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xbf16>) out(%q : memref<?x1x128xbf16>)
+  return
+}
+
+// -----
+
+// Lanes past head_k other than the fewest that keep a wave within head_v's
+// columns (K 12, V 3 on a wave of 64: 32 lanes a column; 64 given).
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 12, head_v = 3, gate = none, act = bf16, state = f32, state_layout = vk>
+func.func @f(%q: memref<?x1x12xbf16>, %v: memref<?x1x3xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x3x12xf32>) {
+  // expected-error @+1 {{does not fit gfx942: 64 lanes x 1 waves per column exceed head_k (12): every lane needs a k (lanes past head_k are taken only where fewer would give a wave more columns than head_v: waves_k = 1, lanes_k = 32)}}
+  kda.recurrent #l config #kda.config<block_k = 12, block_v = 1, block_t = 1, warps = 1, stages = 1, lanes_k = 64> q(%q : memref<?x1x12xbf16>) k(%q : memref<?x1x12xbf16>) v(%v : memref<?x1x3xbf16>) g(%q : memref<?x1x12xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x3x12xf32>) out(%v : memref<?x1x3xbf16>)
   return
 }

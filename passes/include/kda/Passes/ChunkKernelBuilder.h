@@ -88,18 +88,37 @@ inline constexpr llvm::StringLiteral kRecordRunsAttr = "kda.record_runs";
 /// is marked.
 void markRecordRuns(ArrayRef<ChunkStageOp> ops, const TargetInfo &target);
 
-/// Whether `target` can build `op`'s stage: false only for the split scan's
-/// maps and segments where the register scan does not fit (gfx942's LDS);
-/// kda-lower-to-gpu then leaves the layer's split scan (maps, join,
+/// Whether `target` can build `op`'s stage: false only for the split
+/// scan's maps and segments where the register scan does not fit (gfx942's
+/// LDS), and for its join where the join's LDS does not (head_k 256 on 64
+/// KiB); kda-lower-to-gpu then leaves the layer's split scan (maps, join,
 /// segments) out, and the runtime runs the plain scan.
 bool chunkSegmentsBuildable(ChunkStageOp op, const TargetInfo &target);
 
-/// Whether `op`'s scan is worth building on `target`: false for a column
-/// block as wide as all its workgroup's waves' slabs (128 columns at K = V
-/// = 128) where the chip cannot copy its rows by per-thread async pieces
-/// (it runs only self-staged: ChunkPlan::selfStaged); kda-lower-to-gpu then
-/// leaves that alternative out and the runtime picks among the others.
-bool chunkScanWorthBuilding(ChunkStageOp op, const TargetInfo &target);
+/// What kda-lower-to-gpu makes of one scan alternative (a column block of
+/// scan_block_v) on a target.
+struct ScanChoice {
+  enum Kind {
+    /// Built.
+    Build,
+    /// Buildable, but only in a form measured slower than the other
+    /// blocks: a block as wide as all its workgroup's waves' slabs (128
+    /// columns at K = V = 128) where the chip cannot copy its rows by
+    /// per-thread async pieces (ChunkPlan::selfStaged), or a warpgroup scan
+    /// on a chip without warpgroup atoms.
+    Slow,
+    /// Not buildable on the target (its LDS, its atoms).
+    Unfit,
+  };
+  Kind kind = Build;
+  /// Why, for Slow and Unfit.
+  std::string why;
+};
+/// Classifies `op`'s scan on `target`. kda-lower-to-gpu builds a function's
+/// Build scans and leaves its others out; with none, it keeps the Unfit
+/// ones (their builds name the rule they break), and with only Slow ones it
+/// refuses the layer on that target, listing why for each block.
+ScanChoice chooseChunkScan(ChunkStageOp op, const TargetInfo &target);
 
 } // namespace mlir::kda
 
