@@ -43,6 +43,11 @@ public:
     // The kernels address every operand as dense rows (a slot's state at
     // slot x HV x K x V, kda.slot_stride for a pool inside a larger cache);
     // a strided or mapped layout would be read as if it were dense.
+    if (type.getMemorySpace())
+      return op->emitOpError()
+             << name << " must be in the default (global) memory space: "
+             << "the kernels take it as a pointer to device memory, got "
+             << type;
     if (!type.getLayout().isIdentity())
       return op->emitOpError()
              << name << " must have the identity (dense row-major) layout: "

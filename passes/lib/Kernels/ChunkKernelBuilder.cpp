@@ -4654,34 +4654,59 @@ static LogicalResult planQuietly(ChunkStageOp op, const TargetInfo &target,
   return makePlan(op, target, p);
 }
 
+/// Why a block as wide as all the register scan's waves' slabs has no
+/// self-staged form on `target` (ChunkPlan::selfStaged).
+static std::string whyNotSelfStaged(const ChunkPlan &p,
+                                    const TargetInfo &target) {
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  os << "it runs fast only as the self-staged "
+     << "register scan (" << kWaves << " waves of " << kSub
+     << " state columns, each copying its own rows), ";
+  if (target.copyAtom != CopyAtomKind::CpAsync)
+    os << "which takes per-thread async copies (cp_async), and " << target.name
+       << " has none";
+  else if (p.pipelined())
+    os << "which runs at scan_stages 1, not " << p.scanStages;
+  else
+    os << "which does not hold it at head_k " << p.K << " on " << target.name
+       << " (" << p.blockV / kSub << " slabs for " << kWaves << " waves, or "
+       << "its LDS)";
+  os << "; its LDS-resident form was measured slower and is not built";
+  return why;
+}
+
 ScanChoice mlir::kda::chooseChunkScan(ChunkStageOp op,
                                       const TargetInfo &target) {
   std::optional<int64_t> bv = op.getBlockV();
-  ScanChoice c;
-  // A warpgroup scan's block on a chip without the atom: slow only in the
-  // sense that it is not there (its shape rules are refused where it is
-  // built).
+  // A warpgroup scan's block on a chip without the atom: not there, so no
+  // faster than the others (on a chip with it, a block its rules refuse is
+  // unfit, like any other).
   if (op.getWarpgroupScan() && bv && *bv % 64 == 0) {
     std::string why;
     if (!warpgroupScanAtoms(target, why).second)
-      c = {ScanChoice::Slow, "warpgroup_scan takes warpgroup atoms: " + why};
-    return c;
+      return {ScanChoice::Slow, "warpgroup_scan takes warpgroup atoms: " + why};
   }
   ChunkPlan p;
   std::string why;
   if (failed(planQuietly(op, target, p, why)))
     return {ScanChoice::Unfit, why};
+  // A pipelined scan's LDS is judged by the verifier's R6 when it is built
+  // (naming the ring and depth); a block whose ring already does not fit is
+  // unfit here, so that the blocks that fit stand.
+  if (p.pipelined() && 4 * p.ldsFloats() > int64_t(target.ldsBytes))
+    return {ScanChoice::Unfit,
+            ("its ring at scan_stages " + Twine(p.scanStages) + " needs " +
+             Twine(4 * p.ldsFloats()) + " bytes of LDS, " + target.name +
+             " has " + Twine(target.ldsBytes))
+                .str()};
   // Its other forms measured slower than the 64-column scan on the H200
   // (docs/chunk-path.md, thirty-fourth session: the rows copied through
   // the compute waves' registers, or by staging waves beside them at 168
   // registers); an LDS-resident scan of it was not built.
   if (bv && *bv / kSub >= int64_t(kWaves) && !p.selfStaged())
-    c = {ScanChoice::Slow,
-         ("a block as wide as all its waves' slabs is built only where the "
-          "waves copy their own rows by async pieces (cp_async), which " +
-          target.name + " does not have")
-             .str()};
-  return c;
+    return {ScanChoice::Slow, whyNotSelfStaged(p, target)};
+  return {};
 }
 
 bool mlir::kda::chunkSegmentsBuildable(ChunkStageOp op,

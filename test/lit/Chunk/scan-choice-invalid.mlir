@@ -4,11 +4,12 @@
 // form, or a warpgroup scan on a chip without warpgroup atoms; a prep
 // over the target's LDS, with the chunk size that fits.
 // RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-decompose --kda-lower-to-gpu=target=emu
+// RUN: kda-opt %S/Inputs/scan-block-144.mlir -verify-diagnostics --kda-decompose --kda-lower-to-gpu=target=emu32
 
 #l = #kda.layer<heads = 1, value_heads = 1, head_k = 64, head_v = 128, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
 
 func.func @bv128(%q: memref<?x1x64xbf16>, %k: memref<?x1x64xbf16>, %v: memref<?x1x128xbf16>, %g: memref<?x1x64xbf16>, %beta: memref<?x1xbf16>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x1x128x64xf32>, %o: memref<?x1x128xbf16>) {
-  // expected-error @+1 {{'kda.chunk_stage' op no scan of the layer is built for emu: block_v 128: a block as wide as all its waves' slabs is built only where the waves copy their own rows by async pieces (cp_async), which emu does not have (list another block in scan_block_v)}}
+  // expected-error @+1 {{'kda.chunk_stage' op no scan of the layer is built for emu: block_v 128: it runs fast only as the self-staged register scan (8 waves of 16 state columns, each copying its own rows), which takes per-thread async copies (cp_async), and emu has none; its LDS-resident form was measured slower and is not built (list another block in scan_block_v)}}
   kda.chunk #l q(%q : memref<?x1x64xbf16>) k(%k : memref<?x1x64xbf16>) v(%v : memref<?x1x128xbf16>) g(%g : memref<?x1x64xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x128x64xf32>) out(%o : memref<?x1x128xbf16>) {scan_block_v = array<i64: 128>}
   return
 }

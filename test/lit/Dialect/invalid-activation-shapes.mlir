@@ -92,3 +92,15 @@ func.func @f(%q: memref<?x2x16xbf16>, %k: memref<?x2x16xbf16>, %v: memref<?x2x16
   kda.chunk #l q(%q : memref<?x2x16xbf16>) k(%k : memref<?x2x16xbf16>) v(%v : memref<?x2x16xbf16>) g(%g : memref<?x2x16xbf16>) beta(%beta : memref<?x2xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x2x16x16xf32, strided<[1024, 256, 16, 1]>>) out(%out : memref<?x2x16xbf16>)
   return
 }
+
+// -----
+
+// A memory space on an operand: the kernels take every operand as a pointer
+// to device memory.
+#l = #kda.layer<heads = 2, value_heads = 4, head_k = 8, head_v = 4, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+
+func.func @f(%q: memref<?x2x8xbf16>, %k: memref<?x2x8xbf16>, %v: memref<?x4x4xbf16>, %g: memref<?x4x8xbf16>, %beta: memref<?x4xbf16>, %cu_seqlens: memref<?xi32>, %slots: memref<?xi32>, %has_initial_state: memref<?xi1>, %state: memref<?x4x8x4xf32, 3>, %out: memref<?x4x4xbf16>) {
+  // expected-error @+1 {{'kda.recurrent' op state must be in the default (global) memory space: the kernels take it as a pointer to device memory, got 'memref<?x4x8x4xf32, 3>'}}
+  kda.recurrent #l q(%q : memref<?x2x8xbf16>) k(%k : memref<?x2x8xbf16>) v(%v : memref<?x4x4xbf16>) g(%g : memref<?x4x8xbf16>) beta(%beta : memref<?x4xbf16>) cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%has_initial_state : memref<?xi1>) state(%state : memref<?x4x8x4xf32, 3>) out(%out : memref<?x4x4xbf16>)
+  return
+}

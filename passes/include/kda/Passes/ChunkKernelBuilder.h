@@ -107,7 +107,8 @@ struct ScanChoice {
     /// per-thread async pieces (ChunkPlan::selfStaged), or a warpgroup scan
     /// on a chip without warpgroup atoms.
     Slow,
-    /// Not buildable on the target (its LDS, its atoms).
+    /// Not buildable on the target (its LDS, its atoms, a pipelined ring
+    /// over the LDS).
     Unfit,
   };
   Kind kind = Build;
