@@ -117,11 +117,7 @@ std::string sharedTermsRule(const ConfigValues &c, unsigned waveSize) {
   return os.str();
 }
 
-/// The fewest lanes a column takes so that one wave covers no more columns
-/// than head_v has: where that is more lanes than head_k (K 12, V 3 on a
-/// wave of 32), the lanes past head_k are masked (clamped to no k) rather
-/// than the layer refused.
-static unsigned fewestLanes(unsigned waveSize, unsigned V) {
+unsigned fewestLanes(unsigned waveSize, unsigned V) {
   unsigned lanes = 1;
   while (lanes < waveSize && waveSize / lanes > V)
     lanes *= 2;

@@ -750,12 +750,9 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   p.K = layer.getHeadK(), p.V = layer.getHeadV();
   p.G = layer.getGroupSize();
   p.waveSize = target.waveSize;
-  if (p.K % kSub || p.V % kSub)
-    return op.emitOpError() << "the chunk kernels tile head_k and head_v by "
-                            << kSub << "; head_k = " << p.K
-                            << ", head_v = " << p.V
-                            << " (rows of such layers take the recurrent "
-                               "kernel)";
+  // Head dims are multiples of kSub: kda.chunk and kda.chunk_stage refuse
+  // others in their verifiers.
+  assert(p.K % kSub == 0 && p.V % kSub == 0 && "verified head dims");
   std::string why;
   p.atom = chooseAtom(target, p.C, p.K, why);
   if (!p.atom)

@@ -170,9 +170,7 @@ static unsigned defaultLanesK(LayerAttr layer, const TargetInfo &t) {
     }
   }
   // Every lane of a wave must own a column: columns per wave <= V.
-  while (t.waveSize / lanes > unsigned(layer.getHeadV()) && lanes < t.waveSize)
-    lanes *= 2;
-  return lanes;
+  return std::max(lanes, rules::fewestLanes(t.waveSize, layer.getHeadV()));
 }
 
 // Measured on the H200 (sm_90, H = 32, K = V = 128, N = 128; README): 4

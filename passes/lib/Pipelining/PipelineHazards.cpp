@@ -1541,44 +1541,29 @@ struct LdsAccess {
   SmallVector<int64_t> span;
 };
 static std::optional<LdsAccess> ldsAccessOf(Operation *op) {
+  auto vectorSpan = [](auto v) {
+    return llvm::to_vector(v.getVectorType().getShape());
+  };
   return llvm::TypeSwitch<Operation *, std::optional<LdsAccess>>(op)
-      .Case([](memref::LoadOp l) {
-        return LdsAccess{l.getMemRef(), l.getIndices(), {}};
+      .Case<memref::LoadOp, memref::StoreOp>([](auto m) {
+        return LdsAccess{m.getMemRef(), m.getIndices(), {}};
       })
-      .Case([](memref::StoreOp st) {
-        return LdsAccess{st.getMemRef(), st.getIndices(), {}};
-      })
-      .Case([](vector::LoadOp l) {
-        return LdsAccess{l.getBase(), l.getIndices(),
-                         llvm::to_vector(l.getVectorType().getShape())};
-      })
-      .Case([](vector::StoreOp st) {
-        return LdsAccess{st.getBase(), st.getIndices(),
-                         llvm::to_vector(st.getVectorType().getShape())};
-      })
-      // Atomics and masked accesses: one element, or the whole vector (a
-      // mask only narrows what the span bounds).
-      .Case([](memref::AtomicRMWOp a) {
+      // Atomics: one element.
+      .Case<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>([](auto a) {
         return LdsAccess{a.getMemref(), a.getIndices(), {}};
       })
-      .Case([](memref::GenericAtomicRMWOp a) {
-        return LdsAccess{a.getMemref(), a.getIndices(), {}};
-      })
-      .Case([](vector::MaskedLoadOp l) {
-        return LdsAccess{l.getBase(), l.getIndices(),
-                         llvm::to_vector(l.getVectorType().getShape())};
-      })
-      .Case([](vector::MaskedStoreOp st) {
-        return LdsAccess{st.getBase(), st.getIndices(),
-                         llvm::to_vector(st.getVectorType().getShape())};
+      // Vector accesses, masked ones included: the whole vector (a mask
+      // only narrows what the span bounds).
+      .Case<vector::LoadOp, vector::StoreOp, vector::MaskedLoadOp,
+            vector::MaskedStoreOp>([&](auto v) {
+        return LdsAccess{v.getBase(), v.getIndices(), vectorSpan(v)};
       })
       // Transfers along the memref's trailing dimensions (a minor identity
       // map), whatever their in_bounds or mask say; others are not bounded.
-      .Case([](VectorTransferOpInterface x) -> std::optional<LdsAccess> {
+      .Case([&](VectorTransferOpInterface x) -> std::optional<LdsAccess> {
         if (!x.getPermutationMap().isMinorIdentity())
           return std::nullopt;
-        return LdsAccess{x.getBase(), x.getIndices(),
-                         llvm::to_vector(x.getVectorType().getShape())};
+        return LdsAccess{x.getBase(), x.getIndices(), vectorSpan(x)};
       })
       .Default([](Operation *) { return std::nullopt; });
 }

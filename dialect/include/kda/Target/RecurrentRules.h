@@ -125,6 +125,13 @@ std::string checkConfigRanges(const ConfigValues &c);
 /// kda-tune enumerates it only where it is empty).
 std::string sharedTermsRule(const ConfigValues &c, unsigned waveSize);
 
+/// The fewest lanes (a power of two, at most a wave) a column takes so
+/// that one wave covers no more columns than head_v has. Where that is
+/// more lanes than head_k (K 12, V 3 on a wave of 32), the lanes past
+/// head_k hold no k (their runs clamp to none): the one config past head_k
+/// the rules accept, and the least the default config takes.
+unsigned fewestLanes(unsigned waveSize, unsigned V);
+
 /// Checks `c` for the recurrent kernel of `layer` on `target` and derives
 /// `plan`. Empty on success, else the rule that fails with its values.
 std::string deriveRecurrentPlan(const LayerFacts &layer, const ConfigValues &c,
