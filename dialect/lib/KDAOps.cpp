@@ -195,7 +195,11 @@ static LogicalResult verifyAttentionOp(OpT op) {
 
 LogicalResult RecurrentOp::verify() { return verifyAttentionOp(*this); }
 
-static LogicalResult verifyChunkSize(Operation *op, int64_t c) {
+/// Absent: the target's default (kda-lower-to-gpu chooses it).
+static LogicalResult verifyChunkSize(Operation *op, IntegerAttr size) {
+  if (!size)
+    return success();
+  const int64_t c = size.getInt();
   if (c != 16 && c != 32 && c != 64)
     return op->emitOpError() << "chunk_size must be 16, 32 or 64, got " << c;
   return success();
@@ -300,7 +304,7 @@ LogicalResult ChunkOp::verify() {
                              << bv << " follows " << (*blocks)[i - 1];
     }
   }
-  if (failed(verifyChunkSize(*this, getChunkSize())) ||
+  if (failed(verifyChunkSize(*this, getChunkSizeAttr())) ||
       failed(verifyScanStages(*this, getScanStages())) ||
       failed(verifyNoConfig(*this)))
     return failure();
@@ -357,7 +361,7 @@ LogicalResult ChunkStageOp::verify() {
     if (failed(verifyBlockV(*this, getLayer(), *bv, "block_v")))
       return failure();
   }
-  if (failed(verifyChunkSize(*this, getChunkSize())) ||
+  if (failed(verifyChunkSize(*this, getChunkSizeAttr())) ||
       failed(verifyScanStages(*this, getScanStages())) ||
       failed(verifyNoConfig(*this)))
     return failure();

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Harness.h"
+#include "Manifest.h"
 #include "OpenedBundle.h"
 
 #include <climits>
@@ -27,6 +28,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <ostream>
 #include <utility>
 
@@ -335,6 +337,11 @@ std::vector<ChunkCase> chunkCases() {
   cases.push_back({"chunk_split", "emu32", "varlen", "1", "_scan_v32"});
   cases.push_back(
       {"chunk_heads128", "emu32", "carry", "65535", "_segments_v64"});
+  // A layer without chunk_size, each emulator at the size its LDS holds
+  // (ChunkDefaultSize below checks which).
+  for (const char *target : {"emu", "emu950", "emu32"})
+    cases.push_back({"chunk_head192", target, "short"});
+  cases.push_back({"chunk_head192", "emu", "extreme"});
   return cases;
 }
 
@@ -351,6 +358,32 @@ INSTANTIATE_TEST_SUITE_P(Bundles, ChunkNumerics,
                                              std::to_string(c.alternative)
                                        : std::string());
                          });
+
+/// A kda.chunk without chunk_size: every stage built for a target takes
+/// the largest size at which the layer's prep fits that target's LDS
+/// (head_k 192: 32 on emu's 64 KiB, 64 on emu950's and emu32's), and the
+/// manifest says so, so that the runtime counts the chunks as the kernels
+/// do.
+TEST(ChunkDefaultSize, EachTargetTakesTheLargestThatFits) {
+  manifest::Manifest m;
+  std::string error;
+  ASSERT_TRUE(manifest::readManifest(bundleDir("chunk_head192"), m, error))
+      << error;
+  const std::map<std::string, int64_t> expected = {
+      {"emu", 32}, {"emu950", 64}, {"emu32", 64}};
+  std::map<std::string, int> stages;
+  for (const manifest::Kernel &k : m.kernels) {
+    if (k.name != "chunk_head192")
+      continue;
+    ++stages[k.target];
+    auto size = k.config.find("chunk_size");
+    ASSERT_NE(size, k.config.end()) << k.symbol << " on " << k.target;
+    EXPECT_EQ(size->second, expected.at(k.target))
+        << k.symbol << " on " << k.target;
+  }
+  for (const auto &[target, size] : expected)
+    EXPECT_GE(stages[target], 2) << "the prep and a scan for " << target;
+}
 
 /// A length-1 row (and a short one) through the chunk path gives what the
 /// recurrent kernel gives, both within the bars of the oracle.

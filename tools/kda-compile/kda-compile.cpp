@@ -135,7 +135,7 @@ int main(int argc, char **argv) {
   Toolchain tools = Toolchain::fromEnvironment();
   // The bundle is staged beside the output and moved into place only when
   // whole (BundleOutput.h); the toolchain's scratch goes either way.
-  auto removeScratch = llvm::make_scope_exit([&] {
+  llvm::scope_exit removeScratch([&] {
     if (!tools.scratchDir.empty())
       fs::remove_directories(tools.scratchDir);
   });

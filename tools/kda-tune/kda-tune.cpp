@@ -256,7 +256,7 @@ ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
       at, op.getLoc(), op.getLayer(), op.getConfigAttr(), op.getQ(), op.getK(),
       op.getV(), op.getG(), op.getBeta(), op.getALog(), op.getDtBias(),
       op.getCuSeqlens(), op.getSlots(), op.getHasInitialState(), op.getState(),
-      op.getO(), op.getChunkSize(), ChunkStage::Scan,
+      op.getO(), op.getChunkSizeAttr(), ChunkStage::Scan,
       stages ? at.getI64IntegerAttr(*stages) : IntegerAttr(),
       at.getI64IntegerAttr(blockV), /*segment_chunks=*/IntegerAttr(),
       op.getWarpgroupScan());
@@ -476,7 +476,7 @@ LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
                                 std::vector<CompiledKernel> &kernels) {
   OwningOpRef<ModuleOp> m = candidateModule(spec, all);
   Toolchain tools = Toolchain::fromEnvironment();
-  auto removeScratch = llvm::make_scope_exit([&] {
+  llvm::scope_exit removeScratch([&] {
     if (!tools.scratchDir.empty())
       llvm::sys::fs::remove_directories(tools.scratchDir);
   });

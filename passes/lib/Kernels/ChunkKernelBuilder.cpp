@@ -723,27 +723,56 @@ LogicalResult planWarpgroupScan(ChunkStageOp op, ChunkPlan &p,
 
 LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target, ChunkPlan &p);
 
-/// The largest chunk size below `op`'s at which the same stage fits
-/// `target`, or 0: what an LDS refusal suggests.
-int64_t fittingChunkSize(ChunkStageOp op, const TargetInfo &target) {
-  ScopedDiagnosticHandler quiet(op.getContext(),
-                                [](Diagnostic &) { return success(); });
-  for (int64_t c = op.getChunkSize() / 2; c >= 16; c /= 2) {
-    auto copy = cast<ChunkStageOp>(op->clone());
-    copy.setChunkSize(c);
-    ChunkPlan p;
-    const bool fits = succeeded(makePlan(copy, target, p));
-    copy->destroy();
-    if (fits)
-      return c;
+/// Runs makePlan on `op` with its diagnostics kept in `why` rather than
+/// reported (a plan of a stage that is then left out says nothing).
+static LogicalResult planQuietly(ChunkStageOp op, const TargetInfo &target,
+                                 ChunkPlan &p, std::string &why) {
+  ScopedDiagnosticHandler keep(op.getContext(), [&](Diagnostic &d) {
+    if (why.empty())
+      why = d.str();
+    return success();
+  });
+  return makePlan(op, target, p);
+}
+
+/// The chunk sizes the ops take (their verifiers), largest first.
+constexpr int64_t kChunkSizes[] = {64, 32, 16};
+
+/// Whether `op`'s stage, or with `asPrep` its layer's prep, plans on
+/// `target` at chunk size `c`, its diagnostics kept quiet.
+static bool plansAt(ChunkStageOp op, const TargetInfo &target, int64_t c,
+                    bool asPrep) {
+  auto copy = cast<ChunkStageOp>(op->clone());
+  copy.setChunkSizeAttr(
+      IntegerAttr::get(IntegerType::get(op.getContext(), 64), c));
+  if (asPrep) {
+    copy.setStage(ChunkStage::Prep);
+    copy.removeBlockVAttr();
   }
+  ChunkPlan p;
+  std::string why;
+  const bool fits = succeeded(planQuietly(copy, target, p, why));
+  copy->destroy();
+  return fits;
+}
+
+/// The largest chunk size below `from` at which `op`'s stage fits
+/// `target`, or 0: what an LDS refusal suggests.
+static int64_t fittingChunkSize(ChunkStageOp op, const TargetInfo &target,
+                                int64_t from) {
+  for (int64_t c : kChunkSizes)
+    if (c < from && plansAt(op, target, c, /*asPrep=*/false))
+      return c;
   return 0;
 }
 
 LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
                        ChunkPlan &p) {
   LayerAttr layer = op.getLayer();
-  p.C = op.getChunkSize();
+  // kda-lower-to-gpu sets the target's size on every stage of a function
+  // that left it out; a stage built alone (kda-tune) takes the same.
+  p.C = op.getChunkSizeAttr() ? op.getChunkSizeAttr().getInt()
+                              : defaultChunkSize(op, target);
   p.stage = op.getStage();
   p.segChunks = op.getSegmentChunks().value_or(0);
   p.H = layer.getHeads(), p.HV = layer.getValueHeads();
@@ -828,8 +857,9 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
                          << " bytes of LDS, more than " << target.name << "'s "
                          << target.ldsBytes << " (chunk_size = " << p.C
                          << ", head_k = " << p.K << ")";
-    if (int64_t fits = fittingChunkSize(op, target))
-      diag << "; it fits at chunk_size = " << fits;
+    if (int64_t fits = fittingChunkSize(op, target, p.C))
+      diag << "; it fits at chunk_size = " << fits
+           << " (leave chunk_size out for the largest that fits each target)";
     return diag;
   }
   return success();
@@ -4593,10 +4623,6 @@ static bool wRunsWritable(const MmaAtom &atom, const RunLayout &rl,
 /// as runs (see markRecordRuns).
 static bool recordRunsFit(MutableArrayRef<ChunkStageOp> stages,
                           const TargetInfo &target) {
-  // Plans of stages that cannot be built say so when they are built, not
-  // here.
-  ScopedDiagnosticHandler quiet(stages.front()->getContext(),
-                                [](Diagnostic &) { return success(); });
   // The warpgroup scan reads every record as split words.
   if (llvm::any_of(stages,
                    [](ChunkStageOp op) { return op.getWarpgroupScan(); }))
@@ -4607,7 +4633,9 @@ static bool recordRunsFit(MutableArrayRef<ChunkStageOp> stages,
     ChunkPlan p;
     if (op.getStage() == ChunkStage::Join)
       continue;
-    if (failed(makePlan(op, target, p)))
+    // A stage that cannot be built says so when it is built, not here.
+    std::string why;
+    if (failed(planQuietly(op, target, p, why)))
       return false;
     if (atom && p.atom->kind != atom->kind)
       return false; // the prep writes the scans' atom's runs
@@ -4637,18 +4665,6 @@ void mlir::kda::markRecordRuns(ArrayRef<ChunkStageOp> ops,
     if (recordRunsFit(stages, target))
       for (ChunkStageOp op : stages)
         op->setAttr(kRecordRunsAttr, UnitAttr::get(op.getContext()));
-}
-
-/// Runs makePlan on `op` with its diagnostics kept in `why` rather than
-/// reported (a plan of a stage that is then left out says nothing).
-static LogicalResult planQuietly(ChunkStageOp op, const TargetInfo &target,
-                                 ChunkPlan &p, std::string &why) {
-  ScopedDiagnosticHandler keep(op.getContext(), [&](Diagnostic &d) {
-    if (why.empty())
-      why = d.str();
-    return success();
-  });
-  return makePlan(op, target, p);
 }
 
 /// Why a block as wide as all the register scan's waves' slabs has no
@@ -4704,6 +4720,19 @@ ScanChoice mlir::kda::chooseChunkScan(ChunkStageOp op,
   if (bv && *bv / kSub >= int64_t(kWaves) && !p.selfStaged())
     return {ScanChoice::Slow, whyNotSelfStaged(p, target)};
   return {};
+}
+
+int64_t mlir::kda::defaultChunkSize(ChunkStageOp op, const TargetInfo &target) {
+  // Measured on the H200 (docs/chunk-path.md, thirteenth and twenty-third
+  // sessions): 64 the fastest on the H 32 batches, so the largest that
+  // fits. The prep decides: it holds a chunk's rows of every operand in
+  // LDS, the scans only a block's (and chooseScans leaves out those that
+  // do not fit).
+  for (int64_t c : kChunkSizes)
+    if (plansAt(op, target, c, /*asPrep=*/true))
+      return c;
+  // None fits: the smallest, whose build names the LDS it lacks.
+  return kChunkSizes[std::size(kChunkSizes) - 1];
 }
 
 bool mlir::kda::chunkSegmentsBuildable(ChunkStageOp op,

@@ -3,7 +3,8 @@
 // kda.chunk becomes `kda.chunk_stage ... stage = prep` followed by one
 // `kda.chunk_stage ... stage = scan` per state column block of
 // scan_block_v (alternatives the runtime picks between by batch shape):
-// the same operands, layer, config, chunk size and scan_stages. Why two
+// the same operands, layer, config, chunk size (absent: the target's,
+// chosen by kda-lower-to-gpu) and scan_stages. Why two
 // stages is argued on the pass (Passes.td).
 //
 //===----------------------------------------------------------------------===//
@@ -54,8 +55,8 @@ struct DecomposeChunk : OpRewritePattern<ChunkOp> {
           rewriter, op.getLoc(), op.getLayer(), op.getConfigAttr(), op.getQ(),
           op.getK(), op.getV(), op.getG(), op.getBeta(), op.getALog(),
           op.getDtBias(), op.getCuSeqlens(), op.getSlots(),
-          op.getHasInitialState(), op.getState(), op.getO(), op.getChunkSize(),
-          kind, op.getScanStagesAttr(),
+          op.getHasInitialState(), op.getState(), op.getO(),
+          op.getChunkSizeAttr(), kind, op.getScanStagesAttr(),
           blockV ? rewriter.getI64IntegerAttr(*blockV) : IntegerAttr(),
           segments, op.getWarpgroupScan());
     };

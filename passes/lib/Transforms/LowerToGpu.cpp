@@ -29,6 +29,7 @@ struct KdaLowerToGpuPass
     module.walk([&](TestTileGemmOp op) { tileOps.push_back(op); });
     SmallVector<ChunkStageOp> stageOps;
     module.walk([&](ChunkStageOp op) { stageOps.push_back(op); });
+    setDefaultChunkSizes(stageOps, *info);
     dropUnbuildableSegments(stageOps, *info);
     if (failed(chooseScans(stageOps, *info)))
       return signalPassFailure();
@@ -89,6 +90,24 @@ struct KdaLowerToGpuPass
       };
       if (failed(placeKernel(op, "tile_gemm", gpuModule, symbols, build)))
         return signalPassFailure();
+    }
+  }
+
+  /// Gives the stages of each function whose kda.chunk left chunk_size
+  /// out the target's (defaultChunkSize), decided once a function so that
+  /// every stage of it, and the scan choice and record layout decided
+  /// next, take the same.
+  static void setDefaultChunkSizes(ArrayRef<ChunkStageOp> stageOps,
+                                   const TargetInfo &info) {
+    llvm::DenseMap<Operation *, IntegerAttr> chosen;
+    for (ChunkStageOp op : stageOps) {
+      if (op.getChunkSizeAttr())
+        continue;
+      IntegerAttr &size = chosen[op->getParentOp()];
+      if (!size)
+        size = IntegerAttr::get(IntegerType::get(op.getContext(), 64),
+                                defaultChunkSize(op, info));
+      op.setChunkSizeAttr(size);
     }
   }
 

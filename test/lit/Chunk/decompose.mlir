@@ -25,10 +25,11 @@ func.func @gva(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x
   return
 }
 
-// The default chunk size (64) is carried over.
+// No chunk_size: the stages leave it out too (kda-lower-to-gpu gives
+// them the target's, Chunk/default-chunk-size.mlir).
 // CHECK-LABEL: func.func @default_size
-// CHECK: {chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage prep>}
-// CHECK: {block_v = 16 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage scan>}
+// CHECK: {segment_chunks = 8 : i64, stage = #kda<chunk_stage prep>}
+// CHECK: {block_v = 16 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage scan>}
 func.func @default_size(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x32xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %a_log: memref<4xf32>, %dt_bias: memref<256xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x4x64x32xf32>, %o: memref<?x4x32xbf16>) {
   kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x32xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) a_log(%a_log : memref<4xf32>) dt_bias(%dt_bias : memref<256xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x4x64x32xf32>) out(%o : memref<?x4x32xbf16>)
   return
@@ -49,10 +50,10 @@ func.func @scan_stages(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: mem
 // scan_block_v picks the blocks: one scan of 32 columns only.
 // CHECK-LABEL: func.func @blocks_listed
 // CHECK: stage = #kda<chunk_stage prep>}
-// CHECK-NEXT: {block_v = 32 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage scan>}
-// CHECK-NEXT: {block_v = 32 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage maps>}
-// CHECK-NEXT: {block_v = 16 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage join>}
-// CHECK-NEXT: {block_v = 32 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage segments>}
+// CHECK-NEXT: {block_v = 32 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage scan>}
+// CHECK-NEXT: {block_v = 32 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage maps>}
+// CHECK-NEXT: {block_v = 16 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage join>}
+// CHECK-NEXT: {block_v = 32 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage segments>}
 // CHECK-NEXT: return
 func.func @blocks_listed(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x32xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %a_log: memref<4xf32>, %dt_bias: memref<256xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x4x64x32xf32>, %o: memref<?x4x32xbf16>) {
   kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x32xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) a_log(%a_log : memref<4xf32>) dt_bias(%dt_bias : memref<256xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x4x64x32xf32>) out(%o : memref<?x4x32xbf16>) {scan_block_v = array<i64: 32>}
@@ -63,12 +64,12 @@ func.func @blocks_listed(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: m
 // maps and segments at 64 (it divides head_k 64).
 // CHECK-LABEL: func.func @head_v_128
 // CHECK: stage = #kda<chunk_stage prep>}
-// CHECK-NEXT: {block_v = 16 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage scan>}
-// CHECK-NEXT: {block_v = 32 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage scan>}
-// CHECK-NEXT: {block_v = 64 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage scan>}
-// CHECK-NEXT: {block_v = 64 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage maps>}
-// CHECK-NEXT: {block_v = 16 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage join>}
-// CHECK-NEXT: {block_v = 64 : i64, chunk_size = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage segments>}
+// CHECK-NEXT: {block_v = 16 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage scan>}
+// CHECK-NEXT: {block_v = 32 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage scan>}
+// CHECK-NEXT: {block_v = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage scan>}
+// CHECK-NEXT: {block_v = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage maps>}
+// CHECK-NEXT: {block_v = 16 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage join>}
+// CHECK-NEXT: {block_v = 64 : i64, segment_chunks = 8 : i64, stage = #kda<chunk_stage segments>}
 // CHECK-NEXT: return
 func.func @head_v_128(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x128xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %a_log: memref<4xf32>, %dt_bias: memref<256xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x4x64x128xf32>, %o: memref<?x4x128xbf16>) {
   kda.chunk #l128 q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x128xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) a_log(%a_log : memref<4xf32>) dt_bias(%dt_bias : memref<256xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x4x64x128xf32>) out(%o : memref<?x4x128xbf16>)
@@ -77,12 +78,12 @@ func.func @head_v_128(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memr
 
 // segment_chunks stated: carried to every stage; 0: no split scan.
 // CHECK-LABEL: func.func @segments_stated
-// CHECK: {chunk_size = 64 : i64, segment_chunks = 3 : i64, stage = #kda<chunk_stage prep>}
-// CHECK: {block_v = 32 : i64, chunk_size = 64 : i64, segment_chunks = 3 : i64, stage = #kda<chunk_stage segments>}
+// CHECK: {segment_chunks = 3 : i64, stage = #kda<chunk_stage prep>}
+// CHECK: {block_v = 32 : i64, segment_chunks = 3 : i64, stage = #kda<chunk_stage segments>}
 // CHECK-LABEL: func.func @segments_off
-// CHECK: {chunk_size = 64 : i64, stage = #kda<chunk_stage prep>}
-// CHECK-NEXT: {block_v = 16 : i64, chunk_size = 64 : i64, stage = #kda<chunk_stage scan>}
-// CHECK-NEXT: {block_v = 32 : i64, chunk_size = 64 : i64, stage = #kda<chunk_stage scan>}
+// CHECK: {stage = #kda<chunk_stage prep>}
+// CHECK-NEXT: {block_v = 16 : i64, stage = #kda<chunk_stage scan>}
+// CHECK-NEXT: {block_v = 32 : i64, stage = #kda<chunk_stage scan>}
 // CHECK-NEXT: return
 func.func @segments_stated(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x4x32xbf16>, %g: memref<?x4x64xbf16>, %beta: memref<?x4xbf16>, %a_log: memref<4xf32>, %dt_bias: memref<256xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x4x64x32xf32>, %o: memref<?x4x32xbf16>) {
   kda.chunk #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x4x32xbf16>) g(%g : memref<?x4x64xbf16>) beta(%beta : memref<?x4xbf16>) a_log(%a_log : memref<4xf32>) dt_bias(%dt_bias : memref<256xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x4x64x32xf32>) out(%o : memref<?x4x32xbf16>) {segment_chunks = 3 : i64}
@@ -96,7 +97,7 @@ func.func @segments_off(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: me
 // Without qk_l2norm no split by default (a composed map need not be a
 // contraction).
 // CHECK-LABEL: func.func @no_l2norm
-// CHECK: {chunk_size = 64 : i64, stage = #kda<chunk_stage prep>}
+// CHECK: {stage = #kda<chunk_stage prep>}
 // CHECK-NOT: segment
 // CHECK: return
 #nol2 = #kda.layer<heads = 2, value_heads = 4, head_k = 64, head_v = 32, gate = softplus, beta = sigmoid, act = bf16, state = f32, state_layout = kv>

@@ -64,8 +64,7 @@ def KDA_RecurrentOp : KDA_AttentionOp<"recurrent"> {
 }
 
 def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
-    DefaultValuedAttr<I64Attr, "64">:$chunk_size,
-    OptionalAttr<I64Attr>:$scan_stages,
+    OptionalAttr<I64Attr>:$chunk_size, OptionalAttr<I64Attr>:$scan_stages,
     OptionalAttr<DenseI64ArrayAttr>:$scan_block_v,
     OptionalAttr<I64Attr>:$segment_chunks, UnitAttr:$warpgroup_scan)> {
   let summary = "Chunked KDA over a packed varlen batch (prefill)";
@@ -74,6 +73,11 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
     KDA-MATH.md section 2 with chunks of `chunk_size` rows (16, 32 or 64).
     Every row length, 1 included, is legal. `kda-decompose` splits it into its
     stage kernels.
+
+    Without `chunk_size`, each target takes the largest of 64, 32 and 16 at
+    which the layer's prep kernel fits its LDS (kda-lower-to-gpu chooses, per
+    target; the manifest records it). An explicit one is kept, and a target
+    that cannot hold it refuses the layer naming the size that fits.
 
     `scan_stages` (1..4) is the depth of the scan's row pipeline: the scan
     copies each chunk's W rows and its U columns into an LDS ring of that
@@ -122,7 +126,7 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
 }
 
 def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
-    I64Attr:$chunk_size, KDA_ChunkStageAttr:$stage,
+    OptionalAttr<I64Attr>:$chunk_size, KDA_ChunkStageAttr:$stage,
     OptionalAttr<I64Attr>:$scan_stages, OptionalAttr<I64Attr>:$block_v,
     OptionalAttr<I64Attr>:$segment_chunks, UnitAttr:$warpgroup_scan)> {
   let summary = "One kernel of the chunked form (what kda-decompose makes of kda.chunk)";
@@ -148,8 +152,10 @@ def KDA_ChunkStageOp : KDA_AttentionOp<"chunk_stage", (ins
     Every stage of such a layer carries `segment_chunks`: the workspace
     record holds the segments' maps.
 
-    `scan_stages` is the `kda.chunk`'s (the scan's row pipeline depth; the
-    prep ignores it). `block_v` is a scan's state columns per workgroup (16
+    `chunk_size` is the `kda.chunk`'s; where it left it out, kda-lower-to-gpu
+    sets the target's (the same on every stage of a function) before it
+    builds them. `scan_stages` is the `kda.chunk`'s (the scan's row pipeline
+    depth; the prep ignores it). `block_v` is a scan's state columns per workgroup (16
     when absent); kda-decompose makes one scan per block of the
     `kda.chunk`'s `scan_block_v`, alternatives the runtime chooses between.
     `warpgroup_scan` is the `kda.chunk`'s, on every stage (the prep writes
