@@ -772,7 +772,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   // kda-lower-to-gpu sets the target's size on every stage of a function
   // that left it out; a stage built alone (kda-tune) takes the same.
   p.C = op.getChunkSizeAttr() ? op.getChunkSizeAttr().getInt()
-                              : defaultChunkSize(op, target);
+                              : defaultChunkSize({op}, target);
   p.stage = op.getStage();
   p.segChunks = op.getSegmentChunks().value_or(0);
   p.H = layer.getHeads(), p.HV = layer.getValueHeads();
@@ -4722,16 +4722,44 @@ ScanChoice mlir::kda::chooseChunkScan(ChunkStageOp op,
   return {};
 }
 
-int64_t mlir::kda::defaultChunkSize(ChunkStageOp op, const TargetInfo &target) {
+/// Whether one of `stages`' scans is built at chunk size `c` on `target`
+/// (chooseChunkScan), or `stages` holds no scan.
+static bool scanBuildsAt(ArrayRef<ChunkStageOp> stages,
+                         const TargetInfo &target, int64_t c) {
+  bool anyScan = false;
+  for (ChunkStageOp op : stages) {
+    if (op.getStage() != ChunkStage::Scan)
+      continue;
+    anyScan = true;
+    auto copy = cast<ChunkStageOp>(op->clone());
+    copy.setChunkSizeAttr(
+        IntegerAttr::get(IntegerType::get(op.getContext(), 64), c));
+    const bool builds = chooseChunkScan(copy, target).kind == ScanChoice::Build;
+    copy->destroy();
+    if (builds)
+      return true;
+  }
+  return !anyScan;
+}
+
+int64_t mlir::kda::defaultChunkSize(ArrayRef<ChunkStageOp> stages,
+                                    const TargetInfo &target) {
+  assert(!stages.empty() && "the stages of one layer");
   // Measured on the H200 (docs/chunk-path.md, thirteenth and twenty-third
   // sessions): 64 the fastest on the H 32 batches, so the largest that
-  // fits. The prep decides: it holds a chunk's rows of every operand in
-  // LDS, the scans only a block's (and chooseScans leaves out those that
-  // do not fit).
+  // builds: the prep holds a chunk's rows of every operand in LDS, a scan a
+  // block's (a pipelined one a ring of them), and chooseScans leaves out
+  // the scans that do not fit while one stands.
   for (int64_t c : kChunkSizes)
-    if (plansAt(op, target, c, /*asPrep=*/true))
+    if (plansAt(stages.front(), target, c, /*asPrep=*/true) &&
+        scanBuildsAt(stages, target, c))
       return c;
-  // None fits: the smallest, whose build names the LDS it lacks.
+  // No scan builds at any size: the largest the prep fits, whose scans'
+  // builds name the rule they break; none fits: the smallest, whose build
+  // names the LDS it lacks.
+  for (int64_t c : kChunkSizes)
+    if (plansAt(stages.front(), target, c, /*asPrep=*/true))
+      return c;
   return kChunkSizes[std::size(kChunkSizes) - 1];
 }
 

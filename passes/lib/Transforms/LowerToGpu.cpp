@@ -99,15 +99,15 @@ struct KdaLowerToGpuPass
   /// next, take the same.
   static void setDefaultChunkSizes(ArrayRef<ChunkStageOp> stageOps,
                                    const TargetInfo &info) {
-    llvm::DenseMap<Operation *, IntegerAttr> chosen;
-    for (ChunkStageOp op : stageOps) {
-      if (op.getChunkSizeAttr())
-        continue;
-      IntegerAttr &size = chosen[op->getParentOp()];
-      if (!size)
-        size = IntegerAttr::get(IntegerType::get(op.getContext(), 64),
-                                defaultChunkSize(op, info));
-      op.setChunkSizeAttr(size);
+    llvm::MapVector<Operation *, SmallVector<ChunkStageOp>> unsized;
+    for (ChunkStageOp op : stageOps)
+      if (!op.getChunkSizeAttr())
+        unsized[op->getParentOp()].push_back(op);
+    for (auto &[fn, stages] : unsized) {
+      auto size = IntegerAttr::get(IntegerType::get(fn->getContext(), 64),
+                                   defaultChunkSize(stages, info));
+      for (ChunkStageOp op : stages)
+        op.setChunkSizeAttr(size);
     }
   }
 

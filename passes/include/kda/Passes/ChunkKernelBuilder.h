@@ -95,12 +95,16 @@ void markRecordRuns(ArrayRef<ChunkStageOp> ops, const TargetInfo &target);
 /// segments) out, and the runtime runs the plain scan.
 bool chunkSegmentsBuildable(ChunkStageOp op, const TargetInfo &target);
 
-/// The chunk size `op`'s layer takes on `target` where its kda.chunk left
-/// it out: the largest of 64, 32 and 16 at which the layer's prep fits the
-/// target's LDS (16 where none does: its build then names the LDS it
-/// lacks). kda-lower-to-gpu sets it on every stage of such a function
-/// before building any.
-int64_t defaultChunkSize(ChunkStageOp op, const TargetInfo &target);
+/// The chunk size a layer takes on `target` where its kda.chunk left it
+/// out, from `stages` (the stage ops of one function, or one built alone):
+/// the largest of 64, 32 and 16 at which the layer's prep fits the target's
+/// LDS and one of `stages`' scans is built (chooseChunkScan; a pipelined
+/// scan's ring counts); else the largest at which the prep fits (the scans'
+/// builds name their rule), else 16 (the prep's names the LDS it lacks).
+/// kda-lower-to-gpu sets it on every stage of such a function before
+/// building any.
+int64_t defaultChunkSize(ArrayRef<ChunkStageOp> stages,
+                         const TargetInfo &target);
 
 /// What kda-lower-to-gpu makes of one scan alternative (a column block of
 /// scan_block_v) on a target.

@@ -75,8 +75,8 @@ def KDA_ChunkOp : KDA_AttentionOp<"chunk", (ins
     stage kernels.
 
     Without `chunk_size`, each target takes the largest of 64, 32 and 16 at
-    which the layer's prep kernel fits its LDS (kda-lower-to-gpu chooses, per
-    target; the manifest records it). An explicit one is kept, and a target
+    which the layer's prep kernel and one of its scans fit its LDS
+    (kda-lower-to-gpu chooses, per target; the manifest records it). An explicit one is kept, and a target
     that cannot hold it refuses the layer naming the size that fits.
 
     `scan_stages` (1..4) is the depth of the scan's row pipeline: the scan
