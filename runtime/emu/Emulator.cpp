@@ -21,11 +21,14 @@
 
 #include <algorithm>
 #include <boost/context/fiber.hpp>
-#include <boost/context/pooled_fixedsize_stack.hpp>
+#include <boost/context/stack_context.hpp>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <optional>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <unordered_map>
 #include <vector>
 
@@ -317,6 +320,63 @@ void checkBarrierRound(Workgroup &wg) {
       return divergent(wg, ref, t);
 }
 
+/// The emulated threads' fiber stacks: each kStackBytes with an
+/// inaccessible page below it, so that a kernel whose frame outgrows its
+/// stack faults at once instead of writing over the next thread's stack
+/// (a head_k 256 scan's frame on emu32 is 265 KB: the frames hold every
+/// per-thread array of the kernel). Kept for reuse across a launch's
+/// workgroups; pages are committed only as frames touch them.
+class GuardedStacks {
+public:
+  static constexpr std::size_t kStackBytes = 1 << 20;
+
+  GuardedStacks() : page_(std::size_t(sysconf(_SC_PAGESIZE))) {}
+  GuardedStacks(const GuardedStacks &) = delete;
+  GuardedStacks &operator=(const GuardedStacks &) = delete;
+  ~GuardedStacks() {
+    for (void *base : free_)
+      munmap(base, page_ + kStackBytes);
+  }
+
+  bctx::stack_context allocate() {
+    void *base;
+    if (!free_.empty()) {
+      base = free_.back();
+      free_.pop_back();
+    } else {
+      base = mmap(nullptr, page_ + kStackBytes, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED)
+        throw std::bad_alloc();
+      // Stacks grow down: the guard is the lowest page.
+      if (mprotect(base, page_, PROT_NONE) != 0) {
+        munmap(base, page_ + kStackBytes);
+        throw std::bad_alloc();
+      }
+    }
+    bctx::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = static_cast<char *>(base) + page_ + kStackBytes;
+    return sc;
+  }
+
+  void deallocate(bctx::stack_context &sc) noexcept {
+    free_.push_back(static_cast<char *>(sc.sp) - kStackBytes - page_);
+  }
+
+  /// What a fiber holds (Boost copies its stack allocator into the fiber):
+  /// a handle on the pool, which outlives every fiber of the launch.
+  struct Handle {
+    GuardedStacks *pool;
+    bctx::stack_context allocate() { return pool->allocate(); }
+    void deallocate(bctx::stack_context &sc) noexcept { pool->deallocate(sc); }
+  };
+
+private:
+  std::size_t page_;
+  std::vector<void *> free_;
+};
+
 } // namespace
 
 std::string launch(PackedEntry entry, const LaunchConfig &config,
@@ -327,7 +387,7 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
     return "block of " + std::to_string(threads) + " threads (1..1024)";
   if (config.waveSize != 32 && config.waveSize != 64)
     return "wave size must be 32 or 64";
-  bctx::pooled_fixedsize_stack stacks(256 * 1024);
+  GuardedStacks stacks; // before the fibers: it outlives them
   Workgroup wg;
   wg.config = &config;
   wg.threads.resize(threads);
@@ -355,14 +415,14 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
           t.tid[0] = uint32_t(i % config.block[0]);
           t.tid[1] = uint32_t(i / config.block[0] % config.block[1]);
           t.tid[2] = uint32_t(i / (uint64_t(config.block[0]) * config.block[1]));
-          fibers[i] = bctx::fiber(
-              std::allocator_arg, stacks,
-              [&t, entry, params](bctx::fiber &&sched) {
-                t.scheduler = std::move(sched);
-                entry(&t, params);
-                t.done = true;
-                return std::move(t.scheduler);
-              });
+          fibers[i] =
+              bctx::fiber(std::allocator_arg, GuardedStacks::Handle{&stacks},
+                          [&t, entry, params](bctx::fiber &&sched) {
+                            t.scheduler = std::move(sched);
+                            entry(&t, params);
+                            t.done = true;
+                            return std::move(t.scheduler);
+                          });
         }
         // Each wave runs in lockstep from one barrier to the next (its
         // lanes meet at every shuffle and atom); then the workgroup meets

@@ -236,6 +236,10 @@ kda_status checkWorkspace(const kda_forward_args &a, int64_t need) {
     why << "workspace is not 16-byte aligned";
     return refuse(why);
   }
+  if (a.workspace_bytes < 0) {
+    why << "workspace_bytes is " << a.workspace_bytes << " (a size: >= 0)";
+    return refuse(why);
+  }
   if (a.workspace_bytes < need) {
     why << "workspace of " << a.workspace_bytes << " bytes; this call needs "
         << need;

@@ -1084,6 +1084,10 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
         << " sequences overflows int64 (kernel " << m.name << ")";
     return bad();
   }
+  if (b->workspace_bytes < 0) {
+    why << "workspace_bytes is " << b->workspace_bytes << " (a size: >= 0)";
+    return bad();
+  }
   if (b->workspace_bytes < need) {
     why << "workspace of " << b->workspace_bytes << " bytes; kernel "
         << m.name << " needs " << need << " for this batch";

@@ -340,8 +340,8 @@ std::vector<ChunkCase> chunkCases() {
   // A layer without chunk_size, each emulator at the size its LDS holds
   // (ChunkDefaultSize below checks which).
   for (const char *target : {"emu", "emu950", "emu32"})
-    cases.push_back({"chunk_head192", target, "short"});
-  cases.push_back({"chunk_head192", "emu", "extreme"});
+    cases.push_back({"chunk_head256", target, "short"});
+  cases.push_back({"chunk_head256", "emu", "extreme"});
   return cases;
 }
 
@@ -361,19 +361,19 @@ INSTANTIATE_TEST_SUITE_P(Bundles, ChunkNumerics,
 
 /// A kda.chunk without chunk_size: every stage built for a target takes
 /// the largest size at which the layer's prep fits that target's LDS
-/// (head_k 192: 32 on emu's 64 KiB, 64 on emu950's and emu32's), and the
+/// (head_k 256: 32 on emu's 64 KiB, 64 on emu950's and emu32's), and the
 /// manifest says so, so that the runtime counts the chunks as the kernels
 /// do.
 TEST(ChunkDefaultSize, EachTargetTakesTheLargestThatFits) {
   manifest::Manifest m;
   std::string error;
-  ASSERT_TRUE(manifest::readManifest(bundleDir("chunk_head192"), m, error))
+  ASSERT_TRUE(manifest::readManifest(bundleDir("chunk_head256"), m, error))
       << error;
   const std::map<std::string, int64_t> expected = {
       {"emu", 32}, {"emu950", 64}, {"emu32", 64}};
   std::map<std::string, int> stages;
   for (const manifest::Kernel &k : m.kernels) {
-    if (k.name != "chunk_head192")
+    if (k.name != "chunk_head256")
       continue;
     ++stages[k.target];
     auto size = k.config.find("chunk_size");
@@ -464,6 +464,19 @@ TEST(ChunkLaunch, RefusesTheOtherPath) {
             KDA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(kda_last_error()).find("workspace"), std::string::npos)
       << kda_last_error();
+  // A negative size is refused as one, also where no workspace is needed
+  // (the recurrent kernel).
+  kda_batch negativeWs = b;
+  negativeWs.workspace_bytes = -1;
+  for (const kda_kernel *kernel : {chunk.kernel, rec.kernel}) {
+    EXPECT_EQ(kernel == chunk.kernel
+                  ? kda_launch_chunk(kernel, &negativeWs, nullptr)
+                  : kda_launch_recurrent(kernel, &negativeWs, nullptr),
+              KDA_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(kda_last_error()).find("workspace_bytes is -1"),
+              std::string::npos)
+        << kda_last_error();
+  }
   EXPECT_EQ(h.snapshot(), before) << "a refused launch wrote something";
 }
 

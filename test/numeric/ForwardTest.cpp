@@ -443,6 +443,8 @@ TEST_P(ForwardRefusals, PointersNullOrMisaligned) {
   expectRefused([](kda_forward_args &a) {
     a.workspace = static_cast<char *>(a.out) + 4;
   }, "workspace is not 16-byte aligned");
+  expectRefused([](kda_forward_args &a) { a.workspace_bytes = -1; },
+                "workspace_bytes is -1 (a size: >= 0)");
 }
 
 // The kernels take their tensors as disjoint: one they write (out, the

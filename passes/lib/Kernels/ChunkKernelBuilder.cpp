@@ -667,6 +667,10 @@ warpgroupScanAtoms(const TargetInfo &target, std::string &why) {
   const MmaAtom *n64 = findWarpgroupAtom(target.chip, 64, why);
   const MmaAtom *n128 =
       n64 ? findWarpgroupAtom(target.chip, 128, why) : nullptr;
+  // An emulator runs its chip's atoms: say which, so that a refusal for
+  // emu does not read as one for another target.
+  if (!n128 && target.chip != target.name)
+    why = (target.name + " runs " + target.chip + "'s atoms: " + why).str();
   return {n64, n128};
 }
 

@@ -328,9 +328,10 @@ typedef struct kda_forward_args {
   int64_t num_tokens;                  /* T */
   const int32_t *query_start_loc;      /* [N+1] (vLLM's cu_seqlens) */
   const int32_t *query_start_loc_host; /* [N+1], host copy: validated */
-  const int32_t *slots;                /* [N] state slot of each row */
-  const int32_t *slots_host;           /* [N], host copy: validated (in the
-                                          pool; no real slot named twice) */
+  const int32_t *slots;                /* [N] state slot of each row;
+                                          [N, spec_tokens] when > 1 */
+  const int32_t *slots_host;           /* the same, host copy: validated (in
+                                          the pool; no real slot named twice) */
   kda_padding padding;                 /* which slots mark padding rows */
   const uint8_t *has_initial_state;    /* [N]: 0 starts from zeros */
   const uint8_t *has_initial_state_host; /* [N] host copy or null; when

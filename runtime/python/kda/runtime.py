@@ -113,7 +113,8 @@ def _host_address(array, what, dtype, count):
     length = memoryview(array).nbytes // itemsize
     if length < count:
         raise ValueError(f"{what}: {count} elements needed (the batch's "
-                         f"rows), {length} given")
+                         f"rows, times spec_tokens for speculative slots), "
+                         f"{length} given")
     if hasattr(array, "ctypes"):  # numpy
         if not array.flags["C_CONTIGUOUS"]:
             raise ValueError(f"{what}: a contiguous array is expected")
@@ -144,8 +145,11 @@ def forward_args(*, num_decodes, num_decode_tokens, num_prefills, num_tokens,
     a.query_start_loc_host = _host_address(query_start_loc_host,
                                            "query_start_loc_host",
                                            ctypes.c_int32, rows + 1)
+    # Speculative rows name a slot a token: slots is [N, spec_tokens] (the
+    # runtime's slotsPerRow).
+    slots_per_row = spec_tokens if spec_tokens > 1 else 1
     a.slots_host = _host_address(slots_host, "slots_host", ctypes.c_int32,
-                                 rows)
+                                 rows * slots_per_row)
     a.has_initial_state_host = _host_address(
         has_initial_state_host, "has_initial_state_host", ctypes.c_uint8,
         rows)

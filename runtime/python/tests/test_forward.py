@@ -365,6 +365,11 @@ class KernelVariants(unittest.TestCase):
                                     r"num_accepted_tokens\[1\] is 4"):
             kda.validate(kernel, b.args(
                 2, num_accepted_tokens_host=np.array([1, 4], np.int32)))
+        # A speculative call's slots are [N, spec_tokens]: a host copy of N
+        # rows' worth (or one entry short) would be read past its end.
+        with self.assertRaisesRegex(ValueError,
+                                    "slots_host: 6 elements needed"):
+            b.args(2, slots_host=np.ascontiguousarray(b.slots.reshape(-1)[:5]))
 
     def test_negative_padding_makes_slot_zero_a_real_slot(self):
         for target, kernel in self.kernels("k3_negative"):
