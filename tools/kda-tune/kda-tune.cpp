@@ -230,36 +230,64 @@ std::string verifyPipeline(RecurrentOp op, const rules::ConfigValues &c,
   return "";
 }
 
-/// The chunk scan kernel of `op` built for `t` in a scratch module, with
-/// row pipeline depth `stages` (none: the builder's default) and `blockV`
-/// state columns a workgroup. On success,
-/// `tile` and `lds` are the kernel's kda.tile and dynamic LDS bytes and
-/// `pipeline` its kda.verified_pipeline (empty at depth 1); on failure the
-/// builder's diagnostic (the verifier's rule for a rejected depth).
+/// The chunk kernel of `op`'s `stage` built for `t` in a scratch module:
+/// a scan with row pipeline depth `stages` (none: the builder's default)
+/// and `blockV` state columns a workgroup, or the prep (neither). On
+/// success, `stages`, `waves`, `chunkSize` and `lds` are the kernel's
+/// (kda.tile, dynamic LDS bytes) and `pipeline` its kda.verified_pipeline
+/// (empty at depth 1); on failure the builder's diagnostic (the verifier's
+/// rule for a rejected depth).
 struct ScanVerdict {
   bool accepted = false;
   std::string message;
-  int64_t stages = 0, lds = 0, waves = 0;
+  int64_t stages = 0, lds = 0, waves = 0, chunkSize = 0;
   std::string pipeline;
 };
 
-ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
-                           int64_t blockV, const TargetInfo &t) {
+/// The stage kda-decompose would make of `op` (with `chunkSize`, `stages`
+/// and `blockV` where given), beside it; the caller erases it.
+ChunkStageOp makeStage(ChunkOp op, ChunkStage stage, IntegerAttr chunkSize,
+                       IntegerAttr stages, std::optional<int64_t> blockV) {
+  OpBuilder at(op);
+  return ChunkStageOp::create(
+      at, op.getLoc(), op.getLayer(), op.getConfigAttr(), op.getQ(), op.getK(),
+      op.getV(), op.getG(), op.getBeta(), op.getALog(), op.getDtBias(),
+      op.getCuSeqlens(), op.getSlots(), op.getHasInitialState(), op.getState(),
+      op.getO(), chunkSize, stage, stages,
+      blockV ? at.getI64IntegerAttr(*blockV) : IntegerAttr(),
+      /*segment_chunks=*/IntegerAttr(), op.getWarpgroupScan());
+}
+
+/// `op`'s chunk size on `t`: its own, else the one kda-lower-to-gpu gives
+/// the layer there (defaultChunkSize over its prep and every scan block at
+/// the layer's scan_stages), so that each block's depths are listed at the
+/// size kda-compile builds them.
+IntegerAttr layerChunkSize(ChunkOp op, const TargetInfo &t) {
+  if (IntegerAttr own = op.getChunkSizeAttr())
+    return own;
+  SmallVector<ChunkStageOp> stages = {makeStage(
+      op, ChunkStage::Prep, IntegerAttr(), IntegerAttr(), std::nullopt)};
+  for (int64_t bv : op.getScanBlocks())
+    stages.push_back(makeStage(op, ChunkStage::Scan, IntegerAttr(),
+                               op.getScanStagesAttr(), bv));
+  const int64_t size = defaultChunkSize(stages, t);
+  for (ChunkStageOp stage : stages)
+    stage.erase();
+  return Builder(op.getContext()).getI64IntegerAttr(size);
+}
+
+ScanVerdict buildChunkStage(ChunkOp op, ChunkStage stage,
+                            std::optional<int64_t> stages,
+                            std::optional<int64_t> blockV,
+                            const TargetInfo &t) {
   MLIRContext *ctx = op.getContext();
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(op.getLoc());
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(scratch->getBody());
   auto gm = gpu::GPUModuleOp::create(b, op.getLoc(), "scratch");
-  // The scan stage kda-decompose would make of `op`, beside it while built.
-  OpBuilder at(op);
-  auto scan = ChunkStageOp::create(
-      at, op.getLoc(), op.getLayer(), op.getConfigAttr(), op.getQ(), op.getK(),
-      op.getV(), op.getG(), op.getBeta(), op.getALog(), op.getDtBias(),
-      op.getCuSeqlens(), op.getSlots(), op.getHasInitialState(), op.getState(),
-      op.getO(), op.getChunkSizeAttr(), ChunkStage::Scan,
-      stages ? at.getI64IntegerAttr(*stages) : IntegerAttr(),
-      at.getI64IntegerAttr(blockV), /*segment_chunks=*/IntegerAttr(),
-      op.getWarpgroupScan());
+  auto scan =
+      makeStage(op, stage, layerChunkSize(op, t),
+                stages ? b.getI64IntegerAttr(*stages) : IntegerAttr(), blockV);
   ScanVerdict v;
   {
     ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {
@@ -271,8 +299,10 @@ ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
     if (succeeded(fn)) {
       v.accepted = true;
       auto tile = (*fn)->getAttrOfType<DictionaryAttr>("kda.tile");
-      v.stages = cast<IntegerAttr>(tile.get("scan_stages")).getInt();
+      if (auto depth = tile.getAs<IntegerAttr>("scan_stages"))
+        v.stages = depth.getInt();
       v.waves = cast<IntegerAttr>(tile.get("waves")).getInt();
+      v.chunkSize = cast<IntegerAttr>(tile.get("chunk_size")).getInt();
       v.lds = (*fn)->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes").getInt();
       if (auto p = (*fn)->getAttrOfType<StringAttr>("kda.verified_pipeline"))
         v.pipeline = p.str();
@@ -287,12 +317,21 @@ ScanVerdict buildChunkScan(ChunkOp op, std::optional<int64_t> stages,
 /// Lists the chunk scan's row pipeline depths of `op` on `t`, for each of
 /// its column blocks (kda-decompose's alternatives, scan_block_v).
 void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
+  // The prep first: a layer whose prep the target cannot hold is refused
+  // by kda-compile whatever its scans' depths.
+  const ScanVerdict prep =
+      buildChunkStage(op, ChunkStage::Prep, std::nullopt, std::nullopt, t);
+  if (!prep.accepted)
+    llvm::outs() << fn.getName() << " chunk prep on " << t.name
+                 << ": refused (kda-compile refuses the layer there): "
+                 << prep.message << "\n";
   for (int64_t bv : op.getScanBlocks()) {
-    const ScanVerdict dflt = buildChunkScan(op, std::nullopt, bv, t);
+    const ScanVerdict dflt =
+        buildChunkStage(op, ChunkStage::Scan, std::nullopt, bv, t);
     std::vector<std::pair<int64_t, ScanVerdict>> verdicts;
     unsigned accepted = 0;
     for (unsigned d : orDefault(scanStagesList, {1, 2, 3, 4})) {
-      verdicts.push_back({d, buildChunkScan(op, d, bv, t)});
+      verdicts.push_back({d, buildChunkStage(op, ChunkStage::Scan, d, bv, t)});
       accepted += verdicts.back().second.accepted;
     }
     llvm::outs() << fn.getName() << " chunk scan on " << t.name << ", block_v "
@@ -301,7 +340,8 @@ void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
     // The builder's wave count (not a tuning parameter).
     if (dflt.accepted)
       llvm::outs() << " (" << dflt.waves << " waves of " << t.waveSize
-                   << " threads, fixed)";
+                   << " threads, fixed; chunk_size " << dflt.chunkSize
+                   << (op.getChunkSizeAttr() ? "" : ", the target's") << ")";
     llvm::outs() << "\n";
     for (auto &[d, v] : verdicts) {
       const char *mark = dflt.accepted && dflt.stages == d ? " (default)" : "";

@@ -12,18 +12,19 @@
 // RUN: kda-tune %s --target=sm_90 --list | FileCheck %s --check-prefix=SM90
 // RUN: kda-tune %s --target=emu32 --list --scan-stages=2,4 | FileCheck %s --check-prefix=EMU32
 
-// GFX942: prefill64 chunk scan on gfx942, block_v 16: 2 depths accepted, 2 rejected (8 waves of 64 threads, fixed)
+// GFX942: prefill64 chunk scan on gfx942, block_v 16: 2 depths accepted, 2 rejected (8 waves of 64 threads, fixed; chunk_size 64)
 // GFX942-NEXT: accepted: scan_stages 1 (default): 55296 bytes of dynamic LDS, rows staged in the chunk loop
 // GFX942-NEXT: accepted: scan_stages 2: 56320 bytes of dynamic LDS, scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte 15360, staged copies, verified for gfx942
 // GFX942-NEXT: rejected: scan_stages 3: 'kda.chunk_stage' op scan pipeline rejected on gfx942: R6: the kernel needs 69632 bytes of LDS (@candidate_scan_rows 3 x 20480 in the dynamic shared memory, gpu.dynamic_shared_memory of 69632 bytes) but gfx942 has 65536 (pipeline 'scan_rows' at depth 3)
 // GFX942-NEXT: rejected: scan_stages 4: {{.*}} R6: the kernel needs 90112 bytes {{.*}} (pipeline 'scan_rows' at depth 4)
+// GFX942-NEXT: prefill256 chunk prep on gfx942: refused (kda-compile refuses the layer there): {{.*}} the prep kernel needs 88832 bytes of LDS, more than gfx942's 65536 (chunk_size = 64, head_k = 256); it fits at chunk_size = 32
 // GFX942-NEXT: prefill256 chunk scan on gfx942, block_v 16: 1 depths accepted, 3 rejected
 // GFX942-NEXT: accepted: scan_stages 1 (default): 46080 bytes of dynamic LDS, rows staged in the chunk loop
 // GFX942-NEXT: rejected: scan_stages 2: {{.*}} R6: the kernel needs 159744 bytes {{.*}} but gfx942 has 65536 (pipeline 'scan_rows' at depth 2)
 // GFX942-NEXT: rejected: scan_stages 3: {{.*}} R6: {{.*}} (pipeline 'scan_rows' at depth 3)
 // GFX942-NEXT: rejected: scan_stages 4: {{.*}} R6: {{.*}} (pipeline 'scan_rows' at depth 4)
 
-// GFX950: prefill64 chunk scan on gfx950, block_v 16: 4 depths accepted, 0 rejected (8 waves of 64 threads, fixed)
+// GFX950: prefill64 chunk scan on gfx950, block_v 16: 4 depths accepted, 0 rejected (8 waves of 64 threads, fixed; chunk_size 64)
 // GFX950: accepted: scan_stages 4: 132096 bytes of dynamic LDS, scan_rows: depth 4, 4 slots of 20480 bytes at dynamic LDS byte 50176, staged copies, verified for gfx950
 // GFX950-NEXT: prefill256 chunk scan on gfx950, block_v 16: 2 depths accepted, 2 rejected
 // GFX950-NEXT: accepted: scan_stages 1 (default)
@@ -31,16 +32,21 @@
 // GFX950-NEXT: rejected: scan_stages 3: {{.*}} R6: the kernel needs 229376 bytes {{.*}} but gfx950 has 163840 (pipeline 'scan_rows' at depth 3)
 // GFX950-NEXT: rejected: scan_stages 4: {{.*}} R6: {{.*}} (pipeline 'scan_rows' at depth 4)
 
-// SM90: prefill64 chunk scan on sm_90, block_v 16: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed)
+// SM90: prefill64 chunk scan on sm_90, block_v 16: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed; chunk_size 64)
 // SM90: accepted: scan_stages 2: 91136 bytes of dynamic LDS, scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte 50176, async copies, verified for sm_90
 // SM90: prefill256 chunk scan on sm_90, block_v 16: 3 depths accepted, 1 rejected
 // SM90: accepted: scan_stages 3: 229376 bytes of dynamic LDS, scan_rows: depth 3, 3 slots of 69632 bytes at dynamic LDS byte 20480, async copies, verified for sm_90
 // SM90-NEXT: rejected: scan_stages 4: {{.*}} R6: the kernel needs 299008 bytes {{.*}} but sm_90 has 232448 (pipeline 'scan_rows' at depth 4)
 
-// SM90: prefill_v32 chunk scan on sm_90, block_v 16: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed)
-// SM90: prefill_v32 chunk scan on sm_90, block_v 32: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed)
+// SM90: prefill_v32 chunk scan on sm_90, block_v 16: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed; chunk_size 64)
+// SM90: prefill_v32 chunk scan on sm_90, block_v 32: 4 depths accepted, 0 rejected (8 waves of 32 threads, fixed; chunk_size 64)
 // SM90-NEXT: accepted: scan_stages 1 (default): 123136 bytes of dynamic LDS, rows staged in the chunk loop
-// GFX942: prefill_v32 chunk scan on gfx942, block_v 32: {{.*}} (8 waves of 64 threads, fixed)
+// GFX942: prefill_v32 chunk scan on gfx942, block_v 32: {{.*}} (8 waves of 64 threads, fixed; chunk_size 64)
+
+// Without chunk_size, the size the target takes (kda-lower-to-gpu's
+// default): 32 on gfx942 at head_k 256, 64 on sm_90.
+// GFX942: prefill256_auto chunk scan on gfx942, block_v 16: {{.*}} chunk_size 32, the target's)
+// SM90: prefill256_auto chunk scan on sm_90, block_v 16: {{.*}} chunk_size 64, the target's)
 
 // EMU32: prefill64 chunk scan on emu32, block_v 16: 2 depths accepted, 0 rejected
 // EMU32-NEXT: accepted: scan_stages 2: {{.*}} async copies, verified for emu32
@@ -59,5 +65,9 @@ func.func @prefill256(%q: memref<?x1x256xbf16>, %k: memref<?x1x256xbf16>, %v: me
 }
 func.func @prefill_v32(%q: memref<?x1x64xbf16>, %k: memref<?x1x64xbf16>, %v: memref<?x1x32xbf16>, %g: memref<?x1x64xbf16>, %beta: memref<?x1xbf16>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x1x64x32xf32>, %o: memref<?x1x32xbf16>) {
   kda.chunk #lv32 q(%q : memref<?x1x64xbf16>) k(%k : memref<?x1x64xbf16>) v(%v : memref<?x1x32xbf16>) g(%g : memref<?x1x64xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x64x32xf32>) out(%o : memref<?x1x32xbf16>) {chunk_size = 64 : i64}
+  return
+}
+func.func @prefill256_auto(%q: memref<?x1x256xbf16>, %k: memref<?x1x256xbf16>, %v: memref<?x1x16xbf16>, %g: memref<?x1x256xbf16>, %beta: memref<?x1xbf16>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x1x256x16xf32>, %o: memref<?x1x16xbf16>) {
+  kda.chunk #l256 q(%q : memref<?x1x256xbf16>) k(%k : memref<?x1x256xbf16>) v(%v : memref<?x1x16xbf16>) g(%g : memref<?x1x256xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x256x16xf32>) out(%o : memref<?x1x16xbf16>)
   return
 }
