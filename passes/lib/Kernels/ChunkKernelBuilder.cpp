@@ -742,13 +742,20 @@ static LogicalResult planQuietly(ChunkStageOp op, const TargetInfo &target,
 /// The chunk sizes the ops take (their verifiers), largest first.
 constexpr int64_t kChunkSizes[] = {64, 32, 16};
 
+/// A detached copy of `op` at chunk size `c`, to judge a size by; the
+/// caller destroys it.
+static ChunkStageOp cloneAtChunkSize(ChunkStageOp op, int64_t c) {
+  auto copy = cast<ChunkStageOp>(op->clone());
+  copy.setChunkSizeAttr(
+      IntegerAttr::get(IntegerType::get(op.getContext(), 64), c));
+  return copy;
+}
+
 /// Whether `op`'s stage, or with `asPrep` its layer's prep, plans on
 /// `target` at chunk size `c`, its diagnostics kept quiet.
 static bool plansAt(ChunkStageOp op, const TargetInfo &target, int64_t c,
                     bool asPrep) {
-  auto copy = cast<ChunkStageOp>(op->clone());
-  copy.setChunkSizeAttr(
-      IntegerAttr::get(IntegerType::get(op.getContext(), 64), c));
+  ChunkStageOp copy = cloneAtChunkSize(op, c);
   if (asPrep) {
     copy.setStage(ChunkStage::Prep);
     copy.removeBlockVAttr();
@@ -4735,9 +4742,7 @@ static bool scanBuildsAt(ArrayRef<ChunkStageOp> stages,
     if (op.getStage() != ChunkStage::Scan)
       continue;
     anyScan = true;
-    auto copy = cast<ChunkStageOp>(op->clone());
-    copy.setChunkSizeAttr(
-        IntegerAttr::get(IntegerType::get(op.getContext(), 64), c));
+    ChunkStageOp copy = cloneAtChunkSize(op, c);
     const bool builds = chooseChunkScan(copy, target).kind == ScanChoice::Build;
     copy->destroy();
     if (builds)
