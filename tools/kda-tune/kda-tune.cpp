@@ -244,20 +244,6 @@ struct ScanVerdict {
   std::string pipeline;
 };
 
-/// The stage kda-decompose would make of `op` (with `chunkSize`, `stages`
-/// and `blockV` where given), beside it; the caller erases it.
-ChunkStageOp makeStage(ChunkOp op, ChunkStage stage, IntegerAttr chunkSize,
-                       IntegerAttr stages, std::optional<int64_t> blockV) {
-  OpBuilder at(op);
-  return ChunkStageOp::create(
-      at, op.getLoc(), op.getLayer(), op.getConfigAttr(), op.getQ(), op.getK(),
-      op.getV(), op.getG(), op.getBeta(), op.getALog(), op.getDtBias(),
-      op.getCuSeqlens(), op.getSlots(), op.getHasInitialState(), op.getState(),
-      op.getO(), chunkSize, stage, stages,
-      blockV ? at.getI64IntegerAttr(*blockV) : IntegerAttr(),
-      /*segment_chunks=*/IntegerAttr(), op.getWarpgroupScan());
-}
-
 /// `op`'s chunk size on `t`: its own, else the one kda-lower-to-gpu gives
 /// the layer there (defaultChunkSize over its prep and every scan block at
 /// the layer's scan_stages), so that each block's depths are listed at the
@@ -265,11 +251,14 @@ ChunkStageOp makeStage(ChunkOp op, ChunkStage stage, IntegerAttr chunkSize,
 IntegerAttr layerChunkSize(ChunkOp op, const TargetInfo &t) {
   if (IntegerAttr own = op.getChunkSizeAttr())
     return own;
-  SmallVector<ChunkStageOp> stages = {makeStage(
-      op, ChunkStage::Prep, IntegerAttr(), IntegerAttr(), std::nullopt)};
+  OpBuilder b(op);
+  SmallVector<ChunkStageOp> stages = {
+      createChunkStage(b, op, ChunkStage::Prep, IntegerAttr(), IntegerAttr(),
+                       std::nullopt, IntegerAttr())};
   for (int64_t bv : op.getScanBlocks())
-    stages.push_back(makeStage(op, ChunkStage::Scan, IntegerAttr(),
-                               op.getScanStagesAttr(), bv));
+    stages.push_back(createChunkStage(b, op, ChunkStage::Scan, IntegerAttr(),
+                                      op.getScanStagesAttr(), bv,
+                                      IntegerAttr()));
   const int64_t size = defaultChunkSize(stages, t);
   for (ChunkStageOp stage : stages)
     stage.erase();
@@ -286,8 +275,9 @@ ScanVerdict buildChunkStage(ChunkOp op, ChunkStage stage,
   b.setInsertionPointToEnd(scratch->getBody());
   auto gm = gpu::GPUModuleOp::create(b, op.getLoc(), "scratch");
   auto scan =
-      makeStage(op, stage, layerChunkSize(op, t),
-                stages ? b.getI64IntegerAttr(*stages) : IntegerAttr(), blockV);
+      createChunkStage(b, op, stage, layerChunkSize(op, t),
+                       stages ? b.getI64IntegerAttr(*stages) : IntegerAttr(),
+                       blockV, IntegerAttr());
   ScanVerdict v;
   {
     ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &d) {

@@ -679,8 +679,8 @@ warpgroupScanAtoms(const TargetInfo &target, std::string &why) {
 LogicalResult planWarpgroupScan(ChunkStageOp op, ChunkPlan &p,
                                 const TargetInfo &target) {
   auto refuse = [&]() {
-    return op.emitOpError() << "warpgroup_scan (block_v " << p.blockV << ", "
-                            << target.name << "): ";
+    return emitStageError(op) << "warpgroup_scan (block_v " << p.blockV << ", "
+                              << target.name << "): ";
   };
   std::string why;
   auto [n64, n128] = warpgroupScanAtoms(target, why);
@@ -796,8 +796,8 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
   std::string why;
   p.atom = chooseAtom(target, p.C, p.K, why);
   if (!p.atom)
-    return op.emitOpError() << "cannot build the chunk kernels on "
-                            << target.name << ": " << why;
+    return emitStageError(op) << "cannot build the chunk kernels on "
+                              << target.name << ": " << why;
   // Measured on the H200 (2026-12-02, one call, alternating, two rounds):
   // sm_90's prep at 8 words of padding (its derived value) against 4, 1 x
   // 8192 H32 0.675 -> 0.630 ms, 4 x 4096 1.322 -> 1.231, 1 x 32768 H8
@@ -823,7 +823,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
         return failure();
     } else if (!planRegisterScan(p, target)) {
       if (p.segmented())
-        return op.emitOpError()
+        return emitStageError(op)
                << "the " << stringifyChunkStage(p.stage)
                << " stage runs the register scan, which " << target.name
                << " cannot hold at block_v " << p.blockV
@@ -855,19 +855,20 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
         staged >= std::min<int64_t>(held, kPrepWorkgroupsPerSM) && staged >= 1;
   }
   if (p.threads() > target.maxWorkgroupSize)
-    return op.emitOpError() << p.waves << " waves of " << p.waveSize
-                            << " exceed " << target.name
-                            << "'s workgroup size";
+    return emitStageError(op)
+           << p.waves << " waves of " << p.waveSize << " exceed " << target.name
+           << "'s workgroup size";
   int64_t lds = 4 * p.ldsFloats();
   // A pipelined scan's LDS is the verifier's to judge (R6 counts the ring
   // with every other allocation and names the pipeline and depth).
   if (lds > int64_t(target.ldsBytes) && !p.pipelined()) {
-    InFlightDiagnostic diag =
-        op.emitOpError() << "the " << stringifyChunkStage(op.getStage())
-                         << " kernel needs " << lds
-                         << " bytes of LDS, more than " << target.name << "'s "
-                         << target.ldsBytes << " (chunk_size = " << p.C
-                         << ", head_k = " << p.K << ")";
+    InFlightDiagnostic diag = emitStageError(op)
+                              << "the " << stringifyChunkStage(op.getStage())
+                              << " kernel needs " << lds
+                              << " bytes of LDS, more than " << target.name
+                              << "'s " << target.ldsBytes
+                              << " (chunk_size = " << p.C
+                              << ", head_k = " << p.K << ")";
     if (int64_t fits = fittingChunkSize(op, target, p.C))
       diag << "; it fits at chunk_size = " << fits
            << " (leave chunk_size out for the largest that fits each target)";
@@ -3554,8 +3555,8 @@ LogicalResult ChunkEmitter::emitChunkPipeline(Value chunks) {
   if (failed(schedule))
     return failure();
   if (std::optional<PipelineHazard> hazard = findPipelineHazard(*schedule))
-    return op.emitOpError() << "scan pipeline rejected on " << target.name
-                            << ": " << hazard->message;
+    return emitStageError(op) << "scan pipeline rejected on " << target.name
+                              << ": " << hazard->message;
   return success();
 }
 
@@ -4595,6 +4596,35 @@ SmallVector<KernelArg> chunkStageAbi(ChunkStageOp op) {
 }
 
 } // namespace
+
+ChunkStageOp mlir::kda::createChunkStage(OpBuilder &builder, ChunkOp chunk,
+                                         ChunkStage stage,
+                                         IntegerAttr chunkSize,
+                                         IntegerAttr scanStages,
+                                         std::optional<int64_t> blockV,
+                                         IntegerAttr segmentChunks) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(chunk);
+  Location loc = FusedLoc::get(chunk.getContext(), {chunk.getLoc()},
+                               builder.getStringAttr(kChunkOrigin));
+  return ChunkStageOp::create(
+      builder, loc, chunk.getLayer(), chunk.getConfigAttr(), chunk.getQ(),
+      chunk.getK(), chunk.getV(), chunk.getG(), chunk.getBeta(),
+      chunk.getALog(), chunk.getDtBias(), chunk.getCuSeqlens(),
+      chunk.getSlots(), chunk.getHasInitialState(), chunk.getState(),
+      chunk.getO(), chunkSize, stage, scanStages,
+      blockV ? builder.getI64IntegerAttr(*blockV) : IntegerAttr(),
+      segmentChunks, chunk.getWarpgroupScan());
+}
+
+InFlightDiagnostic mlir::kda::emitStageError(ChunkStageOp op) {
+  auto fused = dyn_cast<FusedLoc>(op.getLoc());
+  auto origin =
+      fused ? dyn_cast_or_null<StringAttr>(fused.getMetadata()) : StringAttr();
+  if (origin && origin.getValue() == kChunkOrigin)
+    return mlir::emitError(op.getLoc()) << "'" << kChunkOrigin << "' op ";
+  return op.emitOpError();
+}
 
 const char *mlir::kda::chunkStageKind(ChunkStage stage) {
   switch (stage) {

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "kda/Dialect/KDA/KDAOps.h"
+#include "kda/Passes/ChunkKernelBuilder.h"
 #include "kda/Passes/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -51,14 +52,8 @@ struct DecomposeChunk : OpRewritePattern<ChunkOp> {
     IntegerAttr segments =
         segmentChunks ? rewriter.getI64IntegerAttr(segmentChunks) : nullptr;
     auto stage = [&](ChunkStage kind, std::optional<int64_t> blockV) {
-      ChunkStageOp::create(
-          rewriter, op.getLoc(), op.getLayer(), op.getConfigAttr(), op.getQ(),
-          op.getK(), op.getV(), op.getG(), op.getBeta(), op.getALog(),
-          op.getDtBias(), op.getCuSeqlens(), op.getSlots(),
-          op.getHasInitialState(), op.getState(), op.getO(),
-          op.getChunkSizeAttr(), kind, op.getScanStagesAttr(),
-          blockV ? rewriter.getI64IntegerAttr(*blockV) : IntegerAttr(),
-          segments, op.getWarpgroupScan());
+      createChunkStage(rewriter, op, kind, op.getChunkSizeAttr(),
+                       op.getScanStagesAttr(), blockV, segments);
     };
     stage(ChunkStage::Prep, std::nullopt);
     // One scan per column block (ChunkOp::getScanBlocks). Measured on the

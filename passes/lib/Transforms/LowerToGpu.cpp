@@ -159,7 +159,7 @@ struct KdaLowerToGpuPass
                                     : any(ScanChoice::Unfit) ? ScanChoice::Unfit
                                                              : ScanChoice::Slow;
       if (keep == ScanChoice::Slow) {
-        InFlightDiagnostic diag = scans.front().first.emitOpError()
+        InFlightDiagnostic diag = emitStageError(scans.front().first)
                                   << "no scan of the layer is built for "
                                   << info.name << ":";
         for (auto [i, c] : llvm::enumerate(scans))
