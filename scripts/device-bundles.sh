@@ -39,7 +39,7 @@ for pair in "decode-bench:tune-candidates" "decode-bf16-state:tune-candidates-bf
     --lds-stages=0 --candidates="$out/$dir" > "$out/$dir.txt"
   # The runtime loads the cubin; the candidates' PTX (~0.1 MB a kernel)
   # would only weigh on the 64 MiB the device call carries.
-  rm -f "$out/$dir/sm_90/kda_kernels.ptx"
+  find "$out/$dir" -name kda_kernels.ptx -delete
 done
 "$bin/kda-compile" "$root/test/device/decode-bench.mlir" --targets=sm_90 \
   --config-table="$root/examples/config-table.json" -o "$out/decode-tuned"

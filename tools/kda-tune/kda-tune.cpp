@@ -80,6 +80,11 @@ static cl::opt<std::string>
     timesFile("times", cl::cat(tuneCategory),
               cl::desc("kda-bench --all-kernels JSON of the candidates bundle"),
               cl::init(""));
+static cl::opt<unsigned> batchSize(
+    "batch", cl::cat(tuneCategory),
+    cl::desc("candidates compiled together into one code object, with a "
+             "progress line each (--candidates, --static)"),
+    cl::init(32));
 static cl::opt<bool>
     staticChoice("static", cl::cat(tuneCategory),
                  cl::desc("choose by static figures (no hardware at hand)"));
@@ -451,14 +456,6 @@ OwningOpRef<ModuleOp> candidateModule(ModuleOp spec, std::vector<Tuned> &all,
   return m;
 }
 
-/// Candidates compiled together for --static: the figures need no common
-/// bundle, and batches give progress output (a module of every candidate -
-/// 1012 for test/device/decode-bench.mlir on gfx942 - had not finished,
-/// silently, after 15 minutes on 2 cores; in batches they take 4.6).
-constexpr size_t kStaticBatch = 32;
-
-/// --static: the candidates compiled in batches into a scratch folder under
-/// `dir`, their static figures recorded; progress on stderr.
 /// Each candidate's static figures from the compiled kernels of its name.
 void recordFigures(std::vector<Tuned> &all,
                    ArrayRef<CompiledKernel> kernels) {
@@ -469,47 +466,62 @@ void recordFigures(std::vector<Tuned> &all,
           c.figures = k.figures;
 }
 
-LogicalResult compileStaticFigures(ModuleOp spec, std::vector<Tuned> &all,
-                                   const TargetInfo &t, StringRef dir) {
+/// Compiles every accepted candidate for `t` into `dir`, a batch of
+/// --batch a code object (`dir`/batch<first>/<target>/...: a bundle
+/// may hold several, each kernel naming its own), their static figures
+/// recorded; a progress line on stderr per batch.
+LogicalResult compileInBatches(ModuleOp spec, std::vector<Tuned> &all,
+                               const TargetInfo &t, StringRef dir,
+                               std::vector<CompiledKernel> &kernels) {
   size_t total = 0;
   for (Tuned &tu : all)
     total += tu.accepted.size();
-  Toolchain tools = Toolchain::fromEnvironment();
-  const auto start = std::chrono::steady_clock::now();
-  size_t done = 0;
-  for (size_t first = 0; first < total; first += kStaticBatch) {
-    OwningOpRef<ModuleOp> m = candidateModule(spec, all, first, kStaticBatch);
-    SmallString<128> sub(dir);
-    llvm::sys::path::append(sub, llvm::formatv("batch{0}", first).str());
-    llvm::sys::fs::create_directories(sub);
-    std::vector<CompiledKernel> kernels;
-    const bool compiled = succeeded(compileForTarget(*m, t, tools, sub, kernels));
-    llvm::sys::fs::remove_directories(sub);
-    if (!compiled)
-      break;
-    recordFigures(all, kernels);
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    llvm::errs() << llvm::formatv(
-        "kda-tune: {0} of {1} candidates compiled for {2} ({3:F0} s)\n",
-        std::min(first + kStaticBatch, total), total, t.name, secs);
-    done = std::min(first + kStaticBatch, total);
-  }
-  if (!tools.scratchDir.empty())
-    llvm::sys::fs::remove_directories(tools.scratchDir);
-  return success(done == total);
-}
-
-LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
-                                const TargetInfo &t, StringRef dir,
-                                std::vector<CompiledKernel> &kernels) {
-  OwningOpRef<ModuleOp> m = candidateModule(spec, all);
   Toolchain tools = Toolchain::fromEnvironment();
   llvm::scope_exit removeScratch([&] {
     if (!tools.scratchDir.empty())
       llvm::sys::fs::remove_directories(tools.scratchDir);
   });
+  // Batches, not one module of every candidate: 1012 of them
+  // (test/device/decode-bench.mlir on gfx942) had not finished, silently,
+  // after 15 minutes on 2 cores; in batches of 32 they took 4.6.
+  const size_t batch = batchSize;
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t first = 0; first < total; first += batch) {
+    OwningOpRef<ModuleOp> m = candidateModule(spec, all, first, batch);
+    const std::string folder = llvm::formatv("batch{0}", first).str();
+    SmallString<128> sub(dir);
+    llvm::sys::path::append(sub, folder);
+    const size_t before = kernels.size();
+    if (failed(compileForTarget(*m, t, tools, sub, kernels)))
+      return failure();
+    for (CompiledKernel &k : llvm::drop_begin(kernels, before)) {
+      k.file = folder + "/" + k.file;
+      if (!k.extraFile.empty())
+        k.extraFile = folder + "/" + k.extraFile;
+    }
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    llvm::errs() << llvm::formatv(
+        "kda-tune: {0} of {1} candidates compiled for {2} ({3:F0} s)\n",
+        std::min(first + batch, total), total, t.name, secs);
+  }
+  recordFigures(all, kernels);
+  return success();
+}
+
+/// --static: the candidates compiled into a scratch folder `dir` for their
+/// static figures.
+LogicalResult compileStaticFigures(ModuleOp spec, std::vector<Tuned> &all,
+                                   const TargetInfo &t, StringRef dir) {
+  std::vector<CompiledKernel> kernels;
+  return compileInBatches(spec, all, t, dir, kernels);
+}
+
+/// --candidates: one bundle of every candidate for kda-bench --all-kernels.
+LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
+                                const TargetInfo &t, StringRef dir,
+                                std::vector<CompiledKernel> &kernels) {
   // Written whole or not at all, never over a folder of the user's
   // (BundleOutput.h).
   StagedBundle bundle;
@@ -517,7 +529,7 @@ LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
     llvm::errs() << "kda-tune: --candidates " << dir << ": " << why << "\n";
     return failure();
   }
-  if (failed(compileForTarget(*m, t, tools, bundle.stagingDir(), kernels)) ||
+  if (failed(compileInBatches(spec, all, t, bundle.stagingDir(), kernels)) ||
       failed(writeManifest(bundle.stagingDir(),
                            llvm::sys::path::filename(specFile), kernels,
                            /*planner=*/std::nullopt)))
@@ -526,7 +538,6 @@ LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
     llvm::errs() << "kda-tune: " << why << "\n";
     return failure();
   }
-  recordFigures(all, kernels);
   return success();
 }
 
@@ -813,6 +824,11 @@ int main(int argc, char **argv) {
                     "--times=FILE --table=T, --static --table=T\n";
     return 2;
   }
+  if (batchSize == 0) {
+    llvm::errs() << "kda-tune: --batch is 0 (candidates a code object: >= "
+                    "1)\n";
+    return 2;
+  }
   std::vector<Bucket> buckets;
   if (!parseBuckets(buckets) || !checkSearchValues())
     return 2;
@@ -863,9 +879,6 @@ int main(int argc, char **argv) {
 
   std::vector<CompiledKernel> kernels;
   if (!candidatesDir.empty()) {
-    llvm::errs() << "kda-tune: compiling every candidate into one bundle "
-                    "for kda-bench (one module: no progress until it is "
-                    "done)\n";
     if (failed(compileCandidates(*spec, all, *target, candidatesDir, kernels)))
       return 1;
     llvm::outs() << "kda-tune: " << kernels.size() << " candidate kernels in "

@@ -24,9 +24,14 @@
 // The static model prefers direct token loads to the LDS token ring.
 // RUN: rm -f %t.direct.json && kda-tune %s --target=gfx942 --mma=0 --static --table=%t.direct.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1 --lds-stages=0,2 --buckets=1-65535 > %t.direct.log 2>&1
 // RUN: FileCheck %s --check-prefix=DIRECT --input-file=%t.direct.json
-// The measured path on the emulator: candidates, kda-bench --all-kernels,
-// the fastest per bucket into a table, compiled and run.
-// RUN: rm -rf %t.cand && kda-tune %s --target=emu32 --mma=0 --candidates=%t.cand --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0
+// The measured path on the emulator: candidates (in batches of 3, a code
+// object each, a progress line each), kda-bench --all-kernels over the
+// bundle's three code objects, the fastest per bucket into a table,
+// compiled and run.
+// RUN: rm -rf %t.cand && kda-tune %s --target=emu32 --mma=0 --candidates=%t.cand --batch=3 --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 2>&1 | FileCheck %s --check-prefix=CANDIDATES
+// RUN: FileCheck %s --check-prefix=CANDFILES --input-file=%t.cand/manifest.json
+// RUN: not kda-tune %s --target=emu32 --candidates=%t.zero --batch=0 2>&1 | FileCheck %s --check-prefix=BATCH0
+// RUN: not ls %t.zero
 // RUN: kda-bench --backend emu --bundle %t.cand --all-kernels --decode 1,2,5 --reps 1 --json %t.times.json
 // RUN: rm -f %t.measured.json && kda-tune %s --target=emu32 --mma=0 --times=%t.times.json --table=%t.measured.json --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 --buckets=1-2,3-65535
 // RUN: FileCheck %s --check-prefix=MEASURED --input-file=%t.measured.json
@@ -51,6 +56,17 @@
 
 // PROGRESS: kda-tune: [[N:[0-9]+]] of [[N]] candidates compiled for gfx942 ({{[0-9]+}} s)
 // PROGRESS: kda-tune: wrote {{[0-9]+}} entries to
+
+// CANDIDATES: kda-tune: 3 of 8 candidates compiled for emu32 ({{[0-9]+}} s)
+// CANDIDATES-NEXT: kda-tune: 6 of 8 candidates compiled for emu32
+// CANDIDATES-NEXT: kda-tune: 8 of 8 candidates compiled for emu32
+// CANDIDATES: kda-tune: 8 candidate kernels in
+
+// CANDFILES: "file": "batch0/emu32/kda_kernels.so"
+// CANDFILES: "file": "batch3/emu32/kda_kernels.so"
+// CANDFILES: "file": "batch6/emu32/kda_kernels.so"
+
+// BATCH0: kda-tune: --batch is 0 (candidates a code object: >= 1)
 
 // BENCH: decode_n64 {{.*}} ok
 // BENCH: mixed_padding {{.*}} ok
