@@ -309,6 +309,19 @@ ScanVerdict buildChunkStage(ChunkOp op, ChunkStage stage,
   return v;
 }
 
+/// What kda-lower-to-gpu makes of `op`'s scan of block `bv` at depth
+/// `stages` on `t` (chooseChunkScan), at the layer's chunk size.
+ScanChoice scanChoiceOf(ChunkOp op, int64_t bv, int64_t stages,
+                        const TargetInfo &t) {
+  OpBuilder b(op);
+  ChunkStageOp scan =
+      createChunkStage(b, op, ChunkStage::Scan, layerChunkSize(op, t),
+                       b.getI64IntegerAttr(stages), bv, IntegerAttr());
+  ScanChoice choice = chooseChunkScan(scan, t);
+  scan.erase();
+  return choice;
+}
+
 /// Lists the chunk scan's row pipeline depths of `op` on `t`, for each of
 /// its column blocks (kda-decompose's alternatives, scan_block_v).
 void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
@@ -326,8 +339,18 @@ void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
     std::vector<std::pair<int64_t, ScanVerdict>> verdicts;
     unsigned accepted = 0;
     for (unsigned d : orDefault(scanStagesList, {1, 2, 3, 4})) {
-      verdicts.push_back({d, buildChunkStage(op, ChunkStage::Scan, d, bv, t)});
-      accepted += verdicts.back().second.accepted;
+      // A form the target runs only slowly is left out by
+      // kda-lower-to-gpu (the layer refused where nothing else is built),
+      // however its build would go.
+      ScanVerdict v;
+      if (ScanChoice c = scanChoiceOf(op, bv, d, t); c.kind == ScanChoice::Slow)
+        v.message = "not built (kda-compile leaves it out, and refuses the "
+                    "layer where it leaves every block out): " +
+                    c.why;
+      else
+        v = buildChunkStage(op, ChunkStage::Scan, d, bv, t);
+      verdicts.push_back({d, v});
+      accepted += v.accepted;
     }
     llvm::outs() << fn.getName() << " chunk scan on " << t.name << ", block_v "
                  << bv << ": " << accepted << " depths accepted, "
@@ -467,7 +490,7 @@ void recordFigures(std::vector<Tuned> &all,
 }
 
 /// Compiles every accepted candidate for `t` into `dir`, a batch of
-/// --batch a code object (`dir`/batch<first>/<target>/...: a bundle
+/// --batch a code object (`dir`/<target>/batch<first>/...: a bundle
 /// may hold several, each kernel naming its own), their static figures
 /// recorded; a progress line on stderr per batch.
 LogicalResult compileInBatches(ModuleOp spec, std::vector<Tuned> &all,
@@ -488,16 +511,32 @@ LogicalResult compileInBatches(ModuleOp spec, std::vector<Tuned> &all,
   const auto start = std::chrono::steady_clock::now();
   for (size_t first = 0; first < total; first += batch) {
     OwningOpRef<ModuleOp> m = candidateModule(spec, all, first, batch);
+    // Compiled beside the target's folder, then moved into it as
+    // <target>/batch<first>: a bundle holds only manifest.json and target
+    // folders (replaceableBundleOutput), so a later run may replace it.
     const std::string folder = llvm::formatv("batch{0}", first).str();
-    SmallString<128> sub(dir);
-    llvm::sys::path::append(sub, folder);
+    SmallString<128> compiled(dir), target(dir), placed;
+    llvm::sys::path::append(compiled, folder + ".partial");
+    llvm::sys::path::append(target, t.name);
+    placed = target;
+    llvm::sys::path::append(placed, folder);
     const size_t before = kernels.size();
-    if (failed(compileForTarget(*m, t, tools, sub, kernels)))
+    if (failed(compileForTarget(*m, t, tools, compiled, kernels)))
       return failure();
+    SmallString<128> from(compiled);
+    llvm::sys::path::append(from, t.name);
+    if (std::error_code ec = llvm::sys::fs::create_directories(target);
+        ec || (ec = llvm::sys::fs::rename(from, placed))) {
+      llvm::errs() << "kda-tune: cannot move " << from << " to " << placed
+                   << ": " << ec.message() << "\n";
+      return failure();
+    }
+    llvm::sys::fs::remove_directories(compiled);
+    const std::string prefix = (t.name + "/" + folder + "/").str();
     for (CompiledKernel &k : llvm::drop_begin(kernels, before)) {
-      k.file = folder + "/" + k.file;
+      k.file = prefix + llvm::sys::path::filename(k.file).str();
       if (!k.extraFile.empty())
-        k.extraFile = folder + "/" + k.extraFile;
+        k.extraFile = prefix + llvm::sys::path::filename(k.extraFile).str();
     }
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

@@ -30,6 +30,11 @@
 // compiled and run.
 // RUN: rm -rf %t.cand && kda-tune %s --target=emu32 --mma=0 --candidates=%t.cand --batch=3 --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 2>&1 | FileCheck %s --check-prefix=CANDIDATES
 // RUN: FileCheck %s --check-prefix=CANDFILES --input-file=%t.cand/manifest.json
+// A second run replaces that bundle whole (its batches lie in its target
+// folder), here in batches of 4.
+// RUN: kda-tune %s --target=emu32 --mma=0 --candidates=%t.cand --batch=4 --lanes=16 --warps=1 --cols=1,4 --waves-k=1 --v-passes=1,2 --lds-stages=0 2>&1 | FileCheck %s --check-prefix=AGAIN
+// RUN: FileCheck %s --check-prefix=AGAINFILES --input-file=%t.cand/manifest.json
+// RUN: not ls %t.cand/emu32/batch3
 // RUN: not kda-tune %s --target=emu32 --candidates=%t.zero --batch=0 2>&1 | FileCheck %s --check-prefix=BATCH0
 // RUN: not ls %t.zero
 // RUN: kda-bench --backend emu --bundle %t.cand --all-kernels --decode 1,2,5 --reps 1 --json %t.times.json
@@ -62,9 +67,15 @@
 // CANDIDATES-NEXT: kda-tune: 8 of 8 candidates compiled for emu32
 // CANDIDATES: kda-tune: 8 candidate kernels in
 
-// CANDFILES: "file": "batch0/emu32/kda_kernels.so"
-// CANDFILES: "file": "batch3/emu32/kda_kernels.so"
-// CANDFILES: "file": "batch6/emu32/kda_kernels.so"
+// CANDFILES: "file": "emu32/batch0/kda_kernels.so"
+// CANDFILES: "file": "emu32/batch3/kda_kernels.so"
+// CANDFILES: "file": "emu32/batch6/kda_kernels.so"
+
+// AGAIN: kda-tune: 4 of 8 candidates compiled for emu32
+// AGAIN-NEXT: kda-tune: 8 of 8 candidates compiled for emu32
+// AGAINFILES-NOT: batch3
+// AGAINFILES: "file": "emu32/batch4/kda_kernels.so"
+// AGAINFILES-NOT: batch3
 
 // BATCH0: kda-tune: --batch is 0 (candidates a code object: >= 1)
 

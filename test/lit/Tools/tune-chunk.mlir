@@ -48,12 +48,24 @@
 // GFX942: prefill256_auto chunk scan on gfx942, block_v 16: {{.*}} chunk_size 32, the target's)
 // SM90: prefill256_auto chunk scan on sm_90, block_v 16: {{.*}} chunk_size 64, the target's)
 
+// A block the target runs only in a form measured slower (128 columns:
+// the self-staged register scan, which takes per-thread async copies, at
+// depth 1 alone) is not built at that depth, whatever its build would give:
+// kda-compile leaves it out (Chunk/scan-choice-invalid.mlir).
+// GFX942: prefill_v128 chunk scan on gfx942, block_v 128: 0 depths accepted, 4 rejected
+// GFX942-NEXT: rejected: scan_stages 1 (default): not built (kda-compile leaves it out, and refuses the layer where it leaves every block out): it runs fast only as the self-staged register scan {{.*}} gfx942 has none
+// SM90: prefill_v128 chunk scan on sm_90, block_v 128: 1 depths accepted, 3 rejected
+// SM90-NEXT: accepted: scan_stages 1 (default)
+// SM90-NEXT: rejected: scan_stages 2: not built (kda-compile leaves it out, {{.*}}): it runs fast only as the self-staged register scan
+// SM90-NEXT: rejected: scan_stages 3: not built
+
 // EMU32: prefill64 chunk scan on emu32, block_v 16: 2 depths accepted, 0 rejected
 // EMU32-NEXT: accepted: scan_stages 2: {{.*}} async copies, verified for emu32
 // EMU32-NEXT: accepted: scan_stages 4: {{.*}} async copies, verified for emu32
 
 #l64 = #kda.layer<heads = 1, value_heads = 1, head_k = 64, head_v = 16, gate = none, beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
 #lv32 = #kda.layer<heads = 1, value_heads = 1, head_k = 64, head_v = 32, gate = none, beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
+#lv128 = #kda.layer<heads = 1, value_heads = 1, head_k = 64, head_v = 128, gate = none, beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
 #l256 = #kda.layer<heads = 1, value_heads = 1, head_k = 256, head_v = 16, gate = none, beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = kv>
 func.func @prefill64(%q: memref<?x1x64xbf16>, %k: memref<?x1x64xbf16>, %v: memref<?x1x16xbf16>, %g: memref<?x1x64xbf16>, %beta: memref<?x1xbf16>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x1x64x16xf32>, %o: memref<?x1x16xbf16>) {
   kda.chunk #l64 q(%q : memref<?x1x64xbf16>) k(%k : memref<?x1x64xbf16>) v(%v : memref<?x1x16xbf16>) g(%g : memref<?x1x64xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x64x16xf32>) out(%o : memref<?x1x16xbf16>) {chunk_size = 64 : i64}
@@ -69,5 +81,9 @@ func.func @prefill_v32(%q: memref<?x1x64xbf16>, %k: memref<?x1x64xbf16>, %v: mem
 }
 func.func @prefill256_auto(%q: memref<?x1x256xbf16>, %k: memref<?x1x256xbf16>, %v: memref<?x1x16xbf16>, %g: memref<?x1x256xbf16>, %beta: memref<?x1xbf16>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x1x256x16xf32>, %o: memref<?x1x16xbf16>) {
   kda.chunk #l256 q(%q : memref<?x1x256xbf16>) k(%k : memref<?x1x256xbf16>) v(%v : memref<?x1x16xbf16>) g(%g : memref<?x1x256xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x256x16xf32>) out(%o : memref<?x1x16xbf16>)
+  return
+}
+func.func @prefill_v128(%q: memref<?x1x64xbf16>, %k: memref<?x1x64xbf16>, %v: memref<?x1x128xbf16>, %g: memref<?x1x64xbf16>, %beta: memref<?x1xbf16>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x1x128x64xf32>, %o: memref<?x1x128xbf16>) {
+  kda.chunk #lv128 q(%q : memref<?x1x64xbf16>) k(%k : memref<?x1x64xbf16>) v(%v : memref<?x1x128xbf16>) g(%g : memref<?x1x64xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x128x64xf32>) out(%o : memref<?x1x128xbf16>) {scan_block_v = array<i64: 128>}
   return
 }
