@@ -20,6 +20,14 @@ std::string mlir::kda::replaceableBundleOutput(StringRef dir) {
            "replaced";
   if (!fs::is_directory(st))
     return "exists and is not a folder";
+  // Replacing moves the folder aside, which the system refuses for the
+  // current folder (or one holding it) only after the whole compile.
+  llvm::SmallString<256> cwd, named;
+  if (!fs::current_path(cwd) && !fs::real_path(dir, named) &&
+      !fs::real_path(cwd, cwd) &&
+      (cwd == named || StringRef(cwd).starts_with(
+                           (named + llvm::sys::path::get_separator()).str())))
+    return "is the current folder or holds it; name a folder outside it";
   // An empty folder holds nothing to lose (a build system makes the
   // output's folder before running the compile).
   std::error_code ec;

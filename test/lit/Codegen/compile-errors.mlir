@@ -31,6 +31,11 @@
 // RUN: rm -rf %t.rel && mkdir -p %t.rel && cd %t.rel && kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu32 -o out/base -q
 // RUN: kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu32 -o out/base -q
 // RUN: ls out out/base | FileCheck %s --check-prefix=RELATIVE
+// The current folder (or one holding it) cannot be moved aside: refused
+// before compiling, the bundle there left as it was.
+// RUN: cp %t/manifest.json %t.here && cd %t && not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o . 2>&1 | FileCheck %s --check-prefix=HERE
+// RUN: cd %t/emu && not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o .. 2>&1 | FileCheck %s --check-prefix=HERE
+// RUN: cmp %t/manifest.json %t.here
 
 // TARGET: kda-compile: unknown target 'gfx1100' (known: gfx942, gfx950, sm_90, emu, emu950, emu32)
 // SPEC: error: 'kda.recurrent' op q must be [T, heads, head_k] = [?, 1, 64]
@@ -46,6 +51,7 @@
 // RELATIVE-NOT: partial
 // RELATIVE: manifest.json
 // FILE: kda-compile: -o {{.*}}.file: exists and is not a folder
+// HERE: kda-compile: -o {{\.\.?}}: is the current folder or holds it; name a folder outside it
 // LINK: kda-compile: -o {{.*}}.link: is a symbolic link; only a bundle folder a kda tool wrote is replaced
 // KEPT: keep
 // REPLACED: emu
