@@ -3,7 +3,9 @@
 // bundle at open): only scan blocks that the target runs solely in a slow
 // form, or a warpgroup scan on a chip without warpgroup atoms; a prep
 // over the target's LDS at an explicit chunk size, with the size that
-// fits (without one, the target takes it: Chunk/default-chunk-size.mlir).
+// fits (without one, the target takes it: Chunk/default-chunk-size.mlir);
+// a second kda.chunk in one function (a function is one layer: its second
+// layer's scans would be chosen with the first's).
 // RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-decompose --kda-lower-to-gpu=target=emu
 // RUN: kda-opt %S/Inputs/scan-block-144.mlir -verify-diagnostics --kda-decompose --kda-lower-to-gpu=target=emu32
 
@@ -32,5 +34,17 @@ func.func @warpgroup(%q: memref<?x1x64xbf16>, %k: memref<?x1x64xbf16>, %v: memre
 func.func @prep_lds(%q: memref<?x1x192xbf16>, %k: memref<?x1x192xbf16>, %v: memref<?x1x32xbf16>, %g: memref<?x1x192xbf16>, %beta: memref<?x1xbf16>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x1x32x192xf32>, %o: memref<?x1x32xbf16>) {
   // expected-error @+1 {{'kda.chunk' op the prep kernel needs 72448 bytes of LDS, more than emu's 65536 (chunk_size = 64, head_k = 192); it fits at chunk_size = 32 (leave chunk_size out for the largest that fits each target)}}
   kda.chunk #l q(%q : memref<?x1x192xbf16>) k(%k : memref<?x1x192xbf16>) v(%v : memref<?x1x32xbf16>) g(%g : memref<?x1x192xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x32x192xf32>) out(%o : memref<?x1x32xbf16>) {chunk_size = 64 : i64}
+  return
+}
+
+// -----
+
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 64, head_v = 64, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
+
+func.func @two(%q: memref<?x1x64xbf16>, %k: memref<?x1x64xbf16>, %v: memref<?x1x64xbf16>, %g: memref<?x1x64xbf16>, %beta: memref<?x1xbf16>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x1x64x64xf32>, %o: memref<?x1x64xbf16>) {
+  // expected-note @+1 {{the first}}
+  kda.chunk #l q(%q : memref<?x1x64xbf16>) k(%k : memref<?x1x64xbf16>) v(%v : memref<?x1x64xbf16>) g(%g : memref<?x1x64xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x64x64xf32>) out(%o : memref<?x1x64xbf16>)
+  // expected-error @+1 {{'kda.chunk' op is a second chunk layer in function @two: a function is one layer (its kernels take the function's name; its chunk size and scan choice are decided once)}}
+  kda.chunk #l q(%q : memref<?x1x64xbf16>) k(%k : memref<?x1x64xbf16>) v(%v : memref<?x1x64xbf16>) g(%g : memref<?x1x64xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x64x64xf32>) out(%o : memref<?x1x64xbf16>) {scan_stages = 4 : i64}
   return
 }
