@@ -23,8 +23,7 @@ std::string mlir::kda::replaceableBundleOutput(StringRef dir) {
   // Replacing moves the folder aside, which the system refuses for the
   // current folder (or one holding it) only after the whole compile.
   llvm::SmallString<256> cwd, named;
-  if (!fs::current_path(cwd) && !fs::real_path(dir, named) &&
-      !fs::real_path(cwd, cwd) &&
+  if (!fs::real_path(".", cwd) && !fs::real_path(dir, named) &&
       (cwd == named || StringRef(cwd).starts_with(
                            (named + llvm::sys::path::get_separator()).str())))
     return "is the current folder or holds it; name a folder outside it";
