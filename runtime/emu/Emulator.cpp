@@ -325,7 +325,9 @@ void checkBarrierRound(Workgroup &wg) {
 /// stack faults at once instead of writing over the next thread's stack
 /// (a head_k 256 scan's frame on emu32 is 265 KB: the frames hold every
 /// per-thread array of the kernel). Kept for reuse across a launch's
-/// workgroups; pages are committed only as frames touch them.
+/// workgroups; pages are committed only as frames touch them. Not Boost's
+/// protected_fixedsize_stack: it maps and unmaps a stack per fiber, so
+/// every workgroup would fault a large frame's pages in afresh.
 class GuardedStacks {
 public:
   static constexpr std::size_t kStackBytes = 1 << 20;

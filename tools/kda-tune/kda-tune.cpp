@@ -270,7 +270,8 @@ IntegerAttr layerChunkSize(ChunkOp op, const TargetInfo &t) {
   return Builder(op.getContext()).getI64IntegerAttr(size);
 }
 
-ScanVerdict buildChunkStage(ChunkOp op, ChunkStage stage,
+/// Builds `op`'s `stage` alone at `chunkSize` (layerChunkSize) on `t`.
+ScanVerdict buildChunkStage(ChunkOp op, ChunkStage stage, IntegerAttr chunkSize,
                             std::optional<int64_t> stages,
                             std::optional<int64_t> blockV,
                             const TargetInfo &t) {
@@ -280,7 +281,7 @@ ScanVerdict buildChunkStage(ChunkOp op, ChunkStage stage,
   b.setInsertionPointToEnd(scratch->getBody());
   auto gm = gpu::GPUModuleOp::create(b, op.getLoc(), "scratch");
   auto scan =
-      createChunkStage(b, op, stage, layerChunkSize(op, t),
+      createChunkStage(b, op, stage, chunkSize,
                        stages ? b.getI64IntegerAttr(*stages) : IntegerAttr(),
                        blockV, IntegerAttr());
   ScanVerdict v;
@@ -310,12 +311,12 @@ ScanVerdict buildChunkStage(ChunkOp op, ChunkStage stage,
 }
 
 /// What kda-lower-to-gpu makes of `op`'s scan of block `bv` at depth
-/// `stages` on `t` (chooseChunkScan), at the layer's chunk size.
-ScanChoice scanChoiceOf(ChunkOp op, int64_t bv, int64_t stages,
-                        const TargetInfo &t) {
+/// `stages` on `t` (chooseChunkScan), at `chunkSize` (layerChunkSize).
+ScanChoice scanChoiceOf(ChunkOp op, IntegerAttr chunkSize, int64_t bv,
+                        int64_t stages, const TargetInfo &t) {
   OpBuilder b(op);
   ChunkStageOp scan =
-      createChunkStage(b, op, ChunkStage::Scan, layerChunkSize(op, t),
+      createChunkStage(b, op, ChunkStage::Scan, chunkSize,
                        b.getI64IntegerAttr(stages), bv, IntegerAttr());
   ScanChoice choice = chooseChunkScan(scan, t);
   scan.erase();
@@ -325,17 +326,19 @@ ScanChoice scanChoiceOf(ChunkOp op, int64_t bv, int64_t stages,
 /// Lists the chunk scan's row pipeline depths of `op` on `t`, for each of
 /// its column blocks (kda-decompose's alternatives, scan_block_v).
 void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
+  // Decided once for the layer, as kda-lower-to-gpu does.
+  const IntegerAttr size = layerChunkSize(op, t);
   // The prep first: a layer whose prep the target cannot hold is refused
   // by kda-compile whatever its scans' depths.
-  const ScanVerdict prep =
-      buildChunkStage(op, ChunkStage::Prep, std::nullopt, std::nullopt, t);
+  const ScanVerdict prep = buildChunkStage(op, ChunkStage::Prep, size,
+                                           std::nullopt, std::nullopt, t);
   if (!prep.accepted)
     llvm::outs() << fn.getName() << " chunk prep on " << t.name
                  << ": refused (kda-compile refuses the layer there): "
                  << prep.message << "\n";
   for (int64_t bv : op.getScanBlocks()) {
     const ScanVerdict dflt =
-        buildChunkStage(op, ChunkStage::Scan, std::nullopt, bv, t);
+        buildChunkStage(op, ChunkStage::Scan, size, std::nullopt, bv, t);
     std::vector<std::pair<int64_t, ScanVerdict>> verdicts;
     unsigned accepted = 0;
     for (unsigned d : orDefault(scanStagesList, {1, 2, 3, 4})) {
@@ -343,12 +346,13 @@ void listChunkScan(func::FuncOp fn, ChunkOp op, const TargetInfo &t) {
       // kda-lower-to-gpu (the layer refused where nothing else is built),
       // however its build would go.
       ScanVerdict v;
-      if (ScanChoice c = scanChoiceOf(op, bv, d, t); c.kind == ScanChoice::Slow)
+      if (ScanChoice c = scanChoiceOf(op, size, bv, d, t);
+          c.kind == ScanChoice::Slow)
         v.message = "not built (kda-compile leaves it out, and refuses the "
                     "layer where it leaves every block out): " +
                     c.why;
       else
-        v = buildChunkStage(op, ChunkStage::Scan, d, bv, t);
+        v = buildChunkStage(op, ChunkStage::Scan, size, d, bv, t);
       verdicts.push_back({d, v});
       accepted += v.accepted;
     }
