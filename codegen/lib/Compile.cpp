@@ -529,29 +529,9 @@ OwningOpRef<ModuleOp> mlir::kda::readSpec(MLIRContext &ctx,
   OwningOpRef<ModuleOp> spec = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
   if (!spec)
     return nullptr;
-  // A spec function is one layer: its kernel (and the manifest's entry)
-  // takes the function's name, so a second layer op in it would be
-  // compiled and never listed, and a config-table entry meant for one
-  // would be applied to both.
-  WalkResult twice = spec->walk([&](func::FuncOp fn) {
-    Operation *first = nullptr;
-    WalkResult r = fn.walk([&](Operation *op) {
-      if (!isa<RecurrentOp, ChunkOp>(op))
-        return WalkResult::advance();
-      if (!first) {
-        first = op;
-        return WalkResult::advance();
-      }
-      InFlightDiagnostic d =
-          op->emitError() << "a second layer op in function @" << fn.getName()
-                          << ": a spec function is one layer (its kernel "
-                             "and manifest entry take the function's name)";
-      d.attachNote(first->getLoc()) << "the first";
-      return WalkResult::interrupt();
-    });
-    return r;
-  });
-  if (twice.wasInterrupted())
+  // A spec function is one layer (verifyOneLayerPerFunction): a config
+  // table entry meant for one layer op would otherwise be applied to both.
+  if (failed(verifyOneLayerPerFunction(*spec)))
     return nullptr;
   // Every layer op in a function of the spec module itself (kernels take
   // their function's name; a nested module's functions are not compiled).
@@ -1005,17 +985,16 @@ mlir::kda::plannerOf(ModuleOp spec) {
       {"provenance", provenance.getValue().str()}});
 }
 
-LogicalResult
-mlir::kda::writeManifest(StringRef outDir, StringRef specName,
-                         const std::vector<CompiledKernel> &ks,
-                         const std::optional<llvm::json::Object> &planner) {
+LogicalResult mlir::kda::writeManifest(
+    StringRef outDir, StringRef specName, const std::vector<CompiledKernel> &ks,
+    const std::optional<llvm::json::Object> &planner, StringRef generator) {
   llvm::json::Array kernels;
   for (const CompiledKernel &k : ks)
     kernels.push_back(k.toJson());
   // Format 2: args carry roles; dynamic_lds_bytes and workspace (the
   // runtime's Manifest.h reads exactly this).
   llvm::json::Object manifest{{"format", 2},
-                              {"generator", "kda-compile"},
+                              {"generator", generator},
                               {"spec", specName},
                               {"kernels", std::move(kernels)}};
   if (planner)

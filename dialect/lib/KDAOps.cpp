@@ -3,6 +3,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -613,4 +614,47 @@ LogicalResult CopyRowOp::verify() {
   }
   return verifyRowBytes(*this, getSrc(), getElems(),
                         "copy atoms move 16-byte pieces");
+}
+
+//===----------------------------------------------------------------------===//
+// One layer a function
+//===----------------------------------------------------------------------===//
+
+InFlightDiagnostic mlir::kda::emitLayerError(Operation *op) {
+  auto fused = dyn_cast<FusedLoc>(op->getLoc());
+  auto origin =
+      fused ? dyn_cast_or_null<StringAttr>(fused.getMetadata()) : StringAttr();
+  if (origin && origin.getValue() == kChunkOrigin)
+    return mlir::emitError(op->getLoc()) << "'" << kChunkOrigin << "' op ";
+  return op->emitOpError();
+}
+
+bool mlir::kda::isLayerOp(Operation *op) {
+  if (isa<RecurrentOp, ChunkOp>(op))
+    return true;
+  auto stage = dyn_cast<ChunkStageOp>(op);
+  return stage && stage.getStage() == ChunkStage::Prep;
+}
+
+LogicalResult mlir::kda::verifyOneLayerPerFunction(Operation *root) {
+  llvm::DenseMap<Operation *, Operation *> firstOf;
+  WalkResult r = root->walk([&](Operation *op) {
+    if (!isLayerOp(op))
+      return WalkResult::advance();
+    auto fn = op->getParentOfType<FunctionOpInterface>();
+    if (!fn)
+      return WalkResult::advance();
+    auto [it, first] = firstOf.try_emplace(fn, op);
+    if (first)
+      return WalkResult::advance();
+    InFlightDiagnostic diag =
+        emitLayerError(op)
+        << "is a second layer in function @" << fn.getName()
+        << ": a function is one layer (its kernels and manifest entries take "
+           "the function's name; its chunk size and scan choice are decided "
+           "once)";
+    diag.attachNote(it->second->getLoc()) << "the first";
+    return WalkResult::interrupt();
+  });
+  return failure(r.wasInterrupted());
 }

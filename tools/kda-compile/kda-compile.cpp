@@ -194,7 +194,7 @@ int main(int argc, char **argv) {
   }
   if (failed(writeManifest(bundle.stagingDir(),
                            llvm::sys::path::filename(specFile), kernels,
-                           *planner))) {
+                           *planner, "kda-compile"))) {
     llvm::errs() << "kda-compile: cannot write the manifest\n";
     return 1;
   }

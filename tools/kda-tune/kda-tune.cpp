@@ -575,7 +575,7 @@ LogicalResult compileCandidates(ModuleOp spec, std::vector<Tuned> &all,
   if (failed(compileInBatches(spec, all, t, bundle.stagingDir(), kernels)) ||
       failed(writeManifest(bundle.stagingDir(),
                            llvm::sys::path::filename(specFile), kernels,
-                           /*planner=*/std::nullopt)))
+                           /*planner=*/std::nullopt, "kda-tune")))
     return failure();
   if (std::string why = bundle.commit(); !why.empty()) {
     llvm::errs() << "kda-tune: " << why << "\n";

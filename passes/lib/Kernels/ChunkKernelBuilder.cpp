@@ -4617,15 +4617,6 @@ ChunkStageOp mlir::kda::createChunkStage(OpBuilder &builder, ChunkOp chunk,
       segmentChunks, chunk.getWarpgroupScan());
 }
 
-InFlightDiagnostic mlir::kda::emitStageError(ChunkStageOp op) {
-  auto fused = dyn_cast<FusedLoc>(op.getLoc());
-  auto origin =
-      fused ? dyn_cast_or_null<StringAttr>(fused.getMetadata()) : StringAttr();
-  if (origin && origin.getValue() == kChunkOrigin)
-    return mlir::emitError(op.getLoc()) << "'" << kChunkOrigin << "' op ";
-  return op.emitOpError();
-}
-
 const char *mlir::kda::chunkStageKind(ChunkStage stage) {
   switch (stage) {
   case ChunkStage::Prep:

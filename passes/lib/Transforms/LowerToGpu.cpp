@@ -29,7 +29,7 @@ struct KdaLowerToGpuPass
     module.walk([&](TestTileGemmOp op) { tileOps.push_back(op); });
     SmallVector<ChunkStageOp> stageOps;
     module.walk([&](ChunkStageOp op) { stageOps.push_back(op); });
-    if (failed(checkOneChunkLayerPerFunction(stageOps)))
+    if (failed(verifyOneLayerPerFunction(module)))
       return signalPassFailure();
     setDefaultChunkSizes(stageOps, *info);
     dropUnbuildableSegments(stageOps, *info);
@@ -93,33 +93,6 @@ struct KdaLowerToGpuPass
       if (failed(placeKernel(op, "tile_gemm", gpuModule, symbols, build)))
         return signalPassFailure();
     }
-  }
-
-  /// A function is one chunk layer (one prep): its stages' kernels take
-  /// the function's name, and the chunk size, the scan choice and the
-  /// record layout are decided per function, so a second layer's scans
-  /// would be judged with the first's (kda-compile refuses a second layer
-  /// op when it reads a spec; this is kda-opt's guard).
-  static LogicalResult
-  checkOneChunkLayerPerFunction(ArrayRef<ChunkStageOp> stageOps) {
-    llvm::DenseMap<Operation *, ChunkStageOp> firstPrep;
-    for (ChunkStageOp op : stageOps) {
-      if (op.getStage() != ChunkStage::Prep)
-        continue;
-      auto [it, first] = firstPrep.try_emplace(op->getParentOp(), op);
-      if (first)
-        continue;
-      auto fn = op->getParentOfType<FunctionOpInterface>();
-      InFlightDiagnostic diag =
-          emitStageError(op)
-          << "is a second chunk layer in function @"
-          << (fn ? fn.getName() : StringRef("?"))
-          << ": a function is one layer (its kernels take the function's "
-             "name; its chunk size and scan choice are decided once)";
-      diag.attachNote(it->second.getLoc()) << "the first";
-      return diag;
-    }
-    return success();
   }
 
   /// Gives the stages of each function whose kda.chunk left chunk_size

@@ -44,7 +44,21 @@ func.func @prep_lds(%q: memref<?x1x192xbf16>, %k: memref<?x1x192xbf16>, %v: memr
 func.func @two(%q: memref<?x1x64xbf16>, %k: memref<?x1x64xbf16>, %v: memref<?x1x64xbf16>, %g: memref<?x1x64xbf16>, %beta: memref<?x1xbf16>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x1x64x64xf32>, %o: memref<?x1x64xbf16>) {
   // expected-note @+1 {{the first}}
   kda.chunk #l q(%q : memref<?x1x64xbf16>) k(%k : memref<?x1x64xbf16>) v(%v : memref<?x1x64xbf16>) g(%g : memref<?x1x64xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x64x64xf32>) out(%o : memref<?x1x64xbf16>)
-  // expected-error @+1 {{'kda.chunk' op is a second chunk layer in function @two: a function is one layer (its kernels take the function's name; its chunk size and scan choice are decided once)}}
+  // expected-error @+1 {{'kda.chunk' op is a second layer in function @two: a function is one layer (its kernels and manifest entries take the function's name; its chunk size and scan choice are decided once)}}
   kda.chunk #l q(%q : memref<?x1x64xbf16>) k(%k : memref<?x1x64xbf16>) v(%v : memref<?x1x64xbf16>) g(%g : memref<?x1x64xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x64x64xf32>) out(%o : memref<?x1x64xbf16>) {scan_stages = 4 : i64}
+  return
+}
+
+// -----
+
+// A decode layer and a chunk layer in one function: the chunk's stages
+// (kda-decompose's, its prep standing for it) are the second layer.
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 64, head_v = 64, gate = lower_bound(-5.0), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
+
+func.func @mixed(%q: memref<?x1x64xbf16>, %k: memref<?x1x64xbf16>, %v: memref<?x1x64xbf16>, %g: memref<?x1x64xbf16>, %beta: memref<?x1xbf16>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x1x64x64xf32>, %o: memref<?x1x64xbf16>) {
+  // expected-note @+1 {{the first}}
+  kda.recurrent #l q(%q : memref<?x1x64xbf16>) k(%k : memref<?x1x64xbf16>) v(%v : memref<?x1x64xbf16>) g(%g : memref<?x1x64xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x64x64xf32>) out(%o : memref<?x1x64xbf16>)
+  // expected-error @+1 {{'kda.chunk' op is a second layer in function @mixed: a function is one layer}}
+  kda.chunk #l q(%q : memref<?x1x64xbf16>) k(%k : memref<?x1x64xbf16>) v(%v : memref<?x1x64xbf16>) g(%g : memref<?x1x64xbf16>) beta(%beta : memref<?x1xbf16>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x1x64x64xf32>) out(%o : memref<?x1x64xbf16>)
   return
 }

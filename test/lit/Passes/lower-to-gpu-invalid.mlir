@@ -161,3 +161,18 @@ func.func @f(%q: memref<?x1x12xbf16>, %v: memref<?x1x3xbf16>, %b: memref<?x1xbf1
   kda.recurrent #l config #kda.config<block_k = 12, block_v = 1, block_t = 1, warps = 1, stages = 1, lanes_k = 64> q(%q : memref<?x1x12xbf16>) k(%q : memref<?x1x12xbf16>) v(%v : memref<?x1x3xbf16>) g(%q : memref<?x1x12xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x3x12xf32>) out(%v : memref<?x1x3xbf16>)
   return
 }
+
+// -----
+
+// A function is one layer (verifyOneLayerPerFunction): its kernels take the
+// function's name, so a second kda.recurrent would be lowered under the
+// first's (kda-compile refuses the same when it reads a spec:
+// Tools/config-table-invalid.mlir).
+#l = #kda.layer<heads = 1, value_heads = 1, head_k = 128, head_v = 128, gate = none, act = bf16, state = f32, state_layout = vk>
+func.func @pair(%q: memref<?x1x128xbf16>, %b: memref<?x1xbf16>, %i32: memref<?xi32>, %i1: memref<?xi1>, %s: memref<?x1x128x128xf32>) {
+  // expected-note @+1 {{the first}}
+  kda.recurrent #l q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  // expected-error @+1 {{'kda.recurrent' op is a second layer in function @pair: a function is one layer (its kernels and manifest entries take the function's name; its chunk size and scan choice are decided once)}}
+  kda.recurrent #l q(%q : memref<?x1x128xbf16>) k(%q : memref<?x1x128xbf16>) v(%q : memref<?x1x128xbf16>) g(%q : memref<?x1x128xbf16>) beta(%b : memref<?x1xbf16>) cu_seqlens(%i32 : memref<?xi32>) slots(%i32 : memref<?xi32>) has_initial_state(%i1 : memref<?xi1>) state(%s : memref<?x1x128x128xf32>) out(%q : memref<?x1x128xbf16>)
+  return
+}

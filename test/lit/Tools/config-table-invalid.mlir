@@ -47,7 +47,7 @@
 // CHIP: error: 'kda.recurrent' op config table {{.*}}table-emu-overlap.json: entries[0] (sm_90, N 1..65535) and entries[1] (emu32, N 5..100) both apply to emu32 and overlap
 // ELSEWHERE: kda-compile: config table {{.*}}table-unsafe-elsewhere.json entries[1] (gfx942, N 1..65535): config refused on gfx942: 32 waves of 64 exceed the 1024-thread workgroup limit of gfx942
 // REPEATED: kda-compile: config table {{.*}}table-repeated-key.json: key "warps" appears twice in one object (at depth 4)
-// TWO: error: a second layer op in function @two: a spec function is one layer (its kernel and manifest entry take the function's name)
+// TWO: error: 'kda.recurrent' op is a second layer in function @two: a function is one layer (its kernels and manifest entries take the function's name; its chunk size and scan choice are decided once)
 // TWO: note: the first
 // ZERO: 0 configs accepted, 1 rejected
 // ZERO: does not split the 32 threads of 1 warps

@@ -43,6 +43,7 @@
 // RUN: rm -rf %t.m && kda-compile %s --targets=emu32 --config-table=%t.measured.json -o %t.m -q
 // RUN: kda-bench --backend emu --bundle %t.m --kernel tiny__n3_65535 --numerics | FileCheck %s --check-prefix=BENCH
 
+// CHECK: "generator": "kda-compile"
 // CHECK: "name": "tiny__n1_4"
 // CHECK: "target": "gfx942"
 // CHECK: "variant": {
@@ -67,6 +68,7 @@
 // CANDIDATES-NEXT: kda-tune: 8 of 8 candidates compiled for emu32
 // CANDIDATES: kda-tune: 8 candidate kernels in
 
+// CANDFILES: "generator": "kda-tune"
 // CANDFILES: "file": "emu32/batch0/kda_kernels.so"
 // CANDFILES: "file": "emu32/batch3/kda_kernels.so"
 // CANDFILES: "file": "emu32/batch6/kda_kernels.so"

@@ -103,10 +103,13 @@ llvm::json::Object describeLayer(LayerAttr layer);
 /// malformed.
 FailureOr<std::optional<llvm::json::Object>> plannerOf(ModuleOp spec);
 
-/// Writes `outDir/manifest.json` (with "planner" when given).
+/// Writes `outDir/manifest.json` (with "planner" when given); "generator"
+/// names the tool that wrote it (kda-compile's bundles, kda-tune's
+/// candidates).
 LogicalResult writeManifest(llvm::StringRef outDir, llvm::StringRef specName,
                             const std::vector<CompiledKernel> &kernels,
-                            const std::optional<llvm::json::Object> &planner);
+                            const std::optional<llvm::json::Object> &planner,
+                            llvm::StringRef generator);
 
 /// Occupancy in waves per SIMD of an AMDGPU kernel from its VGPR count
 /// (unified 512-entry VGPR+AGPR file on gfx90a/gfx942/gfx950, granule 8,

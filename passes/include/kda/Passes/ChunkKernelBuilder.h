@@ -73,22 +73,20 @@ FailureOr<gpu::GPUFuncOp> buildChunkStageKernel(OpBuilder &builder,
 /// candidates built alone): the chunk's layer, config and operands, with
 /// the stage's own chunk size (absent: the target's), scan_stages,
 /// column block and segment_chunks. Its location is the chunk's, marked as
-/// kda.chunk's (kChunkOrigin), so that its errors name the op the user
-/// wrote (emitStageError).
+/// kda.chunk's (kChunkOrigin, KDAOps.h), so that its errors name the op the
+/// user wrote (emitStageError).
 ChunkStageOp createChunkStage(OpBuilder &builder, ChunkOp chunk,
                               ChunkStage stage, IntegerAttr chunkSize,
                               IntegerAttr scanStages,
                               std::optional<int64_t> blockV,
                               IntegerAttr segmentChunks);
 
-/// The mark (a fused location's metadata) of a stage op made from a
-/// kda.chunk.
-inline constexpr llvm::StringLiteral kChunkOrigin = "kda.chunk";
-
 /// An error at `op`, named after the op of the user's input: 'kda.chunk'
 /// for a stage kda-decompose made (a user never writes kda.chunk_stage),
-/// else the stage op's own name (a test's lone stage).
-InFlightDiagnostic emitStageError(ChunkStageOp op);
+/// else the stage op's own name (a test's lone stage). emitLayerError.
+inline InFlightDiagnostic emitStageError(ChunkStageOp op) {
+  return emitLayerError(op);
+}
 
 /// The manifest's kind of a stage's kernel: chunk_prep, chunk_scan,
 /// chunk_maps, chunk_join, chunk_segments.
