@@ -3,7 +3,8 @@
 Device buffers are passed as integer addresses (a torch tensor's
 data_ptr(), a CUDA allocation, or host memory for the emulator); host
 copies (query_start_loc, slots, has_initial_state) as numpy arrays or any
-object with the buffer protocol, read during the call only.
+object with the buffer protocol, of their C element type (int32, uint8 or
+bool), read during the call that uses them.
 """
 import ctypes
 
@@ -101,6 +102,15 @@ class Bundle:
         self.close()
 
 
+# The elements a host copy may hold, by its C type: a name, numpy dtype
+# kinds and buffer formats. An int32 copy given as float32 or uint32 has the
+# right width and would be read as other numbers (0xFFFFFFFF as -1: padding).
+_HOST_KINDS = {
+    ctypes.c_int32: ("int32", "i", ("i", "<i", "=i")),
+    ctypes.c_uint8: ("uint8 or bool", "ub", ("B", "<B", "=B", "?")),
+}
+
+
 def _host_address(array, what, dtype, count):
     """The address of a host copy, checked to hold at least `count`
     elements of `dtype` (the runtime reads that many: a shorter one would
@@ -108,9 +118,15 @@ def _host_address(array, what, dtype, count):
     if array is None:
         return None
     itemsize = ctypes.sizeof(dtype)
-    if getattr(array, "itemsize", itemsize) != itemsize:
-        raise ValueError(f"{what}: elements of {itemsize} bytes expected")
-    length = memoryview(array).nbytes // itemsize
+    name, kinds, formats = _HOST_KINDS[dtype]
+    view = memoryview(array)
+    numpy_dtype = getattr(array, "dtype", None)
+    if view.itemsize != itemsize or (
+            numpy_dtype.kind not in kinds if numpy_dtype is not None
+            else view.format not in formats):
+        raise ValueError(f"{what}: elements of {name} expected, not "
+                         f"{numpy_dtype if numpy_dtype is not None else view.format}")
+    length = view.nbytes // itemsize
     if length < count:
         raise ValueError(f"{what}: {count} elements needed (the batch's "
                          f"rows, times spec_tokens for speculative slots), "
@@ -134,14 +150,21 @@ def forward_args(*, num_decodes, num_decode_tokens, num_prefills, num_tokens,
                  num_accepted_tokens_host=None):
     """A kda_forward_args from device addresses (ints) and host arrays.
 
-    The host arrays must stay alive until the call that uses the result
-    returns (the runtime reads them then)."""
+    The result holds the host arrays (the runtime reads them during the
+    call that uses it), so arrays made in the call's arguments stay alive
+    with it."""
+    for name, count in (("num_decodes", num_decodes),
+                        ("num_decode_tokens", num_decode_tokens),
+                        ("num_prefills", num_prefills),
+                        ("num_tokens", num_tokens)):
+        if count < 0:
+            raise ValueError(f"{name} is {count}: a count (>= 0)")
     a = _capi.ForwardArgs()
     a.num_decodes, a.num_decode_tokens = num_decodes, num_decode_tokens
     a.num_prefills, a.num_tokens = num_prefills, num_tokens
     a.query_start_loc, a.slots = query_start_loc, slots
     a.has_initial_state = has_initial_state
-    rows = max(num_decodes, 0) + max(num_prefills, 0)
+    rows = num_decodes + num_prefills
     a.query_start_loc_host = _host_address(query_start_loc_host,
                                            "query_start_loc_host",
                                            ctypes.c_int32, rows + 1)
@@ -172,6 +195,9 @@ def forward_args(*, num_decodes, num_decode_tokens, num_prefills, num_tokens,
     a.num_accepted_tokens_host = _host_address(
         num_accepted_tokens_host, "num_accepted_tokens_host", ctypes.c_int32,
         rows)
+    # The struct holds only their addresses.
+    a._host_arrays = (query_start_loc_host, slots_host,
+                      has_initial_state_host, num_accepted_tokens_host)
     return a
 
 

@@ -58,8 +58,9 @@ def _expect(t: torch.Tensor, what: str, dtypes, shape,
                          f"{'at least ' if at_least else ''}[{want}]")
 
 
-def _check_batch(q, k, v, g, beta, a_log, dt_bias, query_start_loc, slots,
-                 has_initial_state, out, rows: int) -> None:
+def _check_batch(q, k, v, g, beta, a_log, dt_bias, query_start_loc,
+                 query_start_loc_cpu, slots, slots_cpu, has_initial_state,
+                 out, rows: int) -> None:
     T, H, K = q.shape
     HV, V = v.shape[1], v.shape[2]
     act = (q.dtype,)
@@ -71,21 +72,42 @@ def _check_batch(q, k, v, g, beta, a_log, dt_bias, query_start_loc, slots,
     _expect(query_start_loc, "query_start_loc", (torch.int32,), (rows + 1,),
             at_least=True)
     _expect(slots, "slots", (torch.int32,), (rows,), at_least=True)
+    # The CPU copies as the device ones: int32 (an int64 copy narrowed here
+    # would wrap where the device copy does not).
+    _expect(query_start_loc_cpu, "query_start_loc_cpu", (torch.int32,),
+            (rows + 1,), at_least=True)
+    _expect(slots_cpu, "slots_cpu", (torch.int32,), (rows,), at_least=True)
     _expect(has_initial_state, "has_initial_state", (torch.bool, torch.uint8),
             (rows,), at_least=True)
-    for name, t in (("a_log", a_log), ("dt_bias", dt_bias)):
+    # A_log is one value a value head, dt_bias one a value head and key
+    # column, in whatever shape the model keeps them (vLLM's A_log is
+    # [1, 1, HV, 1]): the kernel reads that many floats.
+    for name, t, count in (("a_log", a_log, HV), ("dt_bias", dt_bias, HV * K)):
         if t is not None:
             _expect(t, name, (torch.float32,), (None,) * t.dim())
+            if t.numel() != count:
+                raise ValueError(f"{name}: {t.numel()} elements, expected "
+                                 f"{count} ({'HV' if count == HV else 'HV x K'}"
+                                 f" = {count})")
             _contiguous(t, name)
 
 
-def _slot_stride(state: torch.Tensor) -> int:
+def _slot_stride(state: torch.Tensor, layout: str, HV: int, K: int,
+                 V: int) -> int:
     """Elements between slots; a slot itself must be contiguous (a view of
-    a larger cache may space its slots further apart)."""
-    inner = state[0] if state.shape[0] > 0 else state.new_empty(state.shape[1:])
-    if state.dim() != 4 or not inner.is_contiguous():
+    a larger cache may space its slots further apart) and of the layout's
+    shape (the C API sees only the stride, so a kv pool passed as vk with
+    K != V would be misread)."""
+    if state.dim() != 4:
         raise ValueError("state must be [slots, HV, V, K] (vk) or [slots, HV, "
-                         "K, V] (kv) with each slot contiguous")
+                         f"K, V] (kv), not of {state.dim()} dimensions")
+    slot = (HV, V, K) if layout == "vk" else (HV, K, V)
+    if tuple(state.shape[1:]) != slot:
+        raise ValueError(f"state: a {layout} slot is [{', '.join(map(str, slot))}]"
+                         f", not {list(state.shape[1:])}")
+    inner = state[0] if state.shape[0] > 0 else state.new_empty(state.shape[1:])
+    if not inner.is_contiguous():
+        raise ValueError("state: each slot must be contiguous")
     return state.stride(0)
 
 
@@ -111,10 +133,13 @@ def forward(kernel_id: int, q: torch.Tensor, k: torch.Tensor,
     chunk = _kernels[chunk_id] if chunk_id >= 0 else None
     T, H, K = q.shape
     HV, V = v.shape[1], v.shape[2]
-    _check_batch(q, k, v, g, beta, a_log, dt_bias, query_start_loc, slots,
-                 has_initial_state, out, num_decodes + num_prefills)
-    host = query_start_loc_cpu.to(torch.int32).contiguous().numpy()
-    slots_host = slots_cpu.to(torch.int32).contiguous().numpy()
+    if state_layout not in ("vk", "kv"):
+        raise ValueError(f"state_layout {state_layout!r} is not vk or kv")
+    _check_batch(q, k, v, g, beta, a_log, dt_bias, query_start_loc,
+                 query_start_loc_cpu, slots, slots_cpu, has_initial_state,
+                 out, num_decodes + num_prefills)
+    host = query_start_loc_cpu.contiguous().numpy()
+    slots_host = slots_cpu.contiguous().numpy()
     args = runtime.forward_args(
         num_decodes=num_decodes, num_decode_tokens=num_decode_tokens,
         num_prefills=num_prefills, num_tokens=T,
@@ -127,7 +152,8 @@ def forward(kernel_id: int, q: torch.Tensor, k: torch.Tensor,
         a_log=a_log.data_ptr() if a_log is not None else None,
         dt_bias=dt_bias.data_ptr() if dt_bias is not None else None,
         state=state.data_ptr(), num_slots=state.shape[0],
-        slot_stride=_slot_stride(state), state_dtype=_dtype(state, "state"),
+        slot_stride=_slot_stride(state, state_layout, HV, K, V),
+        state_dtype=_dtype(state, "state"),
         state_layout=state_layout, out=_contiguous(out, "out"),
         heads=H, value_heads=HV, head_k=K, head_v=V,
         act_dtype=_dtype(q, "q"), g_dtype=_dtype(g, "g"),

@@ -270,6 +270,46 @@ class ForwardOnTheEmulator(unittest.TestCase):
                                             f"{field}: .* elements needed"):
                     b.args(2, **{field: short})
 
+    def test_host_copies_of_another_type_are_refused(self):
+        # Same width, other numbers: a uint32 0xFFFFFFFF would be read as
+        # -1 (padding), a float32 as its bits.
+        kernel = self.open("emu")
+        b = Batch(K3_SMALL, [1, 1, 3], [1, 2, 3], [1, 1, 1], num_slots=4,
+                  seed=13)
+        for field, wrong in (
+                ("query_start_loc_host", b.cu.astype(np.float32)),
+                ("slots_host", b.slots.astype(np.uint32)),
+                ("has_initial_state_host", b.has_init.astype(np.int8))):
+            with self.subTest(field=field):
+                with self.assertRaisesRegex(
+                        ValueError, f"{field}: elements of .* expected, not "
+                        f"{wrong.dtype}"):
+                    b.args(2, **{field: wrong})
+        # bool has_initial_state copies are what engines hold.
+        kda.validate(kernel, b.args(
+            2, has_initial_state_host=b.has_init.astype(bool)))
+
+    def test_negative_counts_are_named(self):
+        b = Batch(K3_SMALL, [1, 3], [1, 2], [1, 1], num_slots=4, seed=15)
+        with self.assertRaisesRegex(ValueError,
+                                    r"num_prefills is -1: a count \(>= 0\)"):
+            b.args(1, num_prefills=-1)
+
+    def test_host_copies_made_in_the_call_stay_alive(self):
+        # forward_args holds the arrays whose addresses it stores: a copy
+        # made inline and freed at once would be read after other
+        # allocations took its memory.
+        kernel = self.open("emu")
+        b = Batch(K3_SMALL, [1, 3, 2], [1, 2, 3], [1, 1, 1], num_slots=4,
+                  seed=17)
+        args = b.args(1, query_start_loc_host=np.array(b.cu.tolist(),
+                                                       np.int32),
+                      slots_host=np.array(b.slots.tolist(), np.int32))
+        litter = [np.full(len(b.cu), 7, np.int32) for _ in range(64)]
+        kda.forward(kernel, args)
+        b.check(self)
+        del litter
+
     def test_kernel_of_a_closed_bundle_raises(self):
         bundle = kda.Bundle(os.path.join(BUNDLES, "k3_small"), "emu", "emu")
         kernel = bundle.kernel("k3_small")
