@@ -1169,9 +1169,10 @@ static int32_t chunkWayFor(const kda_kernel *k, const kda_batch &batch,
 }
 
 /// Packs the chunk path's launches of a validated batch: prep over (chunks
-/// of the longest sequence, value heads, sequences), then the scan. No prep
-/// when no sequence has a token; the scan still writes every named slot's
-/// final state (its initial state, or zeros).
+/// of the longest named sequence, value heads, sequences), then the scan. No
+/// prep when no named sequence has a token; the scan still writes every
+/// named slot's final state (its initial state, or zeros) and every padding
+/// row's zeros.
 kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
                                        const kda_batch &batch, LaunchPlan &plan,
                                        int32_t forced) {
@@ -1179,8 +1180,12 @@ kda_status kda::rt::packChunkUnchecked(const kda_kernel *k,
   if (b->num_seqs == 0)
     return KDA_OK;
   const int64_t size = k->m.config.at("chunk_size"); // checked at open
+  // The prep's grid: the chunks of the longest named row (a padding row,
+  // slot <= 0, runs no chunk loop; the scan writes its zeros).
   int64_t maxChunks = 0;
   for (int32_t i = 0; i < b->num_seqs; ++i) {
+    if (b->slots_host[i] <= 0)
+      continue;
     maxChunks = std::max(
         maxChunks,
         kda::rt::chunkCount(

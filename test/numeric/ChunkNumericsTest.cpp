@@ -527,6 +527,35 @@ TEST(ChunkLaunch, EmptyRowsAndBatchesNeedNoTensors) {
     }
 }
 
+/// Padding rows run no chunk loop: the prep's grid (the chunks of the
+/// longest row) is sized by the named rows alone, so a batch of padding
+/// rows is the scan's launch only (it writes their zeros), however long
+/// they are, and a long padding row beside a short named one adds no prep
+/// workgroups (a 2M-token padding row took the emulator 3.1 s, 60 ms
+/// without it).
+TEST(ChunkLaunch, PaddingRowsSizeNoPrep) {
+  const std::string dir = bundleDir("chunk_k3");
+  Opened o;
+  ASSERT_NO_FATAL_FAILURE(open(dir, "emu32", "chunk_k3", o));
+  test::HostMemory mem;
+  const test::KernelLayer layer =
+      test::readKernelLayer(dir, "chunk_k3", "emu32");
+  test::Harness h(layer, mem);
+  ASSERT_NO_FATAL_FAILURE(prepareChunkBatch(h, o.kernel, "padding only",
+                                            {{300, 5}, {0, -1}, {1, 1}}));
+  kda_batch b = h.batch();
+  kda_plan *plan = nullptr;
+  ASSERT_EQ(kda_plan_create(o.bundle, &plan), KDA_OK);
+  ASSERT_EQ(kda_plan_add_chunk(plan, o.kernel, &b), KDA_OK) << kda_last_error();
+  ASSERT_EQ(kda_plan_size(plan), 1);
+  EXPECT_NE(std::string(kda_plan_kernel_symbol(plan, 0)).find("_scan"),
+            std::string::npos)
+      << kda_plan_kernel_symbol(plan, 0);
+  ASSERT_EQ(kda_plan_launch(plan, nullptr), KDA_OK) << kda_last_error();
+  kda_plan_destroy(plan);
+  expectWithinBars(h.check(), layer.state);
+}
+
 /// A chunk plan is two launches, the prep and the scan the batch picks;
 /// kda_plan_kernel_symbol names them in order and nothing past them.
 /// chunk_k3 on emu32 with a batch of two rows (70 and 130 tokens, slots 1
