@@ -382,15 +382,21 @@ struct KdaExpandPipelinePass
 struct KdaVerifyPipelinePass
     : public kda::impl::KdaVerifyPipelineBase<KdaVerifyPipelinePass> {
   void runOnOperation() override {
+    llvm::SmallPtrSet<Operation *, 4> rejected;
     getOperation().walk([&](ScheduleOp s) {
-      if (failed(verifyPipelineSchedule(s)))
+      if (failed(verifyPipelineSchedule(s))) {
+        if (auto f = s->getParentOfType<gpu::GPUFuncOp>())
+          rejected.insert(f);
         signalPassFailure();
+      }
     });
     // Kernels whose waves hand LDS arrays to each other between barriers
     // by plain loads and stores, and every kernel's own accesses against
-    // its schedules' entries (LdsHandoffs.h; the roles' check covers both).
+    // its schedules' entries and among its read bodies' threads
+    // (LdsHandoffs.h; the roles' check covers both). A kernel whose
+    // schedule was rejected already has its error.
     getOperation().walk([&](gpu::GPUFuncOp f) {
-      if (failed(verifyScheduleEntries(f)))
+      if (!rejected.contains(f) && failed(verifyScheduleEntries(f)))
         signalPassFailure();
     });
     // Warpgroup atoms: each flight, issue to wait, in straight-line code.

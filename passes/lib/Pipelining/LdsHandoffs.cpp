@@ -167,6 +167,8 @@ private:
     return fn->hasAttr(kWaveRolesAttr) ? rolesWave : 0;
   }
   std::optional<LdsHandoffHazard> hazard;
+  /// Walking a schedule's body (walkInside): its threads are one role.
+  bool inSchedule = false;
   /// The threads sure to run the op being walked: under a branch whose
   /// condition a thread's evaluation cannot decide, that thread may take
   /// either side, so a kda.copy_fence there lands none of its pieces.
@@ -708,7 +710,8 @@ private:
       // Accesses of one role among themselves: a hazard where two threads'
       // evaluated bytes meet (threadsClash); indices that do not evaluate
       // are the emulator's. Any pair that may involve two roles is a hazard.
-      const bool oneRole = a.roles == roles && llvm::has_single_bit(roles);
+      const bool oneRole =
+          inSchedule || (a.roles == roles && llvm::has_single_bit(roles));
       if (a.inFlight || a.decides || !a.range.overlaps(*r) ||
           (!a.write && !write))
         continue;
@@ -968,6 +971,21 @@ private:
   }
 
   void walkOp(Operation *op, State &s, const Threads &active, bool divergent) {
+    if (inSchedule) {
+      // Inside a schedule: its copies, waits and ring slots are the
+      // interpreter's (PipelineHazards.cpp), which orders them by its
+      // drained barriers; a read body's own accesses are walked here.
+      if (isa<LdsBarrierOp>(op))
+        return s.clear();
+      if (isa<AsyncCopyOp, StagedCopyOp, AsyncWaitOp, LdsDrainOp, BarrierOp,
+              RingSlotOp>(op))
+        return;
+      // A symbolic read (no body) touches only its slot of the ring.
+      if (auto read = dyn_cast<LdsReadOp>(op))
+        return read.getBody().empty()
+                   ? void()
+                   : walkBlock(read.getBody().front(), s, active, divergent);
+    }
     if (isa<gpu::BarrierOp>(op)) {
       if (divergent || !active.all()) {
         // Checking only schedule entries, such a barrier is not counted
@@ -1237,6 +1255,33 @@ private:
       return;
     if (entryPrefix(schedule, schedule.getBody().front(), s))
       s.clear();
+    if (!hazard)
+      walkInside(schedule);
+  }
+
+  /// The schedule's read bodies' accesses of workgroup memory among the
+  /// threads, in program order over its prologue, loop and epilogue: the
+  /// interpreter bounds them (inside their arrays, the ring's in the slot
+  /// read) but does not order them, so a body that stores scratch[tid] and
+  /// loads scratch[tid + 1], within one iteration or across two with no
+  /// kda.lds_barrier between, is checked here as threads of one role (every
+  /// thread runs the schedule: two threads' evaluated bytes that meet in a
+  /// barrier interval, one a write). A bare kda.barrier does not count: it
+  /// does not order a wave's pending LDS reads (PIPELINE-SAFETY.md), and the
+  /// kernels' schedules use kda.lds_barrier. Indices that do not evaluate
+  /// per thread stay the emulator's race detector's, as in kernel code.
+  void walkInside(ScheduleOp schedule) {
+    State inside;
+    const bool outer = inSchedule;
+    inSchedule = true;
+    walkBlock(schedule.getBody().front(), inside, Threads(threads, true),
+              /*divergent=*/false);
+    inSchedule = outer;
+    if (hazard)
+      hazard->message = ("inside schedule '" + schedule.getName() +
+                         "' (its read bodies' accesses among the threads): " +
+                         hazard->message)
+                            .str();
   }
 
   /// Checks the ops of `block` up to its first kda.lds_barrier against `s`;

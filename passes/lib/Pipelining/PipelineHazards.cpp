@@ -1018,8 +1018,12 @@ static bool hasSinkSlot(LdsBufferOp b, Operation *scope,
                         const TargetInfo *target);
 
 // The body as lowering::emitAsyncCopyBody clones it for the sink: the slot
-// operand is the sink slot, the iteration at most the last (trip count - 1),
-// and nothing is issued when the trip count is 0.
+// operand is the sink slot, the iteration at most the last (trip count - 1,
+// an unsigned minimum as the lowering's), and nothing is issued when the
+// trip count is 0. Only the body's own uses of the two operands are
+// remapped: a value the body takes from outside (a row's byte offset
+// computed before the copy from its slot) keeps what it is, so a row
+// placed by such a value lands where the real slot's would (a live slot).
 std::optional<PipelineHazard> Interpreter::checkSinkRows(Operation &op,
                                                          const Tile &t,
                                                          Value slotV,
@@ -1028,19 +1032,38 @@ std::optional<PipelineHazard> Interpreter::checkSinkRows(Operation &op,
     return std::nullopt;
   Tile sink = t;
   sink.slot = t.buf->slots();
-  if (trip)
-    sink.iter.v = std::min(sink.iter.v, *trip - 1);
-  // The two operands read as the clone maps them (every use in the body).
+  if (trip && uint64_t(sink.iter.v) > uint64_t(*trip - 1))
+    sink.iter.v = *trip - 1;
+  // What env holds for `v` now, to be put back.
   auto saved = [&](Value v) {
     auto it = env.find(v);
     return it == env.end() ? std::optional<Val>() : std::optional(it->second);
   };
-  const std::optional<Val> oldSlot = saved(slotV), oldIter = saved(iterV);
+  // The integers the body takes from outside it (other than the two
+  // operands), evaluated as they are, pinned while the sink is read.
+  SmallVector<std::pair<Value, std::optional<Val>>> restore;
+  llvm::SmallPtrSet<Value, 8> seen;
+  op.walk([&](Operation *inner) {
+    for (Value v : inner->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      Operation *owner = def ? def : v.getParentBlock()->getParentOp();
+      if (op.isAncestor(owner) || v == slotV || v == iterV || !widthOf(v) ||
+          !seen.insert(v).second)
+        continue;
+      FailureOr<Val> now = eval(v);
+      if (failed(now))
+        continue; // checkRows reports it, as for an enabled copy
+      restore.push_back({v, saved(v)});
+      env[v] = *now;
+    }
+  });
+  restore.push_back({slotV, saved(slotV)});
+  restore.push_back({iterV, saved(iterV)});
   env[slotV] = Val{sink.slot};
   env[iterV] = sink.iter;
   SmallVector<std::pair<int64_t, int64_t>> rows;
   std::optional<PipelineHazard> h = checkRows(op, sink, rows);
-  for (auto [v, old] : {std::pair(slotV, oldSlot), std::pair(iterV, oldIter)})
+  for (auto &[v, old] : llvm::reverse(restore))
     if (old)
       env[v] = *old;
     else
