@@ -76,15 +76,31 @@ kda_status checkKernels(const kda_kernel *rec, const kda_kernel *chunk) {
   }
   // Both paths must compute one layer on one pool.
   const mf::Layer &cl = c.layer, &rl = r.layer;
-  if (cl.heads != rl.heads || cl.valueHeads != rl.valueHeads ||
-      cl.headK != rl.headK || cl.headV != rl.headV || cl.gate != rl.gate ||
-      cl.lowerBound != rl.lowerBound || cl.beta != rl.beta ||
-      cl.qkL2norm != rl.qkL2norm || cl.scale != rl.scale ||
-      cl.stateLayout != rl.stateLayout || c.act != r.act || c.g != r.g ||
-      c.beta != r.beta || c.state != r.state) {
+  // Each field that differs, named with both values (chunk / recurrent).
+  std::ostringstream differ;
+  auto field = [&](const char *name, const auto &x, const auto &y) {
+    if (!(x == y))
+      differ << (differ.tellp() > 0 ? ", " : "") << name << " " << x << " / "
+             << y;
+  };
+  field("heads", cl.heads, rl.heads);
+  field("value_heads", cl.valueHeads, rl.valueHeads);
+  field("head_k", cl.headK, rl.headK);
+  field("head_v", cl.headV, rl.headV);
+  field("gate", cl.gate, rl.gate);
+  field("lower_bound", cl.lowerBound, rl.lowerBound);
+  field("beta", cl.beta, rl.beta);
+  field("qk_l2norm", cl.qkL2norm, rl.qkL2norm);
+  field("scale", cl.scale, rl.scale);
+  field("state_layout", cl.stateLayout, rl.stateLayout);
+  field("act", c.act, r.act);
+  field("g dtype", c.g, r.g);
+  field("beta dtype", c.beta, r.beta);
+  field("state dtype", c.state, r.state);
+  if (differ.tellp() > 0) {
     why << describeKernel(chunk) << " computes another layer than "
-        << describeKernel(rec) << " (heads, dims, gate, beta, scale, "
-        << "layout or dtypes differ)";
+        << describeKernel(rec) << " (chunk / recurrent: " << differ.str()
+        << ")";
     return refuse(why);
   }
   // And one gate: a row's gate must not depend on which path its length

@@ -936,7 +936,7 @@ kda_status kda_kernel_workspace_bytes(const kda_kernel *k, int64_t numTokens,
 kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
   lastError.clear();
   if (!k || !b)
-    return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or batch");
+    return fail(KDA_ERROR_INVALID_ARGUMENT, !k ? "null kernel" : "null batch");
   if (k->m.kind != "recurrent")
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "kernel " + k->m.name + " is not a recurrent kernel");
@@ -959,7 +959,7 @@ kda_status kda_validate_recurrent(const kda_kernel *k, const kda_batch *b) {
 kda_status kda_validate_chunk(const kda_kernel *k, const kda_batch *b) {
   lastError.clear();
   if (!k || !b)
-    return fail(KDA_ERROR_INVALID_ARGUMENT, "null kernel or batch");
+    return fail(KDA_ERROR_INVALID_ARGUMENT, !k ? "null kernel" : "null batch");
   if (k->stages.empty())
     return fail(KDA_ERROR_INVALID_ARGUMENT,
                 "kernel " + k->m.name + " is not a chunk kernel");
@@ -1023,12 +1023,16 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
       return bad();
     }
   if (b->state_layout != k->layout) {
-    why << "state layout " << (b->state_layout == KDA_LAYOUT_VK ? "vk" : "kv")
-        << " does not match the bundle's";
+    auto name = [](kda_state_layout l) {
+      return l == KDA_LAYOUT_VK ? "vk" : "kv";
+    };
+    why << "state layout " << name(b->state_layout)
+        << " does not match the bundle's " << name(k->layout);
     return bad();
   }
   if (b->num_seqs < 0 || b->num_tokens < 0) {
-    why << "negative num_seqs or num_tokens";
+    why << (b->num_seqs < 0 ? "num_seqs " : "num_tokens ")
+        << (b->num_seqs < 0 ? b->num_seqs : b->num_tokens) << " is negative";
     return bad();
   }
   if (b->num_slots < 0) {

@@ -94,7 +94,7 @@ TEST_F(Descriptors, UnsupportedDtypes) {
 
 TEST_F(Descriptors, StateLayoutMismatch) {
   expectRefused([](kda_batch &b) { b.state_layout = KDA_LAYOUT_KV; },
-                "state layout kv");
+                "state layout kv does not match the bundle's vk");
 }
 
 TEST_F(Descriptors, MisalignedPointer) {
@@ -191,9 +191,9 @@ TEST_F(Descriptors, EachDtypeIsChecked) {
 
 TEST_F(Descriptors, NegativeCounts) {
   expectRefused([](kda_batch &b) { b.num_seqs = -1; },
-                "negative num_seqs or num_tokens");
+                "num_seqs -1 is negative");
   expectRefused([](kda_batch &b) { b.num_tokens = -5; },
-                "negative num_seqs or num_tokens");
+                "num_tokens -5 is negative");
   expectRefused([](kda_batch &b) { b.num_slots = -1; },
                 "num_slots -1 is negative");
 }
@@ -412,11 +412,11 @@ TEST_F(Descriptors, EmptyBatchWritesNothing) {
 
 TEST_F(Descriptors, NotARecurrentKernelOrNoBatch) {
   EXPECT_EQ(kda_validate_recurrent(kernel, nullptr), KDA_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(kda_last_error(), "null kernel or batch");
+  EXPECT_STREQ(kda_last_error(), "null batch");
   kda_batch b = harness->batch();
   EXPECT_EQ(kda_launch_recurrent(nullptr, &b, nullptr),
             KDA_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(kda_last_error(), "null kernel or batch");
+  EXPECT_STREQ(kda_last_error(), "null kernel");
   EXPECT_EQ(harness->snapshot(), before);
 }
 

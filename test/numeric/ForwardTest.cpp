@@ -549,6 +549,38 @@ TEST(ForwardKernelPairs, RefusesKernelsReadingOtherGateOperands) {
   kda_bundle_close(bundle);
 }
 
+/// A chunk kernel and a recurrent kernel of layers that differ (here only
+/// the gate's lower bound, -5 and -4): refused, naming the field with both
+/// values, nothing written.
+TEST(ForwardKernelPairs, RefusesKernelsOfAnotherLayer) {
+  const std::string dir =
+      std::string(KDA_NUMERIC_BUNDLES_DIR) + "/uses_mismatch";
+  kda_bundle *bundle = nullptr;
+  ASSERT_EQ(
+      kda_bundle_open_target(dir.c_str(), KDA_BACKEND_EMU, "emu32", &bundle),
+      KDA_OK)
+      << kda_last_error();
+  const kda_kernel *rec = nullptr, *chunk = nullptr;
+  ASSERT_EQ(kda_bundle_find(bundle, "um_lb4", &rec), KDA_OK);
+  ASSERT_EQ(kda_bundle_find(bundle, "um", &chunk), KDA_OK);
+  test::HostMemory mem;
+  test::Harness harness(test::readKernelLayer(dir, "um_lb4", "emu32"), mem);
+  harness.prepare({{40}, {1}, {1}}, 3, 7);
+  const std::vector<uint8_t> before = harness.snapshot();
+  kda_forward_args a = test::forwardArgs(harness.batch(), 0);
+  a.recurrent_max_tokens = 8;
+  EXPECT_EQ(kda_forward(rec, chunk, &a, nullptr), KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find("computes another layer than"),
+            std::string::npos)
+      << kda_last_error();
+  EXPECT_NE(std::string(kda_last_error())
+                .find("(chunk / recurrent: lower_bound -5 / -4)"),
+            std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(harness.snapshot(), before) << "a refused call wrote memory";
+  kda_bundle_close(bundle);
+}
+
 /// Index arrays may start anywhere in the engine's own arrays (a pointer
 /// to element 1 is 4 bytes past a 16-byte boundary): host and device copies
 /// need only their element's alignment.
