@@ -503,6 +503,16 @@ void EmuLowering::checkCopyRow(CopyRowOp row, Value emuCtx,
           arith::MulIOp::create(
               b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), slot),
               c64(lds[1])));
+      // Predicated off on a target with a sink slot, the copy still issues
+      // its rows (emitAsyncCopyBody's clone, the slot operand mapped to the
+      // sink): they must land in the sink, past the ring's last slot. The
+      // sink's bytes come from the ring's own shape here, not from the
+      // clone's mapping, so a clone that maps the slot elsewhere (a live
+      // slot) is caught.
+      auto async = dyn_cast<AsyncCopyOp>(copy);
+      if (async && async.getPred() && target->waitsCountInstructions())
+        slotLo = arith::SelectOp::create(b, loc, async.getPred(), slotLo,
+                                         c64(lds[0] + lds[2] * lds[1]));
       slotBytes = c64(lds[1]);
       name =
           bufferName(b, loc, copy->getAttrOfType<StringAttr>("kda.emu_buffer"));
