@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <random>
 
 using namespace kda;
@@ -511,21 +512,33 @@ TEST_P(ForwardRefusals, KernelsOfTheWrongKind) {
 /// the recurrent one not): a row's gate would depend on its length (and
 /// the call's a_log is checked against the recurrent kernel only). Refused
 /// by name, nothing written, whether or not a_log is passed.
-TEST(ForwardKernelPairs, RefusesKernelsReadingOtherGateOperands) {
+/// The uses_mismatch bundle on emu32: its chunk function `um` and the
+/// recurrent function `recName`, with one prefill row of 40 tokens.
+struct MismatchedPair {
   const std::string dir =
       std::string(KDA_NUMERIC_BUNDLES_DIR) + "/uses_mismatch";
   kda_bundle *bundle = nullptr;
-  ASSERT_EQ(
-      kda_bundle_open_target(dir.c_str(), KDA_BACKEND_EMU, "emu32", &bundle),
-      KDA_OK)
-      << kda_last_error();
   const kda_kernel *rec = nullptr, *chunk = nullptr;
-  ASSERT_EQ(kda_bundle_find(bundle, "um_recurrent", &rec), KDA_OK);
-  ASSERT_EQ(kda_bundle_find(bundle, "um", &chunk), KDA_OK);
   test::HostMemory mem;
-  test::Harness harness(test::readKernelLayer(dir, "um_recurrent", "emu32"),
-                        mem);
-  harness.prepare({{40}, {1}, {1}}, 3, 7); // one prefill row, 40 tokens
+  std::optional<test::Harness> harness;
+  void open(const char *recName) {
+    ASSERT_EQ(
+        kda_bundle_open_target(dir.c_str(), KDA_BACKEND_EMU, "emu32", &bundle),
+        KDA_OK)
+        << kda_last_error();
+    ASSERT_EQ(kda_bundle_find(bundle, recName, &rec), KDA_OK);
+    ASSERT_EQ(kda_bundle_find(bundle, "um", &chunk), KDA_OK);
+    harness.emplace(test::readKernelLayer(dir, recName, "emu32"), mem);
+    harness->prepare({{40}, {1}, {1}}, 3, 7);
+  }
+  ~MismatchedPair() { kda_bundle_close(bundle); }
+};
+
+TEST(ForwardKernelPairs, RefusesKernelsReadingOtherGateOperands) {
+  MismatchedPair pair;
+  ASSERT_NO_FATAL_FAILURE(pair.open("um_recurrent"));
+  const kda_kernel *rec = pair.rec, *chunk = pair.chunk;
+  test::Harness &harness = *pair.harness;
   const std::vector<uint8_t> before = harness.snapshot();
   for (bool withALog : {false, true}) {
     kda_forward_args a = test::forwardArgs(harness.batch(), 0);
@@ -546,26 +559,16 @@ TEST(ForwardKernelPairs, RefusesKernelsReadingOtherGateOperands) {
         << kda_last_error();
     EXPECT_EQ(harness.snapshot(), before) << "a refused call wrote memory";
   }
-  kda_bundle_close(bundle);
 }
 
 /// A chunk kernel and a recurrent kernel of layers that differ (here only
 /// the gate's lower bound, -5 and -4): refused, naming the field with both
 /// values, nothing written.
 TEST(ForwardKernelPairs, RefusesKernelsOfAnotherLayer) {
-  const std::string dir =
-      std::string(KDA_NUMERIC_BUNDLES_DIR) + "/uses_mismatch";
-  kda_bundle *bundle = nullptr;
-  ASSERT_EQ(
-      kda_bundle_open_target(dir.c_str(), KDA_BACKEND_EMU, "emu32", &bundle),
-      KDA_OK)
-      << kda_last_error();
-  const kda_kernel *rec = nullptr, *chunk = nullptr;
-  ASSERT_EQ(kda_bundle_find(bundle, "um_lb4", &rec), KDA_OK);
-  ASSERT_EQ(kda_bundle_find(bundle, "um", &chunk), KDA_OK);
-  test::HostMemory mem;
-  test::Harness harness(test::readKernelLayer(dir, "um_lb4", "emu32"), mem);
-  harness.prepare({{40}, {1}, {1}}, 3, 7);
+  MismatchedPair pair;
+  ASSERT_NO_FATAL_FAILURE(pair.open("um_lb4"));
+  const kda_kernel *rec = pair.rec, *chunk = pair.chunk;
+  test::Harness &harness = *pair.harness;
   const std::vector<uint8_t> before = harness.snapshot();
   kda_forward_args a = test::forwardArgs(harness.batch(), 0);
   a.recurrent_max_tokens = 8;
@@ -578,7 +581,6 @@ TEST(ForwardKernelPairs, RefusesKernelsOfAnotherLayer) {
             std::string::npos)
       << kda_last_error();
   EXPECT_EQ(harness.snapshot(), before) << "a refused call wrote memory";
-  kda_bundle_close(bundle);
 }
 
 /// Index arrays may start anywhere in the engine's own arrays (a pointer

@@ -1051,8 +1051,10 @@ std::optional<PipelineHazard> Interpreter::checkSinkRows(Operation &op,
           !seen.insert(v).second)
         continue;
       FailureOr<Val> now = eval(v);
-      if (failed(now))
-        continue; // checkRows reports it, as for an enabled copy
+      if (failed(now)) {
+        evalError.clear(); // checkRows reports it, as for an enabled copy
+        continue;
+      }
       restore.push_back({v, saved(v)});
       env[v] = *now;
     }
