@@ -26,7 +26,11 @@ func.func @kimi_k3_tp8_recurrent(
   return
 }
 
-// Long prefills: the chunked form, 64-row chunks.
+// Long prefills: the chunked form. No chunk_size: each target takes its
+// own (kda-compile --print-figures shows it per kernel): 64 rows on sm_90
+// and gfx950; 32 on gfx942 (64 KiB of LDS), where 32 is the largest size
+// whose scan holds its state in registers and so also has the scan split
+// within a sequence, for the few (sequence, head) pairs of 12 heads.
 func.func @kimi_k3_tp8_chunk(
     %q: memref<?x12x128xbf16>, %k: memref<?x12x128xbf16>,
     %v: memref<?x12x128xbf16>, %g: memref<?x12x128xbf16>,
@@ -41,7 +45,6 @@ func.func @kimi_k3_tp8_chunk(
       cu_seqlens(%cu_seqlens : memref<?xi32>) slots(%slots : memref<?xi32>)
       has_initial_state(%has_init : memref<?xi1>)
       state(%state : memref<?x12x128x128xf32>) out(%o : memref<?x12x128xbf16>)
-      {chunk_size = 64 : i64}
   return
 }
 }

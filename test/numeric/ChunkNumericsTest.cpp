@@ -360,29 +360,41 @@ INSTANTIATE_TEST_SUITE_P(Bundles, ChunkNumerics,
                          });
 
 /// A kda.chunk without chunk_size: every stage built for a target takes
-/// the largest size at which the layer's prep fits that target's LDS
-/// (head_k 256: 32 on emu's 64 KiB, 64 on emu950's and emu32's), and the
-/// manifest says so, so that the runtime counts the chunks as the kernels
-/// do.
+/// the largest size at which the layer's prep and a scan fit that target's
+/// LDS, or one halving below it where only that size's scan holds its state
+/// in registers (head_k 256: 16 on emu's 64 KiB and 32 on emu950's 160 KiB,
+/// register scans both; 64 on emu32's), and the manifest says so, so that
+/// the runtime counts the chunks as the kernels do. The manifest names a
+/// register scan by its k_split; the scan split within a sequence comes
+/// with it where its join fits (not on emu: the join's M at head_k 256).
 TEST(ChunkDefaultSize, EachTargetTakesTheLargestThatFits) {
   manifest::Manifest m;
   std::string error;
   ASSERT_TRUE(manifest::readManifest(bundleDir("chunk_head256"), m, error))
       << error;
   const std::map<std::string, int64_t> expected = {
-      {"emu", 32}, {"emu950", 64}, {"emu32", 64}};
-  std::map<std::string, int> stages;
+      {"emu", 16}, {"emu950", 32}, {"emu32", 64}};
+  const std::map<std::string, int> expectedMaps = {
+      {"emu", 0}, {"emu950", 1}, {"emu32", 1}};
+  std::map<std::string, int> stages, maps;
   for (const manifest::Kernel &k : m.kernels) {
     if (k.name != "chunk_head256")
       continue;
     ++stages[k.target];
+    maps[k.target] += k.kind == "chunk_maps";
+    if (k.kind == "chunk_scan")
+      EXPECT_TRUE(k.config.count("k_split"))
+          << k.symbol << " on " << k.target << ": not a register scan";
     auto size = k.config.find("chunk_size");
     ASSERT_NE(size, k.config.end()) << k.symbol << " on " << k.target;
     EXPECT_EQ(size->second, expected.at(k.target))
         << k.symbol << " on " << k.target;
   }
-  for (const auto &[target, size] : expected)
+  for (const auto &[target, size] : expected) {
     EXPECT_GE(stages[target], 2) << "the prep and a scan for " << target;
+    EXPECT_EQ(maps[target], expectedMaps.at(target))
+        << "the split scan's maps on " << target;
+  }
 }
 
 /// A length-1 row (and a short one) through the chunk path gives what the

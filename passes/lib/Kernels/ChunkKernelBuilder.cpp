@@ -4755,16 +4755,23 @@ ScanChoice mlir::kda::chooseChunkScan(ChunkStageOp op,
 }
 
 /// Whether one of `stages`' scans is built at chunk size `c` on `target`
-/// (chooseChunkScan), or `stages` holds no scan.
+/// (chooseChunkScan) - with `inRegisters`, one that holds its state in
+/// registers (ChunkPlan::regState) -, or `stages` holds no scan.
 static bool scanBuildsAt(ArrayRef<ChunkStageOp> stages,
-                         const TargetInfo &target, int64_t c) {
+                         const TargetInfo &target, int64_t c,
+                         bool inRegisters = false) {
   bool anyScan = false;
   for (ChunkStageOp op : stages) {
     if (op.getStage() != ChunkStage::Scan)
       continue;
     anyScan = true;
     ChunkStageOp copy = cloneAtChunkSize(op, c);
-    const bool builds = chooseChunkScan(copy, target).kind == ScanChoice::Build;
+    bool builds = chooseChunkScan(copy, target).kind == ScanChoice::Build;
+    if (builds && inRegisters) {
+      ChunkPlan p;
+      std::string why;
+      builds = succeeded(planQuietly(copy, target, p, why)) && p.regState;
+    }
     copy->destroy();
     if (builds)
       return true;
@@ -4780,10 +4787,29 @@ int64_t mlir::kda::defaultChunkSize(ArrayRef<ChunkStageOp> stages,
   // builds: the prep holds a chunk's rows of every operand in LDS, a scan a
   // block's (a pipelined one a ring of them), and chooseScans leaves out
   // the scans that do not fit while one stands.
-  for (int64_t c : kChunkSizes)
-    if (plansAt(stages.front(), target, c, /*asPrep=*/true) &&
-        scanBuildsAt(stages, target, c))
-      return c;
+  // One halving down, a size whose scan holds its state in registers
+  // wins over an LDS-resident scan (gfx942 and emu at head_k 128: 32, not
+  // 64, for their 64 KiB), so the AMD targets run the kernels measured on
+  // sm_90. On the H200: with register scans, chunks of 32 cost 3-6%
+  // against 64 on the H32 batches and gained 4% on 1 x 32768 H8
+  // (twenty-third session), where the LDS-resident scan cost 13% of the
+  // path (eighteenth: 2.64 against 2.33 ms at 4 x 4096 H32); and only a
+  // register scan has the scan split within a sequence (1 x 32768 H8 2.87
+  // -> 1.91 ms, docs/split-scan.md), the regime of few (sequence, head)
+  // pairs such as Kimi-K3's 12 heads at TP8. Two halvings (64 to 16) cost
+  // 31-54% there, more than the LDS-resident scan.
+  for (int64_t c : kChunkSizes) {
+    if (!plansAt(stages.front(), target, c, /*asPrep=*/true) ||
+        !scanBuildsAt(stages, target, c))
+      continue;
+    const int64_t half = c / 2;
+    if (!scanBuildsAt(stages, target, c, /*inRegisters=*/true) &&
+        llvm::is_contained(kChunkSizes, half) &&
+        plansAt(stages.front(), target, half, /*asPrep=*/true) &&
+        scanBuildsAt(stages, target, half, /*inRegisters=*/true))
+      return half;
+    return c;
+  }
   // No scan builds at any size: the largest the prep fits, whose scans'
   // builds name the rule they break; none fits: the smallest, whose build
   // names the LDS it lacks.

@@ -44,8 +44,9 @@
 // GFX942: prefill_v32 chunk scan on gfx942, block_v 32: {{.*}} (8 waves of 64 threads, fixed; chunk_size 64)
 
 // Without chunk_size, the size the target takes (kda-lower-to-gpu's
-// default): 32 on gfx942 at head_k 256, 64 on sm_90.
-// GFX942: prefill256_auto chunk scan on gfx942, block_v 16: {{.*}} chunk_size 32, the target's)
+// default): 16 on gfx942 at head_k 256 (the prep fits 32, but only 16's
+// depth-1 scan holds its state in registers), 64 on sm_90.
+// GFX942: prefill256_auto chunk scan on gfx942, block_v 16: {{.*}} chunk_size 16, the target's)
 // SM90: prefill256_auto chunk scan on sm_90, block_v 16: {{.*}} chunk_size 64, the target's)
 
 // A block the target runs only in a form measured slower (128 columns:
