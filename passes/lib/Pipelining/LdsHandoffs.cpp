@@ -1031,12 +1031,49 @@ private:
                       ": it takes workgroup memory in a way this analysis "
                       "does not model",
                   op);
+    if (auto view = dyn_cast<memref::ViewOp>(op))
+      if (checkViewInside(view); hazard)
+        return;
     for (auto [mem, write] : mems) {
       record(op, mem, write, s, active);
       if (hazard)
         return;
     }
     checkInBounds(op, active);
+  }
+
+  /// A view at a constant byte shift must lie inside its source, where the
+  /// source's bytes are known (an array of static size, or the kernel's
+  /// dynamic LDS of its kda.dynamic_lds_bytes), else R1: past it the bytes
+  /// are another array's, while the ranges here (a space an array) take
+  /// the view's accesses for its source's alone.
+  void checkViewInside(memref::ViewOp view) {
+    std::optional<Range> src = rangeOf(view.getSource());
+    std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+    const int64_t bytes = typeBytes(view.getType());
+    constexpr int64_t unknown = std::numeric_limits<int64_t>::max();
+    if (!src || !shift || !src->exact || bytes == unknown)
+      return;
+    int64_t end = src->hi;
+    if (end == unknown) {
+      auto dynamic = fn->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes");
+      if (!view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>() ||
+          !dynamic)
+        return;
+      end = src->lo + dynamic.getInt();
+    }
+    const int64_t lo = src->lo + *shift, hi = lo + bytes;
+    if (*shift >= 0 && hi <= end)
+      return;
+    fail("R1",
+         llvm::formatv("a view outside its array: {0} at byte {1} covers "
+                       "bytes [{2}, {3}) of an array of bytes [{4}, {5}); "
+                       "outside it the bytes are another array's, which the "
+                       "handoff check does not count for the view's "
+                       "accesses",
+                       view.getType(), *shift, lo, hi, src->lo, end)
+             .str(),
+         view);
   }
 
   /// The workgroup array an access indexes, its indices, and how many

@@ -1622,6 +1622,26 @@ static bool besideRing(Value mem, int64_t ringLo, int64_t ringHi) {
   return end <= ringLo || *base >= ringHi;
 }
 
+/// The bytes [base, end) of LDS array `mem` where they are known: placed
+/// and of static size, or the kernel's dynamic LDS of its
+/// kda.dynamic_lds_bytes.
+static std::optional<std::pair<int64_t, int64_t>> arrayBytes(Value mem) {
+  FailureOr<int64_t> base = workgroupArrayBase(mem);
+  if (failed(base))
+    return std::nullopt;
+  auto type = cast<MemRefType>(mem.getType());
+  if (type.hasStaticShape())
+    if (std::optional<int64_t> bytes = staticBytes(type))
+      return std::make_pair(*base, *base + *bytes);
+  auto dynamic = mem.getDefiningOp<gpu::DynamicSharedMemoryOp>();
+  auto fn = dynamic ? dynamic->getParentOfType<gpu::GPUFuncOp>() : nullptr;
+  auto size = fn ? fn->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes")
+                 : IntegerAttr();
+  if (!size)
+    return std::nullopt;
+  return std::make_pair(*base, *base + size.getInt());
+}
+
 const Interpreter::RingExtent *
 Interpreter::otherRingUnder(Value mem, Operation *own) const {
   for (const RingExtent &r : rings)
@@ -1835,8 +1855,24 @@ bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
                       lo, hi, r.op.getSymName(), r.lo, r.hi));
     return false;
   }
-  if (hi <= ringLo || lo >= ringHi)
-    return true; // the array's other bytes
+  if (hi <= ringLo || lo >= ringHi) {
+    // The array's other bytes, inside it (past it, another array's).
+    std::optional<std::pair<int64_t, int64_t>> array =
+        arrayBytes(view.getSource());
+    if (!array || (lo >= array->first && hi <= array->second))
+      return true;
+    found = hazard(
+        "R1", access,
+        llvm::formatv("the read of iteration {0} from {1} {2} bytes [{3}, "
+                      "{4}) through a view of the ring's array, which holds "
+                      "bytes [{5}, {6}): past it the bytes are another "
+                      "array's, which the schedule does not see it touch",
+                      t.iter.v, where(t),
+                      store ? (exact ? "stores" : "may store")
+                            : (exact ? "loads" : "may load"),
+                      lo, hi, array->first, array->second));
+    return false;
+  }
   if (store) {
     // A read shares its slot with every other thread's read of it: a store
     // there races them, and the model counts the read as reading only.
@@ -1882,8 +1918,8 @@ bool Interpreter::checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
   if (failed(bytes))
     return false;
   auto [lo, hi] = *bytes;
-  if (hi <= ringLo || lo >= ringHi)
-    return true; // the array's other bytes
+  if (hi <= ringLo || lo >= ringHi) // the array's other bytes, inside it
+    return viewInsideSource(read, t, view, extent, found);
   if (lo >= t.buf->lo(t.slot) && hi <= t.buf->hi(t.slot))
     return true;
   found =
@@ -1920,11 +1956,13 @@ bool Interpreter::viewInsideSource(LdsReadOp read, const Tile &t,
       viewBytes(read, t, view, extent, "an LDS array", found);
   if (failed(bytes))
     return false;
-  // besideRing placed the source: a static array at a known base.
-  const int64_t base = *workgroupArrayBase(view.getSource()),
-                end = base +
-                      staticBytes(cast<MemRefType>(view.getSource().getType()))
-                          .value_or(0);
+  // A source of unknown size (dynamic LDS no size is declared for) bounds
+  // nothing here; besideRing placed the others.
+  std::optional<std::pair<int64_t, int64_t>> array =
+      arrayBytes(view.getSource());
+  if (!array)
+    return true;
+  auto [base, end] = *array;
   if (bytes->first >= base && bytes->second <= end)
     return true;
   found =
@@ -1932,8 +1970,9 @@ bool Interpreter::viewInsideSource(LdsReadOp read, const Tile &t,
              llvm::formatv(
                  "the read of iteration {0} from {1} views bytes [{2}, "
                  "{3}) of an LDS array at bytes [{4}, {5}): past it the "
-                 "bytes are another array's (the ring's, a tile in "
-                 "flight), which the schedule does not see it touch",
+                 "bytes are another array's (a ring's tile in flight, an "
+                 "array the body indexes directly), which the schedule "
+                 "does not see it touch",
                  t.iter.v, where(t), bytes->first, bytes->second, base, end));
   return false;
 }
