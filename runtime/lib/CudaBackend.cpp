@@ -2,6 +2,7 @@
 #include "Backend.h"
 
 #include <algorithm>
+#include <atomic>
 #include <dlfcn.h>
 #include <map>
 
@@ -232,7 +233,8 @@ private:
   CudaApi api{};
   CUcontext ctx = nullptr; // the modules' context
   std::map<std::string, CUmodule> modules;
-  uint32_t sms = 0; // computeUnits(), once asked
+  // computeUnits(), once asked (threads may launch at once: atomic).
+  std::atomic<uint32_t> sms{0};
 };
 } // namespace
 

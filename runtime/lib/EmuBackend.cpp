@@ -15,6 +15,7 @@
 #include <fstream>
 #include <link.h>
 #include <map>
+#include <mutex>
 #include <unistd.h>
 #endif
 
@@ -214,6 +215,10 @@ public:
     c.dynamicLdsBytes = d.dynamicLdsBytes;
     const char *race = std::getenv("KDA_EMU_RACECHECK");
     c.raceCheck = !(race && std::string(race) == "0");
+    // A static LDS array is one global of the loaded object, shared by
+    // every launch of it: launches from several threads take turns (a
+    // GPU gives each workgroup its own; two bundles load two objects).
+    std::lock_guard<std::mutex> turn(launching);
     error = emu::launch(reinterpret_cast<emu::PackedEntry>(kernel), c, params);
     return error.empty() ? KDA_OK : KDA_ERROR_BACKEND;
   }
@@ -231,6 +236,7 @@ public:
 private:
   void *self = nullptr;
   std::map<std::string, void *> libs;
+  std::mutex launching;
 };
 } // namespace
 

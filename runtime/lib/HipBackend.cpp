@@ -2,6 +2,7 @@
 #include "Backend.h"
 
 #include <algorithm>
+#include <atomic>
 #include <dlfcn.h>
 #include <map>
 
@@ -194,7 +195,8 @@ private:
   HipApi api{};
   std::map<std::string, hipModule_t> modules;
   int device = 0; // the modules' device
-  uint32_t cus = 0; // computeUnits(), once asked
+  // computeUnits(), once asked (threads may launch at once: atomic).
+  std::atomic<uint32_t> cus{0};
 };
 } // namespace
 

@@ -16,8 +16,12 @@
 #include "Harness.h"
 
 #include <gtest/gtest.h>
+
+#include <atomic>
 #include <cstdlib>
 #include <ostream>
+#include <thread>
+#include <vector>
 
 using namespace kda;
 using kda::test::BatchShape;
@@ -172,6 +176,59 @@ std::vector<NumericCase> allCases() {
       for (const char *batch : {"decode", "mixed"})
         cases.push_back({spec, target, batch});
   return cases;
+}
+
+/// One bundle's kernel launched from two threads at once, each on its own
+/// batch and pool: the emulator's workgroup memory of a static LDS array is
+/// one global of the loaded object, so the backend runs one launch of a
+/// bundle at a time (on a GPU each workgroup has its own). k3_lds1 stages
+/// its token rows through a static LDS ring; before launches were
+/// serialized, both threads' results were wrong.
+TEST(EmuConcurrency, OneBundleLaunchedFromTwoThreads) {
+  const char *spec = "k3_lds1", *target = "emu";
+  const std::string dir = std::string(KDA_NUMERIC_BUNDLES_DIR) + "/" + spec;
+  kda_bundle *bundle = nullptr;
+  ASSERT_EQ(
+      kda_bundle_open_target(dir.c_str(), KDA_BACKEND_EMU, target, &bundle),
+      KDA_OK)
+      << kda_last_error();
+  const kda_kernel *kernel = nullptr;
+  ASSERT_EQ(kda_bundle_find(bundle, spec, &kernel), KDA_OK) << kda_last_error();
+  const test::KernelLayer layer = test::readKernelLayer(dir, spec, target);
+  constexpr int kThreads = 2, kRounds = 2;
+  std::vector<std::string> errors(kThreads);
+  std::vector<test::CaseResult> results(kThreads * kRounds);
+  std::atomic<int> ready{0};
+  auto job = [&](int t) {
+    test::HostMemory mem;
+    test::Harness h(layer, mem);
+    ready.fetch_add(1);
+    while (ready.load() < kThreads) {
+    }
+    for (int r = 0; r < kRounds; ++r) {
+      h.prepare(shapeFor("long"), /*numSlots=*/13, 100 * t + r);
+      kda_batch b = h.batch();
+      if (kda_launch_recurrent(kernel, &b, nullptr) != KDA_OK) {
+        errors[t] = kda_last_error();
+        return;
+      }
+      results[t * kRounds + r] = h.check();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back(job, t);
+  for (std::thread &t : threads)
+    t.join();
+  for (int t = 0; t < kThreads; ++t)
+    EXPECT_EQ(errors[t], "") << "thread " << t;
+  for (size_t i = 0; i < results.size(); ++i) {
+    EXPECT_TRUE(results[i].finite) << "launch " << i;
+    EXPECT_LE(results[i].outErr, test::kOutputErrorBar) << "launch " << i;
+    EXPECT_LE(results[i].stateErr, test::stateErrorBar(layer.state))
+        << "launch " << i;
+  }
+  kda_bundle_close(bundle);
 }
 
 INSTANTIATE_TEST_SUITE_P(

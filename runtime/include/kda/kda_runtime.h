@@ -44,6 +44,13 @@
  * 160 KiB on gfx950), so the runtime checks the request against the
  * device's limit when opening; both pass it to every launch. A request the
  * device cannot meet refuses the bundle at open.
+ *
+ * Threads. Launches, plans and kda_forward may be called from several
+ * threads at once, each with its own buffers (on CUDA, each with the
+ * context the bundle was opened in current); kda_last_error is per thread.
+ * Open and close a bundle from one thread, with no launch of it in flight.
+ * The emulator runs one launch of a bundle at a time (a static LDS array
+ * is one global of its loaded object); two bundles run side by side.
  *===----------------------------------------------------------------------===*/
 #ifndef KDA_RUNTIME_H
 #define KDA_RUNTIME_H
