@@ -7,6 +7,7 @@ object with the buffer protocol, of their C element type (int32, uint8 or
 bool), read during the call that uses them.
 """
 import ctypes
+import operator
 
 from . import _capi
 
@@ -58,7 +59,8 @@ class Bundle:
         handle = ctypes.c_void_p()
         _check(_capi.lib().kda_bundle_open_target(
             str(directory).encode(), _capi.BACKENDS[backend],
-            target.encode() if target else None, ctypes.byref(handle)))
+            target.encode() if target is not None else None,
+            ctypes.byref(handle)))
         self._handle = handle
 
     @property
@@ -126,6 +128,11 @@ def _host_address(array, what, dtype, count):
             else view.format not in formats):
         raise ValueError(f"{what}: elements of {name} expected, not "
                          f"{numpy_dtype if numpy_dtype is not None else view.format}")
+    # The runtime reads the machine's byte order: a swapped copy would turn
+    # slot 128 into INT32_MIN (padding) past every check.
+    if numpy_dtype is not None and not numpy_dtype.isnative:
+        raise ValueError(f"{what}: {numpy_dtype.str} is not in this machine's "
+                         f"byte order (convert it, e.g. astype('{name}'))")
     length = view.nbytes // itemsize
     if length < count:
         raise ValueError(f"{what}: {count} elements needed (the batch's "
@@ -136,6 +143,30 @@ def _host_address(array, what, dtype, count):
             raise ValueError(f"{what}: a contiguous array is expected")
         return array.ctypes.data
     return ctypes.addressof(ctypes.c_char.from_buffer(array))
+
+
+def _fits(what, value, ctype, *, optional=False):
+    """`value` as the C field of type `ctype` holds it: ctypes would wrap or
+    truncate an integer out of its range (2**32 into an int32 as 0) and
+    the runtime would check the wrapped value."""
+    if value is None and optional:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = operator.index(value)  # numpy integers
+        except TypeError:
+            raise TypeError(f"{what}: an integer expected, not "
+                            f"{type(value).__name__}") from None
+    bits = 8 * ctypes.sizeof(ctype)
+    if ctype is ctypes.c_void_p:
+        lo, hi = 0, (1 << bits) - 1
+    else:
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if not lo <= value <= hi:
+        raise ValueError(f"{what} is {value}: outside the range of its C "
+                         f"field ({bits}-bit{' address' if lo == 0 else ''}, "
+                         f"{lo} .. {hi})")
+    return value
 
 
 def forward_args(*, num_decodes, num_decode_tokens, num_prefills, num_tokens,
@@ -153,12 +184,29 @@ def forward_args(*, num_decodes, num_decode_tokens, num_prefills, num_tokens,
     The result holds the host arrays (the runtime reads them during the
     call that uses it), so arrays made in the call's arguments stay alive
     with it."""
-    for name, count in (("num_decodes", num_decodes),
-                        ("num_decode_tokens", num_decode_tokens),
-                        ("num_prefills", num_prefills),
-                        ("num_tokens", num_tokens)):
-        if count < 0:
+    i32, i64, ptr = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p
+    for name, count, ctype in (("num_decodes", num_decodes, i32),
+                               ("num_decode_tokens", num_decode_tokens, i64),
+                               ("num_prefills", num_prefills, i32),
+                               ("num_tokens", num_tokens, i64)):
+        if _fits(name, count, ctype) < 0:
             raise ValueError(f"{name} is {count}: a count (>= 0)")
+    for name, value, ctype in (
+            ("heads", heads, i32), ("value_heads", value_heads, i32),
+            ("head_k", head_k, i32), ("head_v", head_v, i32),
+            ("num_slots", num_slots, i64), ("slot_stride", slot_stride, i64),
+            ("recurrent_max_tokens", recurrent_max_tokens, i32),
+            ("workspace_bytes", workspace_bytes, i64),
+            ("spec_tokens", spec_tokens, i32)):
+        _fits(name, value, ctype)
+    for name, value in (
+            ("query_start_loc", query_start_loc), ("slots", slots),
+            ("has_initial_state", has_initial_state), ("q", q), ("k", k),
+            ("v", v), ("g", g), ("beta", beta), ("state", state),
+            ("out", out), ("a_log", a_log), ("dt_bias", dt_bias),
+            ("workspace", workspace),
+            ("num_accepted_tokens", num_accepted_tokens)):
+        _fits(name, value, ptr, optional=True)
     a = _capi.ForwardArgs()
     a.num_decodes, a.num_decode_tokens = num_decodes, num_decode_tokens
     a.num_prefills, a.num_tokens = num_prefills, num_tokens

@@ -289,6 +289,37 @@ class ForwardOnTheEmulator(unittest.TestCase):
         kda.validate(kernel, b.args(
             2, has_initial_state_host=b.has_init.astype(bool)))
 
+    def test_host_copies_of_the_other_byte_order_are_refused(self):
+        # Read byte-swapped, slot 128 is INT32_MIN: padding to every check,
+        # while the device copy names slot 128.
+        b = Batch(K3_SMALL, [1, 1, 3], [1, 2, 3], [1, 1, 1], num_slots=4,
+                  seed=13)
+        swapped = b.slots.astype(">i4" if np.little_endian else "<i4")
+        with self.assertRaisesRegex(ValueError, "slots_host: .* is not in "
+                                                "this machine's byte order"):
+            b.args(2, slots_host=swapped)
+
+    def test_integers_past_their_c_fields_are_refused(self):
+        # ctypes would store 2**32 in an int32 as 0 (the bundle's default
+        # threshold), 2**64 + 4096 in an int64 as 4096.
+        b = Batch(K3_SMALL, [1, 3], [1, 2], [1, 1], num_slots=4, seed=15)
+        for field, value in (("recurrent_max_tokens", 2**32),
+                             ("heads", 2**32 + 2),
+                             ("slot_stride", 2**64 + 4096),
+                             ("num_tokens", 2**63), ("q", -8),
+                             ("out", 2**64)):
+            with self.subTest(field=field):
+                with self.assertRaisesRegex(
+                        ValueError, f"{field} is {value}: outside the range "
+                        "of its C field"):
+                    b.args(1, **{field: value})
+        with self.assertRaisesRegex(TypeError, "heads: an integer expected"):
+            b.args(1, heads=2.0)
+
+    def test_empty_target_is_refused_as_in_c(self):
+        with self.assertRaisesRegex(kda.KdaError, "empty target name"):
+            kda.Bundle(os.path.join(BUNDLES, "k3_small"), "emu", "")
+
     def test_negative_counts_are_named(self):
         b = Batch(K3_SMALL, [1, 3], [1, 2], [1, 1], num_slots=4, seed=15)
         with self.assertRaisesRegex(ValueError,
