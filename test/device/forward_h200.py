@@ -18,12 +18,17 @@ numpy reference (kda/reference.py):
     bitwise the eager result of the same inputs, and the reference;
   - torch.compile(fullgraph=True) of a function calling the op (the fake
     implementation traces it): bitwise the eager result;
-  - speculative rows (k3_variants' k3_spec, 3 slots per row) on sm_90.
+  - speculative rows (k3_variants' k3_spec, 3 slots per row) on sm_90;
+  - hostile calls through the op (short dt_bias, int64 index copies, a
+    state pool of another shape or layout, a slot named twice or past the
+    pool, miscounted rows): each refused with an exception, the pool and
+    `out` bit-identical.
 Exit status 1 when a check fails.
 """
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 
@@ -277,6 +282,62 @@ def compiled(kernel_id):
           + ("bitwise equal" if same else "DIFFERENT"))
 
 
+def refusals(kernel_id):
+    """Hostile calls through torch.ops.kda.forward: each is refused with an
+    exception (the op's own checks, or the C API's refusal raised by the
+    binding) and leaves the state pool and `out` bit-identical."""
+    b = seed_batch(seed=13)
+    out0 = b.out.clone()
+
+    def attempt(name, **change):
+        print(f"trying: {name}", file=sys.stderr, flush=True)
+        a = dict(q=b.q, k=b.k, v=b.v, g=b.g, beta=b.beta, a_log=b.a_log,
+                 dt_bias=b.dt_bias, cu=b.cu, cu_cpu=b.cu_cpu, slots=b.slots,
+                 slots_cpu=b.slots_cpu, has_init=b.has_init, pool=b.pool,
+                 out=b.out, nd=64, ndt=int(b.cu_cpu[64]), npf=4, layout="vk")
+        a.update(change)
+        try:
+            torch.ops.kda.forward(
+                kernel_id, a["q"], a["k"], a["v"], a["g"], a["beta"],
+                a["a_log"], a["dt_bias"], a["cu"], a["cu_cpu"], a["slots"],
+                a["slots_cpu"], a["has_init"], a["pool"], a["out"], a["nd"],
+                a["ndt"], a["npf"], a["layout"], "nonpositive", -1)
+            torch.cuda.synchronize()
+            raised = "nothing raised"
+        except Exception as e:  # the refusal is what is checked
+            raised = f"{type(e).__name__}: {str(e).splitlines()[0][:100]}"
+        torch.cuda.synchronize()
+        kept = (torch.equal(b.pool.view(torch.int32), b.pool0.view(torch.int32))
+                and torch.equal(b.out.view(torch.int16), out0.view(torch.int16)))
+        check(f"refused: {name}", raised != "nothing raised" and kept,
+              f"{raised}; pool and out {'unchanged' if kept else 'WRITTEN'}")
+        b.pool.copy_(b.pool0)
+        b.out.copy_(out0)
+
+    dup = b.slots_cpu.clone()
+    dup[1] = dup[0]
+    far = b.slots_cpu.clone()
+    far[3] = b.pool.shape[0]
+    shifted = b.cu_cpu.clone()
+    shifted[0] = 1
+    attempt("dt_bias one short", dt_bias=b.dt_bias[:-1])
+    attempt("a_log one long", a_log=torch.cat([b.a_log, b.a_log[:1]]))
+    attempt("slots_cpu int64", slots_cpu=b.slots_cpu.long())
+    attempt("query_start_loc_cpu int64", cu_cpu=b.cu_cpu.long())
+    attempt("slots int64 on the device", slots=b.slots.long())
+    attempt("out one token short", out=b.out[:-1])
+    attempt("q not contiguous", q=b.q.transpose(1, 2).contiguous()
+            .transpose(1, 2))
+    attempt("state slot of another shape", pool=b.pool[..., :-1])
+    attempt("kv layout on a vk bundle", layout="kv")
+    attempt("two rows naming one slot", slots=dup.cuda(), slots_cpu=dup)
+    attempt("slot past the pool", slots=far.cuda(), slots_cpu=far)
+    attempt("query_start_loc_cpu not from 0", cu_cpu=shifted, cu=shifted.cuda())
+    attempt("negative num_decodes", nd=-1, npf=69)
+    attempt("decode tokens miscounted", ndt=int(b.cu_cpu[64]) + 1)
+    attempt("beta of another token count", beta=b.beta[:-1])
+
+
 def example_layer(kernel):
     """kda.layer.KimiDeltaAttention on a mixed batch: the engine's call
     shape (projections, metadata, the op) runs and its states are the
@@ -321,10 +382,36 @@ def speculative(bundles):
     bundle.close()
 
 
+def refusals_apart(bundles):
+    """refusals() in a process of its own (faulthandler on), so that a
+    crash on a hostile call is reported as a failed check with the call it
+    died in, and the checks after it still run."""
+    child = subprocess.run(
+        [sys.executable, "-X", "faulthandler", os.path.abspath(__file__),
+         "--bundles", bundles, "--refusals-only"],
+        capture_output=True, text=True, timeout=300)
+    lines = child.stdout.splitlines()
+    for line in lines:
+        print(line)
+        name, _, rest = line.partition(": ")
+        if name.startswith("refused: "):
+            ok = rest.startswith("ok ")
+            results[name] = {"ok": ok, "detail": rest}
+            if not ok:
+                failed.append(name)
+    if child.returncode != 0:
+        last = lines[-1] if lines else "(no check finished)"
+        check("refusals process", False,
+              f"exit status {child.returncode} after: {last}; stderr: "
+              + " | ".join(child.stderr.strip().splitlines()[-12:]))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--bundles", required=True)
     p.add_argument("--json")
+    p.add_argument("--refusals-only", action="store_true",
+                   help="only the hostile calls (refusals_apart's child)")
     o = p.parse_args()
     torch.cuda.init()
     torch.zeros(1, device="cuda")  # the primary context the runtime joins
@@ -333,10 +420,14 @@ def main():
     kernel_id = torch_ops.register_kernel(
         bundle.kernel("kimi_k3_tp8_recurrent"))
     chunk_id = torch_ops.register_kernel(bundle.kernel("kimi_k3_tp8_chunk"))
+    if o.refusals_only:
+        refusals(kernel_id)
+        return 1 if failed else 0
     t0 = time.time()
     seed_scenario(kernel_id, chunk_id)
     graph_replay(kernel_id)
     compiled(kernel_id)
+    refusals_apart(o.bundles)
     example_layer(bundle.kernel("kimi_k3_tp8_recurrent"))
     speculative(o.bundles)
     results["seconds"] = time.time() - t0
