@@ -198,3 +198,48 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
   }
 }
 }
+
+// -----
+
+// An index one float before a view at the array's first byte: bytes
+// [-4, 0), before the array (hazards-view-index.mlir had this read pass at
+// slot 0, where it lay outside the ring, and fail only at slot 1).
+gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
+  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+  gpu.func @before_start(%src: memref<?xf32>)
+      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>) kernel {
+    // expected-error @+1 {{R1: the read of iteration 0 from @r slot 0 loads bytes [-4, 0) through a view of the ring's array, which holds bytes [0, 2048): past it the bytes are another array's, which the schedule does not see it touch (pipeline 'before_start' at depth 2)}}
+    kda.schedule "before_start" trip_count(4) depth(2) target("sm_90") {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c1024 = arith.constant 1024 : index
+      %m1 = arith.subi %c0, %c1 : index
+      kda.async_copy @r[%c0] iter(%c0) do {
+        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(cp_async) : memref<?xf32>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      scf.for %i = %c0 to %c4 step %c1 {
+        %n = arith.addi %i, %c1 : index
+        %p = arith.cmpi slt, %n, %c4 : index
+        %sn = kda.ring_slot %n of @r
+        %at = arith.muli %sn, %c1024 : index
+        kda.async_copy @r[%sn] iter(%n) if(%p) do {
+          kda.copy_row %src[%c0] to %lds[%at] elems(256) atom(cp_async) : memref<?xf32>, memref<2048xi8, #gpu.address_space<workgroup>>
+        }
+        kda.async_wait 1
+        kda.lds_barrier
+        %s = kda.ring_slot %i of @r
+        %rd = arith.muli %s, %c1024 : index
+        kda.lds_read @r[%s] iter(%i) do {
+          %v = memref.view %lds[%rd][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %x = memref.load %v[%m1] : memref<256xf32, #gpu.address_space<workgroup>>
+          memref.store %x, %src[%c0] : memref<?xf32>
+        }
+        kda.lds_barrier
+      }
+      kda.async_wait 0
+    }
+    gpu.return
+  }
+}
+

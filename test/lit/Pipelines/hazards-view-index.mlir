@@ -199,12 +199,13 @@ gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
 // -----
 
 // One float before the view: in slot 1's read, the last float of slot 0,
-// which the copy of iteration 2 is filling.
+// which the copy of iteration 2 is filling (in slot 0's, the array's byte
+// before the ring: its own, outside the ring, which a body may use).
 gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
-  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(1024)
   gpu.func @before_start(%src: memref<?xf32>)
-      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>) kernel {
-    // expected-error @+1 {{R1: the read of iteration 1 from @r slot 1 loads bytes [1020, 1024) through a view of the ring, outside the slot's bytes [1024, 2048): the wrong tile (pipeline 'before_start' at depth 2)}}
+      workgroup(%lds : memref<3072xi8, #gpu.address_space<workgroup>>) kernel {
+    // expected-error @+1 {{R1: the read of iteration 1 from @r slot 1 loads bytes [2044, 2048) through a view of the ring, outside the slot's bytes [2048, 3072): the wrong tile (pipeline 'before_start' at depth 2)}}
     kda.schedule "before_start" trip_count(4) depth(2) target("sm_90") {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -212,22 +213,24 @@ gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
       %c1024 = arith.constant 1024 : index
       %m1 = arith.subi %c0, %c1 : index
       kda.async_copy @r[%c0] iter(%c0) do {
-        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(cp_async) : memref<?xf32>, memref<2048xi8, #gpu.address_space<workgroup>>
+        kda.copy_row %src[%c0] to %lds[%c1024] elems(256) atom(cp_async) : memref<?xf32>, memref<3072xi8, #gpu.address_space<workgroup>>
       }
       scf.for %i = %c0 to %c4 step %c1 {
         %n = arith.addi %i, %c1 : index
         %p = arith.cmpi slt, %n, %c4 : index
         %sn = kda.ring_slot %n of @r
-        %at = arith.muli %sn, %c1024 : index
+        %sb = arith.muli %sn, %c1024 : index
+        %at = arith.addi %sb, %c1024 : index
         kda.async_copy @r[%sn] iter(%n) if(%p) do {
-          kda.copy_row %src[%c0] to %lds[%at] elems(256) atom(cp_async) : memref<?xf32>, memref<2048xi8, #gpu.address_space<workgroup>>
+          kda.copy_row %src[%c0] to %lds[%at] elems(256) atom(cp_async) : memref<?xf32>, memref<3072xi8, #gpu.address_space<workgroup>>
         }
         kda.async_wait 1
         kda.lds_barrier
         %s = kda.ring_slot %i of @r
-        %rd = arith.muli %s, %c1024 : index
+        %sr = arith.muli %s, %c1024 : index
+        %rd = arith.addi %sr, %c1024 : index
         kda.lds_read @r[%s] iter(%i) do {
-          %v = memref.view %lds[%rd][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %v = memref.view %lds[%rd][] : memref<3072xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
           %x = memref.load %v[%m1] : memref<256xf32, #gpu.address_space<workgroup>>
           memref.store %x, %src[%c0] : memref<?xf32>
         }
