@@ -227,8 +227,12 @@ LogicalResult lowering::emitAsyncCopyBody(OpBuilder &b, AsyncCopyOp op,
   cloneBody(b, op.getBody(), map);
   if (!sink)
     return success();
+  // Without a trip count the sink rows would issue nothing (the group
+  // empty where the waits count instructions): refused, as the verifier
+  // refuses it (R0).
   auto schedule = op->getParentOfType<ScheduleOp>();
-  if (!schedule)
+  if (!schedule ||
+      (!schedule.getTripCount() && !schedule.getDynamicTripCount()))
     return op.emitOpError("a predicated copy on ")
            << target->name << " needs its schedule's trip count (for the sink)";
   b.setInsertionPoint(ifOp.elseBlock()->getTerminator());

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/InferIntRangeInterface.h"
 
@@ -1135,6 +1136,19 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
   // (hasSinkSlot): they must land there, inside their array.
   if (!enabled && async && checking() &&
       hasSinkSlot(t.buf->op, schedule.getOperation(), target)) {
+    // The lowering issues the sink rows up to the schedule's trip count,
+    // and none without one (lowering::emitAsyncCopyBody): the group would
+    // be empty where the waits count its instructions.
+    if (!trip && !schedule.getDynamicTripCount())
+      return hazard(
+          "R0", &op,
+          cannot(op, ("a copy predicated off on " + target->name +
+                      ", whose waits count copy instructions (vmcnt), in a "
+                      "schedule with no trip count: its rows go to the sink "
+                      "slot only up to the trip count, so this group would "
+                      "issue none and a wait would let an older group's "
+                      "rows pass (state trip_count, or the dynamic one)")
+                         .str()));
     if (auto h = checkSinkRows(op, t, slotV, iterV))
       return h;
   }
@@ -1468,6 +1482,20 @@ Interpreter::checkRows(Operation &copy, const Tile &t,
   copy.walk([&](Operation *op) {
     if (op == &copy || isa<CopyRowOp, memref::ViewOp>(op))
       return WalkResult::advance();
+    // A callee may reach LDS of its own (gpu.dynamic_shared_memory) with
+    // no LDS operand here, and a raw pointer may point into it.
+    if (isa<CallOpInterface>(op) ||
+        llvm::any_of(op->getOperandTypes(),
+                     llvm::IsaPred<LLVM::LLVMPointerType>) ||
+        llvm::any_of(op->getResultTypes(),
+                     llvm::IsaPred<LLVM::LLVMPointerType>)) {
+      found = hazard("R0", op,
+                     cannot(*op, "a copy's body calls a function or takes a "
+                                 "pointer, which may reach LDS the copy's "
+                                 "rows do not name: its bytes are not "
+                                 "modelled"));
+      return WalkResult::interrupt();
+    }
     for (Value operand : op->getOperands()) {
       if (!isWorkgroupMemRef(operand))
         continue;
@@ -2846,18 +2874,19 @@ std::optional<int64_t> mlir::kda::copyRowTrips(CopyRowOp row, Operation *copy,
   int64_t trips = 1;
   for (Operation *up = row->getParentOp(); up && up != copy;
        up = up->getParentOp()) {
+    // As the loop runs: its bounds compared signed or, `scf.for unsigned`,
+    // unsigned (-1 to 2 unsigned runs no trip, not three).
     auto loop = dyn_cast<scf::ForOp>(up);
-    std::optional<int64_t> lb, ub, step;
-    if (loop)
-      lb = getConstantIntValue(loop.getLowerBound()),
-      ub = getConstantIntValue(loop.getUpperBound()),
-      step = getConstantIntValue(loop.getStep());
-    if (!lb || !ub || !step || *step <= 0) {
+    std::optional<APInt> count =
+        loop ? loop.getStaticTripCount() : std::optional<APInt>();
+    int64_t product = 0;
+    if (!count || count->getActiveBits() > 32 ||
+        llvm::MulOverflow(trips, int64_t(count->getZExtValue()), product)) {
       if (blocker)
         *blocker = up;
       return std::nullopt;
     }
-    trips *= *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+    trips = product;
   }
   return trips;
 }
