@@ -74,42 +74,21 @@ kda_status checkKernels(const kda_kernel *rec, const kda_kernel *chunk) {
            "stage, chunk_prep)";
     return refuse(why);
   }
-  // Both paths must compute one layer on one pool.
-  const mf::Layer &cl = c.layer, &rl = r.layer;
-  // Each field that differs, named with both values (chunk / recurrent).
-  std::ostringstream differ;
-  auto field = [&](const char *name, const auto &x, const auto &y) {
-    if (!(x == y))
-      differ << (differ.tellp() > 0 ? ", " : "") << name << " " << x << " / "
-             << y;
-  };
-  field("heads", cl.heads, rl.heads);
-  field("value_heads", cl.valueHeads, rl.valueHeads);
-  field("head_k", cl.headK, rl.headK);
-  field("head_v", cl.headV, rl.headV);
-  field("gate", cl.gate, rl.gate);
-  field("lower_bound", cl.lowerBound, rl.lowerBound);
-  field("beta", cl.beta, rl.beta);
-  field("qk_l2norm", cl.qkL2norm, rl.qkL2norm);
-  field("scale", cl.scale, rl.scale);
-  field("state_layout", cl.stateLayout, rl.stateLayout);
-  field("act", c.act, r.act);
-  field("g dtype", c.g, r.g);
-  field("beta dtype", c.beta, r.beta);
-  field("state dtype", c.state, r.state);
-  if (differ.tellp() > 0) {
+  // Both paths must compute one layer on one pool: each field that
+  // differs, named with both values (chunk / recurrent).
+  const std::string differ = mf::layerDifferences(c, r);
+  if (!differ.empty()) {
     why << describeKernel(chunk) << " computes another layer than "
-        << describeKernel(rec) << " (chunk / recurrent: " << differ.str()
-        << ")";
+        << describeKernel(rec) << " (chunk / recurrent: " << differ << ")";
     return refuse(why);
   }
   // And one gate: a row's gate must not depend on which path its length
   // sends it down (and the call's a_log / dt_bias are checked against the
   // recurrent kernel's uses only).
-  std::vector<std::string> cu = c.uses, ru = r.uses;
-  std::sort(cu.begin(), cu.end());
-  std::sort(ru.begin(), ru.end());
-  if (cu != ru) {
+  if (!mf::sameUses(c, r)) {
+    std::vector<std::string> cu = c.uses, ru = r.uses;
+    std::sort(cu.begin(), cu.end());
+    std::sort(ru.begin(), ru.end());
     auto list = [](const std::vector<std::string> &names) {
       std::string out;
       for (const std::string &n : names)

@@ -41,12 +41,7 @@ kda_status checkPlanOpen(const kda_plan *plan);
 /// RecurrentKernelBuilder.cpp): slots per row (speculative decode), the
 /// padding floor (slot < paddingBelow pads) and the slot stride in
 /// elements. Kernels without the entries are vLLM's plain kernel.
-struct RowVariant {
-  int64_t specTokens = 1, paddingBelow = 1, slotStride = 0;
-  bool plain(int64_t slotElems) const {
-    return specTokens == 1 && paddingBelow == 1 && slotStride == slotElems;
-  }
-};
+using RowVariant = manifest::RowVariant;
 RowVariant rowVariant(const kda_kernel *kernel);
 
 /// Out-of-range enum values of a descriptor, each named with its value

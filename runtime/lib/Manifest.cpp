@@ -3,12 +3,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include <fcntl.h>
@@ -51,6 +53,52 @@ bool Kernel::usesOperand(const std::string &operand) const {
     if (u == operand)
       return true;
   return false;
+}
+
+RowVariant rowVariantOf(const Kernel &k) {
+  RowVariant v;
+  v.slotStride = int64_t(k.layer.valueHeads) * k.layer.headK * k.layer.headV;
+  auto get = [&](const char *key, int64_t &out) {
+    auto it = k.config.find(key);
+    if (it != k.config.end())
+      out = it->second;
+  };
+  get("spec_tokens", v.specTokens);
+  get("padding_below", v.paddingBelow);
+  get("slot_stride", v.slotStride);
+  return v;
+}
+
+std::string layerDifferences(const Kernel &a, const Kernel &b) {
+  const Layer &x = a.layer, &y = b.layer;
+  std::ostringstream differ;
+  auto field = [&](const char *name, const auto &u, const auto &v) {
+    if (!(u == v))
+      differ << (differ.tellp() > 0 ? ", " : "") << name << " " << u << " / "
+             << v;
+  };
+  field("heads", x.heads, y.heads);
+  field("value_heads", x.valueHeads, y.valueHeads);
+  field("head_k", x.headK, y.headK);
+  field("head_v", x.headV, y.headV);
+  field("gate", x.gate, y.gate);
+  field("lower_bound", x.lowerBound, y.lowerBound);
+  field("beta", x.beta, y.beta);
+  field("qk_l2norm", x.qkL2norm, y.qkL2norm);
+  field("scale", x.scale, y.scale);
+  field("state_layout", x.stateLayout, y.stateLayout);
+  field("act", a.act, b.act);
+  field("g dtype", a.g, b.g);
+  field("beta dtype", a.beta, b.beta);
+  field("state dtype", a.state, b.state);
+  return differ.str();
+}
+
+bool sameUses(const Kernel &a, const Kernel &b) {
+  std::vector<std::string> x = a.uses, y = b.uses;
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  return x == y;
 }
 
 const Kernel *Manifest::find(const std::string &name,

@@ -103,6 +103,30 @@ struct Kernel {
   bool usesOperand(const std::string &operand) const;
 };
 
+/// How a recurrent kernel reads a batch's rows, from its config: tokens a
+/// row (speculative rows: slots_host is [N, specTokens]), the padding
+/// convention (slots below paddingBelow pad) and the elements between
+/// slots; absent keys give one token a row, slot <= 0 padding, contiguous
+/// slots (value_heads x head_k x head_v elements).
+struct RowVariant {
+  int64_t specTokens = 1, paddingBelow = 1, slotStride = 0;
+  bool plain(int64_t slotElems) const {
+    return specTokens == 1 && paddingBelow == 1 && slotStride == slotElems;
+  }
+};
+RowVariant rowVariantOf(const Kernel &k);
+
+/// The fields of the layer and element types in which `a` and `b` differ,
+/// each named with both values, `a`'s first ("lower_bound -5 / -1, scale
+/// 0.0883883 / 0.1"); empty where both compute one layer with one set of
+/// types. The runtime asks it of kernels that must agree: a forward call's
+/// two kernels, a config-table variant and its base, the stages of one
+/// chunk plan.
+std::string layerDifferences(const Kernel &a, const Kernel &b);
+
+/// Whether `a` and `b` read the same optional operands (uses), in any order.
+bool sameUses(const Kernel &a, const Kernel &b);
+
 /// How kda_forward routes rows (manifest "planner", optional): prefill rows
 /// up to recurrentMaxTokens tokens take the recurrent kernel. The number is
 /// measured, and `provenance` says where (device, date, command).

@@ -93,7 +93,7 @@ double scanCost(const ScanRows &rows, const ScanWay &scan, int64_t headK,
     if (rows.slots[n] > 0)
       chains.add(rowChunks(rows, n), rows.valueHeads * scan.blocksPerPair);
   return chains.steps(computeUnits, scan.resident) *
-         stepCost(scan.columns, headK) *
+         stepCost(scan.columns, headK) * chunkScale(rows.chunkSize) *
          (scan.selfStaged ? kSelfStagedStep : 1.0);
 }
 
@@ -122,10 +122,12 @@ double splitCost(const ScanRows &rows, const SplitWay &split, int64_t headK,
     segments.add(len, (parts - 1) * segmentsPer);
     segments.add(c - (parts - 1) * len, segmentsPer);
   }
-  return maps.steps(computeUnits, split.maps.resident) * kMapsStep +
+  // The maps' and segments' steps scale with the chunk; the join's not.
+  const double scale = chunkScale(rows.chunkSize);
+  return maps.steps(computeUnits, split.maps.resident) * kMapsStep * scale +
          double(partsOf(longest) - 1) * kJoinStep +
          segments.steps(computeUnits, split.segments.resident) *
-             stepCost(split.segments.columns, headK);
+             stepCost(split.segments.columns, headK) * scale;
 }
 
 size_t chooseScan(const ScanRows &rows, const std::vector<ScanWay> &scans,

@@ -103,6 +103,18 @@ inline constexpr double kJoinStep = 1.45;
 /// 64-column scan's two waves of 64 steps in 0.684-0.718 (5.5 us), which
 /// stepCost prices 2.67 : 1.33.
 inline constexpr double kSelfStagedStep = 0.95;
+/// The chunk size the steps above were measured at. A scan's or maps'
+/// chunk step does work in proportion to the chunk's rows (its products
+/// are rows x K x columns): measured on the H200 (2026-12-02, twenty-third
+/// session), a step at 32 rows took 0.47 of one at 64 (1 x 32768 H8: 1024
+/// steps in 2.50 ms against 512 in 2.67). A join step (a segment's K x K
+/// map) does not depend on it. chunkScale gives the factor.
+inline constexpr int64_t kMeasuredChunkRows = 64;
+/// A scan's or maps' step at `chunkSize` rows against one at
+/// kMeasuredChunkRows (1 where the size is unknown, 0).
+inline double chunkScale(int64_t chunkSize) {
+  return chunkSize > 0 ? double(chunkSize) / double(kMeasuredChunkRows) : 1.0;
+}
 /// The fewest segments the longest sequence must split into for the split
 /// scan to be considered (with fewer, the join's steps and two more
 /// launches are not worth it).

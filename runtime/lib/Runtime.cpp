@@ -438,6 +438,39 @@ bool linkSplit(kda_kernel &k, const std::vector<const kda_kernel *> &split,
   return true;
 }
 
+/// A stage of chunk plan `prep` runs on the batch and the workspace the
+/// prep's entry sizes, at the prep's chunk size: it must compute the
+/// prep's layer with its types and optional operands, count chunks alike
+/// and size the workspace alike. Stages of two compiles assembled into one
+/// plan (another chunk size, head count or gate) would read the records
+/// otherwise, or past the workspace.
+bool stageAgrees(const mf::Kernel &prep, const mf::Kernel &stage,
+                 std::string &why) {
+  auto chunkSize = [](const mf::Kernel &m) {
+    auto it = m.config.find("chunk_size");
+    return it == m.config.end() ? int64_t(0) : int64_t(it->second);
+  };
+  std::string differ = mf::layerDifferences(stage, prep);
+  auto add = [&](const std::string &name, int64_t x, int64_t y) {
+    if (x != y)
+      differ += (differ.empty() ? "" : ", ") + name + " " + std::to_string(x) +
+                " / " + std::to_string(y);
+  };
+  add("chunk_size", chunkSize(stage), chunkSize(prep));
+  add("workspace fixed", stage.workspace.fixed, prep.workspace.fixed);
+  add("workspace per_token", stage.workspace.perToken, prep.workspace.perToken);
+  add("workspace per_seq", stage.workspace.perSeq, prep.workspace.perSeq);
+  if (!mf::sameUses(stage, prep))
+    differ += std::string(differ.empty() ? "" : ", ") + "uses";
+  if (differ.empty())
+    return true;
+  why = describe(stage) + ": stage " + std::to_string(stage.stage) +
+        " of a chunk plan must compute its prep's layer at its chunk size "
+        "with its workspace (stage / prep: " +
+        differ + ")";
+  return false;
+}
+
 /// Links each plan of stages (kernels sharing a name, stage 0 first; the
 /// manifest reader checked the order) to its stage-0 kernel, and checks the
 /// stages together pass everything the runtime must.
@@ -485,6 +518,9 @@ bool linkStages(std::vector<kda_kernel> &kernels, std::string &why) {
       why = describe(k.m) + ": config has no chunk_size";
       return false;
     }
+    for (const mf::Kernel *part : parts)
+      if (!stageAgrees(k.m, *part, why))
+        return false;
     if (!checkNothingMissing(k.m, parts, why))
       return false;
   }
@@ -726,18 +762,7 @@ kda_status kda::rt::packRecurrentUnchecked(const kda_kernel *k,
 const mf::Kernel &kda::rt::kernelManifest(const kda_kernel *k) { return k->m; }
 
 kda::rt::RowVariant kda::rt::rowVariant(const kda_kernel *k) {
-  const mf::Kernel &m = k->m;
-  RowVariant v;
-  v.slotStride = int64_t(m.layer.valueHeads) * m.layer.headK * m.layer.headV;
-  auto get = [&](const char *key, int64_t &out) {
-    auto it = m.config.find(key);
-    if (it != m.config.end())
-      out = it->second;
-  };
-  get("spec_tokens", v.specTokens);
-  get("padding_below", v.paddingBelow);
-  get("slot_stride", v.slotStride);
-  return v;
+  return mf::rowVariantOf(k->m);
 }
 std::string kda::rt::describeKernel(const kda_kernel *k) {
   return describe(k->m);

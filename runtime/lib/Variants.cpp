@@ -4,6 +4,7 @@
 #include "kda/Target/RecurrentRules.h"
 
 #include <sstream>
+#include <tuple>
 
 namespace kda::rt {
 namespace mf = kda::manifest;
@@ -40,13 +41,21 @@ rules::ConfigValues configOf(const mf::Kernel &k) {
   return c;
 }
 
-bool sameLayer(const mf::Kernel &a, const mf::Kernel &b) {
-  const mf::Layer &x = a.layer, &y = b.layer;
-  return x.heads == y.heads && x.valueHeads == y.valueHeads &&
-         x.headK == y.headK && x.headV == y.headV && x.gate == y.gate &&
-         x.beta == y.beta && x.qkL2norm == y.qkL2norm &&
-         x.stateLayout == y.stateLayout && a.act == b.act && a.g == b.g &&
-         a.beta == b.beta && a.state == b.state && a.uses == b.uses;
+/// How `v`'s rows differ from `base`'s ("spec_tokens 3 / 1"): a batch is
+/// validated against the base kernel (its slots per row, padding
+/// convention and slot stride) and launched on the variant, so they must
+/// read rows alike. Empty where they do.
+std::string rowDifferences(const mf::Kernel &v, const mf::Kernel &base) {
+  const mf::RowVariant x = mf::rowVariantOf(v), y = mf::rowVariantOf(base);
+  std::string differ;
+  for (auto [key, a, b] : {std::tuple<const char *, int64_t, int64_t>{
+                               "spec_tokens", x.specTokens, y.specTokens},
+                           {"padding_below", x.paddingBelow, y.paddingBelow},
+                           {"slot_stride", x.slotStride, y.slotStride}})
+    if (a != b)
+      differ += (differ.empty() ? "" : ", ") + std::string(key) + " " +
+                std::to_string(a) + " / " + std::to_string(b);
+  return differ;
 }
 
 } // namespace
@@ -103,9 +112,18 @@ std::string checkVariants(const mf::Manifest &m) {
         base->isVariant)
       return describe(v) + ": a variant of '" + v.variant.of +
              "', which is no recurrent kernel of " + v.target + " here";
-    if (!sameLayer(v, *base))
+    // It is launched where the base is validated: the same layer, dtypes,
+    // optional operands and rows.
+    if (std::string d = mf::layerDifferences(v, *base); !d.empty())
       return describe(v) + ": computes another layer or dtypes than '" +
+             base->name + "', which it stands in for (variant / base: " + d +
+             ")";
+    if (!mf::sameUses(v, *base))
+      return describe(v) + ": reads other optional operands than '" +
              base->name + "', which it stands in for";
+    if (std::string d = rowDifferences(v, *base); !d.empty())
+      return describe(v) + ": reads its rows otherwise than '" + base->name +
+             "', against which a batch is checked (variant / base: " + d + ")";
     if (v.maxWorkgroupSize == 0)
       return describe(v) + ": a variant without \"limits\" (its config "
                            "cannot be checked)";

@@ -316,4 +316,32 @@ TEST(ChooseSplit, ItsCostFollowsTheKernelsCut) {
   EXPECT_EQ(scanFor(uniform(1, 32768), 8, 132, kScans128, nullptr), 0u);
 }
 
+TEST(ChooseSplit, StepsScaleWithTheChunkTheJoinDoesNot) {
+  // The same 1 x 32768 H8 at 32-row chunks: 1024 chunks, 8 segments of
+  // 128; each maps and segments step half a 64-row one, the join's 7
+  // steps as they were.
+  const Rows r = uniform(1, 32768);
+  ScanRows s{1, r.cu.data(), r.slots.data(), 8, 32};
+  EXPECT_DOUBLE_EQ(splitCost(s, kSplit128, 128, 132),
+                   2 * 128 * kMapsStep * 0.5 + 7 * kJoinStep +
+                       128 * (64.0 / 48) * 0.5);
+  // A plain scan costs the same over the same tokens at either size.
+  const Rows b = uniform(4, 4096);
+  ScanRows s64{4, b.cu.data(), b.slots.data(), 32, 64};
+  ScanRows s32{4, b.cu.data(), b.slots.data(), 32, 32};
+  for (const ScanWay &way : kScans128)
+    EXPECT_DOUBLE_EQ(scanCost(s32, way, 128, 132),
+                     scanCost(s64, way, 128, 132));
+  // So the join is weighed at its real share: 2 x 2048 H8 at 32-row
+  // chunks makes eight segments a row, and their seven join steps outweigh
+  // what the split saves over the 16-column scan (32 of these units
+  // against 34.8). Steps unscaled, the split looked cheaper (59.5 against
+  // 64).
+  const Rows q = uniform(2, 2048);
+  ScanRows q32{2, q.cu.data(), q.slots.data(), 8, 32};
+  EXPECT_DOUBLE_EQ(scanCost(q32, kScans128[0], 128, 132), 32.0);
+  EXPECT_GT(splitCost(q32, kSplit128, 128, 132), 32.0);
+  EXPECT_EQ(chooseScan(q32, kScans128, &kSplit128, 128, 132), 0u);
+}
+
 } // namespace

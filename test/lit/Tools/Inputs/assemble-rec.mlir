@@ -1,0 +1,8 @@
+// A small recurrent layer for Tools/assembled-bundles.mlir; @LB@ (its lower
+// bound) and @ATTRS@ (its row variant: {kda.slot_stride = ...}, or nothing)
+// are filled in per compile.
+#l = #kda.layer<heads = 2, value_heads = 2, head_k = 64, head_v = 32, gate = lower_bound(@LB@), beta = sigmoid, qk_l2norm = true, act = bf16, state = f32, state_layout = vk>
+func.func @k3(%q: memref<?x2x64xbf16>, %k: memref<?x2x64xbf16>, %v: memref<?x2x32xbf16>, %g: memref<?x2x64xbf16>, %beta: memref<?x2xbf16>, %a_log: memref<2xf32>, %dt_bias: memref<128xf32>, %cu: memref<?xi32>, %slots: memref<?xi32>, %init: memref<?xi1>, %state: memref<?x2x32x64xf32>, %o: memref<?x2x32xbf16>) {
+  kda.recurrent #l q(%q : memref<?x2x64xbf16>) k(%k : memref<?x2x64xbf16>) v(%v : memref<?x2x32xbf16>) g(%g : memref<?x2x64xbf16>) beta(%beta : memref<?x2xbf16>) a_log(%a_log : memref<2xf32>) dt_bias(%dt_bias : memref<128xf32>) cu_seqlens(%cu : memref<?xi32>) slots(%slots : memref<?xi32>) has_initial_state(%init : memref<?xi1>) state(%state : memref<?x2x32x64xf32>) out(%o : memref<?x2x32xbf16>) @ATTRS@
+  return
+}
