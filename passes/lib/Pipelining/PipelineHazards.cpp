@@ -38,6 +38,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -801,6 +802,17 @@ std::optional<PipelineHazard> Interpreter::step(Operation &op) {
                            "arithmetic)"));
 }
 
+/// Whether a loop counter of `width` bits (unsigned: compared as unsigned)
+/// steps from `last` by `step` past its type's largest value, where it
+/// wraps. In 128 bits: no 64-bit sum overflows there.
+static bool steppedPastMax(const APInt &last, const APInt &step, unsigned width,
+                           bool isUnsigned) {
+  const APInt after = last.sext(128) + step.sext(128);
+  const APInt max = isUnsigned ? APInt::getMaxValue(width).zext(128)
+                               : APInt::getSignedMaxValue(width).sext(128);
+  return after.sgt(max);
+}
+
 std::optional<PipelineHazard> Interpreter::loop(scf::ForOp f) {
   Val lb, ub, stepV;
   if (auto h = evalOr(*f.getOperation(), f.getLowerBound(), lb)) return h;
@@ -850,21 +862,29 @@ std::optional<PipelineHazard> Interpreter::loop(scf::ForOp f) {
   // width (scf.for's increment has no overflow flag): where that wraps,
   // the loop runs on (0, 100, -56, ... for i8 to 120 by 100), which the
   // run below, counting in 64 bits, would not see.
+  // So does a 64-bit one (0x3000... by 0x6000...0400), where the run below
+  // would overflow int64 besides.
   if (const unsigned width = widthOf(f.getInductionVar());
-      width > 0 && width < 64 && ub.v > lb.v) {
-    const int64_t trips = (ub.v - lb.v + stepV.v - 1) / stepV.v;
-    const int64_t after = lb.v + trips * stepV.v;
-    const int64_t max = f.getUnsignedCmp()
-                            ? int64_t((uint64_t(1) << width) - 1)
-                            : int64_t((uint64_t(1) << (width - 1)) - 1);
-    if (after > max)
+      width > 0 && width <= 64 && ub.v > lb.v) {
+    const APInt lb128(128, uint64_t(lb.v), /*isSigned=*/true),
+        ub128(128, uint64_t(ub.v), /*isSigned=*/true),
+        step128(128, uint64_t(stepV.v), /*isSigned=*/true);
+    const APInt trips = (ub128 - lb128 + step128 - 1).sdiv(step128);
+    const APInt last = lb128 + (trips - 1) * step128;
+    if (steppedPastMax(last, step128, width, f.getUnsignedCmp()))
       return hazard(
           "R0", f,
           cannot(*f.getOperation(),
-                 llvm::formatv("its i{0} counter steps from its last trip, "
-                               "{1}, to {2}, past the largest i{0} value {3}: "
-                               "it wraps and the loop runs on past its bound",
-                               width, after - stepV.v, after, max)
+                 llvm::formatv(
+                     "its i{0} counter steps from its last trip, "
+                     "{1}, to {2}, past the largest i{0} value {3}: "
+                     "it wraps and the loop runs on past its bound",
+                     width, llvm::toString(last, 10, true),
+                     llvm::toString(last + step128, 10, true),
+                     llvm::toString(f.getUnsignedCmp()
+                                        ? APInt::getMaxValue(width)
+                                        : APInt::getSignedMaxValue(width),
+                                    10, !f.getUnsignedCmp()))
                      .str()));
   }
   for (int64_t i = lb.v; i < ub.v; i += stepV.v) {
@@ -1031,6 +1051,19 @@ std::optional<PipelineHazard> Interpreter::checkSinkRows(Operation &op,
                                                          Value iterV) {
   if (trip && *trip <= 0)
     return std::nullopt;
+  // The sink clone maps the slot operand to the sink slot and the
+  // iteration to at most the last: one value the body uses cannot take
+  // both (a prologue's constant 0 for both, unused in its body, can).
+  if (slotV == iterV && llvm::any_of(slotV.getUsers(), [&](Operation *u) {
+        return op.isProperAncestor(u);
+      }))
+    return hazard("R0", &op,
+                  cannot(op, ("a copy predicated off on " + target->name +
+                              " whose slot and iteration are one value: its "
+                              "sink clone maps them two ways (the sink slot, "
+                              "the last iteration); take the slot from "
+                              "kda.ring_slot")
+                                 .str()));
   Tile sink = t;
   sink.slot = t.buf->slots();
   if (trip && uint64_t(sink.iter.v) > uint64_t(*trip - 1))
@@ -1310,18 +1343,15 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
     if (lb.smin() == lb.smax() && step.smin() == step.smax() &&
         step.smin().isStrictlyPositive())
       last = lb.smin() + (last - lb.smin()).sdiv(step.smin()) * step.smin();
-    // A counter narrower than 64 bits that may step from its last trip past
-    // its type's largest value wraps, and the loop runs on (0, 100, -56, ...
-    // for i8 to 120 by 100): no bound (Interpreter::loop's rule for the
-    // schedule's own loops).
-    if (const unsigned w = rangeWidth(v); w < 64) {
-      const int64_t max = loop.getUnsignedCmp()
-                              ? int64_t((uint64_t(1) << w) - 1)
-                              : int64_t((uint64_t(1) << (w - 1)) - 1);
-      if (last.getSExtValue() + step.smax().getSExtValue() > max ||
-          !step.smin().isStrictlyPositive())
-        return unbounded;
-    }
+    // A counter that may step from its last trip past its type's largest
+    // value wraps (scf.for's increment has no overflow flag), and the loop
+    // runs on (0, 100, -56, ... for i8 to 120 by 100; at 64 bits, 0x3000...
+    // by 0x6000...0400 wraps to a negative value below its bound): no bound
+    // (Interpreter::loop's rule for the schedule's own loops). Counted in
+    // 128 bits, where no width here overflows.
+    if (!step.smin().isStrictlyPositive() ||
+        steppedPastMax(last, step.smax(), rangeWidth(v), loop.getUnsignedCmp()))
+      return unbounded;
     return ConstantIntRanges::fromSigned(lb.smin(), last);
   }
   Operation *def = v.getDefiningOp();
