@@ -235,15 +235,6 @@ LogicalResult lowering::emitAsyncCopyBody(OpBuilder &b, AsyncCopyOp op,
       (!schedule.getTripCount() && !schedule.getDynamicTripCount()))
     return op.emitOpError("a predicated copy on ")
            << target->name << " needs its schedule's trip count (for the sink)";
-  // The sink clone maps the slot and the iteration two ways: one value the
-  // body uses cannot be both (the verifier refuses it too, R0).
-  if (op.getSlot() == op.getIter() &&
-      llvm::any_of(op.getSlot().getUsers(),
-                   [&](Operation *u) { return op->isProperAncestor(u); }))
-    return op.emitOpError("a predicated copy on ")
-           << target->name
-           << " takes its slot and its iteration from one value, which the "
-              "sink clone would map two ways";
   b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);

@@ -54,8 +54,8 @@ module attributes {gpu.container_module} {
 // one value (%n, with a slot per trip). The lowering's sink clone maps the
 // iteration and then the slot, so the slot won and the row landed in live
 // slot 1; the model mapped them in the other order and put it in the sink.
-// One value cannot take both: R0 (the lowering refuses it too,
-// Atoms/sink-slot-is-iteration.mlir).
+// One value its body uses cannot take both: R0 where the model sees the
+// copy predicated off.
 module attributes {gpu.container_module} {
 gpu.module @kernels attributes {kda.target = #kda.target<"emu950">} {
   kda.lds_buffer @r slots(3) slot_bytes(1024) offset(0)
