@@ -71,27 +71,22 @@ RowVariant rowVariantOf(const Kernel &k) {
 
 std::string layerDifferences(const Kernel &a, const Kernel &b) {
   const Layer &x = a.layer, &y = b.layer;
-  std::ostringstream differ;
-  auto field = [&](const char *name, const auto &u, const auto &v) {
-    if (!(u == v))
-      differ << (differ.tellp() > 0 ? ", " : "") << name << " " << u << " / "
-             << v;
-  };
-  field("heads", x.heads, y.heads);
-  field("value_heads", x.valueHeads, y.valueHeads);
-  field("head_k", x.headK, y.headK);
-  field("head_v", x.headV, y.headV);
-  field("gate", x.gate, y.gate);
-  field("lower_bound", x.lowerBound, y.lowerBound);
-  field("beta", x.beta, y.beta);
-  field("qk_l2norm", x.qkL2norm, y.qkL2norm);
-  field("scale", x.scale, y.scale);
-  field("state_layout", x.stateLayout, y.stateLayout);
-  field("act", a.act, b.act);
-  field("g dtype", a.g, b.g);
-  field("beta dtype", a.beta, b.beta);
-  field("state dtype", a.state, b.state);
-  return differ.str();
+  std::string differ;
+  noteDifference(differ, "heads", x.heads, y.heads);
+  noteDifference(differ, "value_heads", x.valueHeads, y.valueHeads);
+  noteDifference(differ, "head_k", x.headK, y.headK);
+  noteDifference(differ, "head_v", x.headV, y.headV);
+  noteDifference(differ, "gate", x.gate, y.gate);
+  noteDifference(differ, "lower_bound", x.lowerBound, y.lowerBound);
+  noteDifference(differ, "beta", x.beta, y.beta);
+  noteDifference(differ, "qk_l2norm", x.qkL2norm, y.qkL2norm);
+  noteDifference(differ, "scale", x.scale, y.scale);
+  noteDifference(differ, "state_layout", x.stateLayout, y.stateLayout);
+  noteDifference(differ, "act", a.act, b.act);
+  noteDifference(differ, "g dtype", a.g, b.g);
+  noteDifference(differ, "beta dtype", a.beta, b.beta);
+  noteDifference(differ, "state dtype", a.state, b.state);
+  return differ;
 }
 
 bool sameUses(const Kernel &a, const Kernel &b) {

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,19 @@ struct RowVariant {
   }
 };
 RowVariant rowVariantOf(const Kernel &k);
+
+/// Appends "name a / b" to `out` (comma-separated) where `a` and `b`
+/// differ: how the runtime names what two entries that must agree disagree
+/// on (layerDifferences, a variant's rows, a chunk stage's size).
+template <typename T>
+void noteDifference(std::string &out, const char *name, const T &a,
+                    const T &b) {
+  if (a == b)
+    return;
+  std::ostringstream os;
+  os << (out.empty() ? "" : ", ") << name << " " << a << " / " << b;
+  out += os.str();
+}
 
 /// The fields of the layer and element types in which `a` and `b` differ,
 /// each named with both values, `a`'s first ("lower_bound -5 / -1, scale

@@ -390,6 +390,12 @@ bool prepareKernel(const mf::Kernel &m, kda_kernel &k, std::string &why) {
   return true;
 }
 
+/// An entry's config value, 0 where absent.
+int64_t configValue(const mf::Kernel &m, const char *key) {
+  auto it = m.config.find(key);
+  return it == m.config.end() ? 0 : it->second;
+}
+
 /// The split scan of chunk plan `k` from its stages 2 and up (none, or
 /// maps, join and segments, one each, in that order: the manifest reader
 /// checked the order), each stating the same segment_chunks and
@@ -408,23 +414,19 @@ bool linkSplit(kda_kernel &k, const std::vector<const kda_kernel *> &split,
     return false;
   }
   const mf::Layer &layer = k.m.layer;
-  auto config = [](const mf::Kernel &m, const char *key) -> int64_t {
-    auto it = m.config.find(key);
-    return it == m.config.end() ? 0 : it->second;
-  };
-  const int64_t chunks = config(split[0]->m, "segment_chunks");
-  const int64_t most = config(split[0]->m, "max_segments");
+  const int64_t chunks = configValue(split[0]->m, "segment_chunks");
+  const int64_t most = configValue(split[0]->m, "max_segments");
   for (size_t i = 0; i < 3; ++i) {
     const mf::Kernel &m = split[i]->m;
-    const int64_t blockV = config(m, "block_v");
+    const int64_t blockV = configValue(m, "block_v");
     const int64_t columns =
         i == 0 ? int64_t(layer.headK) + layer.headV : layer.headV;
     const int64_t rows = i == 1 ? layer.valueHeads : layer.valueHeads * most;
     if (m.kind != kinds[i] || chunks < 2 || most < 1 ||
-        config(m, "segment_chunks") != chunks ||
-        config(m, "max_segments") != most || blockV <= 0 || columns % blockV ||
-        m.grid[0] != columns / blockV || m.grid[1] != rows ||
-        m.grid[2] != mf::kGridNumSeqs) {
+        configValue(m, "segment_chunks") != chunks ||
+        configValue(m, "max_segments") != most || blockV <= 0 ||
+        columns % blockV || m.grid[0] != columns / blockV ||
+        m.grid[1] != rows || m.grid[2] != mf::kGridNumSeqs) {
       why = describe(m) + ": stage " + std::to_string(i + 2) +
             " of a split scan must be " + kinds[i] +
             " with the plan's segment_chunks and max_segments, grid (" +
@@ -446,20 +448,15 @@ bool linkSplit(kda_kernel &k, const std::vector<const kda_kernel *> &split,
 /// otherwise, or past the workspace.
 bool stageAgrees(const mf::Kernel &prep, const mf::Kernel &stage,
                  std::string &why) {
-  auto chunkSize = [](const mf::Kernel &m) {
-    auto it = m.config.find("chunk_size");
-    return it == m.config.end() ? int64_t(0) : int64_t(it->second);
-  };
   std::string differ = mf::layerDifferences(stage, prep);
-  auto add = [&](const std::string &name, int64_t x, int64_t y) {
-    if (x != y)
-      differ += (differ.empty() ? "" : ", ") + name + " " + std::to_string(x) +
-                " / " + std::to_string(y);
-  };
-  add("chunk_size", chunkSize(stage), chunkSize(prep));
-  add("workspace fixed", stage.workspace.fixed, prep.workspace.fixed);
-  add("workspace per_token", stage.workspace.perToken, prep.workspace.perToken);
-  add("workspace per_seq", stage.workspace.perSeq, prep.workspace.perSeq);
+  mf::noteDifference(differ, "chunk_size", configValue(stage, "chunk_size"),
+                     configValue(prep, "chunk_size"));
+  mf::noteDifference(differ, "workspace fixed", stage.workspace.fixed,
+                     prep.workspace.fixed);
+  mf::noteDifference(differ, "workspace per_token", stage.workspace.perToken,
+                     prep.workspace.perToken);
+  mf::noteDifference(differ, "workspace per_seq", stage.workspace.perSeq,
+                     prep.workspace.perSeq);
   if (!mf::sameUses(stage, prep))
     differ += std::string(differ.empty() ? "" : ", ") + "uses";
   if (differ.empty())

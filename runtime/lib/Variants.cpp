@@ -4,7 +4,6 @@
 #include "kda/Target/RecurrentRules.h"
 
 #include <sstream>
-#include <tuple>
 
 namespace kda::rt {
 namespace mf = kda::manifest;
@@ -48,13 +47,9 @@ rules::ConfigValues configOf(const mf::Kernel &k) {
 std::string rowDifferences(const mf::Kernel &v, const mf::Kernel &base) {
   const mf::RowVariant x = mf::rowVariantOf(v), y = mf::rowVariantOf(base);
   std::string differ;
-  for (auto [key, a, b] : {std::tuple<const char *, int64_t, int64_t>{
-                               "spec_tokens", x.specTokens, y.specTokens},
-                           {"padding_below", x.paddingBelow, y.paddingBelow},
-                           {"slot_stride", x.slotStride, y.slotStride}})
-    if (a != b)
-      differ += (differ.empty() ? "" : ", ") + std::string(key) + " " +
-                std::to_string(a) + " / " + std::to_string(b);
+  mf::noteDifference(differ, "spec_tokens", x.specTokens, y.specTokens);
+  mf::noteDifference(differ, "padding_below", x.paddingBelow, y.paddingBelow);
+  mf::noteDifference(differ, "slot_stride", x.slotStride, y.slotStride);
   return differ;
 }
 
