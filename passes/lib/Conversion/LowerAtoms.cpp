@@ -30,6 +30,19 @@ struct KdaLowerAtomsPass
     : public kda::impl::KdaLowerAtomsBase<KdaLowerAtomsPass> {
   using Base::Base;
 
+  /// AMDGPU's async copies and waits first, on the IR the verifier checked:
+  /// nothing folded or merged (populateAsyncCopyToAMDGPUPatterns says why).
+  LogicalResult lowerAsyncCopiesUnfolded(const TargetInfo &target) {
+    RewritePatternSet patterns(&getContext());
+    populateAsyncCopyToAMDGPUPatterns(patterns, target);
+    GreedyRewriteConfig config;
+    config.setUseTopDownTraversal(true)
+        .enableFolding(false)
+        .enableConstantCSE(false)
+        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    return applyPatternsGreedily(getOperation(), std::move(patterns), config);
+  }
+
   void runOnOperation() override {
     const TargetInfo *target = getEnclosingTargetOrEmit(getOperation());
     if (!target)
@@ -43,6 +56,9 @@ struct KdaLowerAtomsPass
       fenceBarriersForWgmma(getOperation());
       markWgmmaChains(getOperation());
     }
+    if (target->family == TargetFamily::AMDGPU &&
+        failed(lowerAsyncCopiesUnfolded(*target)))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     if (target->family == TargetFamily::AMDGPU) {
       populateScheduleToAMDGPUPatterns(patterns, *target);

@@ -40,7 +40,19 @@ struct KdaLowerSubgroupReducePass
     populateGpuLowerSubgroupReduceToShufflePatterns(patterns, info->waveSize);
     populateGpuLowerClusteredSubgroupReduceToShufflePatterns(patterns,
                                                              info->waveSize);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // Only the reductions and what their patterns create: the rest of the
+    // module stays as the pipeline verifier saw it. The emulators lower
+    // their schedules after this pass, and a copy's sink clone maps its own
+    // slot and iteration operands; constants hoisted and merged module-wide
+    // would make the body's constants of equal value those operands.
+    SmallVector<Operation *> reductions;
+    getOperation().walk(
+        [&](gpu::SubgroupReduceOp op) { reductions.push_back(op); });
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
+        .enableConstantCSE(false);
+    if (failed(
+            applyOpPatternsGreedily(reductions, std::move(patterns), config)))
       return signalPassFailure();
     WalkResult left = getOperation().walk([](gpu::SubgroupReduceOp op) {
       op.emitError("no cross-lane lowering applies to this reduction");

@@ -377,12 +377,17 @@ void populateScheduleStructure(RewritePatternSet &patterns) {
 
 } // namespace
 
+void mlir::kda::populateAsyncCopyToAMDGPUPatterns(RewritePatternSet &patterns,
+                                                  const TargetInfo &target) {
+  patterns.add<AsyncCopyToAMDGPU, AsyncWaitToAMDGPU>(patterns.getContext(),
+                                                     target);
+}
+
 void mlir::kda::populateScheduleToAMDGPUPatterns(RewritePatternSet &patterns,
                                                  const TargetInfo &target) {
   populateScheduleStructure(patterns);
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<CopyRowToGlobalLoadLds, AsyncCopyToAMDGPU, AsyncWaitToAMDGPU>(
-      ctx, target);
+  patterns.add<CopyRowToGlobalLoadLds>(ctx, target);
   // A bare s_barrier does not wait for the wave's LDS reads; the drained
   // barrier is lgkmcnt(0) then s_barrier.
   patterns.add<DrainToAMDGPU, Drop<PrefetchRowOp>, Drop<CopyFenceOp>,

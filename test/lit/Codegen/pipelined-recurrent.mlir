@@ -68,6 +68,34 @@
 // GFX950-COUNT-3: amdgpu.gather_to_lds %{{.*}} : vector<8xbf16>, memref<?xbf16>, memref<512xbf16, #gpu.address_space<workgroup>>
 // GFX950: amdgpu.memory_counter_wait load(0)
 // GFX950: gpu.func @kda_lds3({{.*}}workgroup(%{{.*}} : memref<12288xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}){{.*}}verified for gfx950
+// The prologue's copies of tokens 0 and 1 (constant iterations; their slots
+// fold to the same constants): off, their rows still go to the sink, whole
+// (bytes 9216, 10240, 11264), and the copy of token 1 reads token min(1,
+// T - 1). Folded first, the slot, the iteration and the body's zero offset
+// were one value that the clone moved: rows at byte 3, or in slot 1, of
+// token 3 of a one-token sequence.
+// GFX950: memref.view %{{.*}}[%c0][] : memref<12288xi8
+// GFX950: } else {
+// GFX950-NEXT: arith.cmpi sgt, %{{.*}}, %c0 : index
+// GFX950-NEXT: scf.if
+// GFX950-NOT: memref.view %{{.*}}[%c{{[0-9]+}}][] : memref<12288xi8
+// GFX950: memref.view %{{.*}}[%c9216][]
+// GFX950-NOT: } else {
+// GFX950: memref.view %{{.*}}[%c10240][]
+// GFX950-NOT: } else {
+// GFX950: memref.view %{{.*}}[%c11264][]
+// GFX950: } else {
+// GFX950-NEXT: arith.cmpi sgt, %{{.*}}, %c0 : index
+// GFX950-NEXT: scf.if
+// GFX950-NEXT: %[[LAST1:.*]] = arith.subi %{{.*}}, %c1 : index
+// GFX950-NEXT: %[[TOKEN1:.*]] = arith.minui %[[LAST1]], %c1 : index
+// GFX950-NEXT: arith.addi %{{.*}}, %[[TOKEN1]] : index
+// GFX950-NOT: memref.view %{{.*}}[%c{{[0-9]+}}][] : memref<12288xi8
+// GFX950: memref.view %{{.*}}[%c9216][]
+// GFX950-NOT: } else {
+// GFX950: memref.view %{{.*}}[%c10240][]
+// GFX950-NOT: } else {
+// GFX950: memref.view %{{.*}}[%c11264][]
 // GFX950: amdgpu.memory_counter_wait load(3)
 // The steady state's predicated copy of iteration i + 2: if off and T > 0,
 // the rows of token min(i + 2, T - 1) into the sink (slot 3, byte 9216).

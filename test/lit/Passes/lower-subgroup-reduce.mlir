@@ -19,11 +19,11 @@ gpu.module @m attributes {kda.target = #kda.target<"@TARGET@">} {
   // GFX: amdgpu.swizzle_bitmode %{{.*}} 0 31 0 : f32
   // NV-LABEL: gpu.func @unit_stride
   // NV-NOT: gpu.subgroup_reduce
-  // NV: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32 : f32
-  // NV: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32 : f32
-  // NV: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32 : f32
-  // NV: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : f32
-  // NV: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+  // NV: gpu.shuffle xor %{{.*}}, %c1_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
+  // NV: gpu.shuffle xor %{{.*}}, %c2_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
+  // NV: gpu.shuffle xor %{{.*}}, %c4_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
+  // NV: gpu.shuffle xor %{{.*}}, %c8_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
+  // NV: gpu.shuffle xor %{{.*}}, %c16_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
   gpu.func @unit_stride(%x: f32, %out: memref<1xf32>) kernel {
     %r = gpu.subgroup_reduce add %x cluster(size = 32) : (f32) -> f32
     %c0 = arith.constant 0 : index
@@ -32,11 +32,11 @@ gpu.module @m attributes {kda.target = #kda.target<"@TARGET@">} {
   }
   // GFX-LABEL: gpu.func @strided
   // GFX-NOT: gpu.subgroup_reduce
-  // GFX: gpu.shuffle xor %{{.*}}, %c8_i32, %c64_i32 : f32
-  // GFX: gpu.shuffle xor %{{.*}}, %c16_i32, %c64_i32 : f32
+  // GFX: gpu.shuffle xor %{{.*}}, %c8_i32{{(_[0-9]+)?}}, %c64_i32{{(_[0-9]+)?}} : f32
+  // GFX: gpu.shuffle xor %{{.*}}, %c16_i32{{(_[0-9]+)?}}, %c64_i32{{(_[0-9]+)?}} : f32
   // NV-LABEL: gpu.func @strided
-  // NV: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : f32
-  // NV: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
+  // NV: gpu.shuffle xor %{{.*}}, %c8_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
+  // NV: gpu.shuffle xor %{{.*}}, %c16_i32{{(_[0-9]+)?}}, %c32_i32{{(_[0-9]+)?}} : f32
   gpu.func @strided(%x: f32, %out: memref<1xf32>) kernel {
     %r = gpu.subgroup_reduce add %x cluster(size = 4, stride = 8) : (f32) -> f32
     %c0 = arith.constant 0 : index

@@ -23,8 +23,20 @@ namespace mlir::kda {
 /// gfx950 and emu950), with an error naming the atom and the chip.
 LogicalResult checkCopyAtoms(Operation *root, const TargetInfo &target);
 
-/// Schedules (kda.schedule, kda.ring_slot, kda.async_copy, kda.staged_copy,
-/// kda.async_wait, kda.lds_read, kda.lds_drain, kda.barrier,
+/// The async copies and waits of AMDGPU schedules (kda.async_copy,
+/// kda.async_wait), applied before every other pattern and with folding and
+/// constant CSE off. vmcnt counts instructions, so a copy predicated off
+/// issues its rows into a sink slot: a clone of its body with the slot
+/// operand mapped to the sink and the iteration to at most the last. That
+/// clone is right only on the body as the verifier saw it: once
+/// kda.ring_slot of a constant iteration folds, the slot, the iteration
+/// and the body's own constants of equal value are one SSA value, and a
+/// prologue's sink clone then moved every zero offset of its body and read
+/// rows past the sequence (gfx950, pipelined recurrent kernels).
+void populateAsyncCopyToAMDGPUPatterns(RewritePatternSet &patterns,
+                                       const TargetInfo &target);
+/// The rest of the schedules (kda.schedule, kda.ring_slot,
+/// kda.staged_copy, kda.lds_read, kda.lds_drain, kda.barrier,
 /// kda.lds_barrier) and row copies (kda.copy_row) -> amdgpu/rocdl ops.
 void populateScheduleToAMDGPUPatterns(RewritePatternSet &patterns,
                                       const TargetInfo &target);
