@@ -372,6 +372,11 @@ LogicalResult mlir::kda::checkCopyAtoms(Operation *root,
                         << ")";
       return WalkResult::interrupt();
     }
+    if (std::optional<std::string> why =
+            globalLoadLdsWaveProblem(row, target)) {
+      row.emitOpError() << "cannot be issued as global_load_lds: " << *why;
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return failure(r.wasInterrupted());

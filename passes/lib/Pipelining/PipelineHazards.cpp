@@ -262,6 +262,7 @@ private:
   /// rangeIn without the cache.
   ConstantIntRanges rangeOf(Value v, Operation *at, const Tile &t,
                             unsigned depth);
+  std::optional<ConstantIntRanges> gpuIdRange(Operation *def, unsigned width);
   /// rangeIn's results within one check of one copy or read (the
   /// interpreter's state does not move during it).
   llvm::DenseMap<Value, ConstantIntRanges> rangeCache;
@@ -1312,6 +1313,42 @@ static std::optional<int64_t> idsBelow(Operation *id,
   return (threads + target->waveSize - 1) / target->waveSize;
 }
 
+/// The range of a gpu dialect id or size other than the lane, thread and
+/// wave ids (idsBelow): the wave's size from the target, the number of waves
+/// and the block's size from known_block_size, else the target's largest
+/// workgroup. Block and grid ids and sizes, cluster ids and global ids:
+/// unbounded where they carry an upper_bound (an annotation the launch need
+/// not honour: a subgroup_size upper_bound of 32 on a wave of 64 let ids past
+/// it index another slot), else what the op's own rules give.
+std::optional<ConstantIntRanges> Interpreter::gpuIdRange(Operation *def,
+                                                         unsigned width) {
+  auto fromTo = [&](int64_t lo, int64_t hi) {
+    return ConstantIntRanges::fromSigned(APInt(width, uint64_t(lo)),
+                                         APInt(width, uint64_t(hi)));
+  };
+  auto fn = def->getParentOfType<gpu::GPUFuncOp>();
+  DenseI32ArrayAttr known =
+      fn ? fn.getKnownBlockSizeAttr() : DenseI32ArrayAttr();
+  if (isa<gpu::SubgroupSizeOp>(def))
+    return target ? std::optional(fromTo(target->waveSize, target->waveSize))
+                  : std::optional(ConstantIntRanges::maxRange(width));
+  if (isa<gpu::NumSubgroupsOp>(def)) {
+    std::optional<int64_t> waves =
+        target ? idsBelow(def, target) : std::nullopt;
+    return waves ? fromTo(1, *waves) : ConstantIntRanges::maxRange(width);
+  }
+  if (auto dim = dyn_cast<gpu::BlockDimOp>(def)) {
+    if (known)
+      return fromTo(known[unsigned(dim.getDimension())],
+                    known[unsigned(dim.getDimension())]);
+    return target ? fromTo(1, target->maxWorkgroupSize)
+                  : ConstantIntRanges::maxRange(width);
+  }
+  if (def->getAttr("upper_bound"))
+    return ConstantIntRanges::maxRange(width);
+  return std::nullopt;
+}
+
 ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
                                        unsigned depth) {
   const ConstantIntRanges unbounded =
@@ -1375,6 +1412,18 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
     if (std::optional<int64_t> below = idsBelow(def, target))
       return ConstantIntRanges::fromSigned(
           APInt(rangeWidth(v), 0), APInt(rangeWidth(v), uint64_t(*below - 1)));
+  // Other ids and sizes of the launch: from the target and the kernel, never
+  // an upper_bound annotation (gpuIdRange).
+  if (isa_and_nonnull<gpu::GPUDialect>(def->getDialect()))
+    if (std::optional<ConstantIntRanges> r = gpuIdRange(def, rangeWidth(v)))
+      return *r;
+  // nsw / nuw: the inferred range assumes no wrap (tid -nuw bid is taken as
+  // at least 0), but a wrap is poison the code computes anyway (-1 on the
+  // emulator, an index before the slot): no bound, as evalOp refuses them.
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(def);
+      flags &&
+      flags.getOverflowAttr().getValue() != arith::IntegerOverflowFlags::none)
+    return unbounded;
   auto infer = dyn_cast<InferIntRangeInterface>(def);
   if (!infer)
     return unbounded;
@@ -1566,6 +1615,12 @@ Interpreter::checkRows(Operation &copy, const Tile &t,
       return found;
   }
   copy.walk([&](CopyRowOp row) {
+    if (target)
+      if (std::optional<std::string> why =
+              globalLoadLdsWaveProblem(row, *target)) {
+        found = hazard("R0", row, cannot(*row, *why));
+        return WalkResult::interrupt();
+      }
     // global_load_lds fills whole wave regions, the padding included.
     int64_t extent = row.getRowBytes();
     if (target && row.getAtom() && *row.getAtom() == CopyAtom::GlobalLoadLds)
@@ -2919,4 +2974,28 @@ std::optional<int64_t> mlir::kda::copyRowTrips(CopyRowOp row, Operation *copy,
     trips = product;
   }
   return trips;
+}
+
+std::optional<std::string>
+mlir::kda::globalLoadLdsWaveProblem(CopyRowOp row, const TargetInfo &target) {
+  if (!row.getAtom() || *row.getAtom() != CopyAtom::GlobalLoadLds)
+    return std::nullopt;
+  auto fn = row->getParentOfType<gpu::GPUFuncOp>();
+  DenseI32ArrayAttr known =
+      fn ? fn.getKnownBlockSizeAttr() : DenseI32ArrayAttr();
+  if (!known)
+    return "its kernel declares no known_block_size: global_load_lds writes "
+           "16 bytes a lane of the first wave, which must be whole (" +
+           std::to_string(target.waveSize) + " lanes on " + target.name.str() +
+           ")";
+  const int64_t threads = int64_t(known[0]) * known[1] * known[2];
+  if (threads < target.waveSize)
+    return "its kernel's block of " + std::to_string(threads) +
+           " threads is less than a wave of " +
+           std::to_string(target.waveSize) + " on " + target.name.str() +
+           ": global_load_lds writes 16 bytes a lane, and lanes " +
+           std::to_string(threads) + ".." +
+           std::to_string(target.waveSize - 1) +
+           " do not exist, so part of each region is never written";
+  return std::nullopt;
 }

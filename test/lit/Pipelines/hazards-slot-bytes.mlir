@@ -193,7 +193,8 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
 gpu.module @kernels attributes {kda.target = #kda.target<"gfx950">} {
   kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
   gpu.func @padded_region(%src: memref<?xf32>)
-      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>) kernel {
+      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>)
+      kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     // expected-error @+1 {{R2: the copy of iteration 0 into @r slot 0 has a copy row that writes bytes [256, 1280), outside the slot's bytes [0, 1024): it would overwrite what the schedule does not track (pipeline 'padded' at depth 1)}}
     kda.schedule "padded" trip_count(1) depth(1) target("gfx950") {
       %c0 = arith.constant 0 : index

@@ -71,6 +71,16 @@ LogicalResult verifyPipelineSchedule(ScheduleOp schedule);
 std::optional<int64_t> copyRowTrips(CopyRowOp row, Operation *copy,
                                     Operation **blocker = nullptr);
 
+/// Why a global_load_lds row cannot be issued as modelled in its kernel, or
+/// nullopt when it can: the first wave issues one instruction per region of
+/// waveSize x 16 bytes, each lane writing its own 16, so that wave must be
+/// whole, which only a known_block_size of at least a wave shows (a
+/// 32-thread block on a 64-lane wave leaves half of each region unwritten,
+/// stale bytes a read then takes as the copy's). Read by the verifier (R0)
+/// and by the atom lowering, which refuses such a row.
+std::optional<std::string> globalLoadLdsWaveProblem(CopyRowOp row,
+                                                    const TargetInfo &target);
+
 } // namespace mlir::kda
 
 #endif // KDA_PASSES_PIPELINEHAZARDS_H
