@@ -3,11 +3,102 @@
 #include "kda/Target/TargetInfo.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir::kda;
 namespace fs = llvm::sys::fs;
 using llvm::StringRef;
+
+static std::string notABundle(StringRef what) {
+  return (what + ", which is not part of a bundle: only a bundle folder a "
+                 "kda tool wrote (its manifest.json and target folders of "
+                 "kda_kernels files) is replaced; name a new folder")
+      .str();
+}
+
+/// Whether `path` holds only regular files named kda_kernels.* (what
+/// kda-compile writes in a target folder), and, where `batches`, folders
+/// batch<N> holding only such files (kda-tune's candidates); else the
+/// first other entry, relative to the bundle, in `other`.
+static bool onlyKernelFiles(StringRef path, StringRef rel, bool batches,
+                            std::string &other) {
+  std::error_code ec;
+  for (fs::directory_iterator it(path, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    StringRef file = llvm::sys::path::filename(it->path());
+    const std::string here = (rel + "/" + file).str();
+    fs::file_status st;
+    if (fs::status(it->path(), st, /*follow=*/false)) {
+      other = here;
+      return false;
+    }
+    unsigned batch = 0;
+    if (batches && fs::is_directory(st) && file.consume_front("batch") &&
+        !file.getAsInteger(10, batch)) {
+      if (!onlyKernelFiles(it->path(), here, /*batches=*/false, other))
+        return false;
+      continue;
+    }
+    if (llvm::sys::path::stem(file) != "kda_kernels" ||
+        !fs::is_regular_file(st)) {
+      other = here;
+      return false;
+    }
+  }
+  if (ec)
+    other = (rel + " (cannot be listed: " + ec.message() + ")").str();
+  return !ec;
+}
+
+/// Why `path` (an entry `name` of the output folder) is not a target folder
+/// a kda tool wrote: a real folder named after a target holding only what
+/// onlyKernelFiles accepts; or "".
+static std::string notTargetFolder(StringRef path, StringRef name) {
+  fs::file_status st;
+  if (!lookupTarget(name) || fs::status(path, st, /*follow=*/false) ||
+      !fs::is_directory(st))
+    return notABundle("holds " + name.str());
+  std::string other;
+  if (!onlyKernelFiles(path, name, /*batches=*/true, other))
+    return notABundle("holds " + other);
+  return "";
+}
+
+/// Why the folder's manifest.json does not show a bundle a kda tool wrote
+/// (a regular file, a JSON object whose "generator" is kda-compile or
+/// kda-tune), or "".
+static std::string notWrittenByKda(StringRef dir) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, "manifest.json");
+  fs::file_status st;
+  if (fs::status(path, st, /*follow=*/false))
+    return notABundle("has no manifest.json but other entries");
+  if (!fs::is_regular_file(st))
+    return notABundle("holds a manifest.json that is not a regular file");
+  // A manifest is small; a large file there is someone else's.
+  constexpr uint64_t kMostManifestBytes = 64ull << 20;
+  if (st.getSize() > kMostManifestBytes)
+    return notABundle("holds a manifest.json of " +
+                      std::to_string(st.getSize()) + " bytes");
+  auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!text)
+    return "cannot read its manifest.json: " + text.getError().message();
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*text)->getBuffer());
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    return notABundle("holds a manifest.json that is not JSON");
+  }
+  const llvm::json::Object *top = json->getAsObject();
+  std::optional<StringRef> generator =
+      top ? top->getString("generator") : std::nullopt;
+  if (!generator || (*generator != "kda-compile" && *generator != "kda-tune"))
+    return notABundle("holds a manifest.json no kda tool wrote (its "
+                      "\"generator\" is not kda-compile or kda-tune)");
+  return "";
+}
 
 std::string mlir::kda::replaceableBundleOutput(StringRef dir) {
   if (dir.empty())
@@ -28,23 +119,26 @@ std::string mlir::kda::replaceableBundleOutput(StringRef dir) {
                            (named + llvm::sys::path::get_separator()).str())))
     return "is the current folder or holds it; name a folder outside it";
   // An empty folder holds nothing to lose (a build system makes the
-  // output's folder before running the compile).
+  // output's folder before running the compile). Anything else must be a
+  // bundle a kda tool wrote, judged by what is inside it, not by names
+  // alone: a folder of results with a gfx942/ subfolder, or the input's own
+  // folder, is not one.
   std::error_code ec;
+  bool empty = true;
   for (fs::directory_iterator it(dir, ec), end; it != end && !ec;
        it.increment(ec)) {
+    empty = false;
     StringRef name = llvm::sys::path::filename(it->path());
-    if (name == "manifest.json" ||
-        (lookupTarget(name) && fs::is_directory(it->path())))
+    if (name == "manifest.json")
       continue;
-    return ("holds " + name +
-            ", which is not part of a bundle: only a bundle folder a kda "
-            "tool wrote (manifest.json and target folders) is replaced; "
-            "name a new folder")
-        .str();
+    if (std::string why = notTargetFolder(it->path(), name); !why.empty())
+      return why;
   }
   if (ec)
     return "cannot be listed: " + ec.message();
-  return "";
+  if (empty)
+    return "";
+  return notWrittenByKda(dir);
 }
 
 std::string StagedBundle::begin(StringRef named) {

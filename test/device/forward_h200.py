@@ -28,6 +28,7 @@ Exit status 1 when a check fails.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -386,11 +387,25 @@ def refusals_apart(bundles):
     """refusals() in a process of its own (faulthandler on), so that a
     crash on a hostile call is reported as a failed check with the call it
     died in, and the checks after it still run."""
-    child = subprocess.run(
-        [sys.executable, "-X", "faulthandler", os.path.abspath(__file__),
-         "--bundles", bundles, "--refusals-only"],
-        capture_output=True, text=True, timeout=300)
-    lines = child.stdout.splitlines()
+    command = [sys.executable, "-X", "faulthandler", os.path.abspath(__file__),
+               "--bundles", bundles, "--refusals-only"]
+    # Under gdb where the machine has it: a crash's native frames, which
+    # faulthandler (Python frames only) does not show.
+    gdb = shutil.which("gdb")
+    if gdb:
+        command = [gdb, "-q", "-batch", "-ex", "run", "-ex", "bt 40",
+                   "--args"] + command
+    child = subprocess.run(command, capture_output=True, text=True,
+                           timeout=300)
+    if os.environ.get("OUT"):
+        with open(os.path.join(os.environ["OUT"], "refusals.stderr"),
+                  "w") as f:
+            f.write(child.stderr)
+    lines = [line for line in child.stdout.splitlines()
+             if line.startswith("refused: ")]
+    crashed = any(m in child.stdout + child.stderr for m in
+                  ("Fatal Python error", "received signal SIGSEGV",
+                   "received signal SIGABRT"))
     for line in lines:
         print(line)
         name, _, rest = line.partition(": ")
@@ -399,11 +414,17 @@ def refusals_apart(bundles):
             results[name] = {"ok": ok, "detail": rest}
             if not ok:
                 failed.append(name)
-    if child.returncode != 0:
+    if child.returncode != 0 or crashed:
         last = lines[-1] if lines else "(no check finished)"
+        # faulthandler and gdb print the innermost frames first: keep the
+        # report from the crash's first line on.
+        err = (child.stdout + child.stderr).splitlines()
+        start = next((i for i, line in enumerate(err)
+                      if "Fatal Python error" in line
+                      or "received signal" in line), max(0, len(err) - 40))
         check("refusals process", False,
-              f"exit status {child.returncode} after: {last}; stderr: "
-              + " | ".join(child.stderr.strip().splitlines()[-12:]))
+              f"exit status {child.returncode} after: {last}; crash: "
+              + " | ".join(err[start:start + 40]))
 
 
 def main():

@@ -22,6 +22,18 @@
 // RUN: cat %t.file | FileCheck %s --check-prefix=KEPT
 // RUN: ln -s %t.user %t.link && not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu32 -o %t.link 2>&1 | FileCheck %s --check-prefix=LINK
 // RUN: cat %t.user/marker | FileCheck %s --check-prefix=KEPT
+// Folders that only look like bundles by their entries' names: a results
+// folder with a target-named subfolder, the input's own folder, a folder
+// whose manifest.json no kda tool wrote. Each refused, its files kept.
+// RUN: rm -rf %t.res && mkdir -p %t.res/gfx942 %t.res/sm_90 && echo keep > %t.res/gfx942/timings.csv
+// RUN: not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t.res 2>&1 | FileCheck %s --check-prefix=RESULTS
+// RUN: cat %t.res/gfx942/timings.csv | FileCheck %s --check-prefix=KEPT
+// RUN: rm -rf %t.work && mkdir -p %t.work/gfx942 && cp %kda_src_root/test/numeric/specs/k3_small.mlir %t.work/gfx942/layer.mlir
+// RUN: not kda-compile %t.work/gfx942/layer.mlir --targets=emu -o %t.work 2>&1 | FileCheck %s --check-prefix=INPUT
+// RUN: test -f %t.work/gfx942/layer.mlir
+// RUN: rm -rf %t.web && mkdir -p %t.web/emu && echo keep > %t.web/emu/kda_kernels.notes && echo '{"name": "web app"}' > %t.web/manifest.json
+// RUN: not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t.web 2>&1 | FileCheck %s --check-prefix=FOREIGN
+// RUN: cat %t.web/emu/kda_kernels.notes | FileCheck %s --check-prefix=KEPT
 // A bundle it wrote is replaced whole.
 // RUN: kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t -q
 // RUN: ls %t | FileCheck %s --check-prefix=REPLACED
@@ -45,7 +57,10 @@
 // NAME: error: function name 'my-layer' is not an identifier (letters, digits and '_', not starting with a digit): it becomes part of the kernels' symbols on every target
 // NESTED: error: a layer op outside a function of the spec module is not compiled
 // EMPTY: kda-compile: {{.*}}spec-empty.mlir holds nothing to compile (no kda.recurrent, kda.chunk or kernel); {{.*}} left unchanged
-// USER: kda-compile: -o {{.*}}.user: holds marker, which is not part of a bundle: only a bundle folder a kda tool wrote (manifest.json and target folders) is replaced; name a new folder
+// USER: kda-compile: -o {{.*}}.user: holds marker, which is not part of a bundle: only a bundle folder a kda tool wrote (its manifest.json and target folders of kda_kernels files) is replaced; name a new folder
+// RESULTS: kda-compile: -o {{.*}}.res: holds gfx942/timings.csv, which is not part of a bundle
+// INPUT: kda-compile: -o {{.*}}.work: holds gfx942/layer.mlir, which is not part of a bundle
+// FOREIGN: kda-compile: -o {{.*}}.web: holds a manifest.json no kda tool wrote (its "generator" is not kda-compile or kda-tune), which is not part of a bundle
 // GRID: error: 'gpu.func' op launches 65536 workgroups in grid y (value heads or column blocks of the layer), more than the 65535 a launch takes on every target
 // RELATIVE: base
 // RELATIVE-NOT: partial
