@@ -261,20 +261,31 @@ struct Timing {
   double us = 0, usGraph = -1;
 };
 
+/// A launch the runtime refuses (a grid past its limits, a batch the
+/// kernel does not take) ends the run with the runtime's reason: timing it
+/// would record how long a refusal takes as the kernel's time.
+void launchOrExit(const kda_kernel *kernel, const kda_batch &b, void *stream) {
+  if (kda_launch_recurrent(kernel, &b, stream) == KDA_OK)
+    return;
+  std::fprintf(stderr, "kda-bench: launch refused: %s\n", kda_last_error());
+  std::exit(1);
+}
+
 Timing timeLaunch(const kda_kernel *kernel, const kda_batch &b,
                   kda_backend backend, int reps) {
   Timing t;
 #ifdef KDA_BENCH_CUDA
   if (backend == KDA_BACKEND_CUDA) {
-    t.us = 1e3 * medianMs(reps, [&] { kda_launch_recurrent(kernel, &b, nullptr); });
+    launchOrExit(kernel, b, nullptr); // refused before any timing
+    t.us = 1e3 * medianMs(reps, [&] { launchOrExit(kernel, b, nullptr); });
     t.usGraph = 1e3 * graphMs(reps, [&](cudaStream_t s) {
-      kda_launch_recurrent(kernel, &b, s);
-    });
+                  launchOrExit(kernel, b, s);
+                });
     return t;
   }
 #endif
   auto t0 = std::chrono::steady_clock::now();
-  kda_launch_recurrent(kernel, &b, nullptr);
+  launchOrExit(kernel, b, nullptr);
   t.us = std::chrono::duration<double, std::micro>(
              std::chrono::steady_clock::now() - t0)
              .count();

@@ -11,6 +11,12 @@
 // RUN: FileCheck %s --check-prefix=ALL --input-file=%t/all.json
 // RUN: not kda-bench --backend emu --bundle %t --kernel bench_small --decode 2 --tokens-per-row 0 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not kda-bench --backend emu --bundle %t --kernel no_such_kernel --numerics 2>&1 | FileCheck %s --check-prefix=MISSING
+// A launch the runtime refuses is an error, not a time (it was timed and
+// written to the JSON as the kernel's), in both timing modes.
+// RUN: not kda-bench --backend emu --bundle %t --kernel bench_small --decode 65536 --reps 1 --json %t/refused.json 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: not kda-bench --backend emu --bundle %t --all-kernels --decode 65536 --reps 1 --json %t/refused-all.json 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: not ls %t/refused.json %t/refused-all.json
+// REFUSED: kda-bench: launch refused: num_seqs 65536 exceeds 65535 (grid z)
 // The emu950 target (gfx950's atoms, wave 64) runs like emu; --target picks it.
 // RUN: rm -rf %t950 && kda-compile %s --targets=emu,emu950 -o %t950 -q
 // RUN: kda-bench --backend emu --target emu950 --bundle %t950 --kernel bench_small --numerics | FileCheck %s --check-prefix=E950
