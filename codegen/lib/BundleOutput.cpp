@@ -1,5 +1,6 @@
 //===- BundleOutput.cpp - writing a bundle where a user named it ----------===//
 #include "kda/Codegen/BundleOutput.h"
+#include "kda/Codegen/ConfigTable.h"
 #include "kda/Target/TargetInfo.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -77,20 +78,12 @@ static std::string notWrittenByKda(StringRef dir) {
     return notABundle("has no manifest.json but other entries");
   if (!fs::is_regular_file(st))
     return notABundle("holds a manifest.json that is not a regular file");
-  // A manifest is small; a large file there is someone else's.
-  constexpr uint64_t kMostManifestBytes = 64ull << 20;
-  if (st.getSize() > kMostManifestBytes)
-    return notABundle("holds a manifest.json of " +
-                      std::to_string(st.getSize()) + " bytes");
-  auto text = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!text)
-    return "cannot read its manifest.json: " + text.getError().message();
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*text)->getBuffer());
-  if (!json) {
-    llvm::consumeError(json.takeError());
-    return notABundle("holds a manifest.json that is not JSON");
-  }
+  llvm::json::Value parsed(nullptr);
+  std::string error;
+  if (!readJsonFile(path, parsed, error))
+    return notABundle("holds a manifest.json no kda tool wrote (" + error +
+                      ")");
+  const llvm::json::Value *json = &parsed;
   const llvm::json::Object *top = json->getAsObject();
   std::optional<StringRef> generator =
       top ? top->getString("generator") : std::nullopt;

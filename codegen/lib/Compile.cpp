@@ -207,13 +207,28 @@ static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
   return pm.run(module);
 }
 
-static LogicalResult writeFile(Location loc, StringRef file, StringRef bytes) {
+/// Writes `bytes` to `file`; "" or why not. The stream's error is checked
+/// and cleared here: left set, the stream's destructor ended the process
+/// ("LLVM ERROR: IO failure on output stream", naming no file) on a full
+/// disk.
+static std::string writeBytes(StringRef file, StringRef bytes) {
   std::string err;
   auto out = openOutputFile(file, &err);
   if (!out)
-    return emitError(loc) << "cannot write " << file << ": " << err;
+    return err;
   out->os() << bytes;
+  out->os().close();
+  if (std::error_code ec = out->os().error()) {
+    out->os().clear_error();
+    return ec.message(); // not kept: the file is removed
+  }
   out->keep();
+  return "";
+}
+
+static LogicalResult writeFile(Location loc, StringRef file, StringRef bytes) {
+  if (std::string err = writeBytes(file, bytes); !err.empty())
+    return emitError(loc) << "cannot write " << file << ": " << err;
   return success();
 }
 
@@ -1004,10 +1019,9 @@ LogicalResult mlir::kda::writeManifest(
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
-  std::error_code ec;
-  llvm::raw_fd_ostream f(file, ec);
-  if (ec)
+  if (std::string err = writeBytes(file, text); !err.empty()) {
+    llvm::errs() << "cannot write " << file << ": " << err << "\n";
     return failure();
-  f << text;
+  }
   return success();
 }

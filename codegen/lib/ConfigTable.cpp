@@ -158,26 +158,40 @@ static std::string entryRuleError(const ConfigTableEntry &entry,
                        path, i, entry.target, entry.nMin, entry.nMax, rule);
 }
 
-bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
-                       std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    error = (path + ": " + buffer.getError().message()).str();
+bool mlir::kda::readJsonFile(llvm::StringRef path, json::Value &out,
+                             std::string &error) {
+  constexpr uintmax_t kMostBytes = 64u << 20;
+  constexpr size_t kMostNesting = 64;
+  std::string text;
+  if (!::kda::manifest::readBoundedFile(path.str(), kMostBytes, text, error))
+    return false;
+  if (std::string deep = ::kda::manifest::jsonTooDeep(text, kMostNesting);
+      !deep.empty()) {
+    error = (path + ": " + deep).str();
     return false;
   }
-  llvm::Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+  llvm::Expected<json::Value> parsed = json::parse(text);
   if (!parsed) {
     error = (path + ": not JSON: " + llvm::toString(parsed.takeError())).str();
     return false;
   }
   // llvm::json keeps the last of two equal keys: a table saying "warps"
   // twice would be read as whichever came second.
-  if (std::string repeated =
-          ::kda::manifest::repeatedJsonKey((*buffer)->getBuffer().str());
+  if (std::string repeated = ::kda::manifest::repeatedJsonKey(text);
       !repeated.empty()) {
     error = (path + ": " + repeated).str();
     return false;
   }
+  out = std::move(*parsed);
+  return true;
+}
+
+bool ConfigTable::read(llvm::StringRef path, ConfigTable &out,
+                       std::string &error) {
+  json::Value value(nullptr);
+  if (!readJsonFile(path, value, error))
+    return false;
+  const json::Value *parsed = &value;
   const json::Object *top = parsed->getAsObject();
   if (!top || top->getInteger("format") != 1 || !top->getArray("entries")) {
     error = (path + ": expected {\"format\": 1, \"entries\": [...]}").str();
@@ -269,16 +283,16 @@ bool ConfigTable::write(llvm::StringRef path, std::string &error) const {
   json::Array list;
   for (const ConfigTableEntry &e : entries)
     list.push_back(e.toJson());
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec) {
-    error = (path + ": " + ec.message()).str();
+  json::Value table(json::Object{{"format", 1}, {"entries", std::move(list)}});
+  // A temporary file renamed over the old table once written whole: written
+  // in place, a full disk left half a table and lost the old one.
+  if (llvm::Error e = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+        os << llvm::formatv("{0:2}", table) << "\n";
+        return llvm::Error::success();
+      })) {
+    error = (path + ": " + llvm::toString(std::move(e))).str();
     return false;
   }
-  os << llvm::formatv("{0:2}",
-                      json::Value(json::Object{{"format", 1},
-                                               {"entries", std::move(list)}}))
-     << "\n";
   return true;
 }
 

@@ -789,16 +789,11 @@ std::string checkBinding(const Kernel &k) {
          "kda-compile";
 }
 
-bool readManifest(const std::string &dir, Manifest &out, std::string &error) {
-  const std::string path = dir + "/manifest.json";
-  // A regular file of bounded size, checked on the descriptor that is read
-  // (opened without blocking: a FIFO here blocked the open for ever, and a
-  // check by path could be raced by a swap between check and open).
+bool readBoundedFile(const std::string &path, uintmax_t maxBytes,
+                     std::string &text, std::string &error) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
-    error = errno == ENOENT
-                ? "no manifest at " + path
-                : path + ": cannot open it: " + std::strerror(errno);
+    error = path + ": cannot open it: " + std::strerror(errno);
     return false;
   }
   struct FdCloser {
@@ -810,13 +805,12 @@ bool readManifest(const std::string &dir, Manifest &out, std::string &error) {
     error = path + ": not a regular file";
     return false;
   }
-  if (uintmax_t(st.st_size) > kMaxManifestBytes) {
-    error = path + ": " + std::to_string(st.st_size) +
-            " bytes, more than a manifest's " +
-            std::to_string(kMaxManifestBytes);
+  if (uintmax_t(st.st_size) > maxBytes) {
+    error = path + ": " + std::to_string(st.st_size) + " bytes, more than " +
+            std::to_string(maxBytes) + " such a file may have";
     return false;
   }
-  std::string text(size_t(st.st_size), '\0');
+  text.assign(size_t(st.st_size), '\0');
   size_t got = 0;
   while (got < text.size()) {
     const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
@@ -829,6 +823,44 @@ bool readManifest(const std::string &dir, Manifest &out, std::string &error) {
     }
     got += size_t(n);
   }
+  return true;
+}
+
+std::string jsonTooDeep(const std::string &text, size_t maxDepth) {
+  size_t depth = 0;
+  bool inString = false, escaped = false;
+  for (char c : text) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > maxDepth)
+        return "arrays and objects nested deeper than " +
+               std::to_string(maxDepth) + " levels";
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return "";
+}
+
+bool readManifest(const std::string &dir, Manifest &out, std::string &error) {
+  const std::string path = dir + "/manifest.json";
+  if (::access(path.c_str(), F_OK) != 0 && errno == ENOENT) {
+    error = "no manifest at " + path;
+    return false;
+  }
+  std::string text;
+  if (!readBoundedFile(path, kMaxManifestBytes, text, error))
+    return false;
   return parseManifest(text, path, out, error);
 }
 

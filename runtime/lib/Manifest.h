@@ -178,6 +178,19 @@ bool parseManifest(const std::string &text, const std::string &path,
 /// config table), whose reader would take the last of two keys silently.
 std::string repeatedJsonKey(const std::string &text);
 
+/// The contents of `path`, a regular file of at most `maxBytes`, checked
+/// on the descriptor that is read (opened without blocking: a FIFO blocked
+/// the open for ever; a check by path could be raced by a swap). On failure
+/// false, with `error` naming the path and why. The manifest's reader and
+/// the compiler's JSON inputs (config tables, kda-bench times) read so.
+bool readBoundedFile(const std::string &path, uintmax_t maxBytes,
+                     std::string &text, std::string &error);
+
+/// A message when arrays and objects in `text` nest deeper than `maxDepth`
+/// (strings skipped), else "": a recursive JSON reader (llvm::json) ran out
+/// of stack on 100000 levels. Counted on the text, without parsing it.
+std::string jsonTooDeep(const std::string &text, size_t maxDepth);
+
 /// Whether `target` is one of the host emulators (emu, emu950, emu32),
 /// whose code objects export each kernel as `<symbol>_packed`.
 bool isEmulatorTarget(const std::string &target);

@@ -698,18 +698,15 @@ void chooseStatic(std::vector<Tuned> &all, const TargetInfo &t,
 bool chooseMeasured(std::vector<Tuned> &all, const TargetInfo &t,
                     const std::vector<Bucket> &buckets,
                     std::vector<ConfigTableEntry> &out) {
-  auto buffer = llvm::MemoryBuffer::getFile(timesFile);
-  if (!buffer) {
-    llvm::errs() << "kda-tune: " << timesFile << ": "
-                 << buffer.getError().message() << "\n";
+  json::Value parsed(nullptr);
+  std::string error;
+  if (!readJsonFile(timesFile, parsed, error)) {
+    llvm::errs() << "kda-tune: " << error << "\n";
     return false;
   }
-  llvm::Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
-  const json::Object *top = parsed ? parsed->getAsObject() : nullptr;
+  const json::Object *top = parsed.getAsObject();
   const json::Object *kernels = top ? top->getObject("kernels") : nullptr;
   if (!kernels) {
-    if (!parsed)
-      llvm::consumeError(parsed.takeError());
     llvm::errs() << "kda-tune: " << timesFile
                  << ": expected kda-bench --all-kernels JSON with \"kernels\"\n";
     return false;

@@ -20,6 +20,17 @@
 // twice in one object is refused (the reader would keep the second).
 // RUN: not kda-compile %s --targets=emu32 --config-table=%S/Inputs/table-unsafe-elsewhere.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=ELSEWHERE
 // RUN: not kda-compile %s --targets=emu32 --config-table=%S/Inputs/table-repeated-key.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=REPEATED
+// JSON inputs the reader must not take: nesting that overflowed llvm::json's
+// recursive parser (kda-compile and kda-tune crashed), a FIFO (the read
+// blocked for ever), a folder. Refused before any compile; nothing written.
+// RUN: %python -c "print('[' * 100000 + ']' * 100000)" > %t.deep.json
+// RUN: not kda-compile %s --targets=emu32 --config-table=%t.deep.json -o %t.bad 2>&1 | FileCheck %s --check-prefix=DEEP
+// RUN: not kda-tune %s --target=emu32 --static --table=%t.deep.json 2>&1 | FileCheck %s --check-prefix=DEEP
+// RUN: rm -f %t.fifo && mkfifo %t.fifo && not kda-compile %s --targets=emu32 --config-table=%t.fifo -o %t.bad 2>&1 | FileCheck %s --check-prefix=FIFO
+// RUN: not kda-compile %s --targets=emu32 --config-table=%S/Inputs -o %t.bad 2>&1 | FileCheck %s --check-prefix=FIFO
+// RUN: not ls %t.bad
+// DEEP: {{.*}}deep.json: arrays and objects nested deeper than 64 levels
+// FIFO: not a regular file
 // RUN: not ls %t.bad
 // RUN: not kda-compile %S/Inputs/two-layers.mlir --targets=emu32 -o %t.bad 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: not ls %t.bad

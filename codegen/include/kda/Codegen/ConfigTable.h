@@ -53,6 +53,14 @@ struct ConfigTableEntry {
   llvm::json::Object toJson() const;
 };
 
+/// Reads the JSON file at `path` as the tools take their JSON inputs (a
+/// config table, kda-bench's times, a bundle's manifest before replacing
+/// it): a regular file of at most 64 MiB, nested at most 64 levels (the
+/// reader recurses: 100000 levels crashed it), each key once in an object.
+/// On failure false with `error` naming the file and why.
+bool readJsonFile(llvm::StringRef path, llvm::json::Value &out,
+                  std::string &error);
+
 struct ConfigTable {
   std::vector<ConfigTableEntry> entries;
   /// Reads `path`; on failure `error` names the file, entry and field.
