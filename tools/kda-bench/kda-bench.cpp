@@ -42,14 +42,17 @@
 #include "kda/kda_runtime.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #ifdef KDA_BENCH_CUDA
@@ -81,8 +84,76 @@ struct Options {
   std::exit(2);
 }
 
+// Bounds on the command line, so a size is refused by name rather than
+// wrapped (atoi took 4294967297 as 1) or allocated until the process
+// aborts: rows as a launch takes them (grid z), tokens as query_start_loc
+// (int32) holds them.
+constexpr long kMostRows = 65535;
+constexpr long kMostTokens = std::numeric_limits<int32_t>::max();
+constexpr long kMostTokensPerRow = 65536;
+constexpr long kMostReps = 1000000;
+
+/// `text`, all of it a decimal integer in 1..`most`, or usage().
+int parseCount(const std::string &text, const char *what, long most) {
+  errno = 0;
+  char *end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || v < 1 || v > most)
+    usage((std::string(what) + " takes whole numbers in 1.." +
+           std::to_string(most) + ", not '" + text + "'")
+              .c_str());
+  return int(v);
+}
+
+/// `text` as a JSON string literal (quotes, backslashes and control
+/// characters escaped: a --driver with a quote made the file unreadable).
+std::string jsonString(const std::string &text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+/// Writes `text` to `path` through a temporary file renamed over it once
+/// written whole; false, with the reason on stderr, where that fails (a
+/// missing folder or a folder named as the file was ignored, rc 0).
+bool writeJsonFile(const std::string &path, const std::string &text) {
+  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    f.close();
+    if (!f) {
+      std::fprintf(stderr, "kda-bench: cannot write %s: %s\n", path.c_str(),
+                   std::strerror(errno));
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::fprintf(stderr, "kda-bench: cannot write %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
 Options parse(int argc, char **argv) {
   Options o;
+  auto count = [](const std::string &text, const char *what, long most) {
+    return parseCount(text, what, most);
+  };
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -101,8 +172,10 @@ Options parse(int argc, char **argv) {
       o.allScans = true;
     else if (a == "--numerics") o.numerics = true;
     else if (a == "--copy") o.copy = true;
-    else if (a == "--reps") o.reps = std::atoi(next().c_str());
-    else if (a == "--tokens-per-row") o.tokensPerRow = std::atoi(next().c_str());
+    else if (a == "--reps")
+      o.reps = count(next(), "--reps", kMostReps);
+    else if (a == "--tokens-per-row")
+      o.tokensPerRow = count(next(), "--tokens-per-row", kMostTokensPerRow);
     else if (a == "--prefill") {
       std::stringstream ss(next());
       std::string n;
@@ -112,7 +185,9 @@ Options parse(int argc, char **argv) {
       std::stringstream ss(next());
       std::string n;
       while (std::getline(ss, n, ','))
-        o.decode.push_back(std::atoi(n.c_str()));
+        o.decode.push_back(count(n, "--decode", kMostRows));
+      if (o.decode.empty())
+        usage("--decode takes row counts, none given");
     } else
       usage(("unknown option " + a).c_str());
   }
@@ -400,22 +475,22 @@ int timeAllKernels(const Options &o, kda_bundle *bundle, kda_backend backend,
       if (layerKey(timed[i].layer) == key)
         done[i] = true;
   }
-  std::ofstream f(o.json);
-  f << "{\n  \"machine\": \"" << machineName(backend) << "\",\n  \"driver\": \""
-    << o.driver << "\",\n  \"date\": \"" << today()
-    << "\",\n  \"timing\": \"median of " << o.reps
+  std::ostringstream f;
+  f << "{\n  \"machine\": \"" << machineName(backend)
+    << "\",\n  \"driver\": " << jsonString(o.driver) << ",\n  \"date\": \""
+    << today() << "\",\n  \"timing\": \"median of " << o.reps
     << " runs: CUDA events after an L2 flush (us); CUDA-graph replay of "
        "[flush, launch] minus [flush] (us_graph)\",\n  \"kernels\": {";
   for (size_t i = 0; i < timed.size(); ++i) {
     const TimedKernel &t = timed[i];
-    f << (i ? "," : "") << "\n    \"" << t.name << "\": {\"config\": {"
+    f << (i ? "," : "") << "\n    " << jsonString(t.name) << ": {\"config\": {"
       << t.config << "}, \"us\": {" << t.us << "}";
     if (!t.usGraph.empty())
       f << ", \"us_graph\": {" << t.usGraph << "}";
     f << "}";
   }
   f << "\n  }\n}\n";
-  return 0;
+  return writeJsonFile(o.json, f.str()) ? 0 : 1;
 }
 
 struct NumericRun {
@@ -457,16 +532,19 @@ std::vector<NumericRun> chunkNumericRuns() {
 test::BatchShape prefillShape(const std::string &name) {
   test::BatchShape s;
   if (name.rfind("varlen", 0) == 0) {
-    int n = std::atoi(name.c_str() + 6);
+    const int n = parseCount(name.substr(6), "--prefill varlenN", kMostRows);
     uint64_t x = 12345;
     for (int i = 0; i < n; ++i) {
       x = x * 6364136223846793005ull + 1442695040888963407ull;
       s.lengths.push_back(200 + int((x >> 33) % 1801));
     }
   } else {
-    int b = 0, t = 0;
-    if (std::sscanf(name.c_str(), "%dx%d", &b, &t) != 2 || b < 1 || t < 1)
+    const size_t x = name.find('x');
+    if (x == std::string::npos)
       usage(("--prefill takes BxT or varlenN, not " + name).c_str());
+    const int b = parseCount(name.substr(0, x), "--prefill B (BxT)", kMostRows);
+    const int t =
+        parseCount(name.substr(x + 1), "--prefill T (BxT)", kMostTokens / b);
     s.lengths.assign(size_t(b), t);
   }
   for (size_t i = 0; i < s.lengths.size(); ++i) {
@@ -536,7 +614,7 @@ static double outputBar(const test::KernelLayer &layer,
   return layer.act == KDA_F32 ? std::max(2e-5, rounding) : rounding;
 }
 
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   Options o = parse(argc, argv);
   std::vector<std::string> json;
   bool ok = true;
@@ -555,8 +633,8 @@ int main(int argc, char **argv) {
     usage("this kda-bench was built without CUDA; use --backend emu");
 #endif
   if (o.bundle.empty()) {
-    if (!o.json.empty())
-      std::ofstream(o.json) << "{" << json[0] << "}\n";
+    if (!o.json.empty() && !writeJsonFile(o.json, "{" + json[0] + "}\n"))
+      return 1;
     return 0;
   }
 
@@ -797,18 +875,31 @@ int main(int argc, char **argv) {
   }
   kda_bundle_close(bundle);
   if (!o.json.empty()) {
-    std::ofstream f(o.json);
+    std::ostringstream f;
     const ref::Layer &l = layer.layer;
-    f << "{\n  \"impl\": \"kda\",\n  \"kernel\": \"" << o.kernel
-      << "\",\n  \"target\": \"" << target << "\",\n  \"machine\": \""
-      << machineName(backend) << "\",\n  \"driver\": \"" << o.driver
-      << "\",\n  \"date\": \"" << today() << "\",\n  \"layer\": {\"heads\": "
-      << l.H << ", \"value_heads\": " << l.HV << ", \"head_k\": " << l.K
+    f << "{\n  \"impl\": \"kda\",\n  \"kernel\": " << jsonString(o.kernel)
+      << ",\n  \"target\": \"" << target << "\",\n  \"machine\": \""
+      << machineName(backend) << "\",\n  \"driver\": " << jsonString(o.driver)
+      << ",\n  \"date\": \"" << today()
+      << "\",\n  \"layer\": {\"heads\": " << l.H
+      << ", \"value_heads\": " << l.HV << ", \"head_k\": " << l.K
       << ", \"head_v\": " << l.V << ", \"state_layout\": \""
       << (l.layout == ref::Layout::VK ? "vk" : "kv") << "\"}";
     for (const std::string &j : json)
       f << ",\n  " << j;
     f << "\n}\n";
+    if (!writeJsonFile(o.json, f.str()))
+      return 1;
   }
   return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  // A batch too large for the host's memory is an error, not an abort.
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "kda-bench: out of host memory for this batch\n");
+    return 1;
+  }
 }

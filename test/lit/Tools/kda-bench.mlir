@@ -17,6 +17,20 @@
 // RUN: not kda-bench --backend emu --bundle %t --all-kernels --decode 65536 --reps 1 --json %t/refused-all.json 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: not ls %t/refused.json %t/refused-all.json
 // REFUSED: kda-bench: launch refused: num_seqs 65536 exceeds 65535 (grid z)
+// Numbers on the command line parsed whole and bounded (atoi took
+// 4294967297 as 1 and "1x" as 1); the JSON written whole or not at all, its
+// strings escaped.
+// RUN: not kda-bench --backend emu --bundle %t --kernel bench_small --decode 4294967297 2>&1 | FileCheck %s --check-prefix=NUMBER
+// RUN: not kda-bench --backend emu --bundle %t --kernel bench_small --decode 1x 2>&1 | FileCheck %s --check-prefix=NUMBER1X
+// RUN: not kda-bench --backend emu --bundle %t --kernel bench_small --reps 1e3 --decode 1 2>&1 | FileCheck %s --check-prefix=REPS
+// RUN: not kda-bench --backend emu --bundle %t --kernel bench_small --decode 1 --reps 1 --json %t/no-such-folder/x.json 2>&1 | FileCheck %s --check-prefix=NOFOLDER
+// RUN: kda-bench --backend emu --bundle %t --kernel bench_small --decode 1 --reps 1 --driver 'a"b\' --json %t/quoted.json
+// RUN: %python -c "import json, sys; print(json.load(open(sys.argv[1]))['driver'])" %t/quoted.json | FileCheck %s --check-prefix=QUOTED
+// NUMBER: kda-bench: --decode takes whole numbers in 1..65535, not '4294967297'
+// NUMBER1X: kda-bench: --decode takes whole numbers in 1..65535, not '1x'
+// REPS: kda-bench: --reps takes whole numbers in 1..1000000, not '1e3'
+// NOFOLDER: kda-bench: cannot write {{.*}}no-such-folder/x.json: No such file or directory
+// QUOTED: a"b\
 // The emu950 target (gfx950's atoms, wave 64) runs like emu; --target picks it.
 // RUN: rm -rf %t950 && kda-compile %s --targets=emu,emu950 -o %t950 -q
 // RUN: kda-bench --backend emu --target emu950 --bundle %t950 --kernel bench_small --numerics | FileCheck %s --check-prefix=E950
@@ -37,7 +51,7 @@
 // ALL: "machine": "host emulator"
 // ALL: "kernels": {
 // ALL-NEXT: "bench_small": {"config": {{.*}}"lanes_k": {{[0-9]+}}{{.*}}, "us": {"1": {{[0-9.]+}}, "2": {{[0-9.]+}}}}
-// BAD: kda-bench: --tokens-per-row must be at least 1
+// BAD: kda-bench: --tokens-per-row takes whole numbers in 1..65536, not '0'
 // BAD: usage: kda-bench --bundle DIR --kernel NAME
 // MISSING: kda-bench: {{.*}}no_such_kernel
 // E950: kda-bench: bench_small ({{.*}}) on emu950: H 2, HV 2, K 32, V 32
