@@ -85,10 +85,10 @@ struct Options {
 }
 
 // Bounds on the command line, so a size is refused by name rather than
-// wrapped (atoi took 4294967297 as 1) or allocated until the process
-// aborts: rows as a launch takes them (grid z), tokens as query_start_loc
-// (int32) holds them.
-constexpr long kMostRows = 65535;
+// wrapped (atoi took 4294967297 as 1): rows well past what a launch takes
+// (the runtime refuses more than its grid's 65535 with its own reason),
+// tokens as query_start_loc (int32) holds them.
+constexpr long kMostRows = 1 << 20;
 constexpr long kMostTokens = std::numeric_limits<int32_t>::max();
 constexpr long kMostTokensPerRow = 65536;
 constexpr long kMostReps = 1000000;

@@ -26,8 +26,8 @@
 // RUN: not kda-bench --backend emu --bundle %t --kernel bench_small --decode 1 --reps 1 --json %t/no-such-folder/x.json 2>&1 | FileCheck %s --check-prefix=NOFOLDER
 // RUN: kda-bench --backend emu --bundle %t --kernel bench_small --decode 1 --reps 1 --driver 'a"b\' --json %t/quoted.json
 // RUN: %python -c "import json, sys; print(json.load(open(sys.argv[1]))['driver'])" %t/quoted.json | FileCheck %s --check-prefix=QUOTED
-// NUMBER: kda-bench: --decode takes whole numbers in 1..65535, not '4294967297'
-// NUMBER1X: kda-bench: --decode takes whole numbers in 1..65535, not '1x'
+// NUMBER: kda-bench: --decode takes whole numbers in 1..1048576, not '4294967297'
+// NUMBER1X: kda-bench: --decode takes whole numbers in 1..1048576, not '1x'
 // REPS: kda-bench: --reps takes whole numbers in 1..1000000, not '1e3'
 // NOFOLDER: kda-bench: cannot write {{.*}}no-such-folder/x.json: No such file or directory
 // QUOTED: a"b\
