@@ -134,7 +134,14 @@ std::string mlir::kda::replaceableBundleOutput(StringRef dir) {
   return notWrittenByKda(dir);
 }
 
-std::string StagedBundle::begin(StringRef named) {
+std::string StagedBundle::begin(StringRef given) {
+  // "out/" and "out/." name out: LLVM's path functions read the trailing
+  // separator as a "." component, and the staging folder and the move aside
+  // then went inside the folder ("Invalid argument" after the compile).
+  llvm::SmallString<256> named(given);
+  llvm::sys::path::remove_dots(named, /*remove_dot_dot=*/false);
+  while (named.size() > 1 && llvm::sys::path::is_separator(named.back()))
+    named.pop_back();
   if (std::string why = replaceableBundleOutput(named); !why.empty())
     return why;
   // Absolute: LLVM puts a unique name made from a relative model in the
@@ -143,9 +150,14 @@ std::string StagedBundle::begin(StringRef named) {
   if (std::error_code ec = fs::make_absolute(absolute))
     return "cannot make it an absolute path: " + ec.message();
   dir = absolute.str().str();
-  if (StringRef parent = llvm::sys::path::parent_path(dir); !parent.empty())
-    if (std::error_code ec = fs::create_directories(parent))
-      return ("cannot create " + parent + ": " + ec.message()).str();
+  // Parents that do not exist yet are made, and remembered so that a
+  // compile that fails leaves none of them behind.
+  for (StringRef p = llvm::sys::path::parent_path(dir);
+       !p.empty() && !fs::exists(p); p = llvm::sys::path::parent_path(p))
+    createdParents.push_back(p.str());
+  for (auto it = createdParents.rbegin(); it != createdParents.rend(); ++it)
+    if (std::error_code ec = fs::create_directory(*it))
+      return "cannot create " + *it + ": " + ec.message();
   // A fresh name beside the output: nothing of the user's is reused.
   if (std::error_code ec = fs::createUniqueDirectory(dir + ".partial", staging))
     return "cannot create a folder beside it: " + ec.message();
@@ -183,6 +195,10 @@ std::string StagedBundle::commit() {
 }
 
 StagedBundle::~StagedBundle() {
-  if (!committed && !staging.empty())
+  if (committed)
+    return;
+  if (!staging.empty())
     fs::remove_directories(staging);
+  for (const std::string &p : createdParents)
+    (void)fs::remove(p); // only where empty: nothing else was put there
 }

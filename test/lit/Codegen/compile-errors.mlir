@@ -34,6 +34,14 @@
 // RUN: rm -rf %t.web && mkdir -p %t.web/emu && echo keep > %t.web/emu/kda_kernels.notes && echo '{"name": "web app"}' > %t.web/manifest.json
 // RUN: not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t.web 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // RUN: cat %t.web/emu/kda_kernels.notes | FileCheck %s --check-prefix=KEPT
+// "out/" and "out/." name out (the staging folder went inside it, and the
+// compile ended "cannot move the earlier bundle aside"); a refused compile
+// leaves no parent folder it made.
+// RUN: rm -rf %t.slash && mkdir -p %t.slash && kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t.slash/new/ -q
+// RUN: kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t.slash/new/. -q
+// RUN: ls %t.slash %t.slash/new | FileCheck %s --check-prefix=SLASH
+// RUN: rm -rf %t.parents && mkdir -p %t.parents && env KDA_CUDA_PATH=%t/no-toolkit not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=sm_90 -o %t.parents/deep/a/b/out -q
+// RUN: ls -A %t.parents | count 0
 // A bundle it wrote is replaced whole.
 // RUN: kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t -q
 // RUN: ls %t | FileCheck %s --check-prefix=REPLACED
@@ -62,6 +70,11 @@
 // INPUT: kda-compile: -o {{.*}}.work: holds gfx942/layer.mlir, which is not part of a bundle
 // FOREIGN: kda-compile: -o {{.*}}.web: holds a manifest.json no kda tool wrote (its "generator" is not kda-compile or kda-tune), which is not part of a bundle
 // GRID: error: 'gpu.func' op launches 65536 workgroups in grid y (value heads or column blocks of the layer), more than the 65535 a launch takes on every target
+// SLASH-NOT: partial
+// SLASH: new
+// SLASH-NOT: partial
+// SLASH: emu
+// SLASH: manifest.json
 // RELATIVE: base
 // RELATIVE-NOT: partial
 // RELATIVE: manifest.json

@@ -11,7 +11,10 @@
 #define KDA_CODEGEN_BUNDLEOUTPUT_H
 
 #include "llvm/ADT/SmallString.h"
+
 #include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
 
 #include <string>
 
@@ -26,8 +29,9 @@ std::string replaceableBundleOutput(llvm::StringRef dir);
 /// puts it at `dir`. Destroyed uncommitted, the staging folder is removed.
 class StagedBundle {
 public:
-  /// Checks `dir` with replaceableBundleOutput, creates its parent folders
-  /// and a fresh staging folder beside it. Empty on success, else why.
+  /// Checks `dir` (trailing separators and "." components dropped) with
+  /// replaceableBundleOutput, creates its parent folders and a fresh
+  /// staging folder beside it. Empty on success, else why.
   std::string begin(llvm::StringRef dir);
   llvm::StringRef stagingDir() const { return staging; }
   /// Moves the staged bundle to the named folder. Empty on success, else
@@ -38,6 +42,9 @@ public:
 private:
   std::string dir;
   llvm::SmallString<128> staging;
+  /// Parent folders begin() created, innermost first: removed again (where
+  /// still empty) when the bundle is not committed.
+  std::vector<std::string> createdParents;
   bool committed = false;
 };
 
