@@ -95,6 +95,27 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "kda-emu-run: no symbol %s in %s\n", argv[2], argv[1]);
     return 2;
   }
+  // A packed entry of kda-emu-entry, taking no arguments: this tool passes
+  // none, and a kernel that takes some reads them from a null array.
+  const std::string countName = std::string(argv[2]) + "_args";
+  auto *count = static_cast<const int32_t *>(dlsym(lib, countName.c_str()));
+  Dl_info countInfo{};
+  if (!count || !dladdr(count, &countInfo) || !countInfo.dli_fname ||
+      std::strcmp(countInfo.dli_fname, map->l_name)) {
+    std::fprintf(stderr,
+                 "kda-emu-run: %s in %s is not a packed emulator entry (no "
+                 "%s beside it: name a kernel's <name>_packed)\n",
+                 argv[2], argv[1], countName.c_str());
+    return 2;
+  }
+  if (*count != 0) {
+    std::fprintf(stderr,
+                 "kda-emu-run: %s takes %d argument(s); this tool launches "
+                 "kernels without arguments (use the runtime, e.g. "
+                 "kda-bench, for a bundle's kernels)\n",
+                 argv[2], int(*count));
+    return 2;
+  }
   auto entry = reinterpret_cast<kda::emu::PackedEntry>(sym);
   std::string error = kda::emu::launch(entry, config, nullptr);
   if (!error.empty()) {

@@ -46,6 +46,14 @@ struct KdaEmuEntryPass : public kda::impl::KdaEmuEntryBase<KdaEmuEntryPass> {
       }
       LLVM::CallOp::create(b, loc, fn, args);
       LLVM::ReturnOp::create(b, loc, ValueRange{});
+      // How many argument pointers the packed entry reads: a launcher that
+      // passes none (kda-emu-run) checks it, since a kernel that takes
+      // arguments dereferences the missing array.
+      b.setInsertionPointAfter(packed);
+      LLVM::GlobalOp::create(
+          b, loc, IntegerType::get(ctx, 32), /*isConstant=*/true,
+          LLVM::Linkage::External, (fn.getName() + "_packed_args").str(),
+          b.getI32IntegerAttr(int32_t(type.getNumParams() - 1)));
     }
   }
 };

@@ -7,9 +7,9 @@
 // kda-verify-pipeline, which refuses the first two (R2).
 // RUN: kda-opt %s --pass-pipeline='builtin.module(gpu.module(kda-lower-atoms),kda-gpu-to-emu,func.func(convert-scf-to-cf),convert-vector-to-llvm,convert-arith-to-llvm,expand-strided-metadata,finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts,kda-emu-entry)' | kda-translate --mlir-to-llvmir -o %t.ll
 // RUN: %clang -O1 -shared -fPIC -Wno-override-module %t.ll -o %t.so
-// RUN: not kda-emu-run %t.so writer0 --block 128 --wave 32 --dynamic-lds 4096 2>&1 | FileCheck %s --check-prefix=LANE0
-// RUN: not kda-emu-run %t.so writer5 --block 128 --wave 32 --dynamic-lds 4096 2>&1 | FileCheck %s --check-prefix=LANE5
-// RUN: kda-emu-run %t.so after_wait --block 128 --wave 32 --dynamic-lds 4096 2>&1 | FileCheck %s --check-prefix=AFTER
+// RUN: not kda-emu-run %t.so writer0_packed --block 128 --wave 32 --dynamic-lds 4096 2>&1 | FileCheck %s --check-prefix=LANE0
+// RUN: not kda-emu-run %t.so writer5_packed --block 128 --wave 32 --dynamic-lds 4096 2>&1 | FileCheck %s --check-prefix=LANE5
+// RUN: kda-emu-run %t.so after_wait_packed --block 128 --wave 32 --dynamic-lds 4096 2>&1 | FileCheck %s --check-prefix=AFTER
 
 // LANE0: kda.wgmma in block (0, 0, 0), wave 0: thread 0 writes LDS bytes [0, 2) of its B operand before its kda.wgmma_wait covering the atom's group
 // LANE5: kda.wgmma in block (0, 0, 0), wave 0: thread 5 writes LDS bytes [0, 2) of its B operand before its kda.wgmma_wait covering the atom's group

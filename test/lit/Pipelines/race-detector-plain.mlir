@@ -35,6 +35,12 @@
 // ARGS-GRID: kda-emu-run: --grid {{.*}}: must be X,Y,Z with each 1 .. 65535
 // ARGS-WAVE: kda-emu-run: --wave 48: must be 32 or 64
 // ARGS-SYM: kda-emu-run: no symbol abort in
+// A kernel's own function, not its packed entry, and a packed entry that
+// takes arguments (this tool passes none: it crashed on a null array).
+// RUN: not kda-emu-run %t.so no_barrier --block 64 2>&1 | FileCheck %s --check-prefix=ARGS-UNPACKED
+// RUN: not kda-emu-run %t.so takes_an_argument_packed --block 64 2>&1 | FileCheck %s --check-prefix=ARGS-TAKES
+// ARGS-UNPACKED: kda-emu-run: no_barrier in {{.*}} is not a packed emulator entry (no no_barrier_args beside it: name a kernel's <name>_packed)
+// ARGS-TAKES: kda-emu-run: takes_an_argument_packed takes {{[0-9]+}} argument(s); this tool launches kernels without arguments
 // RUN: not kda-emu-run %t.so subview_no_barrier_packed --block 64 | FileCheck %s --check-prefix=SRACE
 // RUN: not kda-emu-run %t.so subview_past_end_packed --block 64 | FileCheck %s --check-prefix=SBOUNDS
 // RUN: not kda-emu-run %t.so transfer_no_barrier_packed --block 64 | FileCheck %s --check-prefix=VRACE
@@ -337,6 +343,13 @@ module attributes {gpu.container_module} {
       %col = memref.subview %x[0, 1] [64, 1] [1, 1] : memref<64x4xf32, #gpu.address_space<workgroup>> to memref<64xf32, strided<[4], offset: 1>, #gpu.address_space<workgroup>>
       memref.store %one, %col[%tid] : memref<64xf32, strided<[4], offset: 1>, #gpu.address_space<workgroup>>
       %r = vector.transfer_read %col[%tid], %pad {in_bounds = [false]} : memref<64xf32, strided<[4], offset: 1>, #gpu.address_space<workgroup>>, vector<2xf32>
+      gpu.return
+    }
+
+    gpu.func @takes_an_argument(%out: memref<64xf32>) kernel {
+      %tid = gpu.thread_id x
+      %one = arith.constant 1.0 : f32
+      memref.store %one, %out[%tid] : memref<64xf32>
       gpu.return
     }
   }
