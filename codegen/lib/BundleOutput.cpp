@@ -5,7 +5,6 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir::kda;
@@ -83,8 +82,7 @@ static std::string notWrittenByKda(StringRef dir) {
   if (!readJsonFile(path, parsed, error))
     return notABundle("holds a manifest.json no kda tool wrote (" + error +
                       ")");
-  const llvm::json::Value *json = &parsed;
-  const llvm::json::Object *top = json->getAsObject();
+  const llvm::json::Object *top = parsed.getAsObject();
   std::optional<StringRef> generator =
       top ? top->getString("generator") : std::nullopt;
   if (!generator || (*generator != "kda-compile" && *generator != "kda-tune"))

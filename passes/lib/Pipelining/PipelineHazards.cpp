@@ -1313,8 +1313,8 @@ static std::optional<int64_t> idsBelow(Operation *id,
   return (threads + target->waveSize - 1) / target->waveSize;
 }
 
-/// The range of a gpu dialect id or size other than the lane, thread and
-/// wave ids (idsBelow): the wave's size from the target, the number of waves
+/// The range of a gpu dialect id or size: lane, thread and wave ids by
+/// idsBelow; the wave's size from the target, the number of waves
 /// and the block's size from known_block_size, else the target's largest
 /// workgroup. Block and grid ids and sizes, cluster ids and global ids:
 /// unbounded where they carry an upper_bound (an annotation the launch need
@@ -1326,6 +1326,11 @@ std::optional<ConstantIntRanges> Interpreter::gpuIdRange(Operation *def,
     return ConstantIntRanges::fromSigned(APInt(width, uint64_t(lo)),
                                          APInt(width, uint64_t(hi)));
   };
+  // A lane, thread or wave id: below what the target and the kernel's
+  // block size allow (idsBelow).
+  if (isa<gpu::LaneIdOp, gpu::ThreadIdOp, gpu::SubgroupIdOp>(def))
+    if (std::optional<int64_t> below = idsBelow(def, target))
+      return fromTo(0, *below - 1);
   auto fn = def->getParentOfType<gpu::GPUFuncOp>();
   DenseI32ArrayAttr known =
       fn ? fn.getKnownBlockSizeAttr() : DenseI32ArrayAttr();
@@ -1406,14 +1411,8 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
   if (auto select = dyn_cast<arith::SelectOp>(def))
     if (std::optional<ConstantIntRanges> r = selectRange(select, at, t, depth))
       return *r;
-  // A lane, thread or wave id: below what the target and the kernel's
-  // block size allow (idsBelow).
-  if (isa<gpu::LaneIdOp, gpu::ThreadIdOp, gpu::SubgroupIdOp>(def))
-    if (std::optional<int64_t> below = idsBelow(def, target))
-      return ConstantIntRanges::fromSigned(
-          APInt(rangeWidth(v), 0), APInt(rangeWidth(v), uint64_t(*below - 1)));
-  // Other ids and sizes of the launch: from the target and the kernel, never
-  // an upper_bound annotation (gpuIdRange).
+  // Ids and sizes of the launch: from the target and the kernel, never an
+  // upper_bound annotation (gpuIdRange).
   if (isa_and_nonnull<gpu::GPUDialect>(def->getDialect()))
     if (std::optional<ConstantIntRanges> r = gpuIdRange(def, rangeWidth(v)))
       return *r;
