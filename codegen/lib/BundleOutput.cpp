@@ -6,10 +6,84 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstring>
+#include <mutex>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace mlir::kda;
 namespace fs = llvm::sys::fs;
 using llvm::StringRef;
+
+//===----------------------------------------------------------------------===//
+// Folders removed on interrupt
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The registered folders, in storage a signal handler may read: fixed
+/// buffers, each published by its flag once its path is written.
+struct InterruptFolder {
+  std::atomic<bool> used{false};
+  char path[PATH_MAX];
+};
+InterruptFolder interruptFolders[8];
+std::mutex interruptMutex; // registration only; never taken in the handler
+} // namespace
+
+/// LLVM's handler calls this for an interrupt signal (once; its handlers are
+/// then uninstalled). Only async-signal-safe calls: each folder goes by
+/// `rm -rf` in a child (fork, execv, waitpid), then the process ends as the
+/// signal would have ended it.
+static void removeFoldersOnInterrupt() {
+  for (InterruptFolder &f : interruptFolders) {
+    if (!f.used.load())
+      continue;
+    const pid_t child = fork();
+    if (child == 0) {
+      char rm[] = "rm", rf[] = "-rf", dashes[] = "--";
+      char *argv[] = {rm, rf, dashes, f.path, nullptr};
+      execv("/bin/rm", argv);
+      _exit(127);
+    }
+    if (child > 0)
+      while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+      }
+  }
+  signal(SIGINT, SIG_DFL);
+  raise(SIGINT);
+  _exit(128 + SIGINT);
+}
+
+void mlir::kda::removeOnInterrupt(StringRef dir) {
+  std::lock_guard<std::mutex> lock(interruptMutex);
+  static bool installed = false;
+  if (!installed) {
+    llvm::sys::SetInterruptFunction(removeFoldersOnInterrupt);
+    installed = true;
+  }
+  if (dir.empty() || dir.size() >= PATH_MAX)
+    return;
+  for (InterruptFolder &f : interruptFolders)
+    if (!f.used.load()) {
+      std::memcpy(f.path, dir.data(), dir.size());
+      f.path[dir.size()] = '\0';
+      f.used.store(true);
+      return;
+    }
+}
+
+void mlir::kda::keepOnInterrupt(StringRef dir) {
+  std::lock_guard<std::mutex> lock(interruptMutex);
+  for (InterruptFolder &f : interruptFolders)
+    if (f.used.load() && dir == StringRef(f.path))
+      f.used.store(false);
+}
 
 static std::string notABundle(StringRef what) {
   return (what + ", which is not part of a bundle: only a bundle folder a "
@@ -159,6 +233,7 @@ std::string StagedBundle::begin(StringRef given) {
   // A fresh name beside the output: nothing of the user's is reused.
   if (std::error_code ec = fs::createUniqueDirectory(dir + ".partial", staging))
     return "cannot create a folder beside it: " + ec.message();
+  removeOnInterrupt(staging);
   return "";
 }
 
@@ -187,6 +262,7 @@ std::string StagedBundle::commit() {
     return "cannot move the bundle into " + dir + ": " + ec.message();
   }
   committed = true;
+  keepOnInterrupt(staging); // the name is gone: moved into place
   if (exists)
     fs::remove_directories(aside);
   return "";
@@ -195,8 +271,10 @@ std::string StagedBundle::commit() {
 StagedBundle::~StagedBundle() {
   if (committed)
     return;
-  if (!staging.empty())
+  if (!staging.empty()) {
     fs::remove_directories(staging);
+    keepOnInterrupt(staging);
+  }
   for (const std::string &p : createdParents)
     (void)fs::remove(p); // only where empty: nothing else was put there
 }

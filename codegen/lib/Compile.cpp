@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "kda/Codegen/Compile.h"
 #include "Manifest.h" // the runtime's reader: one description of an entry
+#include "kda/Codegen/BundleOutput.h"
 #include "kda/Codegen/TargetPipelines.h"
 #include "kda/Dialect/KDA/KDADialect.h"
 #include "kda/Dialect/KDA/KDAOps.h"
@@ -23,6 +24,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -97,8 +100,10 @@ Toolchain Toolchain::fromEnvironment() {
   }
   t.ptxas = ptxas;
   SmallString<128> scratch;
-  if (!fs::createUniqueDirectory("kda-compile", scratch))
+  if (!fs::createUniqueDirectory("kda-compile", scratch)) {
     t.scratchDir = scratch.str().str();
+    removeOnInterrupt(t.scratchDir);
+  }
   return t;
 }
 
@@ -131,24 +136,25 @@ llvm::json::Object CompiledKernel::toJson() const {
         {"name", a.name}, {"dtype", a.dtype}, {"role", a.role}});
   for (const std::string &u : uses)
     usesJ.push_back(u);
-  llvm::json::Object o{{"name", name},
-                       {"kind", kind},
-                       {"symbol", symbol},
-                       {"target", target},
-                       {"file", file},
-                       {"block", llvm::json::Array{blockSize, 1, 1}},
-                       {"wave_size", waveSize},
-                       {"dtypes", llvm::json::Object(dtypes)},
-                       {"grid", std::move(gridJ)},
-                       {"args", std::move(argsJ)},
-                       {"dynamic_lds_bytes", dynamicLdsBytes},
-                       {"workspace",
-                        llvm::json::Object{{"fixed", workspaceFixed},
-                                           {"per_token", workspacePerToken},
-                                           {"per_seq", workspacePerSeq}}},
-                       {"uses", std::move(usesJ)},
-                       {"config", llvm::json::Object(config)},
-                       {"figures", figures.toJson()}};
+  llvm::json::Object o{
+      {"name", name},
+      {"kind", kind},
+      {"symbol", symbol},
+      {"target", target},
+      {"file", file},
+      {"file_digest", fileDigest},
+      {"block", llvm::json::Array{blockSize, 1, 1}},
+      {"wave_size", waveSize},
+      {"dtypes", llvm::json::Object(dtypes)},
+      {"grid", std::move(gridJ)},
+      {"args", std::move(argsJ)},
+      {"dynamic_lds_bytes", dynamicLdsBytes},
+      {"workspace", llvm::json::Object{{"fixed", workspaceFixed},
+                                       {"per_token", workspacePerToken},
+                                       {"per_seq", workspacePerSeq}}},
+      {"uses", std::move(usesJ)},
+      {"config", llvm::json::Object(config)},
+      {"figures", figures.toJson()}};
   // Kernels of a layer say which; others (tile_gemm) have none.
   if (!layer.empty())
     o["layer"] = llvm::json::Object(layer);
@@ -600,6 +606,49 @@ llvm::json::Object mlir::kda::describeLayer(LayerAttr l) {
   return o;
 }
 
+/// A kernel that takes gpu.dynamic_shared_memory is launched with its
+/// kda.dynamic_lds_bytes (the manifest's dynamic_lds_bytes; 0 without it):
+/// a kernel without that attribute, or a view of that memory at a constant
+/// byte shift reaching past it, would touch bytes the launch does not
+/// reserve (another workgroup's on some chips, a fault on others). Views at
+/// other shifts are bounded where they matter (LdsHandoffs' R1 in schedule
+/// bodies, the emulator's bounds checks).
+static LogicalResult checkDynamicLds(gpu::GPUFuncOp kernel, int64_t bytes) {
+  LogicalResult result = success();
+  kernel.walk([&](gpu::DynamicSharedMemoryOp lds) {
+    if (bytes <= 0) {
+      result = lds.emitOpError()
+               << "in a kernel without kda.dynamic_lds_bytes: the launch "
+                  "would reserve no dynamic shared memory for it (state the "
+                  "bytes the kernel uses in kda.dynamic_lds_bytes)";
+      return WalkResult::interrupt();
+    }
+    for (Operation *user : lds->getUsers()) {
+      auto view = dyn_cast<memref::ViewOp>(user);
+      if (!view)
+        continue;
+      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+      auto type = view.getType();
+      if (!shift || !type.hasStaticShape() ||
+          !type.getElementType().isIntOrFloat())
+        continue;
+      const int64_t end =
+          *shift + type.getNumElements() *
+                       int64_t((type.getElementTypeBitWidth() + 7) / 8);
+      if (*shift < 0 || end > bytes) {
+        result = view.emitOpError()
+                 << "covers bytes [" << *shift << ", " << end
+                 << ") of the dynamic shared memory, but the kernel's "
+                    "kda.dynamic_lds_bytes reserves "
+                 << bytes << " at launch";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return result;
+}
+
 /// The manifest's view of a kernel's ABI, dynamic shared memory and
 /// workspace: `kda.abi` (required, stated by the kernel builder),
 /// `kda.dynamic_lds_bytes` and `kda.workspace` (optional).
@@ -620,6 +669,8 @@ static LogicalResult describeAbi(gpu::GPUFuncOp kernel, CompiledKernel &k) {
              << "kda.dynamic_lds_bytes must be a byte count, not " << lds;
     k.dynamicLdsBytes = bytes.getInt();
   }
+  if (failed(checkDynamicLds(kernel, k.dynamicLdsBytes)))
+    return failure();
   if (Attribute ws = kernel->getAttr("kda.workspace")) {
     auto dict = dyn_cast<DictionaryAttr>(ws);
     if (!dict)
@@ -752,6 +803,7 @@ bindSymbolsToEntries(gpu::GPUModuleOp gm,
     llvm::json::Object entry = k.toJson();
     // Not known yet (compiling writes it) and not part of the digest.
     entry["file"] = "(not written yet)";
+    entry["file_digest"] = "0000000000000000";
     std::string text;
     llvm::raw_string_ostream(text) << llvm::json::Value(std::move(entry));
     ::kda::manifest::Kernel read;
@@ -1003,12 +1055,30 @@ mlir::kda::plannerOf(ModuleOp spec) {
 LogicalResult mlir::kda::writeManifest(
     StringRef outDir, StringRef specName, const std::vector<CompiledKernel> &ks,
     const std::optional<llvm::json::Object> &planner, StringRef generator) {
+  // Each entry states its code object's digest, read back from the file as
+  // written (the runtime refuses a file that differs).
+  llvm::StringMap<std::string> digests;
   llvm::json::Array kernels;
-  for (const CompiledKernel &k : ks)
-    kernels.push_back(k.toJson());
-  // Format 2: args carry roles; dynamic_lds_bytes and workspace (the
-  // runtime's Manifest.h reads exactly this).
-  llvm::json::Object manifest{{"format", 2},
+  for (const CompiledKernel &k : ks) {
+    auto [it, fresh] = digests.try_emplace(k.file);
+    if (fresh) {
+      SmallString<128> code(outDir);
+      path::append(code, k.file);
+      std::string bytes, error;
+      if (!::kda::manifest::readBoundedFile(code.str().str(),
+                                            uintmax_t(1) << 30, bytes, error)) {
+        llvm::errs() << "cannot digest the code object " << error << "\n";
+        return failure();
+      }
+      it->second = ::kda::manifest::fileDigest(bytes);
+    }
+    llvm::json::Object entry = k.toJson();
+    entry["file_digest"] = it->second;
+    kernels.push_back(std::move(entry));
+  }
+  // Format 3: args carry roles; dynamic_lds_bytes, workspace, file_digest
+  // (the runtime's Manifest.h reads exactly this).
+  llvm::json::Object manifest{{"format", ::kda::manifest::kFormat},
                               {"generator", generator},
                               {"spec", specName},
                               {"kernels", std::move(kernels)}};

@@ -26,13 +26,16 @@ public:
   virtual kda_backend kind() const = 0;
   /// Which bundle targets this backend can run ("sm_90", "gfx942", ...).
   virtual bool runs(const std::string &target) const = 0;
-  /// Loads `file` (once per file) and finds `symbol` in it. A kernel that
+  /// Loads the code object `file` from `image`, its bytes as the core read
+  /// and checked them against the manifest (once per file; never read
+  /// again by path, which could have changed since), and finds `symbol` in
+  /// it. A kernel that
   /// launches with `dynamicLdsBytes` of dynamic shared memory is prepared
   /// for it here (CUDA's opt-in above 48 KiB) or refused when the device
   /// cannot give that much.
-  virtual kda_status load(const std::string &file, const std::string &symbol,
-                          uint32_t dynamicLdsBytes, KernelHandle &out,
-                          std::string &error) = 0;
+  virtual kda_status load(const std::string &file, const std::string &image,
+                          const std::string &symbol, uint32_t dynamicLdsBytes,
+                          KernelHandle &out, std::string &error) = 0;
   /// Compute units (SMs, CUs) of the device launches go to: the chunk
   /// planner counts its scans' waves on them. 0
   /// when the device does not say (the planner then takes the narrowest).

@@ -30,7 +30,7 @@ struct CudaApi {
   CUresult (*cuCtxSetCurrent)(CUcontext);
   CUresult (*cuDeviceGet)(CUdevice *, int);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*cuModuleLoad)(CUmodule *, const char *);
+  CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
@@ -89,7 +89,7 @@ public:
     KDA_SYM(cuCtxSetCurrent, "cuCtxSetCurrent")
     KDA_SYM(cuDeviceGet, "cuDeviceGet")
     KDA_SYM(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")
-    KDA_SYM(cuModuleLoad, "cuModuleLoad")
+    KDA_SYM(cuModuleLoadData, "cuModuleLoadData")
     KDA_SYM(cuModuleUnload, "cuModuleUnload")
     KDA_SYM(cuModuleGetFunction, "cuModuleGetFunction")
     KDA_SYM(cuLaunchKernel, "cuLaunchKernel")
@@ -118,14 +118,15 @@ public:
     return true;
   }
 
-  kda_status load(const std::string &file, const std::string &symbol,
-                  uint32_t dynamicLdsBytes, KernelHandle &out,
-                  std::string &error) override {
+  kda_status load(const std::string &file, const std::string &image,
+                  const std::string &symbol, uint32_t dynamicLdsBytes,
+                  KernelHandle &out, std::string &error) override {
     CUmodule &mod = modules[file];
     if (!mod)
-      if (CUresult r = api.cuModuleLoad(&mod, file.c_str())) {
+      // A cubin, or PTX (NUL-terminated: std::string's data() is).
+      if (CUresult r = api.cuModuleLoadData(&mod, image.c_str())) {
         modules.erase(file);
-        error = "cuModuleLoad(" + file + "): " + describe(r);
+        error = "cuModuleLoadData(" + file + "): " + describe(r);
         return KDA_ERROR_BACKEND;
       }
     CUfunction fn = nullptr;

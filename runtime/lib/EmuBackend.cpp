@@ -67,15 +67,11 @@ bool wholeElf(const std::string &file, std::string &error) {
   return true;
 }
 
-/// A private copy of `file` in the temporary folder, at `copy` (named for
-/// the caller to remove): false with `error` where it cannot be made.
-bool privateCopy(const std::string &file, std::string &copy,
-                 std::string &error) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    error = "cannot read " + file;
-    return false;
-  }
+/// A private copy of `image` (the bytes of `file`) in the temporary
+/// folder, at `copy` (named for the caller to remove): false with `error`
+/// where it cannot be made.
+bool privateCopy(const std::string &file, const std::string &image,
+                 std::string &copy, std::string &error) {
   const char *tmp = std::getenv("TMPDIR");
   std::string name =
       std::string(tmp && *tmp ? tmp : "/tmp") + "/kda-emu-XXXXXX.so";
@@ -86,17 +82,13 @@ bool privateCopy(const std::string &file, std::string &copy,
     return false;
   }
   copy = name;
-  char buf[1 << 16];
   bool ok = true;
-  while (ok && in) {
-    in.read(buf, sizeof(buf));
-    for (std::streamsize off = 0, n = in.gcount(); ok && off < n;) {
-      const ssize_t w = ::write(fd, buf + off, size_t(n - off));
-      ok = w > 0;
-      off += w > 0 ? w : 0;
-    }
+  for (size_t off = 0; ok && off < image.size();) {
+    const ssize_t w = ::write(fd, image.data() + off, image.size() - off);
+    ok = w > 0 || (w < 0 && errno == EINTR);
+    off += w > 0 ? size_t(w) : 0;
   }
-  ok = ::close(fd) == 0 && ok && in.eof();
+  ok = ::close(fd) == 0 && ok;
   if (!ok)
     error = "cannot copy " + file + " to " + copy + " to load it";
   return ok;
@@ -123,9 +115,9 @@ public:
     return true;
   }
 
-  kda_status load(const std::string &file, const std::string &symbol,
-                  uint32_t dynamicLdsBytes, KernelHandle &out,
-                  std::string &error) override {
+  kda_status load(const std::string &file, const std::string &image,
+                  const std::string &symbol, uint32_t dynamicLdsBytes,
+                  KernelHandle &out, std::string &error) override {
     (void)dynamicLdsBytes; // the emulator allocates it per launch
     void *&lib = libs[file];
     if (!lib) {
@@ -133,7 +125,7 @@ public:
       // file has since been rewritten) hands back that library, not the
       // file: each bundle loads a copy of its own, checked whole.
       std::string copy;
-      if (!privateCopy(file, copy, error) || !wholeElf(copy, error)) {
+      if (!privateCopy(file, image, copy, error) || !wholeElf(copy, error)) {
         // The messages name the bundle's file, not the copy.
         for (size_t at;
              !copy.empty() && (at = error.find(copy)) != std::string::npos;)

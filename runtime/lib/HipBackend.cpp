@@ -21,7 +21,7 @@ constexpr int hipDeviceAttributeMaxSharedMemoryPerBlock = 74;
 struct HipApi {
   hipError_t (*hipInit)(unsigned);
   hipError_t (*hipGetDeviceCount)(int *);
-  hipError_t (*hipModuleLoad)(hipModule_t *, const char *);
+  hipError_t (*hipModuleLoadData)(hipModule_t *, const void *);
   hipError_t (*hipModuleUnload)(hipModule_t);
   hipError_t (*hipSetDevice)(int);
   hipError_t (*hipModuleGetFunction)(hipFunction_t *, hipModule_t,
@@ -78,7 +78,7 @@ public:
   }
     KDA_SYM(hipInit)
     KDA_SYM(hipGetDeviceCount)
-    KDA_SYM(hipModuleLoad)
+    KDA_SYM(hipModuleLoadData)
     KDA_SYM(hipModuleUnload)
     KDA_SYM(hipSetDevice)
     KDA_SYM(hipModuleGetFunction)
@@ -101,14 +101,14 @@ public:
     return true;
   }
 
-  kda_status load(const std::string &file, const std::string &symbol,
-                  uint32_t dynamicLdsBytes, KernelHandle &out,
-                  std::string &error) override {
+  kda_status load(const std::string &file, const std::string &image,
+                  const std::string &symbol, uint32_t dynamicLdsBytes,
+                  KernelHandle &out, std::string &error) override {
     hipModule_t &mod = modules[file];
     if (!mod)
-      if (hipError_t r = api.hipModuleLoad(&mod, file.c_str())) {
+      if (hipError_t r = api.hipModuleLoadData(&mod, image.data())) {
         modules.erase(file);
-        error = "hipModuleLoad(" + file + "): " + describe(r);
+        error = "hipModuleLoadData(" + file + "): " + describe(r);
         return KDA_ERROR_BACKEND;
       }
     hipFunction_t fn = nullptr;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -401,11 +402,28 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
   k.name = str(j, "name", where);
   k.target = str(j, "target", where);
   where = path + ": kernel '" + k.name + "' (" + k.target + ")";
-  onlyKeys(j, {"name",      "kind",    "symbol", "target",
-               "file",      "ptx",     "block",  "wave_size",
-               "grid",      "stage",   "args",   "dynamic_lds_bytes",
-               "workspace", "uses",    "config", "figures",
-               "limits",    "variant", "layer",  "dtypes"},
+  onlyKeys(j,
+           {"name",
+            "kind",
+            "symbol",
+            "target",
+            "file",
+            "file_digest",
+            "ptx",
+            "block",
+            "wave_size",
+            "grid",
+            "stage",
+            "args",
+            "dynamic_lds_bytes",
+            "workspace",
+            "uses",
+            "config",
+            "figures",
+            "limits",
+            "variant",
+            "layer",
+            "dtypes"},
            where, "");
   k.kind = str(j, "kind", where);
   // What kda-compile writes (the chunk path's stages, the tile-GEMM test
@@ -425,6 +443,13 @@ Kernel readKernel(const json &j, const std::string &path, size_t index) {
         "'" + k.file +
             "' leaves the bundle (an absolute path or a '..' "
             "component)");
+  k.fileDigest = str(j, "file_digest", where);
+  if (k.fileDigest.size() != 16 ||
+      k.fileDigest.find_first_not_of("0123456789abcdef") != std::string::npos)
+    bad(where, "file_digest",
+        "'" + k.fileDigest +
+            "' is not 16 lower-case hex digits (the FNV-1a digest of the "
+            "code object kda-compile wrote)");
   const json &block = array(j, "block", where);
   if (block.size() != 3)
     bad(where, "block", "expected 3 dimensions, found " + shown(block));
@@ -716,6 +741,24 @@ uint64_t fnv1a64(const std::string &bytes) {
   return h;
 }
 } // namespace
+
+std::string fileDigest(const std::string &bytes) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(fnv1a64(bytes)));
+  return hex;
+}
+
+std::string checkFileDigest(const Kernel &k, const std::string &bytes) {
+  const std::string got = fileDigest(bytes);
+  if (got == k.fileDigest)
+    return "";
+  return "code object " + k.file + " has digest " + got +
+         " but its manifest entry states " + k.fileDigest +
+         ": the file is not the one kda-compile wrote with this manifest "
+         "(damaged, edited or from another build); recompile the bundle "
+         "with kda-compile";
+}
 
 std::string entryDigest(const Kernel &k) {
   // The version of this description: a change to what it covers changes

@@ -24,7 +24,8 @@ namespace kda::manifest {
 
 /// The manifest format this reader understands (kda-compile writes it).
 /// 2: per-kernel "args" carry roles, plus "dynamic_lds_bytes", "workspace".
-inline constexpr int kFormat = 2;
+/// 3: per-kernel "file_digest", the digest of the code object's bytes.
+inline constexpr int kFormat = 3;
 
 enum class Role { Input, Output, InOut, Workspace };
 
@@ -65,6 +66,8 @@ struct Kernel {
   std::string symbol; // entry point in the code object
   std::string target; // gfx942 | gfx950 | sm_90 | emu | emu950 | emu32
   std::string file;   // code object, relative to the bundle
+  /// fileDigest(contents of `file`): the runtime loads the bytes it checked.
+  std::string fileDigest;
   uint32_t block[3] = {1, 1, 1};
   uint32_t waveSize = 0;
   /// Workgroups per dimension; kGridNumSeqs stands for "num_seqs" and
@@ -218,6 +221,17 @@ bool isEmulatorTarget(const std::string &target);
 
 /// The entry's digest: 16 lower-case hex digits.
 std::string entryDigest(const Kernel &k);
+/// A code object's digest, as an entry's "file_digest" states it: FNV-1a
+/// (64 bits) of its bytes, 16 lower-case hex digits. With it a bundle whose
+/// code object was damaged or replaced after kda-compile wrote it (a torn
+/// copy, one edited header field, a file of another build) is refused at
+/// open: the loaders (dlopen above all) trust the bytes they are given,
+/// and one bad program header crashed the process inside dlopen. Like the
+/// entry digest, it guards against accidents, not a forger.
+std::string fileDigest(const std::string &bytes);
+/// Empty when `bytes`, read from `k.file`, are the code object `k` was
+/// written with; else why not, naming the file and both digests.
+std::string checkFileDigest(const Kernel &k, const std::string &bytes);
 /// What `k.symbol` must end with: `_kd<digest>`, then `_packed` on an
 /// emulator target.
 std::string boundSymbolSuffix(const Kernel &k);

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -74,6 +75,10 @@ struct kda_plan {
 
 namespace {
 thread_local std::string lastError;
+/// The largest code object a bundle may hold (the largest kda writes, all
+/// of a target's kernels in one file, is a few MiB): a bound on what is
+/// read into memory at open.
+constexpr uintmax_t kMaxCodeObjectBytes = uintmax_t(1) << 30;
 } // namespace
 
 kda_status kda::rt::fail(kda_status s, std::string message) {
@@ -848,21 +853,27 @@ static kda_status openBundle(const char *dir, int backendBits,
   if (kda_status s =
           startBackend(backend, wantedTarget(target), all, *bundle))
     return s;
+  // The target's code objects, each read once (a regular file, read
+  // without blocking: the loaders blocked on a FIFO and read a device
+  // without end) and checked against every entry naming it; the backend
+  // loads these bytes, not the path again.
+  std::map<std::string, std::string> images;
   for (kda_kernel &k : all) {
     if (k.m.target != bundle->target)
       continue;
     std::string error;
-    // A code object is a regular file: the loaders block on a FIFO and
-    // read a device without end.
     const std::string file = bundle->dir + "/" + k.m.file;
-    std::error_code ec;
-    const auto status = std::filesystem::status(file, ec);
-    if (std::filesystem::exists(status) &&
-        !std::filesystem::is_regular_file(status))
-      return fail(KDA_ERROR_BAD_BUNDLE,
-                  describe(k.m) + ": " + file + " is not a regular file");
-    if (kda_status s = bundle->backend->load(
-            file, k.m.symbol, k.m.dynamicLdsBytes, k.handle, error))
+    auto [image, fresh] = images.try_emplace(file);
+    if (fresh &&
+        !mf::readBoundedFile(file, kMaxCodeObjectBytes, image->second, error)) {
+      images.erase(image);
+      return fail(KDA_ERROR_BAD_BUNDLE, describe(k.m) + ": " + error);
+    }
+    if (std::string bad = mf::checkFileDigest(k.m, image->second); !bad.empty())
+      return fail(KDA_ERROR_BAD_BUNDLE, describe(k.m) + ": " + bad);
+    if (kda_status s =
+            bundle->backend->load(file, image->second, k.m.symbol,
+                                  k.m.dynamicLdsBytes, k.handle, error))
       return fail(s, describe(k.m) + ": " + error);
     if (weighedByPlanner(k.m.kind))
       k.resident = bundle->backend->residentWorkgroups(

@@ -488,6 +488,22 @@ TEST_F(EditedBundles, EmulatorCodeObjectsAreWholeAndTheirOwnSymbols) {
   ASSERT_FALSE(file.empty());
   const std::filesystem::path object = std::filesystem::path(dir) / file;
   std::filesystem::resize_file(object, std::filesystem::file_size(object) / 3);
+  expectRefused(dir, {"kernel 'k3_small'", "code object " + file,
+                      "but its manifest entry states"});
+  // A truncated object whose entries state its digest (a manifest written
+  // for it): the loader's own check still refuses it.
+  std::string cut;
+  {
+    std::ifstream in(object, std::ios::binary);
+    cut.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string digest = manifest::fileDigest(cut);
+  dir = edited("k3_small", [&](json &k) {
+    if (k["file"] == file)
+      k["file_digest"] = digest;
+  });
+  std::filesystem::copy_file(object, std::filesystem::path(dir) / file,
+                             std::filesystem::copy_options::overwrite_existing);
   expectRefused(dir, {"kernel 'k3_small'", "is truncated"});
 
   dir = edited("k3_small", [](json &k) { k["symbol"] = "abort"; });
@@ -498,6 +514,45 @@ TEST_F(EditedBundles, EmulatorCodeObjectsAreWholeAndTheirOwnSymbols) {
   EXPECT_NE(std::string(kda_last_error()).find("symbol abort is not defined"),
             std::string::npos)
       << kda_last_error();
+}
+
+// One edited program-header field of an emulator object made dlopen crash
+// the process inside kda_bundle_open: each entry states its code object's
+// digest, and the runtime loads only bytes that match it (read once: the
+// loaders get those bytes, not the path again). A malformed digest is
+// refused by name.
+TEST_F(EditedBundles, CodeObjectsAreTheOnesTheManifestNames) {
+  for (const char *target : {"emu", "emu32"}) {
+    std::string file;
+    std::string dir = edited("k3_small", [&](json &k) {
+      if (k["target"] == target)
+        file = k["file"].get<std::string>();
+    });
+    ASSERT_FALSE(file.empty());
+    {
+      std::fstream io(std::filesystem::path(dir) / file,
+                      std::ios::binary | std::ios::in | std::ios::out);
+      // e_phoff (bytes 32..39 of an ELF64 header) pointed elsewhere.
+      io.seekp(33);
+      io.put('\x7f');
+    }
+    kda_bundle *bundle = nullptr;
+    EXPECT_EQ(
+        kda_bundle_open_target(dir.c_str(), KDA_BACKEND_EMU, target, &bundle),
+        KDA_ERROR_BAD_BUNDLE)
+        << target;
+    EXPECT_EQ(bundle, nullptr);
+    const std::string error = kda_last_error();
+    EXPECT_NE(error.find("code object " + file + " has digest"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("recompile the bundle"), std::string::npos) << error;
+  }
+  std::string dir = edited(
+      "k3_small", [](json &k) { k["file_digest"] = "00000000000000000"; });
+  expectRefused(dir, {"file_digest", "is not 16 lower-case hex digits"});
+  dir = edited("k3_small", [](json &k) { k.erase("file_digest"); });
+  expectRefused(dir, {"file_digest: missing"});
 }
 
 TEST_F(EditedBundles, WorkspaceWithoutItsArgumentIsRefused) {
@@ -512,14 +567,15 @@ TEST(Manifest, OtherFormatsAndNonJsonAreRefused) {
   std::string error;
   EXPECT_FALSE(manifest::parseManifest(R"({"format": 1, "kernels": []})",
                                        "old/manifest.json", m, error));
-  EXPECT_NE(error.find("old/manifest.json: format: this runtime reads format 2"),
-            std::string::npos)
+  EXPECT_NE(
+      error.find("old/manifest.json: format: this runtime reads format 3"),
+      std::string::npos)
       << error;
   EXPECT_FALSE(manifest::parseManifest("{\"format\": 2,", "cut/manifest.json",
                                        m, error));
   EXPECT_NE(error.find("cut/manifest.json: not JSON"), std::string::npos)
       << error;
-  EXPECT_TRUE(manifest::parseManifest(R"({"format": 2, "kernels": []})",
+  EXPECT_TRUE(manifest::parseManifest(R"({"format": 3, "kernels": []})",
                                       "empty/manifest.json", m, error))
       << error;
   EXPECT_TRUE(m.kernels.empty());

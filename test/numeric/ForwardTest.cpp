@@ -826,20 +826,20 @@ TEST(ManifestPlanner, ThresholdNeedsItsProvenance) {
   manifest::Manifest m;
   std::string error;
   ASSERT_TRUE(manifest::parseManifest(
-      R"({"format": 2, "kernels": [], "planner": {"recurrent_max_tokens": 48,
+      R"({"format": 3, "kernels": [], "planner": {"recurrent_max_tokens": 48,
           "provenance": "H200, run-h200.sh forward"}})",
       "p/manifest.json", m, error))
       << error;
   EXPECT_EQ(m.planner.recurrentMaxTokens, 48);
   EXPECT_EQ(m.planner.provenance, "H200, run-h200.sh forward");
   EXPECT_FALSE(manifest::parseManifest(
-      R"({"format": 2, "kernels": [], "planner": {"recurrent_max_tokens": 48}})",
+      R"({"format": 3, "kernels": [], "planner": {"recurrent_max_tokens": 48}})",
       "p/manifest.json", m, error));
   EXPECT_NE(error.find("p/manifest.json: planner.provenance: missing"),
             std::string::npos)
       << error;
   EXPECT_FALSE(manifest::parseManifest(
-      R"({"format": 2, "kernels": [], "planner": {"recurrent_max_tokens": 0,
+      R"({"format": 3, "kernels": [], "planner": {"recurrent_max_tokens": 0,
           "provenance": "x"}})",
       "p/manifest.json", m, error));
   EXPECT_NE(error.find("planner.recurrent_max_tokens: 0 is outside 1.."),

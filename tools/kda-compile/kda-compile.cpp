@@ -136,8 +136,10 @@ int main(int argc, char **argv) {
   // The bundle is staged beside the output and moved into place only when
   // whole (BundleOutput.h); the toolchain's scratch goes either way.
   llvm::scope_exit removeScratch([&] {
-    if (!tools.scratchDir.empty())
+    if (!tools.scratchDir.empty()) {
       fs::remove_directories(tools.scratchDir);
+      keepOnInterrupt(tools.scratchDir);
+    }
   });
   StagedBundle bundle;
   if (std::string why = bundle.begin(outDir); !why.empty()) {

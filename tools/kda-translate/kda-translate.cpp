@@ -7,17 +7,18 @@
 // for one target (kda-compile writes the binaries and the bundle).
 //
 //===----------------------------------------------------------------------===//
+#include "kda/Codegen/BundleOutput.h"
 #include "kda/Codegen/Compile.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/Passes.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/InitAllTranslations.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/FileSystem.h"
@@ -68,8 +69,10 @@ static void registerAssemblyTranslation(StringRef flag, StringRef target,
         Toolchain tools = Toolchain::fromEnvironment();
         LogicalResult r =
             emitTargetAssembly(spec, *lookupTarget(name), tools, os);
-        if (!tools.scratchDir.empty())
+        if (!tools.scratchDir.empty()) {
           llvm::sys::fs::remove_directories(tools.scratchDir);
+          keepOnInterrupt(tools.scratchDir);
+        }
         return r;
       },
       [](DialectRegistry &registry) {

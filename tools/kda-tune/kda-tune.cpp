@@ -505,8 +505,10 @@ LogicalResult compileInBatches(ModuleOp spec, std::vector<Tuned> &all,
     total += tu.accepted.size();
   Toolchain tools = Toolchain::fromEnvironment();
   llvm::scope_exit removeScratch([&] {
-    if (!tools.scratchDir.empty())
+    if (!tools.scratchDir.empty()) {
       llvm::sys::fs::remove_directories(tools.scratchDir);
+      keepOnInterrupt(tools.scratchDir);
+    }
   });
   // Batches, not one module of every candidate: 1012 of them
   // (test/device/decode-bench.mlir on gfx942) had not finished, silently,

@@ -314,8 +314,11 @@ private:
   }
 
   /// The integer ops evalOp computes.
+  /// Ops evaluated per thread; not one whose flags make a result poison
+  /// (poisonFlags): LLVM folds those other than as evaluated here.
   static bool evaluable(Operation *op) {
-    return isa<arith::ExtSIOp, arith::IndexCastOp, arith::ExtUIOp,
+    return !poisonFlags(op) &&
+           isa<arith::ExtSIOp, arith::IndexCastOp, arith::ExtUIOp,
                arith::IndexCastUIOp, arith::TruncIOp, arith::SelectOp,
                arith::CmpIOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
                arith::DivUIOp, arith::RemUIOp, arith::DivSIOp, arith::RemSIOp,

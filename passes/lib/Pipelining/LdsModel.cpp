@@ -1,5 +1,6 @@
 //===- LdsModel.cpp - what the pipeline verifier's LDS models cover -------===//
 #include "kda/Passes/LdsModel.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -7,6 +8,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -57,6 +59,21 @@ bool mlir::kda::endsThreads(Operation *op) {
   StringRef name = op->getName().getStringRef();
   return name.ends_with(".exit") || name.contains("trap") ||
          name.contains("endpgm") || name == "llvm.unreachable";
+}
+
+std::optional<StringRef> mlir::kda::poisonFlags(Operation *op) {
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op);
+      flags &&
+      flags.getOverflowAttr().getValue() != arith::IntegerOverflowFlags::none)
+    return StringRef("overflow flags (nsw, nuw)");
+  const bool exact =
+      llvm::TypeSwitch<Operation *, bool>(op)
+          .Case<arith::DivUIOp, arith::DivSIOp, arith::ShRUIOp, arith::ShRSIOp>(
+              [](auto x) { return x.getIsExact(); })
+          .Default(false);
+  if (exact)
+    return StringRef("the exact flag");
+  return std::nullopt;
 }
 
 std::optional<std::string> mlir::kda::outsideLdsModel(Operation *op) {

@@ -23,6 +23,7 @@
 #include "kda/Passes/LdsModel.h"
 #include "kda/Passes/ThreadUniformity.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -513,14 +514,15 @@ FailureOr<Val> Interpreter::evalOp(Operation *def, Value result) {
       def->getNumOperands() != 2 || def->getNumResults() != 1)
     return fail(def, "not an operation on slots, iterations or predicates "
                      "the hazard model evaluates");
-  // nsw / nuw make a wrap poison, which LLVM may fold as it likes (a test
-  // the model evaluates wrapped, and keeps a wait by, folded to false).
-  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(def);
-      flags &&
-      flags.getOverflowAttr().getValue() != arith::IntegerOverflowFlags::none)
-    return fail(def, "it carries overflow flags (nsw, nuw), under which a "
-                     "wrap the model evaluates is poison LLVM may fold any "
-                     "way; drop them");
+  // nsw / nuw make a wrap poison, exact an inexact division or shift, and
+  // LLVM may fold poison as it likes (a test the model evaluates wrapped,
+  // and keeps a wait by, folded to false; `(x divui exact 2) * 2 != x` to
+  // false, dropping a barrier).
+  if (std::optional<StringRef> flags = poisonFlags(def))
+    return fail(def, ("it carries " + *flags +
+                      ", under which a result the model evaluates may be "
+                      "poison LLVM folds any way; drop them")
+                         .str());
   FailureOr<Val> fa = eval(def->getOperand(0));
   if (failed(fa))
     return failure();
@@ -1316,10 +1318,13 @@ static std::optional<int64_t> idsBelow(Operation *id,
 /// The range of a gpu dialect id or size: lane, thread and wave ids by
 /// idsBelow; the wave's size from the target, the number of waves
 /// and the block's size from known_block_size, else the target's largest
-/// workgroup. Block and grid ids and sizes, cluster ids and global ids:
-/// unbounded where they carry an upper_bound (an annotation the launch need
-/// not honour: a subgroup_size upper_bound of 32 on a wave of 64 let ids past
-/// it index another slot), else what the op's own rules give.
+/// workgroup. Block and grid ids and sizes, cluster ids and sizes and global
+/// ids: unbounded. Their own rules read the kernel's known_grid_size (and
+/// cluster size), which nothing records for a launch or checks against it:
+/// a kernel stating a grid of 1 ran block 1 of a grid of 2 before its slot.
+/// An upper_bound is never trusted either (an annotation the launch need
+/// not honour: a subgroup_size upper_bound of 32 on a wave of 64 let ids
+/// past it index another slot).
 std::optional<ConstantIntRanges> Interpreter::gpuIdRange(Operation *def,
                                                          unsigned width) {
   auto fromTo = [&](int64_t lo, int64_t hi) {
@@ -1349,7 +1354,10 @@ std::optional<ConstantIntRanges> Interpreter::gpuIdRange(Operation *def,
     return target ? fromTo(1, target->maxWorkgroupSize)
                   : ConstantIntRanges::maxRange(width);
   }
-  if (def->getAttr("upper_bound"))
+  if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::GlobalIdOp, gpu::ClusterIdOp,
+          gpu::ClusterDimOp, gpu::ClusterBlockIdOp, gpu::ClusterDimBlocksOp>(
+          def) ||
+      def->getAttr("upper_bound"))
     return ConstantIntRanges::maxRange(width);
   return std::nullopt;
 }
@@ -1416,12 +1424,15 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
   if (isa_and_nonnull<gpu::GPUDialect>(def->getDialect()))
     if (std::optional<ConstantIntRanges> r = gpuIdRange(def, rangeWidth(v)))
       return *r;
-  // nsw / nuw: the inferred range assumes no wrap (tid -nuw bid is taken as
-  // at least 0), but a wrap is poison the code computes anyway (-1 on the
-  // emulator, an index before the slot): no bound, as evalOp refuses them.
-  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(def);
-      flags &&
-      flags.getOverflowAttr().getValue() != arith::IntegerOverflowFlags::none)
+  // nsw / nuw / exact: the inferred range assumes the flag holds (tid -nuw
+  // bid is taken as at least 0; (tid divui exact 4) * 4 as at most tid),
+  // but where it does not the result is poison the code computes anyway
+  // (-1 on the emulator; tid itself once LLVM folds the exact pair): no
+  // bound, as evalOp refuses them. The affine dialect's rules likewise
+  // reason over unbounded integers while lower-affine emits nsw arithmetic
+  // (d0 * 2^62 + 1 was ranged non-negative): no bound either.
+  if (poisonFlags(def) ||
+      isa_and_nonnull<affine::AffineDialect>(def->getDialect()))
     return unbounded;
   auto infer = dyn_cast<InferIntRangeInterface>(def);
   if (!infer)
@@ -2659,8 +2670,13 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
     else if (auto g = dyn_cast<memref::GetGlobalOp>(op))
       alloc(g.getResult(), ("memref.global @" + g.getName()).str());
     else if (auto d = dyn_cast<gpu::DynamicSharedMemoryOp>(op)) {
-      // Sized by its views when every use is a view at a constant offset.
+      // Sized by its views when every use is a view at a constant offset,
+      // and never below the kernel's kda.dynamic_lds_bytes: what a launch
+      // reserves (kda-compile refuses a kernel whose views pass it).
       int64_t end = 0;
+      if (auto reserved =
+              kernel->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes"))
+        end = std::max<int64_t>(0, reserved.getInt());
       for (Operation *user : d->getUsers()) {
         auto view = dyn_cast<memref::ViewOp>(user);
         std::optional<int64_t> bytes =

@@ -81,6 +81,12 @@ bool ThreadUniformity::uniformOf(Value v, unsigned depth) {
   if (isa<memref::ReinterpretCastOp, memref::CastOp, memref::ViewOp,
           memref::SubViewOp>(op))
     return all(op->getOperands());
+  // A load of a kernel argument the kernel never writes: the same bytes for
+  // every thread. This rests on the launch contract that an argument the
+  // kernel writes overlaps no other (the runtime refuses every launch whose
+  // tensors overlap one the kernel writes: overlappingWrite in
+  // runtime/lib/Runtime.cpp): through an alias, one thread's write could
+  // change what another loads.
   if (isa<memref::LoadOp, vector::LoadOp>(op)) {
     Value mem = op->getOperand(0);
     while (Operation *d = mem.getDefiningOp()) {

@@ -227,7 +227,7 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu32">} {
       workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>)
       kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %tid = gpu.thread_id x
-    // expected-error @+1 {{R0: cannot analyse arith.addi: it carries overflow flags (nsw, nuw), under which a wrap the model evaluates is poison LLVM may fold any way; drop them (an operand of scf.if)}}
+    // expected-error @+1 {{R0: cannot analyse arith.addi: it carries overflow flags (nsw, nuw), under which a result the model evaluates may be poison LLVM folds any way; drop them (an operand of scf.if)}}
     kda.schedule "k" trip_count(4) depth(2) target("emu32") {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

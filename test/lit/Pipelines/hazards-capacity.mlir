@@ -2,6 +2,8 @@
 // around the schedule - gpu.func workgroup attributions, memref.alloc and
 // memref.global in workgroup memory, views of gpu.dynamic_shared_memory -
 // plus every kda.lds_buffer the kernel uses, against the target's LDS.
+// Dynamic shared memory counts its views or its kda.dynamic_lds_bytes (what a
+// launch reserves), whichever is more.
 // A ring placed inside a view of the dynamic shared memory (its copies write
 // there, all its slots within the view) is counted once, as the view.
 // RUN: kda-opt %s -split-input-file -verify-diagnostics --kda-verify-pipeline
@@ -229,5 +231,30 @@ gpu.module @kernels attributes {kda.target = #kda.target<"gfx942">} {
       kda.lds_barrier
     }
     gpu.return
+  }
+}
+
+// -----
+
+// The dynamic shared memory a launch reserves is the kernel's
+// kda.dynamic_lds_bytes, whatever its views reach: 48 KiB reserved beside a
+// 2 x 16 KiB ring does not fit gfx942, though the one view takes 4 KiB.
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    kda.lds_buffer @k slots(2) slot_bytes(16384) offset(0)
+    gpu.func @reserved() kernel attributes {kda.dynamic_lds_bytes = 49152 : i64} {
+      %c32768 = arith.constant 32768 : index
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %v = memref.view %dyn[%c32768][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<1024xf32, #gpu.address_space<workgroup>>
+      // expected-error @+1 {{R6: the kernel needs 81920 bytes of LDS (@k 2 x 16384, gpu.dynamic_shared_memory of 49152 bytes) but gfx942 has 65536 (pipeline 'ring' at depth 2)}}
+      kda.schedule "ring" trip_count(1) depth(2) target("gfx942") {
+        %c0 = arith.constant 0 : index
+        kda.staged_copy @k[%c0] iter(%c0)
+        kda.lds_barrier
+        kda.lds_read @k[%c0] iter(%c0)
+        kda.lds_barrier
+      }
+      gpu.return
+    }
   }
 }

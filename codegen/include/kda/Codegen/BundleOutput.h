@@ -25,6 +25,15 @@ namespace mlir::kda {
 /// link, holding at most manifest.json and target folders).
 std::string replaceableBundleOutput(llvm::StringRef dir);
 
+/// Folders a tool made and removes once done (a bundle's staging folder,
+/// the toolchain's scratch): removed, with what they hold, if the process
+/// is interrupted first (SIGINT, SIGTERM, SIGHUP: LLVM's interrupt
+/// function), so a compile stopped by Ctrl-C leaves nothing beside the
+/// output. `removeOnInterrupt` registers one; `keepOnInterrupt` forgets it
+/// (committed, or removed by the tool itself). At most a few at once.
+void removeOnInterrupt(llvm::StringRef dir);
+void keepOnInterrupt(llvm::StringRef dir);
+
 /// A bundle being written for `dir`: files go to stagingDir(); commit()
 /// puts it at `dir`. Destroyed uncommitted, the staging folder is removed.
 class StagedBundle {

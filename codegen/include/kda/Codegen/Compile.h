@@ -40,6 +40,7 @@ struct CompiledKernel {
   std::string symbol;      // entry symbol in the object
   std::string target;      // gfx942 | gfx950 | sm_90 | emu | emu32
   std::string file;        // code object, relative to the bundle
+  std::string fileDigest;  // of the file's bytes (writeManifest fills it)
   std::string extraFile;   // sm_90: the PTX beside the cubin
   int64_t blockSize = 0;
   int64_t waveSize = 0;

@@ -57,6 +57,14 @@ bool keepsBase(Operation *op);
 bool staticStridedLayout(MemRefType type, SmallVectorImpl<int64_t> &strides,
                          int64_t &offset);
 
+/// The flags of `op` under which its result may be poison, named for a
+/// message ("overflow flags (nsw, nuw)", "the exact flag"), or nullopt.
+/// LLVM folds a poison result any way it likes: `(x divui exact 4) * 4`
+/// becomes x, a test on a wrapped `nsw` sum false. So the verifier's models
+/// neither evaluate such an op nor take the range its inference rules give
+/// (which assume the flag holds).
+std::optional<StringRef> poisonFlags(Operation *op);
+
 /// Why `op` lies outside what the verifier's LDS models interpret (it may
 /// end threads early, or reach LDS in a way they cannot place), or nullopt.
 std::optional<std::string> outsideLdsModel(Operation *op);
