@@ -308,6 +308,29 @@ TEST(BundleReopen, SamePathWhileOpenReadsTheFileThereNow) {
                 dir / "emu" / "kda_kernels.so",
                 fs::copy_options::overwrite_existing);
   {
+    // Its bytes are not the ones the manifest states.
+    Opened second(dir.string(), "emu");
+    EXPECT_EQ(second.status, KDA_ERROR_BAD_BUNDLE) << second.error;
+    EXPECT_NE(second.error.find("code object emu/kda_kernels.so has digest"),
+              std::string::npos)
+        << second.error;
+  }
+  // The manifest stating the new file's digest: the open gets past it to
+  // the symbols, which are the other layer's.
+  {
+    std::string bytes;
+    {
+      std::ifstream in(dir / "emu" / "kda_kernels.so", std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    json m;
+    std::ifstream(dir / "manifest.json") >> m;
+    for (json &k : m["kernels"])
+      if (k["file"] == "emu/kda_kernels.so")
+        k["file_digest"] = manifest::fileDigest(bytes);
+    std::ofstream(dir / "manifest.json") << m.dump(2);
+  }
+  {
     Opened second(dir.string(), "emu");
     EXPECT_EQ(second.status, KDA_ERROR_NOT_FOUND) << second.error;
     EXPECT_NE(second.error.find("no symbol kda_k3_small"), std::string::npos)
@@ -473,7 +496,7 @@ TEST_F(EditedBundles, ManifestTextIsOneRegularFileWithEachKeyOnce) {
   ASSERT_FALSE(file.empty());
   fs::remove(fs::path(dir) / file);
   ASSERT_EQ(mkfifo((fs::path(dir) / file).c_str(), 0600), 0);
-  expectRefused(dir, {"kernel 'k3_small'", "is not a regular file"});
+  expectRefused(dir, {"kernel 'k3_small'", file + ": not a regular file"});
 }
 
 // The emulator's code objects: a truncated one crashed inside dlopen (its
