@@ -337,6 +337,9 @@ def refusals(kernel_id):
     attempt("negative num_decodes", nd=-1, npf=69)
     attempt("decode tokens miscounted", ndt=int(b.cu_cpu[64]) + 1)
     attempt("beta of another token count", beta=b.beta[:-1])
+    attempt("query_start_loc on the CPU", cu=b.cu_cpu)
+    attempt("q on the CPU", q=b.q.cpu())
+    attempt("slots_cpu on the GPU", slots_cpu=b.slots_cpu.cuda())
 
 
 def example_layer(kernel):

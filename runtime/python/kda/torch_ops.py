@@ -58,6 +58,30 @@ def _expect(t: torch.Tensor, what: str, dtypes, shape,
                          f"{'at least ' if at_least else ''}[{want}]")
 
 
+def _check_devices(kernel: runtime.Kernel, named) -> None:
+    """Every tensor the kernels read or write on q's device, the host copies
+    on the CPU, and q's device the one the kernel's bundle runs on (an
+    emulator bundle reads CPU tensors, a GPU bundle device memory): the C API
+    sees addresses only, and a tensor elsewhere would be read as if it were
+    there (a crash, or another allocation's bytes)."""
+    q = named[0][1]
+    emulated = kernel.bundle.target.startswith("emu")
+    if emulated != (q.device.type == "cpu"):
+        raise ValueError(f"q is on {q.device}, but the kernel's bundle runs on "
+                         f"{'the emulator (CPU tensors)' if emulated else 'a GPU'}"
+                         f" (target {kernel.bundle.target})")
+    for name, t in named[1:]:
+        if t is None:
+            continue
+        if name.endswith("_cpu"):
+            if t.device.type != "cpu":
+                raise ValueError(f"{name} is on {t.device}: the host copy must "
+                                 "be a CPU tensor")
+        elif t.device != q.device:
+            raise ValueError(f"{name} is on {t.device}, q on {q.device}: every "
+                             "tensor of the call must be on one device")
+
+
 def _check_batch(q, k, v, g, beta, a_log, dt_bias, query_start_loc,
                  query_start_loc_cpu, slots, slots_cpu, has_initial_state,
                  out, rows: int) -> None:
@@ -135,6 +159,13 @@ def forward(kernel_id: int, q: torch.Tensor, k: torch.Tensor,
     HV, V = v.shape[1], v.shape[2]
     if state_layout not in ("vk", "kv"):
         raise ValueError(f"state_layout {state_layout!r} is not vk or kv")
+    _check_devices(kernel, (
+        ("q", q), ("k", k), ("v", v), ("g", g), ("beta", beta),
+        ("a_log", a_log), ("dt_bias", dt_bias),
+        ("query_start_loc", query_start_loc),
+        ("query_start_loc_cpu", query_start_loc_cpu), ("slots", slots),
+        ("slots_cpu", slots_cpu), ("has_initial_state", has_initial_state),
+        ("state", state), ("out", out)))
     _check_batch(q, k, v, g, beta, a_log, dt_bias, query_start_loc,
                  query_start_loc_cpu, slots, slots_cpu, has_initial_state,
                  out, num_decodes + num_prefills)
