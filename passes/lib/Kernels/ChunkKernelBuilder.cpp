@@ -3532,8 +3532,11 @@ LogicalResult ChunkEmitter::emitChunkPipeline(Value chunks) {
   // chunk step). Expanded and verified here, for every trip count; the
   // schedule stays in the kernel and the target's atom patterns lower
   // exactly it.
+  // At least 0 by construction (the verifier's proof covers T >= 0; the
+  // runtime refuses a batch whose lengths are negative anyway).
+  Value trips = arith::MaxSIOp::create(b, loc, chunks, idx(0));
   auto pipe = PipelineOp::create(b, loc, "scan_rows", p.scanStages,
-                                 /*trip_count=*/nullptr, chunks);
+                                 /*trip_count=*/nullptr, trips);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(b.createBlock(&pipe.getBody()));

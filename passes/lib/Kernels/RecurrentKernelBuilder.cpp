@@ -1392,7 +1392,10 @@ LogicalResult RecurrentKernelEmitter::emitStagedTokenLoop(
   // slot i mod depth (the produce body) and read back by every lane (the
   // consume body: one token step). Expanded and verified here; the schedule
   // stays in the kernel and the target's atom patterns lower exactly it.
-  Value len = arith::SubIOp::create(b, eos, bos);
+  // At least 0 by construction (the verifier's proof covers T >= 0; the
+  // runtime refuses a batch whose lengths are negative anyway).
+  Value len =
+      arith::MaxSIOp::create(b, arith::SubIOp::create(b, eos, bos), idx(0));
   auto pipe = PipelineOp::create(b, "tokens", s.ldsStages,
                                  /*trip_count=*/nullptr, len);
   {

@@ -876,6 +876,26 @@ private:
   /// The same thread's accesses are in program order. True when no clash
   /// was found.
   bool threadsClash(const Access &mine, const Access &theirs, bool write) {
+    // Inside a schedule every thread runs the bodies and the interpreter
+    // does not order their scratch: where this check cannot place the
+    // threads' bytes because the threads are not known, or because an index
+    // reads memory (a neighbour's word through an index loaded from
+    // memory raced unseen), R0. Indices of loop counters stay the emulator's
+    // race detector's, as in kernel code (not yet enumerated here).
+    if (inSchedule)
+      for (const Access *x : {&mine, &theirs})
+        if (std::optional<std::string> why = unplaced(*x)) {
+          fail("R0",
+               llvm::formatv("cannot analyse {0}: which bytes each thread "
+                             "touches is not known ({1}), and it meets a "
+                             "{2} of the same array in one barrier interval",
+                             x->op->getName(), *why,
+                             x == &mine ? (theirs.write ? "write" : "read")
+                                        : (write ? "write" : "read"))
+                   .str(),
+               x->op, x == &mine ? theirs.op : mine.op);
+          return false;
+        }
     const Footprint &fx = threadBytes(mine);
     const Footprint &fy = threadBytes(theirs);
     if (fx.bytes.empty() || fy.bytes.empty() || (fx.atomic && fy.atomic) ||
@@ -897,6 +917,38 @@ private:
          mine.op, theirs.op == mine.op ? nullptr : theirs.op);
     return false;
   }
+  /// Why an access's bytes per thread cannot be placed for a reason the
+  /// emulator's race detector should not be left with: the block's threads
+  /// are not known, or an index is computed from memory it loads.
+  std::optional<std::string> unplaced(const Access &a) {
+    if (!threadsKnown)
+      return std::string("the kernel's block size is not known and "
+                         "one-dimensional (known_block_size)");
+    Value mem;
+    SmallVector<Value, 4> indices;
+    SmallVector<int64_t, 4> spans;
+    if (!indexedAccess(a.op, mem, indices, spans, /*forRaces=*/true))
+      return std::nullopt;
+    for (Value index : indices)
+      if (readsMemory(index))
+        return std::string("an index computed from a load of memory");
+    return std::nullopt;
+  }
+  /// Whether `v` is computed, through operations on integers, from a value
+  /// loaded from memory (or another op with a read effect).
+  static bool readsMemory(Value v, unsigned depth = 0) {
+    Operation *op = v.getDefiningOp();
+    if (!op || depth > 48)
+      return false;
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+        effects && effects.hasEffect<MemoryEffects::Read>())
+      return true;
+    if (op->getNumRegions() != 0)
+      return false;
+    return llvm::any_of(op->getOperands(),
+                        [&](Value x) { return readsMemory(x, depth + 1); });
+  }
+
   /// The first pair of a thread's bytes of `fx` (one of `xThreads`) and a
   /// thread's bytes of `fy` (one of `yThreads`; another thread unless
   /// `sameThread`) that meet, in the order of fx's bytes; none if none do.

@@ -708,6 +708,15 @@ FailureOr<Val> Interpreter::evalBits(Operation *def, const BinaryArgs &x) {
     if (k.a != Anchor::None || k.v < 0)
       return fail(def, "it masks a moving value with a negative or moving "
                        "mask");
+    // The period, the next power of two above the mask: a mask past the
+    // longest period the proof takes is refused here (doubling up to a mask
+    // of 2^62 or more overflowed and never ended).
+    if (k.v >= kMaxPeriod)
+      return fail(def, llvm::formatv("it masks a moving value with {0}, "
+                                     "whose period passes the {1} the proof "
+                                     "takes",
+                                     k.v, kMaxPeriod)
+                           .str());
     int64_t p = 1;
     while (p <= k.v)
       p <<= 1;
@@ -1449,6 +1458,33 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
       out = range;
   });
   return out;
+}
+
+/// Whether `v` is at least 0 by its definition: a constant, a signed
+/// maximum with such a value, a minimum or select of two, or an unsigned
+/// widening of a narrower integer (depth-limited).
+static bool provablyNonNegative(Value v, unsigned depth = 0) {
+  if (depth > 16)
+    return false;
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c >= 0;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  auto both = [&](Value a, Value b) {
+    return provablyNonNegative(a, depth + 1) &&
+           provablyNonNegative(b, depth + 1);
+  };
+  if (auto m = dyn_cast<arith::MaxSIOp>(def))
+    return provablyNonNegative(m.getLhs(), depth + 1) ||
+           provablyNonNegative(m.getRhs(), depth + 1);
+  if (auto m = dyn_cast<arith::MinSIOp>(def))
+    return both(m.getLhs(), m.getRhs());
+  if (auto sel = dyn_cast<arith::SelectOp>(def))
+    return both(sel.getTrueValue(), sel.getFalseValue());
+  if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(def))
+    return rangeWidth(def->getOperand(0)) < rangeWidth(v);
+  return false;
 }
 
 /// `x` where `x pred bound` holds (signed; unsigned predicates only where
@@ -2845,6 +2881,15 @@ static std::optional<PipelineHazard> checkScope(ScheduleOp schedule) {
                         "arguments and loads of unwritten ones): threads "
                         "would run different iterations past each other's "
                         "barriers");
+  // The proof covers every trip count T >= 0; a negative one (a signed
+  // index) runs a body written for T >= 0 otherwise: `T != 0` guarding the
+  // last read holds at T = -1, which reads iteration -2 from a slot no copy
+  // wrote.
+  if (Value trip = schedule.getDynamicTripCount();
+      trip && !provablyNonNegative(trip))
+    return r0(schedule,
+              "its dynamic trip count is not shown to be at least 0 (the "
+              "proof covers T >= 0): clamp it, e.g. arith.maxsi %t, %c0");
   // The branches and loops between `op` and its event `body`: where they
   // may let some threads past and not others (or, with `noBranch`, any
   // branch at all), what is wrong.

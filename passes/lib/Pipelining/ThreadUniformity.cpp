@@ -29,14 +29,27 @@ static bool escapesAddress(Operation *op) {
 }
 
 ThreadUniformity::ThreadUniformity(FunctionOpInterface fn) : fn(fn) {
+  // The memref a view-like chain starts from: an argument, memory of the
+  // kernel's own, or another op's result.
   auto baseArg = [&](Value m) -> Value {
     while (Operation *d = m.getDefiningOp()) {
       if (!isa<ViewLikeOpInterface>(d))
-        return Value();
+        return m;
       m = d->getOperand(0);
     }
     return m;
   };
+  // Memory of the kernel's own (allocations, globals, workgroup and
+  // private attributions, dynamic LDS): no argument is reached through it.
+  auto ownMemory = [&](Value m) {
+    if (auto arg = dyn_cast<BlockArgument>(m))
+      return arg.getOwner() == &fn.getFunctionBody().front() &&
+             arg.getArgNumber() >= fn.getNumArguments();
+    return isa_and_nonnull<memref::AllocOp, memref::AllocaOp,
+                           memref::GetGlobalOp, gpu::DynamicSharedMemoryOp>(
+        m.getDefiningOp());
+  };
+  bool unknownWrite = false;
   fn->walk([&](Operation *op) {
     for (Value operand : op->getOperands()) {
       if (!isa<MemRefType>(operand.getType()))
@@ -44,10 +57,22 @@ ThreadUniformity::ThreadUniformity(FunctionOpInterface fn) : fn(fn) {
       auto effects = dyn_cast<MemoryEffectOpInterface>(op);
       bool writes = !effects || effects.hasEffect<MemoryEffects::Write>() ||
                     escapesAddress(op);
-      if (Value arg = baseArg(operand); arg && writes)
-        writtenArgs.insert(arg.getAsOpaquePointer());
+      if (!writes)
+        continue;
+      Value base = baseArg(operand);
+      // A write through a memref whose argument is not traced (an
+      // arith.select of two, a region's result) may reach any of them.
+      if (auto arg = dyn_cast_or_null<BlockArgument>(base);
+          arg && arg.getOwner() == &fn.getFunctionBody().front() &&
+          arg.getArgNumber() < fn.getNumArguments())
+        writtenArgs.insert(base.getAsOpaquePointer());
+      else if (!ownMemory(base))
+        unknownWrite = true;
     }
   });
+  if (unknownWrite)
+    for (BlockArgument arg : fn.getArguments())
+      writtenArgs.insert(Value(arg).getAsOpaquePointer());
 }
 
 bool ThreadUniformity::uniform(Value v, unsigned depth) {
