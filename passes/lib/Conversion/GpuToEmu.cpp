@@ -826,6 +826,8 @@ void EmuLowering::stripGpuAddressSpaces(func::FuncOp fn) {
 }
 
 LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
+  // As every target lowers them: a negative dynamic trip count runs as 0.
+  lowering::clampDynamicTripCounts(kernel);
   // The race detector tags both kinds of LDS by byte offset from 0: a
   // kernel with both would have them alias (none does).
   bool usesDynamicLds = false;

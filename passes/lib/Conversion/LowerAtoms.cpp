@@ -1,4 +1,5 @@
 //===- LowerAtoms.cpp - kda atoms -> the target's instructions ------------===//
+#include "ScheduleLowering.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/AtomLowering.h"
 #include "kda/Passes/KernelAbi.h"
@@ -49,6 +50,7 @@ struct KdaLowerAtomsPass
       return signalPassFailure();
     if (failed(checkCopyAtoms(getOperation(), *target)))
       return signalPassFailure();
+    lowering::clampDynamicTripCounts(getOperation());
     if (target->isEmulator())
       return; // kda-gpu-to-emu lowers the atoms to emulator calls
     if (target->family == TargetFamily::NVPTX) {

@@ -55,6 +55,32 @@ Value lowering::linearThreadId(OpBuilder &b, Location loc, Operation *at) {
                             blockDim(b, loc, at, gpu::Dimension::x)));
 }
 
+static bool clampedAtZero(Value t) {
+  auto nonNegative = [](Value v) {
+    std::optional<int64_t> c = getConstantIntValue(v);
+    return c && *c >= 0;
+  };
+  if (nonNegative(t))
+    return true;
+  auto max = t.getDefiningOp<arith::MaxSIOp>();
+  return max && (nonNegative(max.getLhs()) || nonNegative(max.getRhs()));
+}
+
+void lowering::clampDynamicTripCounts(Operation *root) {
+  root->walk([](ScheduleOp schedule) {
+    Value t = schedule.getDynamicTripCount();
+    if (!t || clampedAtZero(t))
+      return;
+    OpBuilder b(schedule);
+    Location loc = schedule.getLoc();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value clamped = arith::MaxSIOp::create(b, loc, t, zero);
+    t.replaceUsesWithIf(clamped, [&](OpOperand &use) {
+      return schedule->isAncestor(use.getOwner());
+    });
+  });
+}
+
 Value lowering::scheduleTripCount(OpBuilder &b, Location loc,
                                 ScheduleOp schedule) {
   if (Value t = schedule.getDynamicTripCount())

@@ -27,6 +27,15 @@ Value workgroupThreads(OpBuilder &b, Location loc, Operation *at);
 /// once.
 Value linearThreadId(OpBuilder &b, Location loc, Operation *at);
 
+/// Makes each schedule's dynamic trip count T under `root` what the
+/// verifier proved it for, T >= 0: every use of T inside the schedule (its
+/// own operand, its bodies' guards) reads max(T, 0). A negative T (a signed
+/// index) otherwise ran the bodies outside the proof: a last read guarded by
+/// `T != 0` held at T = -1 and read iteration -2 from a slot no copy wrote.
+/// A T that is already `arith.maxsi` with a constant >= 0 (kda's builders
+/// clamp theirs) or a constant is left as it is.
+void clampDynamicTripCounts(Operation *root);
+
 /// The trip count of `schedule` as an index value.
 Value scheduleTripCount(OpBuilder &b, Location loc, ScheduleOp schedule);
 

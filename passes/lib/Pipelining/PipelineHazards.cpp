@@ -1460,33 +1460,6 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
   return out;
 }
 
-/// Whether `v` is at least 0 by its definition: a constant, a signed
-/// maximum with such a value, a minimum or select of two, or an unsigned
-/// widening of a narrower integer (depth-limited).
-static bool provablyNonNegative(Value v, unsigned depth = 0) {
-  if (depth > 16)
-    return false;
-  if (std::optional<int64_t> c = getConstantIntValue(v))
-    return *c >= 0;
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return false;
-  auto both = [&](Value a, Value b) {
-    return provablyNonNegative(a, depth + 1) &&
-           provablyNonNegative(b, depth + 1);
-  };
-  if (auto m = dyn_cast<arith::MaxSIOp>(def))
-    return provablyNonNegative(m.getLhs(), depth + 1) ||
-           provablyNonNegative(m.getRhs(), depth + 1);
-  if (auto m = dyn_cast<arith::MinSIOp>(def))
-    return both(m.getLhs(), m.getRhs());
-  if (auto sel = dyn_cast<arith::SelectOp>(def))
-    return both(sel.getTrueValue(), sel.getFalseValue());
-  if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(def))
-    return rangeWidth(def->getOperand(0)) < rangeWidth(v);
-  return false;
-}
-
 /// `x` where `x pred bound` holds (signed; unsigned predicates only where
 /// both ranges are non-negative, where they agree); nullopt when the
 /// predicate cannot narrow it.
@@ -2881,15 +2854,9 @@ static std::optional<PipelineHazard> checkScope(ScheduleOp schedule) {
                         "arguments and loads of unwritten ones): threads "
                         "would run different iterations past each other's "
                         "barriers");
-  // The proof covers every trip count T >= 0; a negative one (a signed
-  // index) runs a body written for T >= 0 otherwise: `T != 0` guarding the
-  // last read holds at T = -1, which reads iteration -2 from a slot no copy
-  // wrote.
-  if (Value trip = schedule.getDynamicTripCount();
-      trip && !provablyNonNegative(trip))
-    return r0(schedule,
-              "its dynamic trip count is not shown to be at least 0 (the "
-              "proof covers T >= 0): clamp it, e.g. arith.maxsi %t, %c0");
+  // The proof covers every trip count T >= 0; the lowerings make a negative
+  // one 0 (lowering::clampDynamicTripCounts), where a body written for
+  // T >= 0 (`T != 0` guarding the last read) would read iteration -2.
   // The branches and loops between `op` and its event `body`: where they
   // may let some threads past and not others (or, with `noBranch`, any
   // branch at all), what is wrong.
