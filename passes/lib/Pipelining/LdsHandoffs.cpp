@@ -931,18 +931,22 @@ private:
       return std::nullopt;
     for (Value index : indices)
       if (readsMemory(index))
-        return std::string("an index computed from a load of memory");
+        return std::string("an index computed from a load of memory that "
+                           "may differ between threads");
     return std::nullopt;
   }
   /// Whether `v` is computed, through operations on integers, from a value
-  /// loaded from memory (or another op with a read effect).
-  static bool readsMemory(Value v, unsigned depth = 0) {
+  /// loaded from memory (or another op with a read effect) that may differ
+  /// between threads: one the same for all (a sequence's bounds loaded from
+  /// an argument the kernel does not write) moves every thread's bytes
+  /// alike, as an index of the thread id and constants does.
+  bool readsMemory(Value v, unsigned depth = 0) {
     Operation *op = v.getDefiningOp();
     if (!op || depth > 48)
       return false;
     if (auto effects = dyn_cast<MemoryEffectOpInterface>(op);
         effects && effects.hasEffect<MemoryEffects::Read>())
-      return true;
+      return !uniform(v);
     if (op->getNumRegions() != 0)
       return false;
     return llvm::any_of(op->getOperands(),
