@@ -44,7 +44,9 @@ static void removeFoldersOnInterrupt() {
   for (InterruptFolder &f : interruptFolders) {
     if (!f.used.load())
       continue;
-    const pid_t child = fork();
+    // _Fork, not fork: fork takes the allocator's locks first and may hang
+    // where the signal interrupted a thread holding one (glibc 2.34).
+    const pid_t child = _Fork();
     if (child == 0) {
       char rm[] = "rm", rf[] = "-rf", dashes[] = "--";
       char *argv[] = {rm, rf, dashes, f.path, nullptr};

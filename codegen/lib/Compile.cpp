@@ -33,12 +33,14 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+#include <limits>
 
 #ifndef KDA_DEFAULT_LLVM_BIN
 #define KDA_DEFAULT_LLVM_BIN "/usr/lib/llvm-22/bin"
@@ -629,12 +631,23 @@ static LogicalResult checkDynamicLds(gpu::GPUFuncOp kernel, int64_t bytes) {
         continue;
       std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
       auto type = view.getType();
-      if (!shift || !type.hasStaticShape() ||
-          !type.getElementType().isIntOrFloat())
+      if (!shift || !type.hasStaticShape())
         continue;
-      const int64_t end =
-          *shift + type.getNumElements() *
-                       int64_t((type.getElementTypeBitWidth() + 7) / 8);
+      Type elem = type.getElementType();
+      int64_t elems = 1;
+      if (auto v = dyn_cast<VectorType>(elem); v && v.hasStaticShape()) {
+        elems = v.getNumElements();
+        elem = v.getElementType();
+      }
+      // Bytes past int64 (a huge static shape) are past any reservation.
+      int64_t end = std::numeric_limits<int64_t>::max();
+      if (elem.isIntOrFloat()) {
+        int64_t size = (int64_t(elem.getIntOrFloatBitWidth()) + 7) / 8, sum;
+        if (!llvm::MulOverflow(size, elems, size) &&
+            !llvm::MulOverflow(size, type.getNumElements(), size) &&
+            !llvm::AddOverflow(*shift, size, sum))
+          end = sum;
+      }
       if (*shift < 0 || end > bytes) {
         result = view.emitOpError()
                  << "covers bytes [" << *shift << ", " << end

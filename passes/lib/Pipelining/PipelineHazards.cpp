@@ -424,6 +424,8 @@ FailureOr<Val> Interpreter::fail(Operation *at, const Twine &why) {
   return failure();
 }
 
+static bool computedFrom(Value v, Value t);
+
 FailureOr<Val> Interpreter::eval(Value v) {
   if (auto it = env.find(v); it != env.end())
     return it->second;
@@ -434,7 +436,35 @@ FailureOr<Val> Interpreter::eval(Value v) {
                 "functions of constants, loop counters and the trip count";
     return failure();
   }
+  // Only the trip count itself may be read from outside the schedule: the
+  // lowerings clamp its uses inside the schedule (clampDynamicTripCounts),
+  // not a value computed from it before the schedule (T - 1 there stays -2
+  // at T = -1, where the proof took T >= 0).
+  if (Value t = schedule.getDynamicTripCount();
+      t && !schedule->isAncestor(def) && computedFrom(v, t))
+    return fail(def, "it is computed from the schedule's dynamic trip count "
+                     "outside the schedule, where the lowering does not "
+                     "clamp a negative one to 0; compute it inside");
   return evalOp(def, v);
+}
+
+/// Whether `v` is computed from `t` through the operands of its defining
+/// ops (a bounded walk; past the bound, assumed so).
+static bool computedFrom(Value v, Value t) {
+  SmallVector<Value> work{v};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (x == t)
+      return true;
+    Operation *def = x.getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (seen.size() > 256)
+      return true;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
 }
 
 static unsigned widthOf(Value v) {

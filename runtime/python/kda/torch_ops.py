@@ -58,7 +58,7 @@ def _expect(t: torch.Tensor, what: str, dtypes, shape,
                          f"{'at least ' if at_least else ''}[{want}]")
 
 
-def _check_devices(kernel: runtime.Kernel, named) -> None:
+def _check_devices(kernel: runtime.Kernel, chunk, named) -> None:
     """Every tensor the kernels read or write on q's device, the host copies
     on the CPU, and q's device the one the kernel's bundle runs on (an
     emulator bundle reads CPU tensors, a GPU bundle device memory): the C API
@@ -66,6 +66,10 @@ def _check_devices(kernel: runtime.Kernel, named) -> None:
     there (a crash, or another allocation's bytes)."""
     q = named[0][1]
     emulated = kernel.bundle.target.startswith("emu")
+    if chunk is not None and chunk.bundle.target != kernel.bundle.target:
+        raise ValueError(f"the chunk kernel's bundle is for target "
+                         f"{chunk.bundle.target}, the recurrent kernel's for "
+                         f"{kernel.bundle.target}")
     if emulated != (q.device.type == "cpu"):
         raise ValueError(f"q is on {q.device}, but the kernel's bundle runs on "
                          f"{'the emulator (CPU tensors)' if emulated else 'a GPU'}"
@@ -159,7 +163,7 @@ def forward(kernel_id: int, q: torch.Tensor, k: torch.Tensor,
     HV, V = v.shape[1], v.shape[2]
     if state_layout not in ("vk", "kv"):
         raise ValueError(f"state_layout {state_layout!r} is not vk or kv")
-    _check_devices(kernel, (
+    _check_devices(kernel, chunk, (
         ("q", q), ("k", k), ("v", v), ("g", g), ("beta", beta),
         ("a_log", a_log), ("dt_bias", dt_bias),
         ("query_start_loc", query_start_loc),

@@ -213,3 +213,62 @@ func.func @hang(%t0: index) {
   return
 }
 
+// -----
+
+// (Review of the fix) A value computed from the trip count outside the
+// schedule keeps a negative T where the lowering clamps only its uses inside:
+// R0.
+module attributes {gpu.container_module} {
+gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
+  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+  gpu.func @k()
+      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>)
+      private(%src : memref<1024xf32, #gpu.address_space<private>>)
+      kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %tid = gpu.thread_id x
+    %bid = gpu.block_id x
+    %one = arith.constant 1 : index
+    %t = arith.subi %one, %bid : index
+    %c1o = arith.constant 1 : index
+    %tm1 = arith.subi %t, %c1o : index
+    // expected-error @+1 {{R0: cannot analyse arith.subi: it is computed from the schedule's dynamic trip count outside the schedule, where the lowering does not clamp a negative one to 0; compute it inside}}
+    kda.schedule "k" dynamic_trip_count(%t) depth(2) target("emu") {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c256 = arith.constant 256 : index
+      %c1024 = arith.constant 1024 : index
+      %p0 = arith.cmpi slt, %c0, %t : index
+      kda.staged_copy @r[%c0] iter(%c0) if(%p0) do {
+        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      scf.for %i = %c0 to %tm1 step %c1 {
+        kda.lds_barrier
+        %n = arith.addi %i, %c1 : index
+        %sn = kda.ring_slot %n of @r
+        kda.staged_copy @r[%sn] iter(%n) do {
+          %at = arith.muli %sn, %c1024 : index
+          kda.copy_row %src[%c0] to %lds[%at] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+        }
+        %s = kda.ring_slot %i of @r
+        %rd = arith.muli %s, %c1024 : index
+        kda.lds_read @r[%s] iter(%i) do {
+          %v = memref.view %lds[%rd][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %x = memref.load %v[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+        }
+      }
+      %pe = arith.cmpi ne, %t, %c0 : index
+      scf.if %pe {
+        kda.lds_barrier
+        %s = kda.ring_slot %tm1 of @r
+        %rd = arith.muli %s, %c1024 : index
+        kda.lds_read @r[%s] iter(%tm1) do {
+          %v = memref.view %lds[%rd][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %x = memref.load %v[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+        }
+      }
+      kda.lds_barrier
+    }
+    gpu.return
+  }
+}
+}
