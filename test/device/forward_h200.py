@@ -283,14 +283,17 @@ def compiled(kernel_id):
           + ("bitwise equal" if same else "DIFFERENT"))
 
 
-def refusals(kernel_id):
+def refusals(kernel_id, only=None):
     """Hostile calls through torch.ops.kda.forward: each is refused with an
     exception (the op's own checks, or the C API's refusal raised by the
-    binding) and leaves the state pool and `out` bit-identical."""
+    binding) and leaves the state pool and `out` bit-identical. `only`: the
+    calls whose name contains it (to run one that crashed on its own)."""
     b = seed_batch(seed=13)
     out0 = b.out.clone()
 
     def attempt(name, **change):
+        if only and only not in name:
+            return
         print(f"trying: {name}", file=sys.stderr, flush=True)
         a = dict(q=b.q, k=b.k, v=b.v, g=b.g, beta=b.beta, a_log=b.a_log,
                  dt_bias=b.dt_bias, cu=b.cu, cu_cpu=b.cu_cpu, slots=b.slots,
@@ -436,6 +439,8 @@ def main():
     p.add_argument("--json")
     p.add_argument("--refusals-only", action="store_true",
                    help="only the hostile calls (refusals_apart's child)")
+    p.add_argument("--only", help="with --refusals-only: the hostile calls "
+                   "whose name contains this")
     o = p.parse_args()
     torch.cuda.init()
     torch.zeros(1, device="cuda")  # the primary context the runtime joins
@@ -445,7 +450,7 @@ def main():
         bundle.kernel("kimi_k3_tp8_recurrent"))
     chunk_id = torch_ops.register_kernel(bundle.kernel("kimi_k3_tp8_chunk"))
     if o.refusals_only:
-        refusals(kernel_id)
+        refusals(kernel_id, o.only)
         return 1 if failed else 0
     t0 = time.time()
     seed_scenario(kernel_id, chunk_id)
