@@ -13,6 +13,7 @@
 #include "kda/Dialect/KDA/KDADialect.h"
 #include "kda/Dialect/KDA/KDAOps.h"
 #include "kda/Passes/KernelAbi.h"
+#include "kda/Passes/LdsModel.h"
 #include "kda/Passes/Passes.h"
 #include "kda/Passes/RecurrentKernelBuilder.h"
 #include "mlir/InitAllDialects.h"
@@ -633,21 +634,12 @@ static LogicalResult checkDynamicLds(gpu::GPUFuncOp kernel, int64_t bytes) {
       auto type = view.getType();
       if (!shift || !type.hasStaticShape())
         continue;
-      Type elem = type.getElementType();
-      int64_t elems = 1;
-      if (auto v = dyn_cast<VectorType>(elem); v && v.hasStaticShape()) {
-        elems = v.getNumElements();
-        elem = v.getElementType();
-      }
-      // Bytes past int64 (a huge static shape) are past any reservation.
-      int64_t end = std::numeric_limits<int64_t>::max();
-      if (elem.isIntOrFloat()) {
-        int64_t size = (int64_t(elem.getIntOrFloatBitWidth()) + 7) / 8, sum;
-        if (!llvm::MulOverflow(size, elems, size) &&
-            !llvm::MulOverflow(size, type.getNumElements(), size) &&
-            !llvm::AddOverflow(*shift, size, sum))
-          end = sum;
-      }
+      // Bytes past int64 (a huge static shape), or not known (elements LLVM
+      // pads), are past any reservation.
+      std::optional<int64_t> size = memrefBytes(type);
+      int64_t end = 0;
+      if (!size || llvm::AddOverflow(*shift, *size, end))
+        end = std::numeric_limits<int64_t>::max();
       if (*shift < 0 || end > bytes) {
         result = view.emitOpError()
                  << "covers bytes [" << *shift << ", " << end

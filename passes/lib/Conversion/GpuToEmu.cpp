@@ -31,6 +31,13 @@ using namespace mlir::kda;
 /// On a copy row: [first LDS byte, bytes] of the array it writes.
 static constexpr llvm::StringLiteral kCopyRowArrayAttr = "kda.emu_row_array";
 
+/// Bytes apart the elements of an array of `type` lie, as LLVM lays it out
+/// (elementBytes: an i1 or i4 takes a byte); 0 for elements LLVM pads
+/// (i24, vector<3xf32>), which the emulator does not place.
+static int64_t elementStride(MemRefType type) {
+  return elementBytes(type.getElementType()).value_or(0);
+}
+
 namespace {
 
 constexpr llvm::StringLiteral kEmuKernelAttr = "kda.emu_kernel";
@@ -419,7 +426,10 @@ LogicalResult EmuLowering::lowerCopyAtoms(func::FuncOp fn, Value emuCtx) {
     OpBuilder b(row);
     Location loc = row.getLoc();
     const int64_t elemBytes =
-        cast<MemRefType>(row.getSrc().getType()).getElementTypeBitWidth() / 8;
+        elementStride(cast<MemRefType>(row.getSrc().getType()));
+    if (!elemBytes)
+      return row.emitOpError("copies elements of a size LLVM pads, which "
+                             "the emulator does not place");
     auto ldsByte = [&](Value elem) {
       return arith::AddIOp::create(
           b, loc, row.getByte(),
@@ -459,12 +469,11 @@ void EmuLowering::recordCopyRowArrays(gpu::GPUFuncOp kernel) {
   kernel.walk([&](CopyRowOp row) {
     auto type = cast<MemRefType>(row.getLds().getType());
     FailureOr<int64_t> base = workgroupArrayBase(row.getLds());
-    if (failed(base) || !type.hasStaticShape())
+    std::optional<int64_t> bytes = memrefBytes(type);
+    if (failed(base) || !bytes)
       return;
     row->setAttr(kCopyRowArrayAttr,
-                 DenseI64ArrayAttr::get(
-                     ctx, {*base, type.getNumElements() *
-                                      type.getElementTypeBitWidth() / 8}));
+                 DenseI64ArrayAttr::get(ctx, {*base, *bytes}));
   });
 }
 
@@ -548,7 +557,10 @@ LogicalResult EmuLowering::replaceAttributions(
     Value replacement;
     b.setInsertionPointToStart(&entry);
     if (space && space.getValue() == gpu::AddressSpace::Workgroup) {
-      const int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+      const int64_t elemBytes = elementStride(type);
+      if (!elemBytes)
+        return fn.emitOpError("has a workgroup attribution of ")
+               << type << ", whose elements LLVM pads: not placed in LDS";
       for (Operation *user : arg.getUsers())
         watchUser(user, type, ldsBase, watched);
       ldsBase += (type.getNumElements() * elemBytes + 15) / 16 * 16;
@@ -611,7 +623,9 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
       watchUser(u, type, base, watched, shift, result);
     return;
   }
-  const int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  const int64_t elemBytes = elementStride(type);
+  if (!elemBytes)
+    return; // elements LLVM pads: not placed, left unwatched
   // Vector accesses cover their whole vector; masked ones and transfers
   // that may leave the array, element by element (only the elements that
   // touch memory are watched: none is reported for bytes it does not
@@ -748,17 +762,16 @@ void EmuLowering::watchAccesses(ArrayRef<WatchedAccess> watched,
       first = arith::AddIOp::create(b, loc, first, a.shift);
     Value byte = arith::AddIOp::create(
         b, loc, first,
-        arith::MulIOp::create(b, loc, linear,
-                              arith::ConstantIndexOp::create(
-                                  b, loc, type.getElementTypeBitWidth() / 8)));
+        arith::MulIOp::create(
+            b, loc, linear,
+            arith::ConstantIndexOp::create(b, loc, elementStride(type))));
     Value lo = arith::IndexCastOp::create(b, loc, i64, byte);
     Value bytes = arith::ConstantIntOp::create(b, loc, a.size, 64);
     Value arrayLo =
         a.shift ? Value(arith::IndexCastOp::create(b, loc, i64, first))
                 : Value(arith::ConstantIntOp::create(b, loc, a.base, 64));
     Value arrayBytes = arith::ConstantIntOp::create(
-        b, loc, type.getNumElements() * (type.getElementTypeBitWidth() / 8),
-        64);
+        b, loc, type.getNumElements() * elementStride(type), 64);
     func::FuncOp fn = a.atomic ? atomicFn : a.write ? storeFn : loadFn;
     if (a.lanes.empty()) {
       func::CallOp::create(b, loc, fn,
@@ -892,10 +905,9 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
   Value emuCtx = fn.getBody().front().insertArgument(0u, ptr, kernel.getLoc());
   // The tile layer (MmaToEmu.cpp): matrix atoms with the semantics of the
   // chip the target stands for, and dynamic LDS.
-  auto dynamicLds = kernel->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes");
+  std::optional<int64_t> dynamicLds = reservedDynamicLds(kernel);
   if (failed(lowerMmaToEmu(fn, emuCtx, getEnclosingTarget(kernel))) ||
-      failed(lowerDynamicLdsToEmu(fn, emuCtx,
-                                  dynamicLds ? dynamicLds.getInt() : -1)))
+      failed(lowerDynamicLdsToEmu(fn, emuCtx, dynamicLds.value_or(-1))))
     return failure();
   watchAccesses(watched, emuCtx);
   if (failed(rewriteBody(fn, emuCtx)))

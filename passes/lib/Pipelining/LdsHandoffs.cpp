@@ -93,30 +93,10 @@ using State = SmallVector<Access>;
 
 bool isWorkgroup(Type t) { return isWorkgroupMemRefType(t); }
 
-/// Bytes of a statically shaped memref of int, float, index or vector
-/// elements; unknown (the rest of the space) otherwise.
+/// Bytes of a statically shaped memref (memrefBytes); unknown (the rest
+/// of the space) where it has none.
 int64_t typeBytes(MemRefType t) {
-  Type e = t.getElementType();
-  int64_t elemBits = 0;
-  if (auto v = dyn_cast<VectorType>(e)) {
-    if (!v.hasStaticShape() || !v.getElementType().isIntOrFloat())
-      return std::numeric_limits<int64_t>::max();
-    elemBits = v.getNumElements() * v.getElementTypeBitWidth();
-  } else if (e.isIndex()) {
-    elemBits = 64;
-  } else if (e.isIntOrFloat()) {
-    elemBits = e.getIntOrFloatBitWidth();
-  }
-  // An element of bytes that are not a power of two (vector<3xf32>, i24)
-  // is allocated rounded up: its array's extent is not counted here.
-  const int64_t elemBytes = (elemBits + 7) / 8;
-  if (!t.hasStaticShape() || !elemBits || !llvm::isPowerOf2_64(elemBytes))
-    return std::numeric_limits<int64_t>::max();
-  int64_t total = elemBytes; // past 2^63 bytes: the rest of the space
-  for (int64_t d : t.getShape())
-    if (llvm::MulOverflow(total, d, total))
-      return std::numeric_limits<int64_t>::max();
-  return total;
+  return memrefBytes(t).value_or(std::numeric_limits<int64_t>::max());
 }
 
 /// How the kernel is checked: its waves' handoffs between roles (and its
@@ -782,17 +762,6 @@ private:
     return mem;
   }
 
-  /// Bytes of one element of `t` (int, float, index or vector of them).
-  static int64_t elementBytes(Type t) {
-    if (auto v = dyn_cast<VectorType>(t))
-      return v.hasStaticShape() && v.getElementType().isIntOrFloat()
-                 ? v.getNumElements() * elementBytes(v.getElementType())
-                 : 0;
-    if (t.isIndex())
-      return 8;
-    return t.isIntOrFloat() ? (t.getIntOrFloatBitWidth() + 7) / 8 : 0;
-  }
-
   const Footprint &threadBytes(const Access &a) {
     auto [it, fresh] = bytesMemo.try_emplace(a.op);
     if (!fresh)
@@ -821,9 +790,14 @@ private:
         type.getRank() == 0 || !staticStridedLayout(type, strides, offset) ||
         (spans.back() > 1 && strides.back() != 1))
       return out;
-    const int64_t elemBytes = elementBytes(type.getElementType());
-    if (!elemBytes)
+    // Elements lie elementBytes apart, as LLVM lays the array out (a
+    // vector<3xf32> 16 bytes, of which an access touches 12: the footprint
+    // counts 16, never fewer bytes than the access reaches). None for sizes
+    // LLVM pads: left to the emulator.
+    std::optional<int64_t> stride = elementBytes(type.getElementType());
+    if (!stride)
       return out;
+    const int64_t elemBytes = *stride;
     // From the root's start; from its space's start where the root sits at
     // a known byte of it.
     Value root = rootOf(mem);
@@ -1115,11 +1089,11 @@ private:
       return;
     int64_t end = src->hi;
     if (end == unknown) {
-      auto dynamic = fn->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes");
+      std::optional<int64_t> dynamic = reservedDynamicLds(fn);
       if (!view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>() ||
           !dynamic)
         return;
-      end = src->lo + dynamic.getInt();
+      end = src->lo + *dynamic;
     }
     const int64_t lo = src->lo + *shift, hi = lo + bytes;
     if (*shift >= 0 && hi <= end)

@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -59,6 +60,43 @@ bool mlir::kda::endsThreads(Operation *op) {
   StringRef name = op->getName().getStringRef();
   return name.ends_with(".exit") || name.contains("trap") ||
          name.contains("endpgm") || name == "llvm.unreachable";
+}
+
+std::optional<int64_t> mlir::kda::elementBytes(Type t) {
+  int64_t bits = 0;
+  if (t.isIndex())
+    bits = 64;
+  else if (t.isIntOrFloat())
+    bits = t.getIntOrFloatBitWidth();
+  else if (auto v = dyn_cast<VectorType>(t); v && v.hasStaticShape() &&
+                                             !v.isScalable() &&
+                                             v.getElementType().isIntOrFloat())
+    bits = v.getNumElements() * int64_t(v.getElementTypeBitWidth());
+  const int64_t bytes = (bits + 7) / 8;
+  if (bytes <= 0 || !llvm::isPowerOf2_64(uint64_t(bytes)))
+    return std::nullopt;
+  return bytes;
+}
+
+std::optional<int64_t> mlir::kda::memrefBytes(MemRefType t) {
+  std::optional<int64_t> total = elementBytes(t.getElementType());
+  if (!total || !t.hasStaticShape())
+    return std::nullopt;
+  for (int64_t d : t.getShape())
+    if (llvm::MulOverflow(*total, d, *total))
+      return std::nullopt;
+  return total;
+}
+
+std::optional<int64_t> mlir::kda::reservedDynamicLds(Operation *kernel) {
+  Attribute a = kernel ? kernel->getAttr("kda.dynamic_lds_bytes") : nullptr;
+  if (!a)
+    return std::nullopt;
+  auto bytes = dyn_cast<IntegerAttr>(a);
+  if (!bytes || bytes.getType().isInteger(1) || bytes.getValue().isNegative() ||
+      bytes.getValue().getActiveBits() > 31)
+    return 0;
+  return bytes.getInt();
 }
 
 std::optional<StringRef> mlir::kda::poisonFlags(Operation *op) {

@@ -1283,8 +1283,6 @@ static std::pair<int64_t, int64_t> ringExtent(LdsBufferOp b, Operation *scope,
 // reach outside the slot (the neighbouring slot, still being read, or
 // another ring's bytes), the state above would not see that write at all.
 
-std::optional<int64_t> staticBytes(MemRefType t);
-
 /// Bits of an integer or index value's ranges.
 static unsigned rangeWidth(Value v) {
   return v.getType().isIndex() ? IndexType::kInternalStorageBitWidth
@@ -1700,7 +1698,7 @@ Interpreter::checkRows(Operation &copy, const Tile &t,
     // writes: past its end are another array's bytes.
     auto type = cast<MemRefType>(row.getLds().getType());
     const int64_t base = *workgroupArrayBase(row.getLds()); // boundBytes
-    if (std::optional<int64_t> size = staticBytes(type);
+    if (std::optional<int64_t> size = memrefBytes(type);
         size && (lo < base || hi > base + *size)) {
       found = hazard(
           "R2", row,
@@ -1780,7 +1778,7 @@ static bool besideRing(Value mem, int64_t ringLo, int64_t ringHi) {
   auto type = cast<MemRefType>(mem.getType());
   if (failed(base) || !type.hasStaticShape())
     return false;
-  const int64_t end = *base + staticBytes(type).value_or(0);
+  const int64_t end = *base + memrefBytes(type).value_or(0);
   return end <= ringLo || *base >= ringHi;
 }
 
@@ -1793,15 +1791,14 @@ static std::optional<std::pair<int64_t, int64_t>> arrayBytes(Value mem) {
     return std::nullopt;
   auto type = cast<MemRefType>(mem.getType());
   if (type.hasStaticShape())
-    if (std::optional<int64_t> bytes = staticBytes(type))
+    if (std::optional<int64_t> bytes = memrefBytes(type))
       return std::make_pair(*base, *base + *bytes);
   auto dynamic = mem.getDefiningOp<gpu::DynamicSharedMemoryOp>();
   auto fn = dynamic ? dynamic->getParentOfType<gpu::GPUFuncOp>() : nullptr;
-  auto size = fn ? fn->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes")
-                 : IntegerAttr();
+  std::optional<int64_t> size = reservedDynamicLds(fn);
   if (!size)
     return std::nullopt;
-  return std::make_pair(*base, *base + size.getInt());
+  return std::make_pair(*base, *base + *size);
 }
 
 const Interpreter::RingExtent *
@@ -1973,7 +1970,7 @@ bool Interpreter::checkAccess(LdsReadOp read, const Tile &t, Operation *access,
       failed(type.getStridesAndOffset(strides, offset)) || offset != 0)
     return unbounded("it indexes a view of the ring's bytes whose shape or "
                      "layout is not static");
-  const int64_t elem = staticBytes(type).value_or(0) /
+  const int64_t elem = memrefBytes(type).value_or(0) /
                        std::max<int64_t>(1, type.getNumElements());
   // The element range its indices may reach: each index over its range,
   // a vector's trailing dimensions over its shape.
@@ -2068,7 +2065,7 @@ bool Interpreter::checkView(LdsReadOp read, const Tile &t, memref::ViewOp view,
                             int64_t ringLo, int64_t ringHi,
                             std::optional<PipelineHazard> &found) {
   auto type = view.getType();
-  std::optional<int64_t> extent = staticBytes(type);
+  std::optional<int64_t> extent = memrefBytes(type);
   if (!gpu::GPUDialect::hasWorkgroupMemoryAddressSpace(type))
     return true;
   // Views of an array that lies wholly beside the ring (the body's other
@@ -2569,25 +2566,6 @@ bool isWorkgroup(MemRefType t) {
   return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }
 
-std::optional<int64_t> staticBytes(MemRefType t) {
-  if (!t.hasStaticShape() || !t.getElementType().isIntOrIndexOrFloat())
-    return std::nullopt;
-  unsigned bits = t.getElementType().isIndex() ? 64
-                                               : t.getElementTypeBitWidth();
-  // Elements of bytes that are not a power of two (i24) are allocated
-  // rounded up: such an array is not placed.
-  const int64_t bytes = (bits + 7) / 8;
-  if (!llvm::isPowerOf2_64(bytes))
-    return std::nullopt;
-  // A shape whose bytes pass 2^63 has no size here (getNumElements would
-  // wrap: 2^62 floats counted as 0 bytes).
-  int64_t total = bytes;
-  for (int64_t d : t.getShape())
-    if (llvm::MulOverflow(total, d, total))
-      return std::nullopt;
-  return total;
-}
-
 /// The [shift, shift + bytes) of the one view of a gpu.dynamic_shared_memory,
 /// at a constant byte offset and of static size, that every copy row of
 /// `ring`'s copies in `kernel` writes into; nullopt when there is no such
@@ -2607,7 +2585,7 @@ dynamicLdsBacking(Operation *kernel, LdsBufferOp ring) {
       rows = true;
       auto view = row.getLds().getDefiningOp<memref::ViewOp>();
       std::optional<int64_t> bytes =
-          view ? staticBytes(view.getType()) : std::nullopt;
+          view ? memrefBytes(view.getType()) : std::nullopt;
       auto shift =
           view ? getConstantIntValue(view.getByteShift()) : std::nullopt;
       if (!bytes || !shift ||
@@ -2660,7 +2638,7 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
   };
   if (auto fn = dyn_cast<gpu::GPUFuncOp>(kernel))
     for (auto [k, a] : llvm::enumerate(fn.getWorkgroupAttributions())) {
-      std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(a.getType()));
+      std::optional<int64_t> bytes = memrefBytes(cast<MemRefType>(a.getType()));
       if (!bytes)
         unknown = "workgroup attribution " + std::to_string(k);
       else
@@ -2697,7 +2675,7 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
       auto type = cast<MemRefType>(v.getType());
       if (!isWorkgroup(type))
         return;
-      if (std::optional<int64_t> bytes = staticBytes(type))
+      if (std::optional<int64_t> bytes = memrefBytes(type))
         addScratch(*bytes, what.str());
       else
         unknown = what.str();
@@ -2712,14 +2690,11 @@ std::optional<PipelineHazard> checkCapacity(ScheduleOp schedule) {
       // Sized by its views when every use is a view at a constant offset,
       // and never below the kernel's kda.dynamic_lds_bytes: what a launch
       // reserves (kda-compile refuses a kernel whose views pass it).
-      int64_t end = 0;
-      if (auto reserved =
-              kernel->getAttrOfType<IntegerAttr>("kda.dynamic_lds_bytes"))
-        end = std::max<int64_t>(0, reserved.getInt());
+      int64_t end = reservedDynamicLds(kernel).value_or(0);
       for (Operation *user : d->getUsers()) {
         auto view = dyn_cast<memref::ViewOp>(user);
         std::optional<int64_t> bytes =
-            view ? staticBytes(view.getType()) : std::nullopt;
+            view ? memrefBytes(view.getType()) : std::nullopt;
         auto shift = view ? getConstantIntValue(view.getByteShift())
                           : std::nullopt;
         if (!bytes || !shift) {
@@ -2978,7 +2953,7 @@ FailureOr<int64_t> mlir::kda::workgroupArrayBase(Value mem) {
       return failure();
     int64_t base = 0;
     for (BlockArgument a : fn.getWorkgroupAttributions()) {
-      std::optional<int64_t> bytes = staticBytes(cast<MemRefType>(a.getType()));
+      std::optional<int64_t> bytes = memrefBytes(cast<MemRefType>(a.getType()));
       if (!bytes)
         return failure();
       if (a == arg)

@@ -1,0 +1,38 @@
+# libkda_runtime.so exports its C API (kda_*) and the emulator's C++ launch
+# (kda::emu), nothing else (runtime/kda_runtime.map says why: a statically
+# linked C++ library's symbols, exported, interpose with an engine's).
+# cmake -DNM=<nm> -DLIB=<libkda_runtime.so> -P CheckExports.cmake
+execute_process(COMMAND ${NM} -D --defined-only ${LIB}
+                OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NM} -D ${LIB} failed (${rc})")
+endif()
+string(REPLACE "\n" ";" lines "${out}")
+set(api 0)
+set(stray "")
+foreach(line IN LISTS lines)
+  # "<address> <kind> <name>"; symbol versions' own entries are kind A.
+  if(NOT line MATCHES "^[0-9a-fA-F]+ ([A-Za-z]) (.+)$")
+    continue()
+  endif()
+  set(kind "${CMAKE_MATCH_1}")
+  set(name "${CMAKE_MATCH_2}")
+  if(kind STREQUAL "A")
+    continue()
+  elseif(name MATCHES "^kda_")
+    math(EXPR api "${api} + 1")
+  elseif(NOT name MATCHES "^_ZN3kda3emu")
+    list(APPEND stray "${name}")
+  endif()
+endforeach()
+if(stray)
+  list(LENGTH stray n)
+  list(JOIN stray "\n  " shown)
+  message(FATAL_ERROR "${LIB} exports ${n} symbol(s) outside its API:\n  ${shown}")
+endif()
+foreach(needed kda_bundle_open kda_forward kda_forward_workspace_bytes kda_launch_recurrent)
+  if(NOT out MATCHES " T ${needed}\n")
+    message(FATAL_ERROR "${LIB} does not export ${needed}")
+  endif()
+endforeach()
+message(STATUS "${LIB}: ${api} kda_ symbols, nothing else but kda::emu")
