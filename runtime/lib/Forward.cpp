@@ -562,20 +562,34 @@ kda_status checkChunkRows(const kda_forward_args &a,
       int64_t(a.query_start_loc_host[row + 1]) - a.query_start_loc_host[row];
   const mf::Layer &l = kernelManifest(rec).layer;
   const int64_t plain = int64_t(l.valueHeads) * l.headK * l.headV;
-  if (a.padding != KDA_PADDING_NONPOSITIVE ||
-      (a.state.slot_stride != 0 && a.state.slot_stride != plain))
-    return fail(
-        KDA_ERROR_INVALID_ARGUMENT,
-        "row " + std::to_string(row) + " (" + std::to_string(tokens) +
-            " tokens) and any other row longer than the planner's "
-            "threshold take the chunk kernels, which read a "
-            "contiguous pool (slot_stride 0 or " +
-            std::to_string(plain) +
-            ") with slot <= 0 padding; this call has slot_stride " +
-            std::to_string(a.state.slot_stride) + " and padding " +
-            (a.padding == KDA_PADDING_NEGATIVE ? "slot < 0" : "slot <= 0") +
-            " (pass no chunk kernel to keep them on the recurrent "
-            "kernel)");
+  const std::string which = "row " + std::to_string(row) + " (" +
+                            std::to_string(tokens) +
+                            " tokens) and any other row longer than the "
+                            "planner's threshold take the chunk kernels, ";
+  const char *instead =
+      " (pass no chunk kernel to keep them on the recurrent kernel)";
+  if (a.state.slot_stride != 0 && a.state.slot_stride != plain)
+    return fail(KDA_ERROR_INVALID_ARGUMENT,
+                which + "which read a contiguous pool (slot_stride 0 or " +
+                    std::to_string(plain) + "); this call has slot_stride " +
+                    std::to_string(a.state.slot_stride) + instead);
+  // The chunk kernels take slot <= 0 as padding. Under the call's slot < 0
+  // convention that is the same rows unless one names slot 0, a real slot
+  // there and padding to them.
+  if (a.padding == KDA_PADDING_NEGATIVE)
+    for (const Segment &s : segments) {
+      if (s.path != Path::Chunk)
+        continue;
+      for (int32_t r = s.first; r < s.first + s.count; ++r)
+        if (a.slots_host[r] == 0)
+          return fail(KDA_ERROR_INVALID_ARGUMENT,
+                      "row " + std::to_string(r) +
+                          " names slot 0, a real slot under this call's "
+                          "padding (slot < 0), and takes the chunk kernels, "
+                          "which read slot <= 0 as padding; rows there must "
+                          "name slots >= 1 under slot < 0 padding" +
+                          instead);
+    }
   return KDA_OK;
 }
 

@@ -32,8 +32,9 @@ using namespace mlir::kda;
 static constexpr llvm::StringLiteral kCopyRowArrayAttr = "kda.emu_row_array";
 
 /// Bytes apart the elements of an array of `type` lie, as LLVM lays it out
-/// (elementBytes: an i1 or i4 takes a byte); 0 for elements LLVM pads
-/// (i24, vector<3xf32>), which the emulator does not place.
+/// (elementBytes: an i1 or i4 takes a byte, a vector<3xf32> 16); 0 for an
+/// element of no size here (not an integer, float, index or vector of
+/// them), which the emulator does not place.
 static int64_t elementStride(MemRefType type) {
   return elementBytes(type.getElementType()).value_or(0);
 }
@@ -573,7 +574,12 @@ LogicalResult EmuLowering::replaceAttributions(
                                /*alignment=*/mb.getI64IntegerAttr(16));
       replacement = memref::GetGlobalOp::create(b, fn.getLoc(), plain, name);
     } else {
-      replacement = memref::AllocaOp::create(b, fn.getLoc(), plain);
+      // At least 16-byte aligned like the LDS arrays: a copy row's pieces
+      // read its source 16 bytes at a time, which an f32 alloca's 4 would
+      // fault on (wider elements keep their own, larger alignment).
+      const int64_t align = std::max<int64_t>(16, elementStride(type));
+      replacement = memref::AllocaOp::create(b, fn.getLoc(), plain,
+                                             b.getI64IntegerAttr(align));
     }
     arg.replaceAllUsesWith(replacement);
     entry.eraseArgument(numArgs);

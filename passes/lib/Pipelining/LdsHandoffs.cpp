@@ -144,7 +144,19 @@ private:
   static int64_t laneWaveOf(gpu::GPUFuncOp fn, int64_t rolesWave) {
     if (const TargetInfo *t = getEnclosingTarget(fn))
       return t->waveSize;
-    return fn->hasAttr(kWaveRolesAttr) ? rolesWave : 0;
+    if (fn->hasAttr(kWaveRolesAttr))
+      return rolesWave;
+    // Else its schedules' target, where they agree (kda-tune verifies a
+    // candidate kernel before it sits in a module of its target).
+    int64_t wave = 0;
+    bool agree = true;
+    fn.walk([&](ScheduleOp schedule) {
+      const TargetInfo *t = lookupTarget(schedule.getTarget());
+      const int64_t w = t ? int64_t(t->waveSize) : 0;
+      agree = agree && w != 0 && (wave == 0 || wave == w);
+      wave = w;
+    });
+    return agree ? wave : 0;
   }
   std::optional<LdsHandoffHazard> hazard;
   /// Walking a schedule's body (walkInside): its threads are one role.
@@ -385,6 +397,9 @@ private:
       return std::nullopt;
     const unsigned w = widthOf(op->getResult(0).getType());
     const uint64_t ux = unsignedOf(*x, w), uy = unsignedOf(*y, w);
+    const int64_t smallest = w >= 64 || w == 0
+                                 ? std::numeric_limits<int64_t>::min()
+                                 : -(int64_t(1) << (w - 1));
     return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(op)
         .Case(
             [&](arith::AddIOp) { return int64_t(uint64_t(*x) + uint64_t(*y)); })
@@ -399,12 +414,13 @@ private:
           return uy ? std::optional(int64_t(ux % uy)) : std::nullopt;
         })
         .Case([&](arith::DivSIOp) -> std::optional<int64_t> {
-          if (!*y || (*y == -1 && *x == std::numeric_limits<int64_t>::min()))
+          // The width's smallest value by -1 is undefined, not a wrap.
+          if (!*y || (*y == -1 && *x == smallest))
             return std::nullopt;
           return *y == -1 ? -*x : *x / *y; // eval wraps to the width
         })
         .Case([&](arith::RemSIOp) -> std::optional<int64_t> {
-          if (!*y)
+          if (!*y || (*y == -1 && *x == smallest))
             return std::nullopt;
           return *y == -1 ? 0 : *x % *y;
         })
@@ -762,6 +778,38 @@ private:
     return mem;
   }
 
+  /// A view at a shift known only at run time, placed in the frame it
+  /// shares with every view of the same source whose shift differs from
+  /// its own by a constant: (the frame's first view, this view's byte in
+  /// it). Accesses through two such views are compared in one frame: two
+  /// views at `slot * 1024 + 2048` are one array, not two that never meet,
+  /// and one at `+ 2052` lies 4 bytes into it. Views of unrelated shifts
+  /// stay apart (the emulator's race detector's).
+  std::pair<Value, int64_t> viewFrame(memref::ViewOp view) {
+    Value shift = view.getByteShift();
+    int64_t offset = 0;
+    while (auto add = shift.getDefiningOp<arith::AddIOp>()) {
+      if (poisonFlags(add))
+        break;
+      std::optional<int64_t> rhs = getConstantIntValue(add.getRhs()),
+                             lhs = getConstantIntValue(add.getLhs());
+      if (!rhs && !lhs)
+        break;
+      const int64_t limit = int64_t(1) << 40;
+      if (llvm::AddOverflow(offset, rhs ? *rhs : *lhs, offset) ||
+          offset > limit || offset < -limit)
+        return {view.getResult(), 0};
+      shift = rhs ? add.getLhs() : add.getRhs();
+    }
+    auto [it, fresh] =
+        frames.try_emplace(std::make_pair(view.getSource(), shift),
+                           std::make_pair(view.getResult(), offset));
+    return {it->second.first, offset - it->second.second};
+  }
+  /// (source, shift less its constant addends) -> (the first view, its own
+  /// constant addend).
+  llvm::DenseMap<std::pair<Value, Value>, std::pair<Value, int64_t>> frames;
+
   const Footprint &threadBytes(const Access &a) {
     auto [it, fresh] = bytesMemo.try_emplace(a.op);
     if (!fresh)
@@ -792,8 +840,7 @@ private:
       return out;
     // Elements lie elementBytes apart, as LLVM lays the array out (a
     // vector<3xf32> 16 bytes, of which an access touches 12: the footprint
-    // counts 16, never fewer bytes than the access reaches). None for sizes
-    // LLVM pads: left to the emulator.
+    // counts 16, never fewer bytes than the access reaches).
     std::optional<int64_t> stride = elementBytes(type.getElementType());
     if (!stride)
       return out;
@@ -806,6 +853,8 @@ private:
     if (r && r->exact && !r->any) {
       base = r->lo;
       out.space = r->space;
+    } else if (auto view = root.getDefiningOp<memref::ViewOp>()) {
+      std::tie(out.root, base) = viewFrame(view);
     } else {
       out.root = root;
     }
@@ -893,7 +942,10 @@ private:
   }
   /// Why an access's bytes per thread cannot be placed for a reason the
   /// emulator's race detector should not be left with: the block's threads
-  /// are not known, or an index is computed from memory it loads.
+  /// are not known, the access spans several rows (an n-D vector), or an
+  /// index is not a function of the thread id, constants, values the same
+  /// for every thread and the body's loop counters (unevaluated). Loop
+  /// counters stay the emulator's (not yet enumerated here).
   std::optional<std::string> unplaced(const Access &a) {
     if (!threadsKnown)
       return std::string("the kernel's block size is not known and "
@@ -901,30 +953,85 @@ private:
     Value mem;
     SmallVector<Value, 4> indices;
     SmallVector<int64_t, 4> spans;
-    if (!indexedAccess(a.op, mem, indices, spans, /*forRaces=*/true))
+    if (!indexedAccess(a.op, mem, indices, spans, /*forRaces=*/true)) {
+      // A rank-0 array's one element: every thread's access meets every
+      // other's, which threadBytes does not place.
+      auto type = dyn_cast_or_null<MemRefType>(mem ? mem.getType() : Type());
+      if (type && type.getRank() == 0)
+        return std::string("an array of rank 0, one element for every "
+                           "thread");
       return std::nullopt;
+    }
+    if (llvm::any_of(ArrayRef(spans).drop_back(),
+                     [](int64_t w) { return w != 1; }))
+      return std::string("a vector of several rows, whose bytes are not "
+                         "one run a thread");
+    UnevaluatedMemo memo;
     for (Value index : indices)
-      if (readsMemory(index))
-        return std::string("an index computed from a load of memory that "
-                           "may differ between threads");
+      if (std::optional<std::string> why = unevaluated(index, memo))
+        return why;
     return std::nullopt;
   }
-  /// Whether `v` is computed, through operations on integers, from a value
-  /// loaded from memory (or another op with a read effect) that may differ
-  /// between threads: one the same for all (a sequence's bounds loaded from
-  /// an argument the kernel does not write) moves every thread's bytes
-  /// alike, as an index of the thread id and constants does.
-  bool readsMemory(Value v, unsigned depth = 0) {
+  /// Why the index `v` may differ between threads in a way the per-thread
+  /// evaluation (evalAll) does not follow: computed from a load of memory
+  /// that may differ between threads, from a loop-carried value or a
+  /// region's result (scf.for's iter_args, scf.if's results), or by an op
+  /// it does not evaluate (a warp shuffle); nullopt for the thread, lane
+  /// and subgroup ids, constants, values the same for every thread (a
+  /// sequence's bounds loaded from an argument the kernel does not write
+  /// move every thread's bytes alike) and loop counters.
+  /// (Memoised a call of unplaced: an index is a DAG, walked once a node;
+  /// not across calls, as `uniform` depends on the walk's state.)
+  using UnevaluatedMemo = llvm::DenseMap<Value, std::optional<std::string>>;
+  std::optional<std::string> unevaluated(Value v, UnevaluatedMemo &memo,
+                                         unsigned depth = 0) {
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    std::optional<std::string> why = unevaluatedUncached(v, memo, depth);
+    memo[v] = why;
+    return why;
+  }
+  std::optional<std::string> unevaluatedUncached(Value v, UnevaluatedMemo &memo,
+                                                 unsigned depth) {
+    if (depth > 48)
+      return std::string("an index computed by more than 48 operations");
+    if (uniform(v) || getConstantIntValue(v))
+      return std::nullopt;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      auto loop = dyn_cast_or_null<scf::ForOp>(owner);
+      if (loop && loop.getInductionVar() == arg)
+        return std::nullopt;
+      // A hand-written schedule body's (iteration, slot): one value for
+      // every thread.
+      if (owner && isa<KDADialect>(owner->getDialect()))
+        return std::nullopt;
+      return std::string("an index computed from a block argument that is "
+                         "not a loop counter (a loop-carried value), which "
+                         "is not evaluated per thread");
+    }
     Operation *op = v.getDefiningOp();
-    if (!op || depth > 48)
-      return false;
+    if (isa<gpu::ThreadIdOp>(op))
+      return std::nullopt;
+    // evalInto places lanes and subgroups only where the wave size is known.
+    if (isa<gpu::LaneIdOp, gpu::SubgroupIdOp>(op))
+      return laneWave ? std::nullopt
+                      : std::optional<std::string>(
+                            "a lane or subgroup id of a kernel whose wave "
+                            "size is not known (kda.target)");
+    if (evaluable(op)) {
+      for (Value x : op->getOperands())
+        if (std::optional<std::string> why = unevaluated(x, memo, depth + 1))
+          return why;
+      return std::nullopt;
+    }
     if (auto effects = dyn_cast<MemoryEffectOpInterface>(op);
         effects && effects.hasEffect<MemoryEffects::Read>())
-      return !uniform(v);
-    if (op->getNumRegions() != 0)
-      return false;
-    return llvm::any_of(op->getOperands(),
-                        [&](Value x) { return readsMemory(x, depth + 1); });
+      return std::string("an index computed from a load of memory that "
+                         "may differ between threads");
+    return ("an index computed by " + op->getName().getStringRef() +
+            ", which is not evaluated per thread")
+        .str();
   }
 
   /// The first pair of a thread's bytes of `fx` (one of `xThreads`) and a

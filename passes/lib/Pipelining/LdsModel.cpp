@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::kda;
@@ -73,9 +74,11 @@ std::optional<int64_t> mlir::kda::elementBytes(Type t) {
                                              v.getElementType().isIntOrFloat())
     bits = v.getNumElements() * int64_t(v.getElementTypeBitWidth());
   const int64_t bytes = (bits + 7) / 8;
-  if (bytes <= 0 || !llvm::isPowerOf2_64(uint64_t(bytes)))
+  if (bytes <= 0)
     return std::nullopt;
-  return bytes;
+  // LLVM pads an element to its alignment, the next power of two on the
+  // targets here (i24: 4 bytes, vector<3xf32>: 16).
+  return int64_t(llvm::PowerOf2Ceil(uint64_t(bytes)));
 }
 
 std::optional<int64_t> mlir::kda::memrefBytes(MemRefType t) {
@@ -93,10 +96,11 @@ std::optional<int64_t> mlir::kda::reservedDynamicLds(Operation *kernel) {
   if (!a)
     return std::nullopt;
   auto bytes = dyn_cast<IntegerAttr>(a);
-  if (!bytes || bytes.getType().isInteger(1) || bytes.getValue().isNegative() ||
-      bytes.getValue().getActiveBits() > 31)
+  if (!bytes || bytes.getType().isInteger(1) || bytes.getValue().isNegative())
     return 0;
-  return bytes.getInt();
+  if (bytes.getValue().getActiveBits() > 62)
+    return std::numeric_limits<int64_t>::max() / 2;
+  return bytes.getValue().getZExtValue();
 }
 
 std::optional<StringRef> mlir::kda::poisonFlags(Operation *op) {

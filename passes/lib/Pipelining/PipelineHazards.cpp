@@ -206,11 +206,12 @@ private:
                                               Value slotV, Value iterV);
   /// R2 for a copy's data atoms: every copy row of `copy` (of tile `t`)
   /// writes inside t's slot.
-  /// The copy's rows bounded inside the slot; `rows` gets each row's bytes
-  /// (none where the copy has no rows: an abstract copy of the whole slot).
+  /// The copy's rows bounded inside the slot; `rows` gets the bytes each
+  /// row surely writes, and `hasRows` whether the copy has any (a copy
+  /// without rows is an abstract copy of the whole slot).
   std::optional<PipelineHazard>
   checkRows(Operation &copy, const Tile &t,
-            SmallVectorImpl<std::pair<int64_t, int64_t>> &rows);
+            SmallVectorImpl<std::pair<int64_t, int64_t>> &rows, bool &hasRows);
   /// The slot's bytes each load of the read being checked takes (filled by
   /// checkAccess): what must hold its iteration's tile.
   SmallVector<std::pair<int64_t, int64_t>> loadedBytes;
@@ -1140,7 +1141,8 @@ std::optional<PipelineHazard> Interpreter::checkSinkRows(Operation &op,
   env[slotV] = Val{sink.slot};
   env[iterV] = sink.iter;
   SmallVector<std::pair<int64_t, int64_t>> rows;
-  std::optional<PipelineHazard> h = checkRows(op, sink, rows);
+  bool hasRows = false;
+  std::optional<PipelineHazard> h = checkRows(op, sink, rows, hasRows);
   for (auto &[v, old] : llvm::reverse(restore))
     if (old)
       env[v] = *old;
@@ -1181,18 +1183,18 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
     if (auto h = evalOr(op, predV, pred)) return h;
   t.slot = slot.v;
   const bool enabled = pred.v != 0;
-  // What the copy writes: its rows' bytes (a row in a loop: every byte its
-  // trips may write), or the whole slot for a copy without rows. Bytes of
-  // the slot no row writes keep what they held, so a read of them finds an
-  // older tile (R1).
+  // What the copy writes: the bytes its rows surely write (checkRows), or
+  // the whole slot for a copy without rows. Bytes of the slot no row surely
+  // writes keep what they held, so a read of them finds an older tile (R1).
   SmallVector<std::pair<int64_t, int64_t>> rows;
+  bool hasRows = false;
   if (enabled && checking()) {
     if (t.slot < 0 || t.slot >= t.buf->slots())
       return hazard("R2", &op,
                     llvm::formatv("slot {0} of @{1} does not exist: the ring "
                                   "has {2} slots, fewer than the schedule uses",
                                   t.slot, t.buf->name(), t.buf->slots()));
-    if (auto h = checkRows(op, t, rows))
+    if (auto h = checkRows(op, t, rows, hasRows))
       return h;
     if (trip) {
       noteCompare(t.iter, Val{*trip, Anchor::Trip});
@@ -1232,7 +1234,7 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
     Write w{t, async};
     w.pending = async ? issuers : 0;
     w.undrained = !async && target && !target->bareBarrierOrdersLdsStores();
-    if (rows.empty())
+    if (!hasRows)
       assign(t.buf->lo(t.slot), t.buf->hi(t.slot), w);
     for (auto [lo, hi] : rows)
       assign(lo, hi, w);
@@ -1399,6 +1401,32 @@ std::optional<ConstantIntRanges> Interpreter::gpuIdRange(Operation *def,
   return std::nullopt;
 }
 
+/// Whether `def` is a division or remainder whose operands, in `args`,
+/// may make it undefined: a divisor that may be 0, or (signed) the smallest
+/// value divided by -1. arith leaves those undefined and LLVM folds them any
+/// way it likes (urem by a zero divisor is poison; the emulator traps), while
+/// the range rules assume they do not happen: remui(x, umin(bid, 256)) was
+/// ranged [0, 255] in block 0. Such a result gets no range.
+static bool mayBeUndefinedDivision(Operation *def,
+                                   ArrayRef<ConstantIntRanges> args) {
+  if (!isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
+           arith::CeilDivUIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(def) ||
+      args.size() != 2)
+    return false;
+  const ConstantIntRanges &num = args[0], &den = args[1];
+  auto contains = [](const ConstantIntRanges &r, const APInt &v) {
+    return r.smin().sle(v) && r.smax().sge(v) && r.umin().ule(v) &&
+           r.umax().uge(v);
+  };
+  const unsigned width = den.umin().getBitWidth();
+  if (contains(den, APInt::getZero(width)))
+    return true;
+  const bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+                            arith::FloorDivSIOp>(def);
+  return isSigned && contains(den, APInt::getAllOnes(width)) &&
+         contains(num, APInt::getSignedMinValue(width));
+}
+
 ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
                                        unsigned depth) {
   const ConstantIntRanges unbounded =
@@ -1480,6 +1508,8 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
       return unbounded;
     args.push_back(rangeIn(operand, at, t, depth + 1));
   }
+  if (mayBeUndefinedDivision(def, args))
+    return unbounded;
   ConstantIntRanges out = unbounded;
   infer.inferResultRanges(args, [&](Value r, const ConstantIntRanges &range) {
     if (r == v)
@@ -1600,7 +1630,8 @@ static bool isWorkgroupMemRef(Value v);
 
 std::optional<PipelineHazard>
 Interpreter::checkRows(Operation &copy, const Tile &t,
-                       SmallVectorImpl<std::pair<int64_t, int64_t>> &rows) {
+                       SmallVectorImpl<std::pair<int64_t, int64_t>> &rows,
+                       bool &hasRows) {
   std::optional<PipelineHazard> found;
   rangeCache.clear();
   // A copy writes LDS through its copy rows only: any other op of its body
@@ -1712,7 +1743,16 @@ Interpreter::checkRows(Operation &copy, const Tile &t,
                         base, base + *size));
       return WalkResult::interrupt();
     }
-    rows.push_back({lo, hi});
+    // Counted as written: every byte its trips may write, except for a row
+    // under a loop that runs no trip at all (copyRowTrips 0: scf.for 0 to
+    // 0), which writes nothing. Rows under a loop to a bound known only at
+    // run time (the chunk scan's min(8, rows left)) count whole: the bytes
+    // past the rows that run hold an older tile, landed and stable (no
+    // race), which such kernels read and do not use (docs/pipelines.md).
+    hasRows = true;
+    std::optional<int64_t> trips = copyRowTrips(row, &copy);
+    if (!trips || *trips >= 1)
+      rows.push_back({lo, hi});
     return WalkResult::advance();
   });
   return found;

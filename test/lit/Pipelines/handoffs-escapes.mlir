@@ -311,7 +311,7 @@ gpu.module @kernels attributes {kda.target = #kda.target<"sm_90">} {
     }
     kda.schedule "tokens" trip_count(1) depth(1) target("sm_90") {
       %c0 = arith.constant 0 : index
-      // expected-error @+1 {{R2: schedule entry in kernel 'k': schedule 'tokens' writes bytes [64, 1088) of workgroup attribution 0 that threads [0, 1) wrote before it with no drained barrier between}}
+      // expected-error @+1 {{R2: schedule entry in kernel 'k': schedule 'tokens' writes bytes [64, 80) of workgroup attribution 0 that threads [0, 1) wrote before it with no drained barrier between}}
       kda.async_copy @r[%c0] iter(%c0) do {
         kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(cp_async) : memref<?xf32>, memref<1024xi8, #gpu.address_space<workgroup>>
       }

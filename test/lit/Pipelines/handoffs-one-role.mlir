@@ -381,3 +381,42 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Elements LLVM pads (vector<3xf32>: 16 bytes apart, i24: 4) are placed at
+// their padded stride: the neighbour's read meets the store (before, such
+// arrays had no footprint and the race passed).
+gpu.module @m {
+  gpu.func @neighbour_vec3(%out: memref<?xvector<3xf32>>) workgroup(%a : memref<64xvector<3xf32>, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32>} {
+    %c1 = arith.constant 1 : index
+    %f = arith.constant dense<1.0> : vector<3xf32>
+    %tid = gpu.thread_id x
+    // expected-note @+1 {{the other access}}
+    memref.store %f, %a[%tid] : memref<64xvector<3xf32>, #gpu.address_space<workgroup>>
+    %other = arith.xori %tid, %c1 : index
+    // expected-error @+1 {{R1: LDS handoff in kernel 'neighbour_vec3': thread 1 reads bytes [0, 16) of workgroup attribution 0 that thread 0 wrote}}
+    %x = memref.load %a[%other] : memref<64xvector<3xf32>, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xvector<3xf32>>
+    gpu.barrier
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @neighbour_i24(%out: memref<?xi24>) workgroup(%a : memref<64xi24, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, kda.wave_roles = array<i64: 32>} {
+    %c1 = arith.constant 1 : index
+    %f = arith.constant 7 : i24
+    %tid = gpu.thread_id x
+    // expected-note @+1 {{the other access}}
+    memref.store %f, %a[%tid] : memref<64xi24, #gpu.address_space<workgroup>>
+    %other = arith.xori %tid, %c1 : index
+    // expected-error @+1 {{R1: LDS handoff in kernel 'neighbour_i24': thread 1 reads bytes [0, 4) of workgroup attribution 0 that thread 0 wrote}}
+    %x = memref.load %a[%other] : memref<64xi24, #gpu.address_space<workgroup>>
+    memref.store %x, %out[%tid] : memref<?xi24>
+    gpu.barrier
+    gpu.return
+  }
+}

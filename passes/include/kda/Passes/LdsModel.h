@@ -57,12 +57,12 @@ bool keepsBase(Operation *op);
 bool staticStridedLayout(MemRefType type, SmallVectorImpl<int64_t> &strides,
                          int64_t &offset);
 
-/// Bytes an element of type `t` takes in memory as LLVM lays it out:
+/// Bytes an element of type `t` takes in an array as LLVM lays it out:
 /// integers and floats rounded up to whole bytes (i1 and i4 take one),
 /// index 8 (64-bit on every target here), a static vector of them its
-/// bits rounded up. nullopt for any other type, and for a size that is not
-/// a power of two (i24, vector<3xf32>), which LLVM pads to its alignment:
-/// the extent of an array of them is not known here.
+/// bits; each padded to the next power of two, its alignment on NVPTX,
+/// AMDGPU and the host (i24: 4, vector<3xf32>: 16). nullopt for any other
+/// type.
 std::optional<int64_t> elementBytes(Type t);
 
 /// Bytes of a statically shaped memref: elementBytes times its elements;
@@ -71,9 +71,9 @@ std::optional<int64_t> elementBytes(Type t);
 std::optional<int64_t> memrefBytes(MemRefType t);
 
 /// The dynamic LDS a launch of `kernel` reserves: its kda.dynamic_lds_bytes
-/// (the manifest's dynamic_lds_bytes), nullopt without it. A value that is
-/// not a byte count (negative, or not an integer) reserves nothing: 0
-/// (kda-compile refuses such a kernel; a model taking 0 only refuses more).
+/// (the manifest's dynamic_lds_bytes), nullopt without it. A negative value
+/// or one that is not an integer counts as 0, as the verifier's capacity
+/// rule always took it (kda-compile refuses such a kernel).
 std::optional<int64_t> reservedDynamicLds(Operation *kernel);
 
 /// The flags of `op` under which its result may be poison, named for a
