@@ -1229,6 +1229,21 @@ std::optional<PipelineHazard> Interpreter::copy(Operation &op, bool async) {
     if (auto h = checkSinkRows(op, t, slotV, iterV))
       return h;
   }
+  // A wait retires a tile's bytes by its tile (wait): two groups of one
+  // tile in flight at once would land together in the model while the
+  // later one is still in flight on the GPU. A copy whose rows run no trip
+  // writes nothing and would let its twin's rows pass as landed.
+  if (enabled && async && checking())
+    for (unsigned c = 0; c < kClasses; ++c)
+      for (const Group &g : st.outstanding[c])
+        if (!g.empty && g.tile.same(t))
+          return hazard(
+              "R2", &op,
+              llvm::formatv("the copy of iteration {0} into {1} is issued "
+                            "while an earlier copy of the same tile is still "
+                            "in flight (no wait has retired its group): one "
+                            "wait would take both as landed",
+                            t.iter.v, where(t)));
   if (enabled) {
     issued.push_back({t, async});
     Write w{t, async};
