@@ -828,12 +828,43 @@ TEST_P(ForwardWithChunk, MixedBatchSplitByThePlanner) {
                              negative.slots_host + shape.lengths.size());
   std::replace(slots.begin(), slots.end(), 0, -1);
   negative.slots_host = slots.data();
+  negative.slots = slots.data(); // the emulator's device memory is the host's
   h.restoreState();
   ASSERT_EQ(kda_forward(recKernel, chunk.kernel, &negative, nullptr), KDA_OK)
       << kda_last_error();
   expectWithinBars(h.check(), layer.state);
   EXPECT_EQ(h.outputs(), plannerOut)
       << "slot < 0 padding changed the chunk path's outputs";
+
+  // The same through the recurrent kernel built for slot < 0 (slot 0 is a
+  // real slot to it; a kernel of its own, so within the bars, not to the
+  // bit). A long row naming slot 0 would be padding to the chunk kernels:
+  // refused, naming the row, nothing written.
+  const kda_kernel *negKernel = nullptr;
+  ASSERT_EQ(kda_bundle_find(chunk.bundle, "chunk_k3_negative", &negKernel),
+            KDA_OK)
+      << kda_last_error();
+  h.restoreState();
+  ASSERT_EQ(kda_forward(negKernel, chunk.kernel, &negative, nullptr), KDA_OK)
+      << kda_last_error();
+  expectWithinBars(h.check(), layer.state);
+  std::vector<int32_t> withZero = slots;
+  withZero[5] = 0; // 200 tokens: a chunk-path row
+  kda_forward_args slotZero = negative;
+  slotZero.slots_host = withZero.data();
+  slotZero.slots = withZero.data();
+  h.restoreState();
+  const std::vector<uint8_t> before = h.snapshot();
+  EXPECT_EQ(kda_forward(negKernel, chunk.kernel, &slotZero, nullptr),
+            KDA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kda_last_error()).find("row 5 names slot 0"),
+            std::string::npos)
+      << kda_last_error();
+  EXPECT_EQ(h.snapshot(), before) << "a refused call wrote";
+  // Without the chunk kernel every row is the recurrent kernel's, to which
+  // slot 0 is real: the call runs.
+  EXPECT_EQ(kda_forward_validate(negKernel, nullptr, &slotZero), KDA_OK)
+      << kda_last_error();
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, ForwardWithChunk,
