@@ -103,6 +103,26 @@ std::optional<int64_t> mlir::kda::reservedDynamicLds(Operation *kernel) {
   return bytes.getValue().getZExtValue();
 }
 
+bool mlir::kda::mayBeUndefinedDivision(Operation *def,
+                                       ArrayRef<ConstantIntRanges> args) {
+  if (!isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
+           arith::CeilDivUIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(def) ||
+      args.size() != 2)
+    return false;
+  const ConstantIntRanges &num = args[0], &den = args[1];
+  auto contains = [](const ConstantIntRanges &r, const APInt &v) {
+    return r.smin().sle(v) && r.smax().sge(v) && r.umin().ule(v) &&
+           r.umax().uge(v);
+  };
+  const unsigned width = den.umin().getBitWidth();
+  if (contains(den, APInt::getZero(width)))
+    return true;
+  const bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+                            arith::FloorDivSIOp>(def);
+  return isSigned && contains(den, APInt::getAllOnes(width)) &&
+         contains(num, APInt::getSignedMinValue(width));
+}
+
 std::optional<StringRef> mlir::kda::poisonFlags(Operation *op) {
   if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(op);
       flags &&

@@ -1416,32 +1416,6 @@ std::optional<ConstantIntRanges> Interpreter::gpuIdRange(Operation *def,
   return std::nullopt;
 }
 
-/// Whether `def` is a division or remainder whose operands, in `args`,
-/// may make it undefined: a divisor that may be 0, or (signed) the smallest
-/// value divided by -1. arith leaves those undefined and LLVM folds them any
-/// way it likes (urem by a zero divisor is poison; the emulator traps), while
-/// the range rules assume they do not happen: remui(x, umin(bid, 256)) was
-/// ranged [0, 255] in block 0. Such a result gets no range.
-static bool mayBeUndefinedDivision(Operation *def,
-                                   ArrayRef<ConstantIntRanges> args) {
-  if (!isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
-           arith::CeilDivUIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(def) ||
-      args.size() != 2)
-    return false;
-  const ConstantIntRanges &num = args[0], &den = args[1];
-  auto contains = [](const ConstantIntRanges &r, const APInt &v) {
-    return r.smin().sle(v) && r.smax().sge(v) && r.umin().ule(v) &&
-           r.umax().uge(v);
-  };
-  const unsigned width = den.umin().getBitWidth();
-  if (contains(den, APInt::getZero(width)))
-    return true;
-  const bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
-                            arith::FloorDivSIOp>(def);
-  return isSigned && contains(den, APInt::getAllOnes(width)) &&
-         contains(num, APInt::getSignedMinValue(width));
-}
-
 ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
                                        unsigned depth) {
   const ConstantIntRanges unbounded =

@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
 #include <optional>
 #include <string>
 
@@ -83,6 +84,14 @@ std::optional<int64_t> reservedDynamicLds(Operation *kernel);
 /// neither evaluate such an op nor take the range its inference rules give
 /// (which assume the flag holds).
 std::optional<StringRef> poisonFlags(Operation *op);
+
+/// Whether `op` is a division or remainder whose operands, in `args`,
+/// may make it undefined: a divisor that may be 0, or (signed) the smallest
+/// value divided by -1. arith leaves those undefined and LLVM folds them any
+/// way it likes (urem by a zero divisor is poison; the emulator traps), while
+/// the range rules assume they do not happen: remui(x, umin(bid, 256)) was
+/// ranged [0, 255] in block 0. Such a result gets no range.
+bool mayBeUndefinedDivision(Operation *op, ArrayRef<ConstantIntRanges> args);
 
 /// Why `op` lies outside what the verifier's LDS models interpret (it may
 /// end threads early, or reach LDS in a way they cannot place), or nullopt.
