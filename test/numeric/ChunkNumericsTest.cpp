@@ -133,6 +133,11 @@ BatchShape chunkShape(const std::string &batch) {
     s.betaValues = {-1000, -20, 0, 20, 1000, 0.3};
     return s;
   }
+  if (batch == "forget") { // forget events: a large step, then small ones
+    BatchShape s{{70, 33, 130, 1}, {1, 2, 3, 4}, {1, 0, 1, 1}};
+    s.forgetEvents = true;
+    return s;
+  }
   if (batch == "carry") {
     // Slow gates (A_log -7 and -5) and small betas: a segment's map of the
     // state stays near the identity, so the split scan's join carries
@@ -249,6 +254,15 @@ std::vector<ChunkCase> chunkCases() {
         cases.push_back(
             {spec, target, batch, nullptr,
              std::string(batch) == "varlen" ? varlenScan(spec) : "_scan"});
+  // Forget events (RandomBatch.h) on every gate kind, both waves, and
+  // through the split scan and the pairwise diagonal blocks of a 16-row
+  // chunk; chunk_heads128 with G's rest as an f32 (emu32) and an i8 (emu:
+  // its 64 KiB, gfx942's, at 64-row chunks of head_k 128).
+  for (const char *spec : {"chunk_k3", "chunk_linear_gva", "chunk_bf16_state",
+                           "chunk_none_c16", "chunk_heads128"})
+    for (const char *target : {"emu", "emu32"})
+      cases.push_back({spec, target, "forget"});
+  cases.push_back({"chunk_split", "emu950", "forget", nullptr, "_scan"});
   // gfx950's atoms (16x16x32 where the chunk allows).
   for (const char *spec : {"chunk_k3", "chunk_linear_gva"})
     cases.push_back({spec, "emu950", "short"});

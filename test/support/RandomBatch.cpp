@@ -22,6 +22,23 @@ static void applyEdges(const ref::Layer &l, const BatchShape &shape,
       }
     std::fill(b.dtBias.begin(), b.dtBias.end(), 0.0);
   }
+  if (shape.forgetEvents) {
+    // Raw inputs of the largest and of a small step: softplus(1000) = 1000,
+    // softplus(-8) = 3.4e-4; lb x sigmoid(+-50 x exp(A_log)) = lb or about
+    // lb x 1e-10; 'none' reads the log decay itself.
+    const bool none = l.gate == ref::Gate::None;
+    const double large = none                            ? -1000.0
+                         : l.gate == ref::Gate::Softplus ? 1000.0
+                                                         : 50.0;
+    const double small = none ? -0.01 : -8.0;
+    for (size_t t = 0; t < size_t(b.T); ++t)
+      for (size_t i = 0; i < gRow; ++i) {
+        uint32_t h = uint32_t(t) * 2654435761u ^ uint32_t(i) * 2246822519u;
+        h ^= h >> 15;
+        b.g[t * gRow + i] = h % 9 == 0 ? large : small;
+      }
+    std::fill(b.dtBias.begin(), b.dtBias.end(), 0.0);
+  }
   if (!shape.aLogValues.empty())
     for (size_t h = 0; h < b.aLog.size(); ++h)
       b.aLog[h] = shape.aLogValues[h % shape.aLogValues.size()];

@@ -29,6 +29,13 @@ struct BatchShape {
   std::vector<double> gateValues;
   /// A_log per value head, cycled (only where the gate uses A_log).
   std::vector<double> aLogValues;
+  /// Forget events: each (token, channel) takes the gate's largest step
+  /// (a masking -1000 for softplus and 'none', lb for lower_bound) at
+  /// scattered places, about one in nine, and small steps (about -1e-2 to
+  /// -3e-4) everywhere else, with dt_bias zero. After a large step the
+  /// chunk-local cumsum is large and the small steps' falls must keep
+  /// their own precision (prepGateCumsum).
+  bool forgetEvents = false;
   /// Raw beta inputs cycled over (token, value head); beta 'given' reads
   /// them as beta itself.
   std::vector<double> betaValues;

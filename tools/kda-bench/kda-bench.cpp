@@ -28,9 +28,9 @@
 // narrowest first, then its split scan: kda_plan_add_chunk_scan), whatever
 // the batch shape picks: the whole path and the part after the prep.
 // A chunk kernel's --numerics runs issue 8's batches (lengths 1 .. 1000 in
-// one varlen batch, stale NaN slots, g at -1000) and a row of 4096 whose
-// scan the plan splits where the layer has few value heads, against the
-// oracle, naming the scan kernels each ran.
+// one varlen batch, stale NaN slots, g at -1000, forget events) and a row
+// of 4096 whose scan the plan splits where the layer has few value heads,
+// against the oracle, naming the scan kernels each ran.
 // --all-kernels times every recurrent kernel of the bundle's target (a
 // kda-tune --candidates bundle) and writes {"machine", "driver", "date",
 // "timing", "kernels": {name: {"config", "us", "us_graph"}}} for kda-tune
@@ -509,6 +509,11 @@ std::vector<NumericRun> chunkNumericRuns() {
   test::BatchShape extreme{{70, 1, 130}, {2, 5, 3}, {1, 1, 0}};
   extreme.extremeGate = 1000;
   runs.push_back({"extreme_gate", extreme});
+  // A large step then small ones, per channel (RandomBatch.h): the
+  // cumsum's rest (prepGateCumsum).
+  test::BatchShape forget{{70, 33, 130, 1}, {1, 2, 3, 4}, {1, 0, 1, 1}};
+  forget.forgetEvents = true;
+  runs.push_back({"forget_events", forget});
   test::BatchShape decodes;
   for (int i = 0; i < 16; ++i) {
     decodes.lengths.push_back(1);

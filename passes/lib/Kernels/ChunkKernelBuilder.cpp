@@ -28,6 +28,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -191,10 +193,25 @@ struct ChunkPlan {
   // one area (stageActs) keep three an SM, and q stays in global memory.
   // The prep's A (C x C) and G (C x K) rows are padded (`padded`): G
   // becomes W's B operand, read down its columns (unpadded rows of 128
-  // floats put a fragment's 4 rows on one bank).
+  // floats put a fragment's 4 rows on one bank). G is held in two parts,
+  // its f32 rounding and the rest (gLoBytes; prepGateCumsum).
   int64_t prepLdsFloats() const {
-    return C * prepPadded(K) + C * prepPadded(C) + kSub * C + 3 * C +
-           (stageActs ? prepActFloats() : 0);
+    return C * prepPadded(K) + gLoFloats() + C * prepPadded(C) + kSub * C +
+           3 * C + (stageActs ? prepActFloats() : 0);
+  }
+  /// Bytes of an element of G's rest (prepGateCumsum): 4, an f32; or 1, an
+  /// i8 in units of 2^-8 of the rounding's ulp, where the f32s would take
+  /// the prep past the LDS (choosePrepLds: gfx942 at 64-row chunks of
+  /// head_k 128). The i8 keeps a fall to ulp(G) / 256: 5e-7 after a step
+  /// of -1000 nats.
+  int64_t gLoBytes = 4;
+  /// G's rest is laid out as G (rows of prepPadded(K)) where f32, and by
+  /// columns of C + 4 bytes where i8: a thread's column (prepGateCumsum)
+  /// is then whole words of its own, 4 rows a word, and the 8 rows x 4
+  /// columns of a fragment's load fall on different banks.
+  int64_t gLoStride() const { return gLoBytes == 4 ? prepPadded(K) : C + 4; }
+  int64_t gLoFloats() const {
+    return gLoBytes == 4 ? C * gLoStride() : (K * gLoStride() + 15) / 16 * 4;
   }
   /// The prep stages the chunk's k rows in LDS (read by A_kk / A_qk's
   /// fragments, the decayed rows and W's operand words), then its v rows
@@ -726,6 +743,7 @@ LogicalResult planWarpgroupScan(ChunkStageOp op, ChunkPlan &p,
 }
 
 LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target, ChunkPlan &p);
+void choosePrepLds(ChunkPlan &p, const TargetInfo &target);
 
 /// Runs makePlan on `op` with its diagnostics kept in `why` rather than
 /// reported (a plan of a stage that is then left out says nothing).
@@ -848,11 +866,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
     p.actBytes =
         std::max(act.getIntOrFloatBitWidth(), vAct.getIntOrFloatBitWidth()) / 8;
     p.actPadWords = ldsRowPadWords(*p.atom, unsigned(p.actBytes));
-    const int64_t cu = target.ldsBytes, base = 4 * p.prepLdsFloats();
-    const int64_t held = cu / base;
-    const int64_t staged = cu / (base + 4 * p.prepActFloats());
-    p.stageActs =
-        staged >= std::min<int64_t>(held, kPrepWorkgroupsPerSM) && staged >= 1;
+    choosePrepLds(p, target);
   }
   if (p.threads() > target.maxWorkgroupSize)
     return emitStageError(op)
@@ -875,6 +889,36 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
     return diag;
   }
   return success();
+}
+
+/// The prep's staging of k / v rows and its G rest's width: staged where
+/// the workgroups the LDS lets a compute unit hold stay at least what the
+/// prep asks for (or what it held without staging, if fewer): sm_90 3 (4
+/// without), gfx950 2 (2), gfx942 none (one without). G's rest is an f32
+/// wherever the prep fits with it, else an i8 where that fits: gfx942 and
+/// emu at 64-row chunks of head_k 128 (89856 bytes past their 64 KiB;
+/// 64512 with the i8). Where both fit, the f32 costs a workgroup a unit
+/// at head_k 128 (sm_90 3 -> 2, 110336 bytes; gfx950 2 -> 1, 107264) and
+/// the i8 its decode in the A_kk / A_qk loop: on gfx950 (81920 bytes, two
+/// workgroups by LDS) that took the prep from 126 to 170 VGPRs, two waves
+/// a SIMD, which holds no more waves than the f32's one workgroup.
+void choosePrepLds(ChunkPlan &p, const TargetInfo &target) {
+  const int64_t cu = target.ldsBytes;
+  auto stage = [&](ChunkPlan &q) {
+    q.stageActs = false;
+    const int64_t base = 4 * q.prepLdsFloats();
+    const int64_t held = cu / base;
+    const int64_t staged = cu / (base + 4 * q.prepActFloats());
+    q.stageActs =
+        staged >= std::min<int64_t>(held, kPrepWorkgroupsPerSM) && staged >= 1;
+    return cu / (4 * q.prepLdsFloats());
+  };
+  p.gLoBytes = 4;
+  if (stage(p) >= 1)
+    return;
+  // Fitting or not (makePlan then names the least the prep needs).
+  p.gLoBytes = 1;
+  stage(p);
 }
 
 /// What both kernels share: index and float arithmetic, loops over pieces
@@ -1741,7 +1785,42 @@ private:
     Value diag = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i, m);
     return select(diag, f(1.0), load(ldsA, aIdx(i, m)));
   }
+  /// G at (r, d) as prepGateCumsum holds it: its f32 rounding (gam) and
+  /// the rest (gamLo, given the rounding).
   Value gam(Value r, Value d) { return load(ldsG, gIdx(r, d)); }
+  Value loIdx(Value r, Value d) {
+    return p.gLoBytes == 4 ? add(mul(r, idx(p.gLoStride())), d)
+                           : add(mul(d, idx(p.gLoStride())), r);
+  }
+  Value gamLo(Value r, Value d, Value hi) {
+    return restOf(hi, load(ldsGLo, loIdx(r, d)));
+  }
+  /// G_i - G_j from both parts: the roundings' difference is exact where
+  /// they are close (Sterbenz), so a small fall after a large one keeps its
+  /// own precision (prepGateCumsum).
+  Value fallOf(Value hiI, Value loI, Value hiJ, Value loJ) {
+    return fadd(fsub(hiI, hiJ), fsub(loI, loJ));
+  }
+  Value fall(Value i, Value j, Value d) {
+    Value hiI = gam(i, d), hiJ = gam(j, d);
+    return fallOf(hiI, gamLo(i, d, hiI), hiJ, gamLo(j, d, hiJ));
+  }
+  /// The rest of G's rounding `hi` as the LDS holds it (gLoBytes), and back.
+  /// As an i8: rest x 2^(158 - E) for hi's biased exponent E (ulp(hi) =
+  /// 2^(E - 150), |rest| <= ulp / 2, so within +-128, clamped to 127), 0
+  /// where E < 32 (|hi| < 2^-95: its rest is below anything a factor
+  /// resolves) or hi is not finite (its rest is 0).
+  Value storedRest(Value hi, Value rest);
+  Value restOf(Value hi, Value stored);
+  /// Column d's stored rests of rows r0, r0 + 1, ...: an f32 a row, or i8s
+  /// 4 rows a word (a word is one thread's: no two threads write bytes of
+  /// one word, which real LDS allows but the emulator's race shadow, a word
+  /// at a time, would flag).
+  void storeRests(ArrayRef<Value> rests, Value r0, Value d);
+  /// hi's biased exponent, and 2^(n - 127) for a biased exponent n in
+  /// [1, 254] (0.0 for n = 0), as i32 bits.
+  Value biasedExponent(Value hi);
+  Value powerOfTwo(Value n);
   Value qkElem(Value mem, Value r, Value d) {
     return loadF(mem, add(qkRow(safeToken(r)), d));
   }
@@ -1796,6 +1875,28 @@ private:
   }
   SmallVector<Value> gamRun(Value r, Value d0) {
     return loadRun(ldsG, gIdx(r, d0), gAlign());
+  }
+  /// The rest's run at (r, d0), given the rounding's run `hi`.
+  SmallVector<Value> gamLoRun(Value r, Value d0, ArrayRef<Value> hi) {
+    SmallVector<Value> rest;
+    if (p.gLoBytes != 4) { // down a column: one byte a column
+      for (int64_t e = 0; e < kRun; ++e)
+        rest.push_back(gamLo(r, add(d0, idx(e)), hi[e]));
+      return rest;
+    }
+    Value vec =
+        loadVector(ldsGLo, loIdx(r, d0), runAlign(ldsGLo, {p.gLoStride()}));
+    for (int64_t e = 0; e < kRun; ++e)
+      rest.push_back(restOf(hi[e], vector::ExtractOp::create(b, loc, vec, e)));
+    return rest;
+  }
+  /// G's run at (r, d0), both parts added: for exp2(G) alone, whose error
+  /// is relative to the factor itself.
+  SmallVector<Value> gamWholeRun(Value r, Value d0) {
+    SmallVector<Value> hi = gamRun(r, d0), lo = gamLoRun(r, d0, hi);
+    for (size_t e = 0; e < hi.size(); ++e)
+      hi[e] = fadd(hi[e], lo[e]);
+    return hi;
   }
   unsigned gAlign() { return runAlign(ldsG, {p.prepPadded(p.K)}); }
   unsigned aAlign() { return runAlign(ldsA, {p.prepPadded(p.C)}); }
@@ -2028,7 +2129,7 @@ private:
   Value tid, lane, wave, h, hq, n, bos, eos, slot;
   Value chunkStart, rows; // the chunk's first token and its rows (<= C)
   // LDS views (prep: G, A, row factors; scan: state block, V_new).
-  Value ldsG, ldsA, ldsT, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsSw, ldsVn;
+  Value ldsG, ldsGLo, ldsA, ldsT, ldsRowQ, ldsRowK, ldsRowB, ldsS, ldsSw, ldsVn;
   Value ldsK, ldsV;        // prep: the staged k rows, then v rows, in one area
   Value ldsQ; // prep: q's rows staged in A's bytes for the k loops (or null)
   bool qStaged = false;    // prep: A_qk's q fragments read ldsQ (qAct)
@@ -2129,6 +2230,69 @@ SmallVector<Value> ChunkEmitter::carveShared(int64_t floats, TypeRange types) {
   }
   dynOffset += 4 * floats;
   return views;
+}
+
+Value ChunkEmitter::biasedExponent(Value hi) {
+  Type i32 = b.getI32Type();
+  auto c = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  Value bits = arith::BitcastOp::create(b, loc, i32, hi);
+  return arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, bits, c(23)), c(255));
+}
+
+Value ChunkEmitter::powerOfTwo(Value n) {
+  Value c23 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(23));
+  return arith::BitcastOp::create(b, loc, f32,
+                                  arith::ShLIOp::create(b, loc, n, c23));
+}
+
+Value ChunkEmitter::storedRest(Value hi, Value rest) {
+  if (p.gLoBytes == 4)
+    return rest;
+  auto c = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  };
+  Value e = biasedExponent(hi);
+  Value inRange = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, e, c(32)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, e, c(254)));
+  // 2^(158 - E): biased 285 - E, in [31, 253] where in range; else 0.0.
+  Value scale = powerOfTwo(
+      select(inRange, arith::SubIOp::create(b, loc, c(285), e), c(0)));
+  Value units = math::RoundEvenOp::create(b, loc, fmul(rest, scale));
+  Value q = arith::FPToSIOp::create(b, loc, b.getI32Type(), units);
+  q = arith::MaxSIOp::create(b, loc, arith::MinSIOp::create(b, loc, q, c(127)),
+                             c(-127));
+  return arith::TruncIOp::create(b, loc, b.getI8Type(), q);
+}
+
+void ChunkEmitter::storeRests(ArrayRef<Value> rests, Value r0, Value d) {
+  if (p.gLoBytes == 4) {
+    for (size_t e = 0; e < rests.size(); ++e)
+      store(rests[e], ldsGLo, loIdx(add(r0, idx(e)), d));
+    return;
+  }
+  assert(rests.size() % 4 == 0 && "whole words of rows");
+  auto word = VectorType::get({4}, b.getI8Type());
+  for (size_t e = 0; e < rests.size(); e += 4)
+    vector::StoreOp::create(
+        b, loc, vector::FromElementsOp::create(b, loc, word, rests.slice(e, 4)),
+        ldsGLo, ValueRange{loIdx(add(r0, idx(e)), d)}, /*nontemporal=*/false,
+        llvm::MaybeAlign(4));
+}
+
+Value ChunkEmitter::restOf(Value hi, Value stored) {
+  if (p.gLoBytes == 4)
+    return stored;
+  Value c31 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(31));
+  Value c0 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  // 2^(E - 158): biased E - 31, 0.0 where E < 32 (stored 0 there).
+  Value n = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, biasedExponent(hi), c31), c0);
+  return fmul(arith::SIToFPOp::create(b, loc, f32, stored), powerOfTwo(n));
 }
 
 Value ChunkEmitter::loadActRun(Value src, Value rowStart, Value c0,
@@ -2368,14 +2532,24 @@ void ChunkEmitter::prepGateCumsum() {
   }
   barrier();
   // Down each column, a thread a column: its rows kCumsumRows at a time,
-  // loaded together, summed in registers in row order (the same sums as a
-  // row at a time) and stored together. A row at a time, each trip's LDS
-  // load waited on the last: a chain of C load latencies while half the
-  // workgroup's threads waited at the barrier.
+  // loaded together, summed in registers in row order and stored together.
+  // A row at a time, each trip's LDS load waited on the last: a chain of C
+  // load latencies while half the workgroup's threads waited at the
+  // barrier. The sum is kept in f64 and stored as its f32 rounding (ldsG)
+  // and the rest (ldsGLo): an f32 prefix sum loses the small steps after a
+  // large one (after a step of -1000 nats its ulp is 6e-5), and every
+  // consumer takes a difference G_i - G_j, whose error was then that ulp
+  // however small the difference (the states of a row of -0.01 steps after
+  // a masking -1000 were off by 1.8e-4 relative L2, outputs up to 1.8x of
+  // bf16 rounding; docs/chunk-path.md, fifty-sixth session). The rest of
+  // an infinite or NaN rounding is 0, so such a G behaves as before.
   const int64_t batch = std::gcd(kCumsumRows, p.C);
+  Type f64 = b.getF64Type();
+  Value inf = f(std::numeric_limits<float>::infinity());
   forThreads(idx(p.K), [&](Value d) {
     forReduceAll(
-        idx(0), idx(p.C), ValueRange{f(0)},
+        idx(0), idx(p.C),
+        ValueRange{arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0))},
         [&](Value r0, ValueRange acc) {
           SmallVector<Value> at, x;
           for (int64_t e = 0; e < batch; ++e) {
@@ -2383,10 +2557,19 @@ void ChunkEmitter::prepGateCumsum() {
             x.push_back(load(ldsG, at.back()));
           }
           Value sum = acc[0];
+          SmallVector<Value> rests;
           for (int64_t e = 0; e < batch; ++e) {
-            sum = fadd(sum, x[e]);
-            store(sum, ldsG, at[e]);
+            sum = fadd(sum, arith::ExtFOp::create(b, loc, f64, x[e]));
+            Value hi = arith::TruncFOp::create(b, loc, f32, sum);
+            Value rest = arith::TruncFOp::create(
+                b, loc, f32, fsub(sum, arith::ExtFOp::create(b, loc, f64, hi)));
+            Value finite =
+                arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                      math::AbsFOp::create(b, loc, hi), inf);
+            store(hi, ldsG, at[e]);
+            rests.push_back(storedRest(hi, select(finite, rest, f(0))));
           }
+          storeRests(rests, r0, d);
           return SmallVector<Value>{sum};
         },
         batch);
@@ -2694,7 +2877,7 @@ ChunkEmitter::IntraTiles ChunkEmitter::intraTiles(const TileBlock &blk,
         b, loc, atom, MmaOperand::A, lane, 2,
         [&](OpBuilder &, Location, Value r, Value c) -> SmallVector<Value> {
           Value row = add(row0, r), d = add(k0, c);
-          Value decay = exp2(fsub(gam(row, d), gam(anchor, d)));
+          Value decay = exp2(fall(row, anchor, d));
           return {fmul(kAct(row, d), decay), fmul(qAct(row, d), decay)};
         });
     rowsA.push_back({splitFragment(b, loc, atom, kq[0]),
@@ -2708,8 +2891,7 @@ ChunkEmitter::IntraTiles ChunkEmitter::intraTiles(const TileBlock &blk,
         buildFragment(b, loc, atom, MmaOperand::B, lane,
                       [&](OpBuilder &, Location, Value r, Value c) {
                         Value d = add(k0, r), col = add(col0, c);
-                        return fmul(kAct(col, d),
-                                    exp2(fsub(gam(anchor, d), gam(col, d))));
+                        return fmul(kAct(col, d), exp2(fall(anchor, col, d)));
                       })));
   }
   SmallVector<Value> next;
@@ -2750,10 +2932,10 @@ void ChunkEmitter::prepDiagonal() {
   }
   struct Row {
     Value i;
-    SmallVector<Value> k, q, g;
+    SmallVector<Value> k, q, g, gLo;
   };
   auto loadRow = [&](Value i) {
-    Row row{i, {}, {}, {}};
+    Row row{i, {}, {}, {}, {}};
     for (int64_t e = 0; e < per; ++e) {
       auto masked = [&](Value x) {
         return inRange[e] ? select(inRange[e], x, f(0)) : x;
@@ -2761,6 +2943,7 @@ void ChunkEmitter::prepDiagonal() {
       row.k.push_back(masked(qkElem(k, i, cols[e])));
       row.q.push_back(masked(qkElem(q, i, cols[e])));
       row.g.push_back(gam(i, cols[e]));
+      row.gLo.push_back(gamLo(i, cols[e], row.g.back()));
     }
     return row;
   };
@@ -2776,8 +2959,11 @@ void ChunkEmitter::prepDiagonal() {
       Value j = add(base, pick(t, sub(t, add(r, idx(1)))));
       Value skk = f(0), sqk = f(0);
       for (int64_t e = 0; e < per; ++e) {
-        Value x = fmul(qkElem(k, j, cols[e]),
-                       exp2(fsub(pick(lo.g[e], hi.g[e]), gam(j, cols[e]))));
+        Value gamJ = gam(j, cols[e]);
+        Value x =
+            fmul(qkElem(k, j, cols[e]),
+                 exp2(fallOf(pick(lo.g[e], hi.g[e]), pick(lo.gLo[e], hi.gLo[e]),
+                             gamJ, gamLo(j, cols[e], gamJ))));
         skk = fadd(skk, fmul(x, pick(lo.k[e], hi.k[e])));
         sqk = fadd(sqk, fmul(x, pick(lo.q[e], hi.q[e])));
       }
@@ -2925,7 +3111,7 @@ void ChunkEmitter::prepOperandWords() {
         std::array<SmallVector<Value>, 2> x;
         for (int64_t h = 0; h < 2; ++h) {
           Value row = add(m, idx(h));
-          SmallVector<Value> kr = kRowRun(row, d0), gr = gamRun(row, d0);
+          SmallVector<Value> kr = kRowRun(row, d0), gr = gamWholeRun(row, d0);
           Value kf = select(rowValid(row), load(ldsRowK, row), f(0));
           for (int64_t e = 0; e < kRun; ++e)
             x[h].push_back(fmul(fmul(kr[e], kf), exp2(gr[e])));
@@ -3015,12 +3201,15 @@ void ChunkEmitter::prepDecayedRows() {
       Value t = rowToken(r);
       SmallVector<Value> qr = qkRun(q, r, d0), kr = kRowRun(r, d0);
       SmallVector<Value> gl = gamRun(last, d0), gr = gamRun(r, d0);
+      SmallVector<Value> gll = gamLoRun(last, d0, gl),
+                         grl = gamLoRun(r, d0, gr);
       Value qf = load(ldsRowQ, r), kf = load(ldsRowK, r);
       SmallVector<Value> qg, kd, el;
       for (int64_t e = 0; e < kRun; ++e) {
-        qg.push_back(fmul(fmul(qr[e], qf), exp2(gr[e])));
-        kd.push_back(word(fmul(fmul(kr[e], kf), exp2(fsub(gl[e], gr[e])))));
-        el.push_back(exp2(gl[e]));
+        Value decay = exp2(fallOf(gl[e], gll[e], gr[e], grl[e]));
+        qg.push_back(fmul(fmul(qr[e], qf), exp2(fadd(gr[e], grl[e]))));
+        kd.push_back(word(fmul(fmul(kr[e], kf), decay)));
+        el.push_back(exp2(fadd(gl[e], gll[e])));
       }
       // d0 is even (a run of kRun): pairs (d0 + e, d0 + e + 1) stay whole.
       for (int64_t e = 0; e < kRun; e += 2) {
@@ -3088,6 +3277,8 @@ void ChunkEmitter::emitPrep(gpu::GPUFuncOp func) {
     rows = arith::MinUIOp::create(b, loc, idx(p.C), sub(eos, chunkStart));
     beginLds();
     ldsG = carve(p.C * p.prepPadded(p.K));
+    ldsGLo = p.gLoBytes == 4 ? carve(p.gLoFloats())
+                             : carveShared(p.gLoFloats(), {b.getI8Type()})[0];
     if (p.stageActs) {
       // A's bytes hold q's staged rows until A_kk is stored (prepIntraChunk).
       SmallVector<Value> a =
@@ -4872,9 +5063,15 @@ mlir::kda::buildChunkStageKernel(OpBuilder &builder, gpu::GPUModuleOp module,
   // 1.43 ms at 4 (64 registers, spilling 132 bytes) and 1.71 ms at the 2 an
   // SM of the 121-123 registers ptxas picks on its own; whole path 2.75 /
   // 2.70 / 3.00 ms. 3: no spills for 2% of time.
-  if (op.getStage() == ChunkStage::Prep)
+  // Asked no higher than the LDS allows: since G is held in two parts
+  // (2026-12-07) sm_90's prep at 64-row chunks takes 108 KiB, two
+  // workgroups an SM, whose registers need no cap of 80.
+  if (op.getStage() == ChunkStage::Prep) {
+    int64_t byLds = int64_t(target.ldsBytes) / (4 * p.prepLdsFloats());
     func->setAttr(kWorkgroupsPerCuAttrName,
-                  builder.getI32IntegerAttr(kPrepWorkgroupsPerSM));
+                  builder.getI32IntegerAttr(int32_t(
+                      std::clamp<int64_t>(byLds, 1, kPrepWorkgroupsPerSM))));
+  }
   // The 16-column scan keeps two workgroups an SM (128 registers): with
   // the update's decays loaded at the chunk's start (updateDecays) ptxas
   // took 167 on its own, one an SM. Measured on the H200 (2026-12-01, H 8,

@@ -92,11 +92,12 @@
 // GFX942: memref.store %{{.*}} : memref<?xf32>
 // CHECK-LABEL: gpu.func @kda_runs_scan(
 
-// K = V = 128, chunk 64: staged where the LDS allows (sm_90: 75520 bytes,
-// three workgroups an SM), not on gfx942.
+// K = V = 128, chunk 64: staged where the LDS allows (sm_90: 110336 bytes,
+// two workgroups an SM, G's rest an f32), not on gfx942 (64768 bytes, its
+// rest an i8).
 // CHECK-LABEL: gpu.func @kda_big_prep(
-// SM90-SAME: kda.dynamic_lds_bytes = 75520
-// GFX942-SAME: kda.dynamic_lds_bytes = 56064
+// SM90-SAME: kda.dynamic_lds_bytes = 110336
+// GFX942-SAME: kda.dynamic_lds_bytes = 64768
 // SM90: vector.store %{{.*}} : memref<{{[0-9]+}}xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // GFX942-NOT: xbf16, #gpu.address_space<workgroup>>
 // CHECK-LABEL: gpu.func @kda_big_scan(

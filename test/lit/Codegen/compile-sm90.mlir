@@ -12,12 +12,13 @@
 // and 8 in the 64-column scan, before the staging waves addressed a
 // field's pieces from one base, 24 and 16 before LDS took 32-bit pointers,
 // TargetPipelines.cpp; the 16-column scan, split along K, none; and the
-// prep's 12 bytes at its 80 registers since its diagonal blocks go by atoms
-// where a chunk's gates allow, measured faster: Chunk/chunk-sm90.mlir).
+// prep none at two workgroups an SM since G's rest takes its LDS
+// (2026-12-07; 12 bytes at the 80 registers of three before:
+// Chunk/chunk-sm90.mlir).
 // RUN: rm -rf %t && kda-compile %examples/kimi-linear-48b.mlir --targets=sm_90 -o %t -q
 // RUN: FileCheck %s --check-prefix=PTX --input-file=%t/sm_90/kda_kernels.ptx
 // RUN: llvm-readelf -h %t/sm_90/kda_kernels.cubin | FileCheck %s --check-prefix=ELF
-// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_kimi_linear_chunk_prep=12,16 kda_kimi_linear_chunk_scan=0,0 kda_kimi_linear_chunk_scan_v64=0,0 kda_kimi_linear_chunk_segments_v64=0,0 | FileCheck %s --check-prefix=FIG
+// RUN: %python %lit_lib/check_figures.py %t/manifest.json sm_90 232448 kda_kimi_linear_chunk_prep=0,0 kda_kimi_linear_chunk_scan=0,0 kda_kimi_linear_chunk_scan_v64=0,0 kda_kimi_linear_chunk_segments_v64=0,0 | FileCheck %s --check-prefix=FIG
 // A ptxas first on PATH that is not in a CUDA toolkit (a wrapper script, as
 // /usr/local/bin/ptxas is on some machines) must not decide where libdevice
 // and ptxas come from: the toolkit is found by its libdevice.

@@ -17,7 +17,7 @@
 // GFX942-NEXT: accepted: scan_stages 2: 56320 bytes of dynamic LDS, scan_rows: depth 2, 2 slots of 20480 bytes at dynamic LDS byte 15360, staged copies, verified for gfx942
 // GFX942-NEXT: rejected: scan_stages 3: 'kda.chunk' op scan pipeline rejected on gfx942: R6: the kernel needs 69632 bytes of LDS (@candidate_scan_rows 3 x 20480 in the dynamic shared memory, gpu.dynamic_shared_memory of 69632 bytes) but gfx942 has 65536 (pipeline 'scan_rows' at depth 3)
 // GFX942-NEXT: rejected: scan_stages 4: {{.*}} R6: the kernel needs 90112 bytes {{.*}} (pipeline 'scan_rows' at depth 4)
-// GFX942-NEXT: prefill256 chunk prep on gfx942: refused (kda-compile refuses the layer there): {{.*}} the prep kernel needs 88832 bytes of LDS, more than gfx942's 65536 (chunk_size = 64, head_k = 256); it fits at chunk_size = 32
+// GFX942-NEXT: prefill256 chunk prep on gfx942: refused (kda-compile refuses the layer there): {{.*}} the prep kernel needs 106240 bytes of LDS, more than gfx942's 65536 (chunk_size = 64, head_k = 256); it fits at chunk_size = 32
 // GFX942-NEXT: prefill256 chunk scan on gfx942, block_v 16: 1 depths accepted, 3 rejected
 // GFX942-NEXT: accepted: scan_stages 1 (default): 46080 bytes of dynamic LDS, rows staged in the chunk loop
 // GFX942-NEXT: rejected: scan_stages 2: {{.*}} R6: the kernel needs 159744 bytes {{.*}} but gfx942 has 65536 (pipeline 'scan_rows' at depth 2)
