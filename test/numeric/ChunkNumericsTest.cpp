@@ -26,6 +26,7 @@
 #include <climits>
 #include <cstdlib>
 #include <gtest/gtest.h>
+#include <limits>
 
 #include <algorithm>
 #include <map>
@@ -127,8 +128,12 @@ BatchShape chunkShape(const std::string &batch) {
   if (batch == "saturation") { // gate and beta inputs at their boundaries
     BatchShape s{{40, 7, 1}, {1, 2, 3}, {1, 0, 1}};
     // A_log = 89: exp(A_log) overflows f32 (inf x 0 at a raw gate of 0,
-    // g = -inf at softplus(1000)); EmuNumericsTest's saturation batch.
-    s.gateValues = {19.9, 20, 20.1, 25, 50, 100, -1000, 1000, 0.5, -20, 0};
+    // g = -inf at softplus(1000)); EmuNumericsTest's saturation batch, and
+    // -inf (the gate 'none': a log decay of -inf, floored at kGateFloor,
+    // where the chunk path's falls were -inf - -inf = NaN).
+    s.gateValues = {19.9, 20,  20.1,  25,
+                    50,   100, -1000, 1000,
+                    0.5,  -20, 0,     -std::numeric_limits<double>::infinity()};
     s.aLogValues = {-4, 89, 0};
     s.betaValues = {-1000, -20, 0, 20, 1000, 0.3};
     return s;
@@ -262,6 +267,10 @@ std::vector<ChunkCase> chunkCases() {
                            "chunk_none_c16", "chunk_heads128"})
     for (const char *target : {"emu", "emu32"})
       cases.push_back({spec, target, "forget"});
+  // The i8 rest at the gate's floor and at saturated inputs (A_log 89:
+  // G far past any forget event's).
+  for (const char *batch : {"extreme", "saturation"})
+    cases.push_back({"chunk_heads128", "emu", batch});
   cases.push_back({"chunk_split", "emu950", "forget", nullptr, "_scan"});
   // gfx950's atoms (16x16x32 where the chunk allows).
   for (const char *spec : {"chunk_k3", "chunk_linear_gva"})

@@ -30,7 +30,8 @@ struct BatchShape {
   /// A_log per value head, cycled (only where the gate uses A_log).
   std::vector<double> aLogValues;
   /// Forget events: each (token, channel) takes the gate's largest step
-  /// (a masking -1000 for softplus and 'none', lb for lower_bound) at
+  /// (raw -1000 for 'none' and +1000 for softplus, both floored at -256
+  /// nats by the kernels, kGateFloor; lb for lower_bound) at
   /// scattered places, about one in nine, and small steps (about -1e-2 to
   /// -3e-4) everywhere else, with dt_bias zero. After a large step the
   /// chunk-local cumsum is large and the small steps' falls must keep

@@ -897,7 +897,7 @@ LogicalResult makePlan(ChunkStageOp op, const TargetInfo &target,
 /// without), gfx950 2 (2), gfx942 none (one without). G's rest is an f32
 /// wherever the prep fits with it, else an i8 where that fits: gfx942 and
 /// emu at 64-row chunks of head_k 128 (89856 bytes past their 64 KiB;
-/// 64512 with the i8). Where both fit, the f32 costs a workgroup a unit
+/// 64768 with the i8). Where both fit, the f32 costs a workgroup a unit
 /// at head_k 128 (sm_90 3 -> 2, 110336 bytes; gfx950 2 -> 1, 107264) and
 /// the i8 its decode in the A_kk / A_qk loop: on gfx950 (81920 bytes, two
 /// workgroups by LDS) that took the prep from 126 to 170 VGPRs, two waves
@@ -1889,14 +1889,6 @@ private:
     for (int64_t e = 0; e < kRun; ++e)
       rest.push_back(restOf(hi[e], vector::ExtractOp::create(b, loc, vec, e)));
     return rest;
-  }
-  /// G's run at (r, d0), both parts added: for exp2(G) alone, whose error
-  /// is relative to the factor itself.
-  SmallVector<Value> gamWholeRun(Value r, Value d0) {
-    SmallVector<Value> hi = gamRun(r, d0), lo = gamLoRun(r, d0, hi);
-    for (size_t e = 0; e < hi.size(); ++e)
-      hi[e] = fadd(hi[e], lo[e]);
-    return hi;
   }
   unsigned gAlign() { return runAlign(ldsG, {p.prepPadded(p.K)}); }
   unsigned aAlign() { return runAlign(ldsA, {p.prepPadded(p.C)}); }
@@ -3111,7 +3103,7 @@ void ChunkEmitter::prepOperandWords() {
         std::array<SmallVector<Value>, 2> x;
         for (int64_t h = 0; h < 2; ++h) {
           Value row = add(m, idx(h));
-          SmallVector<Value> kr = kRowRun(row, d0), gr = gamWholeRun(row, d0);
+          SmallVector<Value> kr = kRowRun(row, d0), gr = gamRun(row, d0);
           Value kf = select(rowValid(row), load(ldsRowK, row), f(0));
           for (int64_t e = 0; e < kRun; ++e)
             x[h].push_back(fmul(fmul(kr[e], kf), exp2(gr[e])));
@@ -3207,9 +3199,9 @@ void ChunkEmitter::prepDecayedRows() {
       SmallVector<Value> qg, kd, el;
       for (int64_t e = 0; e < kRun; ++e) {
         Value decay = exp2(fallOf(gl[e], gll[e], gr[e], grl[e]));
-        qg.push_back(fmul(fmul(qr[e], qf), exp2(fadd(gr[e], grl[e]))));
+        qg.push_back(fmul(fmul(qr[e], qf), exp2(gr[e])));
         kd.push_back(word(fmul(fmul(kr[e], kf), decay)));
-        el.push_back(exp2(fadd(gl[e], gll[e])));
+        el.push_back(exp2(gl[e]));
       }
       // d0 is even (a run of kRun): pairs (d0 + e, d0 + e + 1) stay whole.
       for (int64_t e = 0; e < kRun; e += 2) {

@@ -51,7 +51,8 @@ Value mlir::kda::emitGate(OpBuilder &b, Location loc, LayerAttr layer,
                           Value raw, Value expALog) {
   switch (layer.getGate()) {
   case GateKind::None:
-    return raw;
+    return arith::MaximumFOp::create(b, loc, raw,
+                                     constF32(b, loc, -kGateFloor));
   case GateKind::Softplus: {
     Value twenty = constF32(b, loc, 20.0);
     Value x20 = arith::MinimumFOp::create(b, loc, raw, twenty);

@@ -29,14 +29,16 @@ Value emitExpALog(OpBuilder &b, Location loc, Value aLog);
 
 /// The lowest log decay a gate step yields, in nats. Every exp of a decay
 /// sum that holds such a step is 0 in f32 (e^-104 is below its smallest
-/// subnormal), so the floor changes no result; it keeps the softplus gate's
-/// g finite when exp(A_log) x softplus overflows, where -inf would make the
-/// chunk path's cumulative differences (-inf) - (-inf) = NaN.
+/// subnormal; the other steps are <= 0, KDA-MATH.md section 1), so the
+/// floor changes no result; it keeps g finite when the softplus gate's
+/// exp(A_log) x softplus overflows or the gate 'none' is given -inf (or
+/// -3e38 and more: an f64 cumsum then overflows f32), where the chunk
+/// path's cumulative differences would be (-inf) - (-inf) = NaN.
 constexpr double kGateFloor = 256.0;
 
 /// The per-channel log decay g = gate(raw) of `layer` (<= 0, >= -kGateFloor
-/// for softplus), where `raw` already has dt_bias added and `expALog` is
-/// emitExpALog's (null when the layer has no A_log). softplus clamps exp's
+/// for softplus and none), where `raw` already has dt_bias added and `expALog`
+/// is emitExpALog's (null when the layer has no A_log). softplus clamps exp's
 /// input so its unused branch never makes inf.
 Value emitGate(OpBuilder &b, Location loc, LayerAttr layer, Value raw,
                Value expALog);
