@@ -1002,6 +1002,9 @@ private:
   Value f(double v) {
     return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
   }
+  Value i32(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+  }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
@@ -2225,39 +2228,31 @@ SmallVector<Value> ChunkEmitter::carveShared(int64_t floats, TypeRange types) {
 }
 
 Value ChunkEmitter::biasedExponent(Value hi) {
-  Type i32 = b.getI32Type();
-  auto c = [&](int64_t v) {
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
-  };
-  Value bits = arith::BitcastOp::create(b, loc, i32, hi);
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), hi);
   return arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, bits, c(23)), c(255));
+      b, loc, arith::ShRUIOp::create(b, loc, bits, i32(23)), i32(255));
 }
 
 Value ChunkEmitter::powerOfTwo(Value n) {
-  Value c23 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(23));
   return arith::BitcastOp::create(b, loc, f32,
-                                  arith::ShLIOp::create(b, loc, n, c23));
+                                  arith::ShLIOp::create(b, loc, n, i32(23)));
 }
 
 Value ChunkEmitter::storedRest(Value hi, Value rest) {
   if (p.gLoBytes == 4)
     return rest;
-  auto c = [&](int64_t v) {
-    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
-  };
   Value e = biasedExponent(hi);
   Value inRange = arith::AndIOp::create(
       b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, e, c(32)),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, e, c(254)));
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, e, i32(32)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, e, i32(254)));
   // 2^(158 - E): biased 285 - E, in [31, 253] where in range; else 0.0.
   Value scale = powerOfTwo(
-      select(inRange, arith::SubIOp::create(b, loc, c(285), e), c(0)));
+      select(inRange, arith::SubIOp::create(b, loc, i32(285), e), i32(0)));
   Value units = math::RoundEvenOp::create(b, loc, fmul(rest, scale));
   Value q = arith::FPToSIOp::create(b, loc, b.getI32Type(), units);
-  q = arith::MaxSIOp::create(b, loc, arith::MinSIOp::create(b, loc, q, c(127)),
-                             c(-127));
+  q = arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, q, i32(127)), i32(-127));
   return arith::TruncIOp::create(b, loc, b.getI8Type(), q);
 }
 
@@ -2279,11 +2274,10 @@ void ChunkEmitter::storeRests(ArrayRef<Value> rests, Value r0, Value d) {
 Value ChunkEmitter::restOf(Value hi, Value stored) {
   if (p.gLoBytes == 4)
     return stored;
-  Value c31 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(31));
-  Value c0 = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
   // 2^(E - 158): biased E - 31, 0.0 where E < 32 (stored 0 there).
   Value n = arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, biasedExponent(hi), c31), c0);
+      b, loc, arith::SubIOp::create(b, loc, biasedExponent(hi), i32(31)),
+      i32(0));
   return fmul(arith::SIToFPOp::create(b, loc, f32, stored), powerOfTwo(n));
 }
 
