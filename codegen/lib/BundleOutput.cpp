@@ -1,91 +1,16 @@
 //===- BundleOutput.cpp - writing a bundle where a user named it ----------===//
 #include "kda/Codegen/BundleOutput.h"
 #include "kda/Codegen/ConfigTable.h"
+#include "kda/Codegen/InterruptCleanup.h"
 #include "kda/Target/TargetInfo.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Signals.h"
-
-#include <atomic>
-#include <cerrno>
-#include <climits>
-#include <csignal>
-#include <cstring>
-#include <mutex>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace mlir::kda;
 namespace fs = llvm::sys::fs;
 using llvm::StringRef;
-
-//===----------------------------------------------------------------------===//
-// Folders removed on interrupt
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// The registered folders, in storage a signal handler may read: fixed
-/// buffers, each published by its flag once its path is written.
-struct InterruptFolder {
-  std::atomic<bool> used{false};
-  char path[PATH_MAX];
-};
-InterruptFolder interruptFolders[8];
-std::mutex interruptMutex; // registration only; never taken in the handler
-} // namespace
-
-/// LLVM's handler calls this for an interrupt signal (once; its handlers are
-/// then uninstalled). Only async-signal-safe calls: each folder goes by
-/// `rm -rf` in a child (fork, execv, waitpid), then the process ends as the
-/// signal would have ended it.
-static void removeFoldersOnInterrupt() {
-  for (InterruptFolder &f : interruptFolders) {
-    if (!f.used.load())
-      continue;
-    // _Fork, not fork: fork takes the allocator's locks first and may hang
-    // where the signal interrupted a thread holding one (glibc 2.34).
-    const pid_t child = _Fork();
-    if (child == 0) {
-      char rm[] = "rm", rf[] = "-rf", dashes[] = "--";
-      char *argv[] = {rm, rf, dashes, f.path, nullptr};
-      execv("/bin/rm", argv);
-      _exit(127);
-    }
-    if (child > 0)
-      while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
-      }
-  }
-  signal(SIGINT, SIG_DFL);
-  raise(SIGINT);
-  _exit(128 + SIGINT);
-}
-
-void mlir::kda::removeOnInterrupt(StringRef dir) {
-  std::lock_guard<std::mutex> lock(interruptMutex);
-  static bool installed = false;
-  if (!installed) {
-    llvm::sys::SetInterruptFunction(removeFoldersOnInterrupt);
-    installed = true;
-  }
-  if (dir.empty() || dir.size() >= PATH_MAX)
-    return;
-  for (InterruptFolder &f : interruptFolders)
-    if (!f.used.load()) {
-      std::memcpy(f.path, dir.data(), dir.size());
-      f.path[dir.size()] = '\0';
-      f.used.store(true);
-      return;
-    }
-}
-
-void mlir::kda::keepOnInterrupt(StringRef dir) {
-  std::lock_guard<std::mutex> lock(interruptMutex);
-  for (InterruptFolder &f : interruptFolders)
-    if (f.used.load() && dir == StringRef(f.path))
-      f.used.store(false);
-}
 
 static std::string notABundle(StringRef what) {
   return (what + ", which is not part of a bundle: only a bundle folder a "
@@ -233,25 +158,33 @@ std::string StagedBundle::begin(StringRef given) {
     if (std::error_code ec = fs::create_directory(*it))
       return "cannot create " + *it + ": " + ec.message();
   // A fresh name beside the output: nothing of the user's is reused.
-  if (std::error_code ec = fs::createUniqueDirectory(dir + ".partial", staging))
+  if (std::error_code ec =
+          createFolderRemovedOnInterrupt(dir + ".partial", staging))
     return "cannot create a folder beside it: " + ec.message();
-  removeOnInterrupt(staging);
   return "";
 }
 
 std::string StagedBundle::commit() {
   // The earlier bundle is moved into a fresh folder of our own (no name
   // another process could take between choosing and using it), and removed
-  // only once the new one is in place.
+  // only once the new one is in place. An interrupt until then puts it back
+  // (InterruptCleanup.h): registered before each move it undoes.
   llvm::SmallString<128> aside, old;
   const bool exists = fs::exists(dir);
+  auto dropAside = [&] {
+    forgetRestore(old);
+    fs::remove_directories(aside);
+    keepOnInterrupt(aside);
+  };
   if (exists) {
-    if (std::error_code ec = fs::createUniqueDirectory(dir + ".old", aside))
+    if (std::error_code ec =
+            createFolderRemovedOnInterrupt(dir + ".old", aside))
       return "cannot move the earlier bundle aside: " + ec.message();
     old = aside;
     llvm::sys::path::append(old, "bundle");
+    restoreOnInterrupt(old, dir);
     if (std::error_code ec = fs::rename(dir, old)) {
-      fs::remove(aside);
+      dropAside();
       return "cannot move the earlier bundle " + dir +
              " aside: " + ec.message();
     }
@@ -259,14 +192,14 @@ std::string StagedBundle::commit() {
   if (std::error_code ec = fs::rename(staging, dir)) {
     if (exists) {
       (void)fs::rename(old, dir);
-      fs::remove(aside);
+      dropAside();
     }
     return "cannot move the bundle into " + dir + ": " + ec.message();
   }
   committed = true;
   keepOnInterrupt(staging); // the name is gone: moved into place
   if (exists)
-    fs::remove_directories(aside);
+    dropAside();
   return "";
 }
 

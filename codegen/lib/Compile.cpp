@@ -103,10 +103,8 @@ Toolchain Toolchain::fromEnvironment() {
   }
   t.ptxas = ptxas;
   SmallString<128> scratch;
-  if (!fs::createUniqueDirectory("kda-compile", scratch)) {
+  if (!createFolderRemovedOnInterrupt("kda-compile", scratch))
     t.scratchDir = scratch.str().str();
-    removeOnInterrupt(t.scratchDir);
-  }
   return t;
 }
 

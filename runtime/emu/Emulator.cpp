@@ -61,8 +61,18 @@ struct ShadowWord {
   int32_t atomicWriters = 0;
   int32_t inFlight = 0; // async copies not yet landed
   int64_t inFlightTag = 0;
+  /// The word's bytes (bit b: byte b) that a store, atomic or landed copy
+  /// of this workgroup wrote: a read of any other byte reads what an
+  /// earlier kernel left there on a GPU (possibly a NaN's bits).
+  uint8_t written = 0;
   std::vector<ReadRecord> readers;
 };
+
+/// Bits of the bytes of [lo, hi) inside word `w` (bit b: byte 4w + b).
+uint8_t bytesOfWord(int64_t w, int64_t lo, int64_t hi) {
+  const int64_t a = std::max(lo, 4 * w), b = std::min(hi, 4 * w + 4);
+  return b <= a ? 0 : uint8_t(((1u << (b - a)) - 1) << (a - 4 * w));
+}
 
 /// Bytes an async copy atom moves, read from the source at issue and
 /// written to LDS when the copy lands (cp.async at its group's wait,
@@ -110,6 +120,10 @@ struct Workgroup {
   bool poisoned = false; // after an error: run to completion, no exchange
   std::vector<ShadowWord> shadow;
   std::string race; // the first LDS race of the workgroup
+  /// The first access to LDS bytes nothing in the workgroup wrote: reported
+  /// after the block when it had no race (a read ahead of another thread's
+  /// write is first of all that race, which the write then reports).
+  std::string unwritten;
   /// global_load_lds: the LDS base each wave's n-th instruction uses (the
   /// hardware takes it from M0, one per wave): (wave << 32 | n) -> base.
   std::unordered_map<uint64_t, int64_t> waveBases;
@@ -120,6 +134,17 @@ std::string blockName(const Workgroup &wg) {
   return "block (" + std::to_string(wg.block[0]) + ", " +
          std::to_string(wg.block[1]) + ", " + std::to_string(wg.block[2]) +
          ")";
+}
+
+void reportUnwritten(Thread *t, int64_t byte, const std::string &what) {
+  Workgroup &wg = *t->wg;
+  if (wg.unwritten.empty())
+    wg.unwritten = "LDS bytes never written, in " + blockName(wg) +
+                   ": thread " + std::to_string(t->linear) + " " + what +
+                   " byte " + std::to_string(byte) +
+                   ", which nothing in the workgroup wrote before (on a GPU "
+                   "it holds what an earlier kernel left: any bits, NaN's "
+                   "included)";
 }
 
 void reportRace(Thread *t, const std::string &what) {
@@ -178,6 +203,10 @@ void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
                                " to byte " + std::to_string(w * 4) +
                                " races another thread's atomic (no barrier "
                                "between)");
+    // An atomic reads the word first.
+    if (uint8_t unwritten = atomic ? bytesOfWord(w, lo, hi) & ~s.written : 0)
+      reportUnwritten(t, w * 4 + __builtin_ctz(unwritten),
+                      std::string(kind) + " updates");
     if (s.inFlight > 0)
       return reportRace(t, std::string(kind) + iterationText(tag) +
                                " into bytes " + bytesText(lo, hi) +
@@ -222,6 +251,7 @@ void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
       s.writeTag = tag;
       s.writeBuffer = buffer;
       s.writeAtomic = atomic;
+      s.written |= bytesOfWord(w, lo, hi);
       s.readers.clear();
     }
   }
@@ -403,6 +433,7 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
         wg.block[0] = bx, wg.block[1] = by, wg.block[2] = bz;
         wg.shadow.clear();
         wg.race.clear();
+        wg.unwritten.clear();
         wg.waveBases.clear();
         // Matrix-atom tiles are cached per wave by the lanes' sync count;
         // a block's counts restart at 0, so the previous block's cache
@@ -469,6 +500,8 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
               }
         if (!wg.race.empty())
           return wg.race;
+        if (!wg.unwritten.empty())
+          return wg.unwritten;
       }
   return "";
 }
@@ -605,9 +638,14 @@ static void shadowRead(kda::emu::Thread *t, int64_t lo, int64_t hi,
                       : std::string("another thread")) +
                  (s.writeAtomic ? " wrote by an atomic" : " wrote") +
                  " with no barrier between");
-    if (buffer)
+    if (buffer) {
       if (std::string wrong = wrongTile(s, w, tag, buffer); !wrong.empty())
         return kda::emu::reportRace(t, wrong);
+    } else if (uint8_t unwritten =
+                   kda::emu::bytesOfWord(w, lo, hi) & ~s.written) {
+      // A ring's read names a never-written slot in wrongTile.
+      kda::emu::reportUnwritten(t, w * 4 + __builtin_ctz(unwritten), "reads");
+    }
     // Keep only reads that can still race.
     auto &rs = s.readers;
     rs.erase(std::remove_if(rs.begin(), rs.end(),

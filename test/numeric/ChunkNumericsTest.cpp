@@ -143,6 +143,12 @@ BatchShape chunkShape(const std::string &batch) {
     s.forgetEvents = true;
     return s;
   }
+  if (batch == "forget_bursts") { // bursts of them, then small steps
+    BatchShape s{{130, 64, 1}, {1, 2, 3}, {1, 0, 1}};
+    s.forgetEvents = true;
+    s.forgetBursts = true;
+    return s;
+  }
   if (batch == "carry") {
     // Slow gates (A_log -7 and -5) and small betas: a segment's map of the
     // state stays near the identity, so the split scan's join carries
@@ -272,6 +278,11 @@ std::vector<ChunkCase> chunkCases() {
   for (const char *batch : {"extreme", "saturation"})
     cases.push_back({"chunk_heads128", "emu", batch});
   cases.push_back({"chunk_split", "emu950", "forget", nullptr, "_scan"});
+  // Bursts: every channel's cumsum in its own binade for most of a chunk,
+  // so each rest must be read at its own channel's scale (the i8 on emu).
+  for (const char *target : {"emu", "emu32"})
+    cases.push_back({"chunk_heads128", target, "forget_bursts"});
+  cases.push_back({"chunk_none_c16", "emu", "forget_bursts"});
   // gfx950's atoms (16x16x32 where the chunk allows).
   for (const char *spec : {"chunk_k3", "chunk_linear_gva"})
     cases.push_back({spec, "emu950", "short"});

@@ -31,11 +31,21 @@ static void applyEdges(const ref::Layer &l, const BatchShape &shape,
                          : l.gate == ref::Gate::Softplus ? 1000.0
                                                          : 50.0;
     const double small = none ? -0.01 : -8.0;
+    // Each token's position in its sequence (bursts).
+    std::vector<size_t> position;
+    for (int len : shape.lengths)
+      for (int p = 0; p < len; ++p)
+        position.push_back(size_t(p));
+    position.resize(size_t(b.T), 0);
     for (size_t t = 0; t < size_t(b.T); ++t)
       for (size_t i = 0; i < gRow; ++i) {
         uint32_t h = uint32_t(t) * 2654435761u ^ uint32_t(i) * 2246822519u;
         h ^= h >> 15;
-        b.g[t * gRow + i] = h % 9 == 0 ? large : small;
+        uint32_t c = uint32_t(i % size_t(l.K)) * 2246822519u;
+        c ^= c >> 13;
+        const bool isLarge =
+            shape.forgetBursts ? position[t] % 64 < c % 9 : h % 9 == 0;
+        b.g[t * gRow + i] = isLarge ? large : small;
       }
     std::fill(b.dtBias.begin(), b.dtBias.end(), 0.0);
   }

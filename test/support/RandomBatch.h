@@ -37,6 +37,12 @@ struct BatchShape {
   /// chunk-local cumsum is large and the small steps' falls must keep
   /// their own precision (prepGateCumsum).
   bool forgetEvents = false;
+  /// With forgetEvents: the large steps come in bursts instead, each
+  /// channel's first d positions of every 64 of its sequence (d = 0..8 by
+  /// channel), small steps after them. A chunk's cumsum then sits in a
+  /// different binade in neighbouring channels (up to -2048 nats) for
+  /// the rest of the chunk: the rest's scale is each channel's own.
+  bool forgetBursts = false;
   /// Raw beta inputs cycled over (token, value head); beta 'given' reads
   /// them as beta itself.
   std::vector<double> betaValues;

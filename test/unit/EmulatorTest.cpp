@@ -445,6 +445,58 @@ TEST(EmulatorRaceDetector, BlocksDoNotShareShadowState) {
   EXPECT_EQ(run(oneWriterPerBlock, c), "");
 }
 
+// Reads of bytes nothing in the workgroup wrote: a GPU returns what an
+// earlier kernel left there (any bits, a NaN's included), which a later
+// multiply by zero does not mask. Reported once the block ends without a
+// race. Thread 0 writes bytes [0, 2) only, then
+// after a barrier every thread reads a 2-byte half of word 0 (`Half`).
+template <int Half> void readHalfOfWordZero(void *ctx, void **) {
+  if (lin(ctx) == 0)
+    kda_emu_lds_store(ctx, 0, 2, 0, kWholeLds);
+  kda_emu_barrier(ctx);
+  kda_emu_lds_load(ctx, 2 * Half, 2, 0, kWholeLds);
+}
+// Thread t reads word t + 1, then stores word t: thread 0 reads word 1
+// before thread 1 writes it.
+void readNeighbourThenStore(void *ctx, void **) {
+  const int32_t me = lin(ctx);
+  kda_emu_lds_load(ctx, 4 * ((me + 1) % 64), 4, 0, kWholeLds);
+  kda_emu_lds_store(ctx, 4 * me, 4, 0, kWholeLds);
+}
+// A read of a never-written word.
+void readNeverWritten(void *ctx, void **) {
+  kda_emu_lds_load(ctx, 64 + 4 * lin(ctx), 4, 0, kWholeLds);
+}
+// An atomic update (read-modify-write) of a never-written word, and one of
+// a word thread 0 wrote before a barrier.
+template <bool Written> void atomicOnWordZero(void *ctx, void **) {
+  if (Written && lin(ctx) == 0)
+    kda_emu_lds_store(ctx, 0, 4, 0, kWholeLds);
+  kda_emu_barrier(ctx);
+  kda_emu_lds_atomic(ctx, 0, 4, 0, kWholeLds);
+}
+
+/// The report of an access to bytes nothing wrote.
+std::string neverWritten(const std::string &access, int byte) {
+  return "LDS bytes never written, in block (0, 0, 0): thread 0 " + access +
+         " byte " + std::to_string(byte) +
+         ", which nothing in the workgroup wrote before (on a GPU it holds "
+         "what an earlier kernel left: any bits, NaN's included)";
+}
+
+TEST(EmulatorRaceDetector, ReadsOfBytesNothingWrote) {
+  EXPECT_EQ(run(readHalfOfWordZero<0>, block(64)), "");
+  EXPECT_EQ(run(readHalfOfWordZero<1>, block(64)), neverWritten("reads", 2));
+  EXPECT_EQ(run(readNeverWritten, block(64)), neverWritten("reads", 64));
+  EXPECT_EQ(run(atomicOnWordZero<true>, block(64)), "");
+  EXPECT_EQ(run(atomicOnWordZero<false>, block(64)),
+            neverWritten("the atomic updates", 0));
+  // A read ahead of another thread's write is reported as that race.
+  EXPECT_EQ(run(readNeighbourThenStore, block(64)),
+            "LDS race in block (0, 0, 0): thread 1 the store overwrites byte 4 "
+            "that thread 0 read with no barrier between");
+}
+
 TEST(EmulatorRaceDetector, OffWhenRaceCheckIsOff) {
   LaunchConfig c = block(64);
   c.raceCheck = false;

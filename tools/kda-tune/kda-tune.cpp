@@ -929,12 +929,13 @@ int main(int argc, char **argv) {
   }
   if (staticChoice) {
     SmallString<128> dir;
-    if (llvm::sys::fs::createUniqueDirectory("kda-tune", dir)) {
+    if (createFolderRemovedOnInterrupt("kda-tune", dir)) {
       llvm::errs() << "kda-tune: cannot create a scratch folder\n";
       return 1;
     }
     LogicalResult compiled = compileStaticFigures(*spec, all, *target, dir);
     llvm::sys::fs::remove_directories(dir);
+    keepOnInterrupt(dir);
     if (failed(compiled))
       return 1;
   }

@@ -1881,16 +1881,11 @@ private:
   }
   /// The rest's run at (r, d0), given the rounding's run `hi`.
   SmallVector<Value> gamLoRun(Value r, Value d0, ArrayRef<Value> hi) {
-    SmallVector<Value> rest;
-    if (p.gLoBytes != 4) { // down a column: one byte a column
-      for (int64_t e = 0; e < kRun; ++e)
-        rest.push_back(gamLo(r, add(d0, idx(e)), hi[e]));
-      return rest;
-    }
-    Value vec =
-        loadVector(ldsGLo, loIdx(r, d0), runAlign(ldsGLo, {p.gLoStride()}));
+    if (p.gLoBytes == 4) // along a row, as G; restOf is then the identity
+      return loadRun(ldsGLo, loIdx(r, d0), runAlign(ldsGLo, {p.gLoStride()}));
+    SmallVector<Value> rest; // down a column: one byte a column
     for (int64_t e = 0; e < kRun; ++e)
-      rest.push_back(restOf(hi[e], vector::ExtractOp::create(b, loc, vec, e)));
+      rest.push_back(gamLo(r, add(d0, idx(e)), hi[e]));
     return rest;
   }
   unsigned gAlign() { return runAlign(ldsG, {p.prepPadded(p.K)}); }

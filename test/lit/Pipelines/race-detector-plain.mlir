@@ -46,6 +46,8 @@
 // RUN: not kda-emu-run %t.so transfer_no_barrier_packed --block 64 | FileCheck %s --check-prefix=VRACE
 // RUN: kda-opt %s --kda-gpu-to-emu | FileCheck %s --check-prefix=IR
 // RUN: kda-emu-run %t.so atomics_only_packed --block 64 | FileCheck %s --check-prefix=SAFE
+// RUN: not kda-emu-run %t.so load_never_written_packed --block 64 | FileCheck %s --check-prefix=UNWRITTEN
+// RUN: not kda-emu-run %t.so atomic_never_written_packed --block 64 | FileCheck %s --check-prefix=AUNWRITTEN
 // RUN: not kda-emu-run %t.so atomic_then_load_packed --block 64 | FileCheck %s --check-prefix=ARACE
 // RUN: kda-emu-run %t.so atomic_barrier_load_packed --block 64 | FileCheck %s --check-prefix=SAFE
 // RUN: not kda-emu-run %t.so atomics_then_store_packed --block 64 | FileCheck %s --check-prefix=ASTORE
@@ -66,6 +68,8 @@
 // VRACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 4 that thread 0 read with no barrier between
 // SRACE: LDS race in block (0, 0, 0): thread 1 the store overwrites byte 260 that thread 0 read with no barrier between
 // SBOUNDS: LDS access out of bounds in block (0, 0, 0): thread 63 writes bytes [512, 516) of the 512-byte workgroup array at bytes [0, 512)
+// UNWRITTEN: LDS bytes never written, in block (0, 0, 0): thread 0 reads byte 4, which nothing in the workgroup wrote before (on a GPU it holds what an earlier kernel left: any bits, NaN's included)
+// AUNWRITTEN: LDS bytes never written, in block (0, 0, 0): thread 0 the atomic updates byte 0, which nothing in the workgroup wrote before
 // ARACE: LDS race in block (0, 0, 0): thread 1 the atomic overwrites byte 0 that thread 0 read with no barrier between
 // ASTORE: LDS race in block (0, 0, 0): thread 1 the store to byte 0 races another thread's atomic (no barrier between)
 // MRACE: LDS race in block (0, 0, 0): thread 1 the store to byte 8 races thread 0's write (no barrier between)
@@ -198,15 +202,30 @@ module attributes {gpu.container_module} {
       gpu.return
     }
     // Atomics of one word race no other atomic, only plain accesses beside
-    // them in one barrier interval.
+    // them in one barrier interval. (Thread 0 zeroes the word first in each:
+    // an atomic reads it, and bytes nothing wrote are reported.)
     gpu.func @atomics_only() workgroup(%x : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
       %c0 = arith.constant 0 : index
+      %t0 = gpu.thread_id x
+      %zero = arith.constant 0.0 : f32
+      %init = arith.cmpi eq, %t0, %c0 : index
+      scf.if %init {
+        memref.store %zero, %x[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
       %one = arith.constant 1.0 : f32
       %old = memref.atomic_rmw addf %one, %x[%c0] : (f32, memref<4xf32, #gpu.address_space<workgroup>>) -> f32
       gpu.return
     }
     gpu.func @atomic_then_load() workgroup(%x : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
       %c0 = arith.constant 0 : index
+      %t0 = gpu.thread_id x
+      %zero = arith.constant 0.0 : f32
+      %init = arith.cmpi eq, %t0, %c0 : index
+      scf.if %init {
+        memref.store %zero, %x[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
       %one = arith.constant 1.0 : f32
       %old = memref.atomic_rmw addf %one, %x[%c0] : (f32, memref<4xf32, #gpu.address_space<workgroup>>) -> f32
       %v = memref.load %x[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
@@ -214,16 +233,52 @@ module attributes {gpu.container_module} {
     }
     gpu.func @atomic_barrier_load() workgroup(%x : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
       %c0 = arith.constant 0 : index
+      %t0 = gpu.thread_id x
+      %zero = arith.constant 0.0 : f32
+      %init = arith.cmpi eq, %t0, %c0 : index
+      scf.if %init {
+        memref.store %zero, %x[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
       %one = arith.constant 1.0 : f32
       %old = memref.atomic_rmw addf %one, %x[%c0] : (f32, memref<4xf32, #gpu.address_space<workgroup>>) -> f32
       gpu.barrier
       %v = memref.load %x[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
       gpu.return
     }
+    // Every thread writes word 0 of its own pair, then after a barrier
+    // reads word 1 of it, which nothing wrote: on a GPU, what an earlier
+    // kernel left (reported once the block ends, as it has no race).
+    gpu.func @load_never_written() workgroup(%x : memref<128xf32, #gpu.address_space<workgroup>>) kernel {
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %one = arith.constant 1.0 : f32
+      %tid = gpu.thread_id x
+      %pair = arith.muli %tid, %c2 : index
+      memref.store %one, %x[%pair] : memref<128xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %odd = arith.addi %pair, %c1 : index
+      %v = memref.load %x[%odd] : memref<128xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+    // An atomic add to a word nothing wrote reads it first.
+    gpu.func @atomic_never_written() workgroup(%x : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1.0 : f32
+      %old = memref.atomic_rmw addf %one, %x[%c0] : (f32, memref<4xf32, #gpu.address_space<workgroup>>) -> f32
+      gpu.return
+    }
     // Threads 0 and 1 update a word atomically, then thread 1 stores to it:
     // the store races thread 0's atomic though thread 1 wrote last.
     gpu.func @atomics_then_store() workgroup(%x : memref<4xf32, #gpu.address_space<workgroup>>) kernel {
       %c0 = arith.constant 0 : index
+      %t0 = gpu.thread_id x
+      %zero = arith.constant 0.0 : f32
+      %init = arith.cmpi eq, %t0, %c0 : index
+      scf.if %init {
+        memref.store %zero, %x[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
       %one = arith.constant 1.0 : f32

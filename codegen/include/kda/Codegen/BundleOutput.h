@@ -10,13 +10,13 @@
 #ifndef KDA_CODEGEN_BUNDLEOUTPUT_H
 #define KDA_CODEGEN_BUNDLEOUTPUT_H
 
-#include "llvm/ADT/SmallString.h"
+#include "kda/Codegen/InterruptCleanup.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+
 #include <string>
 #include <vector>
-
-#include <string>
 
 namespace mlir::kda {
 
@@ -25,22 +25,14 @@ namespace mlir::kda {
 /// link, holding at most manifest.json and target folders).
 std::string replaceableBundleOutput(llvm::StringRef dir);
 
-/// Folders a tool made and removes once done (a bundle's staging folder,
-/// the toolchain's scratch): removed, with what they hold, if the process
-/// is interrupted first (SIGINT, SIGTERM, SIGHUP: LLVM's interrupt
-/// function), so a compile stopped by Ctrl-C leaves nothing beside the
-/// output. `removeOnInterrupt` registers one; `keepOnInterrupt` forgets it
-/// (committed, or removed by the tool itself). At most a few at once.
-void removeOnInterrupt(llvm::StringRef dir);
-void keepOnInterrupt(llvm::StringRef dir);
-
 /// A bundle being written for `dir`: files go to stagingDir(); commit()
 /// puts it at `dir`. Destroyed uncommitted, the staging folder is removed.
 class StagedBundle {
 public:
   /// Checks `dir` (trailing separators and "." components dropped) with
   /// replaceableBundleOutput, creates its parent folders and a fresh
-  /// staging folder beside it. Empty on success, else why.
+  /// staging folder beside it (removed if the tool is interrupted: see
+  /// InterruptCleanup.h). Empty on success, else why.
   std::string begin(llvm::StringRef dir);
   llvm::StringRef stagingDir() const { return staging; }
   /// Moves the staged bundle to the named folder. Empty on success, else

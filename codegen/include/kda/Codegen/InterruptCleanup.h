@@ -1,0 +1,46 @@
+//===- InterruptCleanup.h - what an interrupted tool leaves -----*- C++ -*-===//
+//
+// A kda tool stopped by an interrupt signal (SIGINT, SIGTERM, SIGHUP: LLVM's
+// interrupt function) leaves nothing of its own: the folders it made and
+// removes once done (a bundle's staging folder, the toolchain's scratch) are
+// removed with what they hold, and a bundle it moved aside to replace it is
+// put back. The handler runs on whichever thread takes the signal while the
+// others go on; it takes that into account (InterruptCleanup.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KDA_CODEGEN_INTERRUPTCLEANUP_H
+#define KDA_CODEGEN_INTERRUPTCLEANUP_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <system_error>
+
+namespace mlir::kda {
+
+/// Makes a fresh folder `prefix`-XXXXXX (in the temporary folder where
+/// `prefix` is relative, like llvm::sys::fs::createUniqueDirectory), removed
+/// on interrupt from before it exists: registered under its name first, so
+/// no moment between making and registering it is left uncovered. Its path
+/// is in `path`; the caller removes it and calls keepOnInterrupt.
+std::error_code
+createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
+                               llvm::SmallVectorImpl<char> &path);
+
+/// Registers `dir` for removal on interrupt / forgets it (committed, or
+/// removed by the tool itself). At most a few at once (kInterruptEntries).
+void removeOnInterrupt(llvm::StringRef dir);
+void keepOnInterrupt(llvm::StringRef dir);
+
+/// While registered, an interrupt renames `from` back to `to` before it
+/// removes anything: a bundle moved aside to be replaced goes back where it
+/// was unless `to` already holds the new one (a rename onto a folder that
+/// is not empty fails). Register before the move; forget once the move is
+/// final.
+void restoreOnInterrupt(llvm::StringRef from, llvm::StringRef to);
+void forgetRestore(llvm::StringRef from);
+
+} // namespace mlir::kda
+
+#endif // KDA_CODEGEN_INTERRUPTCLEANUP_H

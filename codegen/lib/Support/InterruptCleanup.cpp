@@ -1,0 +1,185 @@
+//===- InterruptCleanup.cpp - what an interrupted tool leaves -------------===//
+//
+// The handler runs on whichever thread takes the signal, and the others go
+// on: the main thread may still be writing a target's files into the
+// staging folder, or moving it into place, and a child (clang, ptxas) may
+// still be writing into the scratch folder. So the handler
+//  - first renames each folder it removes (new files under the old name then
+//    fail with ENOENT instead of landing in a folder `rm` already walked),
+//  - removes it by `rm -rf`, again while anything is still there,
+//  - and holds back a thread that ends the process meanwhile (atexit), so
+//    the process is gone only once the folders are.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Codegen/InterruptCleanup.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Signals.h"
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <mutex>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace mlir::kda;
+namespace fs = llvm::sys::fs;
+using llvm::StringRef;
+
+namespace {
+enum Kind : int { Free, Remove, Restore };
+
+/// A registered folder, in storage a signal handler may read: fixed
+/// buffers, published by `kind` once both paths are written. `other` is
+/// the name a removed folder is renamed to first (`path`.removing), or the
+/// name a restored folder goes back to.
+struct Entry {
+  std::atomic<int> kind{Free};
+  char path[PATH_MAX];
+  char other[PATH_MAX];
+};
+constexpr int kInterruptEntries = 8;
+Entry entries[kInterruptEntries];
+std::mutex registration; // never taken in the handler
+/// Set by the handler: a thread that ends the process meanwhile waits.
+std::atomic<bool> cleaning{false};
+} // namespace
+
+/// Sleeps `ms` milliseconds (nanosleep: async-signal-safe).
+static void sleepMs(long ms) {
+  timespec t{0, ms * 1000000L};
+  while (nanosleep(&t, &t) < 0 && errno == EINTR) {
+  }
+}
+
+/// `rm -rf -- path` in a child, waited for. _Fork, not fork: fork takes the
+/// allocator's locks first and may hang where the signal interrupted a
+/// thread holding one (glibc 2.34).
+static void removeTree(char *path) {
+  const pid_t child = _Fork();
+  if (child == 0) {
+    char rm[] = "rm", rf[] = "-rf", dashes[] = "--";
+    char *argv[] = {rm, rf, dashes, path, nullptr};
+    execv("/bin/rm", argv);
+    _exit(127);
+  }
+  if (child > 0)
+    while (waitpid(child, nullptr, 0) < 0 && errno == EINTR) {
+    }
+}
+
+/// LLVM's handler calls this for an interrupt signal (once; its handlers are
+/// then uninstalled). Only async-signal-safe calls. Restores come first, so
+/// no removal reaches a bundle that was moved aside; then the process ends
+/// as the signal would have ended it.
+static void cleanUpOnInterrupt() {
+  cleaning.store(true);
+  for (Entry &e : entries)
+    if (e.kind.load() == Restore)
+      (void)rename(e.path, e.other);
+  for (Entry &e : entries) {
+    if (e.kind.load() != Remove)
+      continue;
+    char *gone = e.path;
+    if (e.other[0] != '\0' && rename(e.path, e.other) == 0)
+      gone = e.other;
+    // A file made in the instant of the rename (its lookup already past the
+    // old name) can still land inside: up to a second of further passes.
+    for (int pass = 0; pass < 100; ++pass) {
+      removeTree(gone);
+      if (access(gone, F_OK) < 0 && errno == ENOENT)
+        break;
+      sleepMs(10);
+    }
+  }
+  signal(SIGINT, SIG_DFL);
+  raise(SIGINT);
+  _exit(128 + SIGINT);
+}
+
+/// atexit: a thread ending the process while another runs the handler
+/// waits for the handler to end it instead.
+static void waitForCleanUp() {
+  while (cleaning.load())
+    sleepMs(10);
+}
+
+/// Copies `s` into `buf` (PATH_MAX) with its terminator; false if too long.
+static bool copyPath(char *buf, StringRef s) {
+  if (s.size() >= PATH_MAX)
+    return false;
+  std::memcpy(buf, s.data(), s.size());
+  buf[s.size()] = '\0';
+  return true;
+}
+
+/// Takes a free entry for `kind` (the handler installed on first use).
+static void add(Kind kind, StringRef path, StringRef other) {
+  std::lock_guard<std::mutex> lock(registration);
+  static bool installed = false;
+  if (!installed) {
+    llvm::sys::SetInterruptFunction(cleanUpOnInterrupt);
+    std::atexit(waitForCleanUp);
+    installed = true;
+  }
+  if (path.empty())
+    return;
+  for (Entry &e : entries) {
+    if (e.kind.load() != Free)
+      continue;
+    if (!copyPath(e.path, path))
+      return;
+    if (!copyPath(e.other, other))
+      e.other[0] = '\0';
+    e.kind.store(kind);
+    return;
+  }
+}
+
+static void drop(Kind kind, StringRef path) {
+  std::lock_guard<std::mutex> lock(registration);
+  for (Entry &e : entries)
+    if (e.kind.load() == kind && path == StringRef(e.path))
+      e.kind.store(Free);
+}
+
+void mlir::kda::removeOnInterrupt(StringRef dir) {
+  add(Remove, dir, (dir + ".removing").str());
+}
+
+void mlir::kda::keepOnInterrupt(StringRef dir) { drop(Remove, dir); }
+
+void mlir::kda::restoreOnInterrupt(StringRef from, StringRef to) {
+  add(Restore, from, to);
+}
+
+void mlir::kda::forgetRestore(StringRef from) { drop(Restore, from); }
+
+std::error_code
+mlir::kda::createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
+                                          llvm::SmallVectorImpl<char> &path) {
+  const std::string model = (prefix + "-%%%%%%").str();
+  for (int attempt = 0; attempt < 128; ++attempt) {
+    fs::createUniquePath(model, path, /*MakeAbsolute=*/true);
+    const std::string p(path.begin(), path.end());
+    if (fs::exists(p))
+      continue;
+    // Registered before it exists. The name is only ever another kda
+    // tool's if it was made in the instant since the check above (then
+    // create_directory fails below and the entry goes).
+    removeOnInterrupt(p);
+    std::error_code ec = fs::create_directory(p, /*IgnoreExisting=*/false);
+    if (!ec)
+      return ec;
+    keepOnInterrupt(p);
+    if (ec != std::errc::file_exists)
+      return ec;
+  }
+  return std::make_error_code(std::errc::file_exists);
+}

@@ -1,0 +1,222 @@
+//===- InterruptCleanupTest.cpp - what an interrupted tool leaves ---------===//
+//
+// Each case runs in a child process (a death test) that registers folders,
+// keeps writing into them from another thread, and takes SIGINT; the parent
+// then looks at what is left. The lit test Codegen/compile-interrupt.mlir
+// stops a real compile at a moment it cannot choose; these choose it.
+//
+//===----------------------------------------------------------------------===//
+#include "kda/Codegen/InterruptCleanup.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <pthread.h>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace mlir::kda;
+namespace fs = llvm::sys::fs;
+
+namespace {
+
+class InterruptCleanup : public ::testing::Test {
+protected:
+  void SetUp() override {
+    // "fast": the child is a fork at the statement, with this test's folder
+    // (a re-executed child would make a folder of its own). This process
+    // has one thread there; the statements start the others.
+    GTEST_FLAG_SET(death_test_style, "fast");
+    llvm::SmallString<128> d;
+    ASSERT_FALSE(fs::createUniqueDirectory("kda-interrupt-test", d));
+    base = std::string(d);
+  }
+  void TearDown() override { fs::remove_directories(base); }
+
+  std::string at(const std::string &name) const {
+    llvm::SmallString<128> p(base);
+    llvm::sys::path::append(p, name);
+    return std::string(p);
+  }
+  /// The names left in the test's folder.
+  std::vector<std::string> left() const {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (fs::directory_iterator it(base, ec), end; it != end && !ec;
+         it.increment(ec))
+      names.push_back(llvm::sys::path::filename(it->path()).str());
+    return names;
+  }
+
+  std::string base;
+};
+
+/// Makes files (and a folder a hundred) under `dir` by path until `stop`;
+/// counts the ones made in `made`.
+void writeInto(const std::string &dir, std::atomic<bool> &stop,
+               std::atomic<int> &made) {
+  for (int i = 0; !stop.load(); ++i) {
+    std::string sub = dir;
+    if (i % 100 == 0) {
+      sub += "/d" + std::to_string(i);
+      (void)fs::create_directory(sub);
+    }
+    std::ofstream f(dir + "/f" + std::to_string(i));
+    if (f) {
+      f << "bytes";
+      made.fetch_add(1);
+    }
+  }
+}
+
+void waitFor(std::atomic<int> &made, int n) {
+  while (made.load() < n)
+    std::this_thread::yield();
+}
+
+} // namespace
+
+// The handler on the main thread while another thread goes on writing into
+// the folder: the folder is gone when the process is.
+TEST_F(InterruptCleanup, FolderGoneWhileAnotherThreadWritesIntoIt) {
+  const std::string prefix = at("out.partial");
+  EXPECT_EXIT(
+      {
+        llvm::SmallString<128> dir;
+        if (createFolderRemovedOnInterrupt(prefix, dir))
+          std::exit(3);
+        std::atomic<bool> stop{false};
+        std::atomic<int> made{0};
+        std::thread writer(writeInto, std::string(dir), std::ref(stop),
+                           std::ref(made));
+        waitFor(made, 2000);
+        raise(SIGINT);
+        std::exit(4); // not reached: the handler ends the process
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_EQ(left(), std::vector<std::string>{});
+}
+
+// The handler on another thread while the main thread writes, then ends the
+// process by exit() once its writes fail: exit waits for the handler, and
+// the process ends by the signal with the folder gone.
+TEST_F(InterruptCleanup, ExitOnAnotherThreadWaitsForTheHandler) {
+  const std::string prefix = at("scratch");
+  EXPECT_EXIT(
+      {
+        llvm::SmallString<128> dir;
+        if (createFolderRemovedOnInterrupt(prefix, dir))
+          std::exit(3);
+        std::atomic<int> made{0};
+        std::thread signaller([&] {
+          waitFor(made, 2000);
+          pthread_kill(pthread_self(), SIGINT);
+        });
+        signaller.detach();
+        const std::string d(dir);
+        for (int i = 0, failed = 0; failed < 1000; ++i) {
+          std::ofstream f(d + "/f" + std::to_string(i));
+          f << "bytes";
+          if (f)
+            made.fetch_add(1);
+          else
+            ++failed;
+        }
+        std::exit(0); // the writes failed: the folder was moved
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_EQ(left(), std::vector<std::string>{});
+}
+
+// A bundle moved aside to be replaced goes back where it was, and the
+// folder it was moved into goes.
+TEST_F(InterruptCleanup, BundleMovedAsideIsPutBack) {
+  const std::string out = at("out");
+  ASSERT_FALSE(fs::create_directory(out));
+  { std::ofstream(out + "/manifest.json") << "{}"; }
+  EXPECT_EXIT(
+      {
+        llvm::SmallString<128> aside;
+        if (createFolderRemovedOnInterrupt(out + ".old", aside))
+          std::exit(3);
+        const std::string old = std::string(aside) + "/bundle";
+        restoreOnInterrupt(old, out);
+        if (fs::rename(out, old))
+          std::exit(5);
+        raise(SIGINT);
+        std::exit(4);
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_EQ(left(), std::vector<std::string>{"out"});
+  EXPECT_TRUE(fs::exists(out + "/manifest.json"));
+}
+
+// Once the new bundle is in place, the earlier one is not put back over
+// it (a rename onto a folder that is not empty fails), and goes with the
+// folder it was moved into.
+TEST_F(InterruptCleanup, NewBundleInPlaceStays) {
+  const std::string out = at("out");
+  ASSERT_FALSE(fs::create_directory(out));
+  { std::ofstream(out + "/old.json") << "{}"; }
+  EXPECT_EXIT(
+      {
+        llvm::SmallString<128> aside;
+        llvm::SmallString<128> staging;
+        if (createFolderRemovedOnInterrupt(out + ".old", aside) ||
+            createFolderRemovedOnInterrupt(out + ".partial", staging))
+          std::exit(3);
+        { std::ofstream(std::string(staging) + "/new.json") << "{}"; }
+        const std::string old = std::string(aside) + "/bundle";
+        restoreOnInterrupt(old, out);
+        if (fs::rename(out, old) || fs::rename(staging, out))
+          std::exit(5);
+        raise(SIGINT);
+        std::exit(4);
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_EQ(left(), std::vector<std::string>{"out"});
+  EXPECT_TRUE(fs::exists(out + "/new.json"));
+  EXPECT_FALSE(fs::exists(out + "/old.json"));
+}
+
+// A folder forgotten by keepOnInterrupt stays, and so does one that was
+// never registered.
+TEST_F(InterruptCleanup, KeptFolderStays) {
+  const std::string prefix = at("kept");
+  const std::string other = at("other");
+  ASSERT_FALSE(fs::create_directory(other));
+  EXPECT_EXIT(
+      {
+        llvm::SmallString<128> dir;
+        if (createFolderRemovedOnInterrupt(prefix, dir))
+          std::exit(3);
+        keepOnInterrupt(dir);
+        raise(SIGINT);
+        std::exit(4);
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  std::vector<std::string> names = left();
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_TRUE(llvm::StringRef(names[0]).starts_with("kept-") ||
+              llvm::StringRef(names[1]).starts_with("kept-"));
+}
+
+// Fresh names: two folders from one prefix differ, both exist.
+TEST_F(InterruptCleanup, FreshNames) {
+  llvm::SmallString<128> a, b;
+  ASSERT_FALSE(createFolderRemovedOnInterrupt(at("x"), a));
+  ASSERT_FALSE(createFolderRemovedOnInterrupt(at("x"), b));
+  EXPECT_NE(std::string(a), std::string(b));
+  EXPECT_TRUE(fs::is_directory(a));
+  EXPECT_TRUE(fs::is_directory(b));
+  keepOnInterrupt(a);
+  keepOnInterrupt(b);
+}
