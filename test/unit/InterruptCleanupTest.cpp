@@ -209,6 +209,24 @@ TEST_F(InterruptCleanup, KeptFolderStays) {
               llvm::StringRef(names[1]).starts_with("kept-"));
 }
 
+// SIGTERM (and SIGHUP) end the process by that signal, not SIGINT, once
+// the folders are gone.
+TEST_F(InterruptCleanup, EndsByTheSignalThatCame) {
+  for (int sig : {SIGTERM, SIGHUP}) {
+    const std::string prefix = at("term");
+    EXPECT_EXIT(
+        {
+          llvm::SmallString<128> dir;
+          if (createFolderRemovedOnInterrupt(prefix, dir))
+            std::exit(3);
+          raise(sig);
+          std::exit(4);
+        },
+        ::testing::KilledBySignal(sig), "");
+    EXPECT_EQ(left(), std::vector<std::string>{});
+  }
+}
+
 // Fresh names: two folders from one prefix differ, both exist.
 TEST_F(InterruptCleanup, FreshNames) {
   llvm::SmallString<128> a, b;

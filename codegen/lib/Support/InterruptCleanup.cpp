@@ -49,6 +49,12 @@ Entry entries[kInterruptEntries];
 std::mutex registration; // never taken in the handler
 /// Set by the handler: a thread that ends the process meanwhile waits.
 std::atomic<bool> cleaning{false};
+/// The interrupt signals LLVM's handler takes that end a process by
+/// default, and the one that came (noteSignal): LLVM's interrupt function
+/// is not told which, and the process should end by that one.
+constexpr int kInterruptSignals[] = {SIGHUP, SIGINT, SIGTERM};
+std::atomic<int> caught{0};
+struct sigaction chained[NSIG]; // LLVM's actions, which noteSignal calls
 } // namespace
 
 /// Sleeps `ms` milliseconds (nanosleep: async-signal-safe).
@@ -98,9 +104,26 @@ static void cleanUpOnInterrupt() {
       sleepMs(10);
     }
   }
-  signal(SIGINT, SIG_DFL);
-  raise(SIGINT);
-  _exit(128 + SIGINT);
+  const int sig = caught.load() > 0 ? caught.load() : SIGINT;
+  signal(sig, SIG_DFL);
+  raise(sig);
+  _exit(128 + sig);
+}
+
+/// Installed over LLVM's handler for each interrupt signal: notes which one
+/// came, then runs LLVM's (which runs cleanUpOnInterrupt).
+static void noteSignal(int sig, siginfo_t *info, void *context) {
+  caught.store(sig);
+  const struct sigaction &llvmAction = chained[sig];
+  if (llvmAction.sa_flags & SA_SIGINFO) {
+    llvmAction.sa_sigaction(sig, info, context);
+  } else if (llvmAction.sa_handler != SIG_DFL &&
+             llvmAction.sa_handler != SIG_IGN) {
+    llvmAction.sa_handler(sig);
+  } else { // LLVM's handlers were not there: end as the signal would
+    signal(sig, llvmAction.sa_handler);
+    raise(sig);
+  }
 }
 
 /// atexit: a thread ending the process while another runs the handler
@@ -124,7 +147,15 @@ static void add(Kind kind, StringRef path, StringRef other) {
   std::lock_guard<std::mutex> lock(registration);
   static bool installed = false;
   if (!installed) {
-    llvm::sys::SetInterruptFunction(cleanUpOnInterrupt);
+    llvm::sys::SetInterruptFunction(cleanUpOnInterrupt); // installs LLVM's
+    for (int sig : kInterruptSignals) {
+      struct sigaction note = {};
+      note.sa_sigaction = noteSignal;
+      // SA_NODEFER as LLVM's own: cleanUpOnInterrupt re-raises the signal.
+      note.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+      sigemptyset(&note.sa_mask);
+      sigaction(sig, &note, &chained[sig]);
+    }
     std::atexit(waitForCleanUp);
     installed = true;
   }

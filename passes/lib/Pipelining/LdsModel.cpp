@@ -2,6 +2,7 @@
 #include "kda/Passes/LdsModel.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Index/IR/IndexOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -105,8 +106,12 @@ std::optional<int64_t> mlir::kda::reservedDynamicLds(Operation *kernel) {
 
 bool mlir::kda::mayBeUndefinedDivision(Operation *def,
                                        ArrayRef<ConstantIntRanges> args) {
+  // The index dialect's divisions are as undefined there (its range rules
+  // assume the same): index.remu(x, index.minu(bid, 256)) went through.
   if (!isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
-           arith::CeilDivUIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(def) ||
+           arith::CeilDivUIOp, arith::CeilDivSIOp, arith::FloorDivSIOp,
+           index::DivUOp, index::DivSOp, index::RemUOp, index::RemSOp,
+           index::CeilDivUOp, index::CeilDivSOp, index::FloorDivSOp>(def) ||
       args.size() != 2)
     return false;
   const ConstantIntRanges &num = args[0], &den = args[1];
@@ -118,7 +123,8 @@ bool mlir::kda::mayBeUndefinedDivision(Operation *def,
   if (contains(den, APInt::getZero(width)))
     return true;
   const bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
-                            arith::FloorDivSIOp>(def);
+                            arith::FloorDivSIOp, index::DivSOp, index::RemSOp,
+                            index::CeilDivSOp, index::FloorDivSOp>(def);
   return isSigned && contains(den, APInt::getAllOnes(width)) &&
          contains(num, APInt::getSignedMinValue(width));
 }
