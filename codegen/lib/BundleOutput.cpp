@@ -168,12 +168,13 @@ std::string StagedBundle::commit() {
   // The earlier bundle is moved into a fresh folder of our own (no name
   // another process could take between choosing and using it), and removed
   // only once the new one is in place. An interrupt until then puts it back
-  // (InterruptCleanup.h): registered before each move it undoes.
+  // (InterruptCleanup.h): registered before each move it undoes, and the
+  // moves as one FolderWrite, so the handler runs before or after them.
+  FolderWrite moving;
   llvm::SmallString<128> aside, old;
   const bool exists = fs::exists(dir);
-  auto dropAside = [&] {
+  auto forgetAside = [&] {
     forgetRestore(old);
-    fs::remove_directories(aside);
     keepOnInterrupt(aside);
   };
   if (exists) {
@@ -182,24 +183,40 @@ std::string StagedBundle::commit() {
       return "cannot move the earlier bundle aside: " + ec.message();
     old = aside;
     llvm::sys::path::append(old, "bundle");
-    restoreOnInterrupt(old, dir);
+    if (!restoreOnInterrupt(old, dir)) {
+      fs::remove(aside);
+      forgetAside();
+      return "cannot move the earlier bundle aside: too many folders to "
+             "restore on interrupt";
+    }
     if (std::error_code ec = fs::rename(dir, old)) {
-      dropAside();
+      fs::remove(aside);
+      forgetAside();
       return "cannot move the earlier bundle " + dir +
              " aside: " + ec.message();
     }
   }
   if (std::error_code ec = fs::rename(staging, dir)) {
+    std::string why =
+        "cannot move the bundle into " + dir + ": " + ec.message();
     if (exists) {
-      (void)fs::rename(old, dir);
-      dropAside();
+      // Removed only once it is back: else the earlier bundle is all the
+      // user has, and stays where it was moved (named in the error).
+      if (!fs::rename(old, dir))
+        fs::remove(aside);
+      else
+        why += "; the earlier bundle is in " + std::string(old);
+      forgetAside();
     }
-    return "cannot move the bundle into " + dir + ": " + ec.message();
+    return why;
   }
   committed = true;
   keepOnInterrupt(staging); // the name is gone: moved into place
-  if (exists)
-    dropAside();
+  if (exists) {
+    forgetRestore(old);
+    fs::remove_directories(aside);
+    keepOnInterrupt(aside);
+  }
   return "";
 }
 

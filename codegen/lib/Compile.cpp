@@ -219,6 +219,7 @@ static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
 /// ("LLVM ERROR: IO failure on output stream", naming no file) on a full
 /// disk.
 static std::string writeBytes(StringRef file, StringRef bytes) {
+  FolderWrite writing; // into the staging or scratch folder
   std::string err;
   auto out = openOutputFile(file, &err);
   if (!out)
@@ -248,6 +249,7 @@ static int runTool(ArrayRef<std::string> argv, std::string &log,
                                           StringRef(logPath)};
   SmallVector<StringRef> args(argv.begin(), argv.end());
   std::string errMsg;
+  FolderWrite running; // it writes into the scratch folder
   int rc = llvm::sys::ExecuteAndWait(argv[0], args, std::nullopt, redirects,
                                      0, 0, &errMsg);
   if (auto buf = llvm::MemoryBuffer::getFile(logPath))
@@ -438,6 +440,7 @@ static LogicalResult makeAmdgpuToolkit(const Toolchain &tools,
   SmallString<128> bin(root), amdgcn(root);
   path::append(bin, "llvm", "bin");
   path::append(amdgcn, "amdgcn");
+  FolderWrite making;
   if (fs::create_directories(bin) || fs::create_directories(amdgcn))
     return failure();
   SmallString<128> lld(bin), bitcode(amdgcn), lldSrc(tools.llvmBinDir);
@@ -971,8 +974,14 @@ LogicalResult mlir::kda::compileForTarget(ModuleOp spec, const TargetInfo &t,
 
   SmallString<128> dir(outDir);
   path::append(dir, t.name);
-  if (std::error_code ec = fs::create_directories(dir))
-    return spec.emitError() << "cannot create " << dir << ": " << ec.message();
+  std::error_code made;
+  {
+    FolderWrite making; // in the staging folder
+    made = fs::create_directories(dir);
+  }
+  if (made)
+    return spec.emitError()
+           << "cannot create " << dir << ": " << made.message();
   LogicalResult r = failure();
   switch (t.family) {
   case TargetFamily::NVPTX:

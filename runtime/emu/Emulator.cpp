@@ -124,6 +124,9 @@ struct Workgroup {
   /// after the block when it had no race (a read ahead of another thread's
   /// write is first of all that race, which the write then reports).
   std::string unwritten;
+  /// The kernel writes LDS where the emulator does not watch
+  /// (kda_emu_lds_unwatched_writes): `unwritten` is not reported.
+  bool unwatchedWrites = false;
   /// global_load_lds: the LDS base each wave's n-th instruction uses (the
   /// hardware takes it from M0, one per wave): (wave << 32 | n) -> base.
   std::unordered_map<uint64_t, int64_t> waveBases;
@@ -158,6 +161,12 @@ ShadowWord &word(Workgroup &wg, int64_t w) {
   if (size_t(w) >= wg.shadow.size())
     wg.shadow.resize(size_t(w) + 1024);
   return wg.shadow[size_t(w)];
+}
+
+/// Bytes [lo, hi) count as written (no race record).
+void markWritten(Workgroup &wg, int64_t lo, int64_t hi) {
+  for (int64_t w = lo / 4; w < (hi + 3) / 4; ++w)
+    word(wg, w).written |= bytesOfWord(w, lo, hi);
 }
 
 /// This thread's chunk of a copy of [lo, lo + bytes), word aligned.
@@ -203,10 +212,6 @@ void shadowWrite(Thread *t, int64_t lo, int64_t hi, int64_t tag,
                                " to byte " + std::to_string(w * 4) +
                                " races another thread's atomic (no barrier "
                                "between)");
-    // An atomic reads the word first.
-    if (uint8_t unwritten = atomic ? bytesOfWord(w, lo, hi) & ~s.written : 0)
-      reportUnwritten(t, w * 4 + __builtin_ctz(unwritten),
-                      std::string(kind) + " updates");
     if (s.inFlight > 0)
       return reportRace(t, std::string(kind) + iterationText(tag) +
                                " into bytes " + bytesText(lo, hi) +
@@ -434,6 +439,7 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
         wg.shadow.clear();
         wg.race.clear();
         wg.unwritten.clear();
+        wg.unwatchedWrites = false;
         wg.waveBases.clear();
         // Matrix-atom tiles are cached per wave by the lanes' sync count;
         // a block's counts restart at 0, so the previous block's cache
@@ -500,7 +506,7 @@ std::string launch(PackedEntry entry, const LaunchConfig &config,
               }
         if (!wg.race.empty())
           return wg.race;
-        if (!wg.unwritten.empty())
+        if (!wg.unwritten.empty() && !wg.unwatchedWrites)
           return wg.unwritten;
       }
   return "";
@@ -701,9 +707,19 @@ extern "C" void kda_emu_copy_row(void *ctx, int64_t lo, int64_t bytes,
                                  int64_t slotLo, int64_t slotBytes,
                                  const char *buffer) {
   auto *t = static_cast<Thread *>(ctx);
-  if (inArray(t, "copies a row into", lo, bytes, arrayLo, arrayBytes) && buffer)
+  if (!inArray(t, "copies a row into", lo, bytes, arrayLo, arrayBytes))
+    return;
+  if (buffer)
     inArray(t, "copies a row into", lo, bytes, slotLo, slotBytes,
             std::string("slot of @") + buffer);
+  // The row's bytes are written (a row outside a pipeline copy lands
+  // unwatched by the race detector; inside one, its copy is watched too).
+  if (raceChecking(t))
+    kda::emu::markWritten(*t->wg, lo, lo + bytes);
+}
+
+extern "C" void kda_emu_lds_unwatched_writes(void *ctx) {
+  static_cast<Thread *>(ctx)->wg->unwatchedWrites = true;
 }
 
 extern "C" void kda_emu_async_copy(void *ctx, int64_t lo, int64_t bytes,

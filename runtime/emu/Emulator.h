@@ -75,6 +75,11 @@ void kda_emu_copy_row(void *ctx, int64_t lo, int64_t bytes, int64_t arrayLo,
                       const char *buffer);
 void kda_emu_async_wait(void *ctx, int64_t outstanding);
 void kda_emu_lds_drain(void *ctx);
+// The kernel writes LDS through an access the lowering does not watch (a
+// permuted transfer, a scatter, a cast of run-time layout, ...): the bytes
+// it writes are not known, so reads of bytes nothing wrote are not
+// reported for the block (every thread calls it at entry).
+void kda_emu_lds_unwatched_writes(void *ctx);
 // Copy atoms with their chip's data semantics. Addresses are host pointers.
 // cp.async (sm_90): `bytes` from src, landing at the kda_emu_async_wait that
 // covers the group the next kda_emu_async_copy commits.

@@ -15,12 +15,14 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <pthread.h>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace mlir::kda;
@@ -82,6 +84,24 @@ void waitFor(std::atomic<int> &made, int n) {
     std::this_thread::yield();
 }
 
+/// In a death test's child: a fresh folder registered for removal, or the
+/// child ends with status 3.
+std::string freshFolder(const std::string &prefix) {
+  llvm::SmallString<128> dir;
+  if (createFolderRemovedOnInterrupt(prefix, dir))
+    std::exit(3);
+  return std::string(dir);
+}
+
+/// A thread that, once `made` reaches `n`, takes SIGINT itself: the
+/// handler runs there while the caller's thread goes on.
+void interruptOtherThreadAfter(std::atomic<int> &made, int n) {
+  std::thread([&made, n] {
+    waitFor(made, n);
+    pthread_kill(pthread_self(), SIGINT);
+  }).detach();
+}
+
 } // namespace
 
 // The handler on the main thread while another thread goes on writing into
@@ -90,13 +110,10 @@ TEST_F(InterruptCleanup, FolderGoneWhileAnotherThreadWritesIntoIt) {
   const std::string prefix = at("out.partial");
   EXPECT_EXIT(
       {
-        llvm::SmallString<128> dir;
-        if (createFolderRemovedOnInterrupt(prefix, dir))
-          std::exit(3);
+        const std::string dir = freshFolder(prefix);
         std::atomic<bool> stop{false};
         std::atomic<int> made{0};
-        std::thread writer(writeInto, std::string(dir), std::ref(stop),
-                           std::ref(made));
+        std::thread writer(writeInto, dir, std::ref(stop), std::ref(made));
         waitFor(made, 2000);
         raise(SIGINT);
         std::exit(4); // not reached: the handler ends the process
@@ -112,16 +129,9 @@ TEST_F(InterruptCleanup, ExitOnAnotherThreadWaitsForTheHandler) {
   const std::string prefix = at("scratch");
   EXPECT_EXIT(
       {
-        llvm::SmallString<128> dir;
-        if (createFolderRemovedOnInterrupt(prefix, dir))
-          std::exit(3);
+        const std::string d = freshFolder(prefix);
         std::atomic<int> made{0};
-        std::thread signaller([&] {
-          waitFor(made, 2000);
-          pthread_kill(pthread_self(), SIGINT);
-        });
-        signaller.detach();
-        const std::string d(dir);
+        interruptOtherThreadAfter(made, 2000);
         for (int i = 0, failed = 0; failed < 1000; ++i) {
           std::ofstream f(d + "/f" + std::to_string(i));
           f << "bytes";
@@ -131,6 +141,96 @@ TEST_F(InterruptCleanup, ExitOnAnotherThreadWaitsForTheHandler) {
             ++failed;
         }
         std::exit(0); // the writes failed: the folder was moved
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_EQ(left(), std::vector<std::string>{});
+}
+
+// The handler on another thread while the main thread makes folders and
+// files under a FolderWrite (as Compile.cpp does: create_directories makes
+// a removed folder again): the main thread's next write waits, so nothing
+// is made again behind the handler.
+TEST_F(InterruptCleanup, NoFolderMadeAgainBehindTheHandler) {
+  const std::string prefix = at("out.partial");
+  EXPECT_EXIT(
+      {
+        const std::string d = freshFolder(prefix);
+        std::atomic<int> made{0};
+        interruptOtherThreadAfter(made, 500);
+        for (int i = 0;; ++i) {
+          FolderWrite w;
+          const std::string sub = d + "/gfx942";
+          (void)fs::create_directories(sub);
+          std::ofstream f(sub + "/f" + std::to_string(i));
+          f << "bytes";
+          if (f)
+            made.fetch_add(1);
+        }
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_EQ(left(), std::vector<std::string>{});
+}
+
+// The handler taken while another thread is between the two moves of a
+// commit (one FolderWrite): it waits for the second, so the new bundle
+// stays and the earlier one goes with the aside folder, where it restored
+// the earlier bundle over the empty name and the commit then failed.
+TEST_F(InterruptCleanup, HandlerWaitsForACommitUnderWay) {
+  const std::string out = at("out");
+  ASSERT_FALSE(fs::create_directory(out));
+  { std::ofstream(out + "/old.json") << "{}"; }
+  EXPECT_EXIT(
+      {
+        llvm::SmallString<128> aside;
+        llvm::SmallString<128> staging;
+        if (createFolderRemovedOnInterrupt(out + ".old", aside) ||
+            createFolderRemovedOnInterrupt(out + ".partial", staging))
+          std::exit(3);
+        { std::ofstream(std::string(staging) + "/new.json") << "{}"; }
+        const std::string old = std::string(aside) + "/bundle";
+        std::atomic<bool> between{false};
+        std::thread signaller([&] {
+          while (!between.load())
+            std::this_thread::yield();
+          pthread_kill(pthread_self(), SIGINT);
+        });
+        signaller.detach();
+        {
+          FolderWrite moving;
+          restoreOnInterrupt(old, out);
+          if (fs::rename(out, old))
+            std::exit(5);
+          between.store(true);
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+          if (fs::rename(staging, out))
+            std::exit(6);
+        }
+        for (;;)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      },
+      ::testing::KilledBySignal(SIGINT), "");
+  EXPECT_EQ(left(), std::vector<std::string>{"out"});
+  EXPECT_TRUE(fs::exists(out + "/new.json"));
+}
+
+// A second signal while the handler removes (Ctrl-C pressed twice) does
+// not end the process part way: the folder still goes, and the process
+// ends by the first signal.
+TEST_F(InterruptCleanup, SecondSignalDuringCleanupIsIgnored) {
+  const std::string prefix = at("out.partial");
+  EXPECT_EXIT(
+      {
+        const std::string d = freshFolder(prefix);
+        for (int i = 0; i < 4000; ++i)
+          std::ofstream(d + "/f" + std::to_string(i)) << "bytes";
+        std::thread second([d] {
+          while (!fs::exists(d + ".removing"))
+            std::this_thread::yield();
+          kill(getpid(), SIGTERM);
+        });
+        second.detach();
+        raise(SIGINT);
+        std::exit(4);
       },
       ::testing::KilledBySignal(SIGINT), "");
   EXPECT_EQ(left(), std::vector<std::string>{});
@@ -195,10 +295,7 @@ TEST_F(InterruptCleanup, KeptFolderStays) {
   ASSERT_FALSE(fs::create_directory(other));
   EXPECT_EXIT(
       {
-        llvm::SmallString<128> dir;
-        if (createFolderRemovedOnInterrupt(prefix, dir))
-          std::exit(3);
-        keepOnInterrupt(dir);
+        keepOnInterrupt(freshFolder(prefix));
         raise(SIGINT);
         std::exit(4);
       },
@@ -216,9 +313,7 @@ TEST_F(InterruptCleanup, EndsByTheSignalThatCame) {
     const std::string prefix = at("term");
     EXPECT_EXIT(
         {
-          llvm::SmallString<128> dir;
-          if (createFolderRemovedOnInterrupt(prefix, dir))
-            std::exit(3);
+          freshFolder(prefix);
           raise(sig);
           std::exit(4);
         },

@@ -531,6 +531,7 @@ LogicalResult compileInBatches(ModuleOp spec, std::vector<Tuned> &all,
       return failure();
     SmallString<128> from(compiled);
     llvm::sys::path::append(from, t.name);
+    FolderWrite placing; // inside the staging folder
     if (std::error_code ec = llvm::sys::fs::create_directories(target);
         ec || (ec = llvm::sys::fs::rename(from, placed))) {
       llvm::errs() << "kda-tune: cannot move " << from << " to " << placed

@@ -49,6 +49,9 @@ Entry entries[kInterruptEntries];
 std::mutex registration; // never taken in the handler
 /// Set by the handler: a thread that ends the process meanwhile waits.
 std::atomic<bool> cleaning{false};
+/// FolderWrite: how many are held, by all threads and by this one.
+std::atomic<int> writing{0};
+thread_local int writingHere = 0;
 /// The interrupt signals LLVM's handler takes that end a process by
 /// default, and the one that came (noteSignal): LLVM's interrupt function
 /// is not told which, and the process should end by that one.
@@ -85,27 +88,41 @@ static void removeTree(char *path) {
 /// no removal reaches a bundle that was moved aside; then the process ends
 /// as the signal would have ended it.
 static void cleanUpOnInterrupt() {
+  // A second signal (Ctrl-C again, a supervisor's SIGTERM after SIGINT)
+  // would end the process part way (LLVM's handlers are gone by now).
+  for (int sig : kInterruptSignals)
+    signal(sig, SIG_IGN);
   cleaning.store(true);
+  // Other threads' folder writes end first (FolderWrite); new ones wait.
+  // Bounded: a writer stuck in the kernel does not hold the exit forever.
+  for (int ms = 0; writing.load() > writingHere && ms < 5000; ++ms)
+    sleepMs(1);
   for (Entry &e : entries)
     if (e.kind.load() == Restore)
       (void)rename(e.path, e.other);
   for (Entry &e : entries) {
     if (e.kind.load() != Remove)
       continue;
-    char *gone = e.path;
-    if (e.other[0] != '\0' && rename(e.path, e.other) == 0)
-      gone = e.other;
+    if (e.other[0] != '\0')
+      (void)rename(e.path, e.other);
     // A file made in the instant of the rename (its lookup already past the
-    // old name) can still land inside: up to a second of further passes.
+    // old name; a child tool still writing) can still land inside, or make
+    // the old name again: up to a second of further passes over both.
     for (int pass = 0; pass < 100; ++pass) {
-      removeTree(gone);
-      if (access(gone, F_OK) < 0 && errno == ENOENT)
+      bool left = false;
+      for (char *name : {e.other, e.path}) {
+        if (name[0] == '\0')
+          continue;
+        removeTree(name);
+        left |= !(access(name, F_OK) < 0 && errno == ENOENT);
+      }
+      if (!left)
         break;
       sleepMs(10);
     }
   }
   const int sig = caught.load() > 0 ? caught.load() : SIGINT;
-  signal(sig, SIG_DFL);
+  signal(sig, SIG_DFL); // the others stay ignored
   raise(sig);
   _exit(128 + sig);
 }
@@ -142,8 +159,34 @@ static bool copyPath(char *buf, StringRef s) {
   return true;
 }
 
-/// Takes a free entry for `kind` (the handler installed on first use).
-static void add(Kind kind, StringRef path, StringRef other) {
+/// While the handler runs, a thread changing files or the table waits for
+/// the process to end.
+static void waitIfCleaning() {
+  while (cleaning.load())
+    sleepMs(10);
+}
+
+FolderWrite::FolderWrite() {
+  // Counted before the check: the handler either sees this write or this
+  // write sees the handler (both sequentially consistent).
+  writing.fetch_add(1);
+  ++writingHere;
+  if (cleaning.load()) {
+    --writingHere;
+    writing.fetch_sub(1);
+    waitIfCleaning();
+  }
+}
+
+FolderWrite::~FolderWrite() {
+  --writingHere;
+  writing.fetch_sub(1);
+}
+
+/// Takes a free entry for `kind` (the handler installed on first use);
+/// false when none is free or a path does not fit.
+static bool add(Kind kind, StringRef path, StringRef other) {
+  FolderWrite changing; // the table, as the handler reads it
   std::lock_guard<std::mutex> lock(registration);
   static bool installed = false;
   if (!installed) {
@@ -159,35 +202,35 @@ static void add(Kind kind, StringRef path, StringRef other) {
     std::atexit(waitForCleanUp);
     installed = true;
   }
-  if (path.empty())
-    return;
+  if (path.empty() || path.size() >= PATH_MAX || other.size() >= PATH_MAX)
+    return false;
   for (Entry &e : entries) {
     if (e.kind.load() != Free)
       continue;
-    if (!copyPath(e.path, path))
-      return;
-    if (!copyPath(e.other, other))
-      e.other[0] = '\0';
+    copyPath(e.path, path);
+    copyPath(e.other, other);
     e.kind.store(kind);
-    return;
+    return true;
   }
+  return false;
 }
 
 static void drop(Kind kind, StringRef path) {
+  FolderWrite changing;
   std::lock_guard<std::mutex> lock(registration);
   for (Entry &e : entries)
     if (e.kind.load() == kind && path == StringRef(e.path))
       e.kind.store(Free);
 }
 
-void mlir::kda::removeOnInterrupt(StringRef dir) {
-  add(Remove, dir, (dir + ".removing").str());
+bool mlir::kda::removeOnInterrupt(StringRef dir) {
+  return add(Remove, dir, (dir + ".removing").str());
 }
 
 void mlir::kda::keepOnInterrupt(StringRef dir) { drop(Remove, dir); }
 
-void mlir::kda::restoreOnInterrupt(StringRef from, StringRef to) {
-  add(Restore, from, to);
+bool mlir::kda::restoreOnInterrupt(StringRef from, StringRef to) {
+  return add(Restore, from, to);
 }
 
 void mlir::kda::forgetRestore(StringRef from) { drop(Restore, from); }
@@ -204,7 +247,9 @@ mlir::kda::createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
     // Registered before it exists. The name is only ever another kda
     // tool's if it was made in the instant since the check above (then
     // create_directory fails below and the entry goes).
-    removeOnInterrupt(p);
+    if (!removeOnInterrupt(p))
+      return std::make_error_code(std::errc::too_many_files_open);
+    FolderWrite making;
     std::error_code ec = fs::create_directory(p, /*IgnoreExisting=*/false);
     if (!ec)
       return ec;

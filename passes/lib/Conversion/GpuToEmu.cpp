@@ -119,6 +119,14 @@ private:
   };
   static ElementPlaces elementPlaces(const WatchedAccess &a);
   void watchAccesses(ArrayRef<WatchedAccess> watched, Value emuCtx);
+  /// The ops of `fn` that may write a workgroup memref (while its LDS is
+  /// still typed so): any op but a view, a cast, a copy row or piece (whose
+  /// bytes the emulator marks itself), that writes one or takes one with
+  /// unknown effects. Those that no watched access is (a permuted
+  /// transfer, a scatter, an access through a cast of run-time layout, a
+  /// call) leave the emulator unable to tell bytes nothing wrote
+  /// (kda_emu_lds_unwatched_writes).
+  SmallVector<Operation *> ldsWriters(func::FuncOp fn);
   /// The elements of `a` (an access by lanes) that touch memory, each
   /// watched by `fn` with `call`'s arguments (ctx, first byte, bytes, the
   /// array's first byte and size), its byte moved to the element's by
@@ -699,6 +707,23 @@ void EmuLowering::watchUser(Operation *user, MemRefType type, int64_t base,
   }
 }
 
+SmallVector<Operation *> EmuLowering::ldsWriters(func::FuncOp fn) {
+  SmallVector<Operation *> writers;
+  fn.walk([&](Operation *op) {
+    // Views and casts only name bytes; their users are walked.
+    if (isa<CopyRowOp, CopyPieceOp, ViewLikeOpInterface, memref::CastOp>(op))
+      return;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (llvm::any_of(op->getOperands(), [&](Value v) {
+          return isWorkgroupMemRefType(v.getType()) &&
+                 (!effects ||
+                  effects.getEffectOnValue<MemoryEffects::Write>(v));
+        }))
+      writers.push_back(op);
+  });
+  return writers;
+}
+
 void EmuLowering::watchView(memref::ViewOp view, int64_t base, Value shift,
                             SmallVectorImpl<WatchedAccess> &watched) {
   auto type = view.getType();
@@ -903,12 +928,23 @@ LogicalResult EmuLowering::convertKernel(gpu::GPUFuncOp kernel) {
   recordCopyRowArrays(kernel);
   fn.getBody().takeBody(kernel.getBody());
   SmallVector<WatchedAccess> watched;
+  const SmallVector<Operation *> writers = ldsWriters(fn);
   if (failed(replaceAttributions(fn, kernel.getFunctionType().getNumInputs(),
                                  watched)))
     return failure();
   watchDynamicLdsViews(fn, watched);
+  const bool unwatchedWrites = llvm::any_of(writers, [&](Operation *op) {
+    return llvm::none_of(watched,
+                         [&](const WatchedAccess &a) { return a.op == op; });
+  });
   stripGpuAddressSpaces(fn);
   Value emuCtx = fn.getBody().front().insertArgument(0u, ptr, kernel.getLoc());
+  if (unwatchedWrites) {
+    OpBuilder b = OpBuilder::atBlockBegin(&fn.getBody().front());
+    func::CallOp::create(b, kernel.getLoc(),
+                         declare("kda_emu_lds_unwatched_writes", {ptr}, {}),
+                         ValueRange{emuCtx});
+  }
   // The tile layer (MmaToEmu.cpp): matrix atoms with the semantics of the
   // chip the target stands for, and dynamic LDS.
   std::optional<int64_t> dynamicLds = reservedDynamicLds(kernel);

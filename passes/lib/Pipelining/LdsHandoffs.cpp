@@ -551,19 +551,28 @@ private:
     // The same base and bytes.
     if (isa<memref::CastOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(op))
       return rangeOf(op->getOperand(0));
-    // Somewhere inside the source.
-    if (isa<memref::SubViewOp>(op)) {
+    // Somewhere inside the source where its offsets, sizes and strides are
+    // static (checkInBounds places those). Where any is known only at run
+    // time, it may reach past the source, as a reinterpret cast
+    // (campaign 16: subview %a[%off][64][1] of a 64-element %a read the
+    // next array).
+    auto sub = dyn_cast<memref::SubViewOp>(op);
+    if (sub && sub.getOffsets().empty() && sub.getSizes().empty() &&
+        sub.getStrides().empty()) {
       std::optional<Range> src = rangeOf(op->getOperand(0));
       if (src)
         src->exact = false;
       return src;
     }
-    // May address anything of its space from the source's base on.
-    if (isa<memref::ReinterpretCastOp>(op)) {
+    // May address anything of its space from the source's base on, and
+    // past its end the attributions laid out after it: any workgroup bytes.
+    if (isa<memref::ReinterpretCastOp, memref::SubViewOp>(op)) {
       std::optional<Range> src = rangeOf(op->getOperand(0));
-      if (src)
+      if (src) {
         *src = Range{src->space, 0, std::numeric_limits<int64_t>::max(),
                      /*exact=*/false};
+        src->any = true;
+      }
       return src;
     }
     return std::nullopt;

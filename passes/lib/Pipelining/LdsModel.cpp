@@ -125,7 +125,15 @@ bool mlir::kda::mayBeUndefinedDivision(Operation *def,
   const bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
                             arith::FloorDivSIOp, index::DivSOp, index::RemSOp,
                             index::CeilDivSOp, index::FloorDivSOp>(def);
-  return isSigned && contains(den, APInt::getAllOnes(width)) &&
+  if (isSigned && contains(den, APInt::getAllOnes(width)) &&
+      contains(num, APInt::getSignedMinValue(width)))
+    return true;
+  // MLIR's rule for ceildivsi takes ceildivsi(INT_MIN, 2) as +2^(w-2),
+  // where the expansion every lowering runs (a / b, plus one where inexact
+  // and the signs agree) computes -2^(w-2) (campaign 16): no range where
+  // the numerator may be the smallest value. (index.ceildivs unions the
+  // 32-bit result and stays sound.)
+  return isa<arith::CeilDivSIOp>(def) &&
          contains(num, APInt::getSignedMinValue(width));
 }
 

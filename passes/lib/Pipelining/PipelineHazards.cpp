@@ -1478,6 +1478,13 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
   if (isa_and_nonnull<gpu::GPUDialect>(def->getDialect()))
     if (std::optional<ConstantIntRanges> r = gpuIdRange(def, rangeWidth(v)))
       return *r;
+  // The chips' own id registers (nvvm.read.ptx.sreg.tid.x, rocdl.workitem.
+  // id.x, ...) take their range from a `range` annotation the kernel
+  // states, as gpu's upper_bound: no range (campaign 16: tid.x range
+  // <0, 63> in a 256-thread kernel).
+  if (Dialect *d = def->getDialect();
+      d && (d->getNamespace() == "nvvm" || d->getNamespace() == "rocdl"))
+    return unbounded;
   // nsw / nuw / exact: the inferred range assumes the flag holds (tid -nuw
   // bid is taken as at least 0; (tid divui exact 4) * 4 as at most tid),
   // but where it does not the result is poison the code computes anyway

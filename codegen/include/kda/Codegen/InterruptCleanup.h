@@ -19,6 +19,21 @@
 
 namespace mlir::kda {
 
+/// Held around each file-system change a tool makes in a registered folder
+/// (a file written, folders made, a bundle moved into place, a child tool
+/// run): the handler waits until no other thread holds one before it moves
+/// and removes anything, and a thread that starts one after the handler
+/// has begun waits for the process to end. So no thread recreates a folder
+/// behind the handler or moves a bundle while it restores one. (The
+/// handler's own thread, interrupted inside one, is not waited for.)
+class FolderWrite {
+public:
+  FolderWrite();
+  ~FolderWrite();
+  FolderWrite(const FolderWrite &) = delete;
+  FolderWrite &operator=(const FolderWrite &) = delete;
+};
+
 /// Makes a fresh folder `prefix`-XXXXXX (in the temporary folder where
 /// `prefix` is relative, like llvm::sys::fs::createUniqueDirectory), removed
 /// on interrupt from before it exists: registered under its name first, so
@@ -29,8 +44,10 @@ createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
                                llvm::SmallVectorImpl<char> &path);
 
 /// Registers `dir` for removal on interrupt / forgets it (committed, or
-/// removed by the tool itself). At most a few at once (kInterruptEntries).
-void removeOnInterrupt(llvm::StringRef dir);
+/// removed by the tool itself). At most a few at once (kInterruptEntries):
+/// false, and nothing registered, when the table is full or the path too
+/// long.
+bool removeOnInterrupt(llvm::StringRef dir);
 void keepOnInterrupt(llvm::StringRef dir);
 
 /// While registered, an interrupt renames `from` back to `to` before it
@@ -38,7 +55,7 @@ void keepOnInterrupt(llvm::StringRef dir);
 /// was unless `to` already holds the new one (a rename onto a folder that
 /// is not empty fails). Register before the move; forget once the move is
 /// final.
-void restoreOnInterrupt(llvm::StringRef from, llvm::StringRef to);
+bool restoreOnInterrupt(llvm::StringRef from, llvm::StringRef to);
 void forgetRestore(llvm::StringRef from);
 
 } // namespace mlir::kda

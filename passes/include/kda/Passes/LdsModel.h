@@ -90,7 +90,9 @@ std::optional<StringRef> poisonFlags(Operation *op);
 /// value divided by -1. arith leaves those undefined and LLVM folds them any
 /// way it likes (urem by a zero divisor is poison; the emulator traps), while
 /// the range rules assume they do not happen: remui(x, umin(bid, 256)) was
-/// ranged [0, 255] in block 0. Such a result gets no range.
+/// ranged [0, 255] in block 0. Such a result gets no range; so does an
+/// arith.ceildivsi whose numerator may be the smallest value, which MLIR's
+/// rule ranges with the wrong sign.
 bool mayBeUndefinedDivision(Operation *op, ArrayRef<ConstantIntRanges> args);
 
 /// Why `op` lies outside what the verifier's LDS models interpret (it may
