@@ -213,9 +213,8 @@ std::string StagedBundle::commit() {
   committed = true;
   keepOnInterrupt(staging); // the name is gone: moved into place
   if (exists) {
-    forgetRestore(old);
     fs::remove_directories(aside);
-    keepOnInterrupt(aside);
+    forgetAside();
   }
   return "";
 }

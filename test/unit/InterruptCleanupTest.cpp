@@ -43,6 +43,13 @@ protected:
   }
   void TearDown() override { fs::remove_directories(base); }
 
+  /// A folder `name` holding one file `file`, as a bundle written earlier.
+  std::string bundleWith(const std::string &name, const std::string &file) {
+    const std::string dir = at(name);
+    EXPECT_FALSE(fs::create_directory(dir));
+    std::ofstream(dir + "/" + file) << "{}";
+    return dir;
+  }
   std::string at(const std::string &name) const {
     llvm::SmallString<128> p(base);
     llvm::sys::path::append(p, name);
@@ -91,6 +98,18 @@ std::string freshFolder(const std::string &prefix) {
   if (createFolderRemovedOnInterrupt(prefix, dir))
     std::exit(3);
   return std::string(dir);
+}
+
+/// In a death test's child: moves the bundle at `out` into a fresh folder
+/// `out`.old-XXXXXX registered for removal, its restore registered first,
+/// as StagedBundle::commit does; the child ends with status 5 if it cannot.
+/// Returns where the bundle went.
+std::string moveAside(const std::string &out) {
+  const std::string old = freshFolder(out + ".old") + "/bundle";
+  restoreOnInterrupt(old, out);
+  if (fs::rename(out, old))
+    std::exit(5);
+  return old;
 }
 
 /// A thread that, once `made` reaches `n`, takes SIGINT itself: the
@@ -176,18 +195,11 @@ TEST_F(InterruptCleanup, NoFolderMadeAgainBehindTheHandler) {
 // stays and the earlier one goes with the aside folder, where it restored
 // the earlier bundle over the empty name and the commit then failed.
 TEST_F(InterruptCleanup, HandlerWaitsForACommitUnderWay) {
-  const std::string out = at("out");
-  ASSERT_FALSE(fs::create_directory(out));
-  { std::ofstream(out + "/old.json") << "{}"; }
+  const std::string out = bundleWith("out", "old.json");
   EXPECT_EXIT(
       {
-        llvm::SmallString<128> aside;
-        llvm::SmallString<128> staging;
-        if (createFolderRemovedOnInterrupt(out + ".old", aside) ||
-            createFolderRemovedOnInterrupt(out + ".partial", staging))
-          std::exit(3);
-        { std::ofstream(std::string(staging) + "/new.json") << "{}"; }
-        const std::string old = std::string(aside) + "/bundle";
+        const std::string staging = freshFolder(out + ".partial");
+        std::ofstream(staging + "/new.json") << "{}";
         std::atomic<bool> between{false};
         std::thread signaller([&] {
           while (!between.load())
@@ -197,9 +209,7 @@ TEST_F(InterruptCleanup, HandlerWaitsForACommitUnderWay) {
         signaller.detach();
         {
           FolderWrite moving;
-          restoreOnInterrupt(old, out);
-          if (fs::rename(out, old))
-            std::exit(5);
+          moveAside(out);
           between.store(true);
           std::this_thread::sleep_for(std::chrono::milliseconds(100));
           if (fs::rename(staging, out))
@@ -239,18 +249,10 @@ TEST_F(InterruptCleanup, SecondSignalDuringCleanupIsIgnored) {
 // A bundle moved aside to be replaced goes back where it was, and the
 // folder it was moved into goes.
 TEST_F(InterruptCleanup, BundleMovedAsideIsPutBack) {
-  const std::string out = at("out");
-  ASSERT_FALSE(fs::create_directory(out));
-  { std::ofstream(out + "/manifest.json") << "{}"; }
+  const std::string out = bundleWith("out", "manifest.json");
   EXPECT_EXIT(
       {
-        llvm::SmallString<128> aside;
-        if (createFolderRemovedOnInterrupt(out + ".old", aside))
-          std::exit(3);
-        const std::string old = std::string(aside) + "/bundle";
-        restoreOnInterrupt(old, out);
-        if (fs::rename(out, old))
-          std::exit(5);
+        moveAside(out);
         raise(SIGINT);
         std::exit(4);
       },
@@ -263,21 +265,14 @@ TEST_F(InterruptCleanup, BundleMovedAsideIsPutBack) {
 // it (a rename onto a folder that is not empty fails), and goes with the
 // folder it was moved into.
 TEST_F(InterruptCleanup, NewBundleInPlaceStays) {
-  const std::string out = at("out");
-  ASSERT_FALSE(fs::create_directory(out));
-  { std::ofstream(out + "/old.json") << "{}"; }
+  const std::string out = bundleWith("out", "old.json");
   EXPECT_EXIT(
       {
-        llvm::SmallString<128> aside;
-        llvm::SmallString<128> staging;
-        if (createFolderRemovedOnInterrupt(out + ".old", aside) ||
-            createFolderRemovedOnInterrupt(out + ".partial", staging))
-          std::exit(3);
-        { std::ofstream(std::string(staging) + "/new.json") << "{}"; }
-        const std::string old = std::string(aside) + "/bundle";
-        restoreOnInterrupt(old, out);
-        if (fs::rename(out, old) || fs::rename(staging, out))
-          std::exit(5);
+        const std::string staging = freshFolder(out + ".partial");
+        std::ofstream(staging + "/new.json") << "{}";
+        moveAside(out);
+        if (fs::rename(staging, out))
+          std::exit(6);
         raise(SIGINT);
         std::exit(4);
       },

@@ -4,9 +4,12 @@
 // on: the main thread may still be writing a target's files into the
 // staging folder, or moving it into place, and a child (clang, ptxas) may
 // still be writing into the scratch folder. So the handler
-//  - first renames each folder it removes (new files under the old name then
-//    fail with ENOENT instead of landing in a folder `rm` already walked),
-//  - removes it by `rm -rf`, again while anything is still there,
+//  - ignores further interrupt signals,
+//  - waits for other threads' FolderWrites to end, and holds back new ones,
+//  - puts back a bundle moved aside, then renames each folder it removes
+//    (new files under the old name then fail with ENOENT instead of landing
+//    in a folder `rm` already walked),
+//  - removes it by `rm -rf`, again while anything is left under either name,
 //  - and holds back a thread that ends the process meanwhile (atexit), so
 //    the process is gone only once the folders are.
 //
@@ -20,7 +23,6 @@
 #include <cerrno>
 #include <climits>
 #include <csignal>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -143,24 +145,14 @@ static void noteSignal(int sig, siginfo_t *info, void *context) {
   }
 }
 
-/// atexit: a thread ending the process while another runs the handler
-/// waits for the handler to end it instead.
-static void waitForCleanUp() {
-  while (cleaning.load())
-    sleepMs(10);
-}
-
-/// Copies `s` into `buf` (PATH_MAX) with its terminator; false if too long.
-static bool copyPath(char *buf, StringRef s) {
-  if (s.size() >= PATH_MAX)
-    return false;
+/// Copies `s` (shorter than PATH_MAX) into `buf` with its terminator.
+static void copyPath(char *buf, StringRef s) {
   std::memcpy(buf, s.data(), s.size());
   buf[s.size()] = '\0';
-  return true;
 }
 
-/// While the handler runs, a thread changing files or the table waits for
-/// the process to end.
+/// While the handler runs, a thread changing files or the table, or ending
+/// the process (atexit), waits for the handler to end the process.
 static void waitIfCleaning() {
   while (cleaning.load())
     sleepMs(10);
@@ -199,7 +191,7 @@ static bool add(Kind kind, StringRef path, StringRef other) {
       sigemptyset(&note.sa_mask);
       sigaction(sig, &note, &chained[sig]);
     }
-    std::atexit(waitForCleanUp);
+    std::atexit(waitIfCleaning);
     installed = true;
   }
   if (path.empty() || path.size() >= PATH_MAX || other.size() >= PATH_MAX)
