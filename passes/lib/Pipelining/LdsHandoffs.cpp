@@ -38,6 +38,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -83,6 +84,9 @@ struct Access {
   /// (uniformHere): its bytes must stay unwritten until the interval ends,
   /// or a thread reading after the write may take the other side.
   bool decides = false;
+  /// The loops around it and the walk's pass over each (Checker::passes):
+  /// two accesses of one pass of a loop are of one trip of it.
+  SmallVector<std::pair<Operation *, unsigned>, 2> trips = {};
   bool sameAs(const Access &o) const {
     return op == o.op && write == o.write && threads == o.threads &&
            inFlight == o.inFlight && decides == o.decides;
@@ -161,6 +165,12 @@ private:
   std::optional<LdsHandoffHazard> hazard;
   /// Walking a schedule's body (walkInside): its threads are one role.
   bool inSchedule = false;
+  /// The loops being walked, outer first, each with the number of the pass
+  /// over its body under way: every pass of walkFor gets a number of its
+  /// own, so accesses recorded in one pass are of one trip, and an access
+  /// carried into the next pass (no barrier since) is of an earlier one.
+  SmallVector<std::pair<Operation *, unsigned>, 4> passes;
+  unsigned passCount = 0;
   /// The threads sure to run the op being walked: under a branch whose
   /// condition a thread's evaluation cannot decide, that thread may take
   /// either side, so a kda.copy_fence there lands none of its pieces.
@@ -675,6 +685,7 @@ private:
     // took it as one value, which a write in the same interval breaks. A
     // load this write meets is never one value (raced).
     Access made{op, mem, *r, active, roles, write};
+    made.trips.assign(passes.begin(), passes.end());
     if (write)
       for (const Access &a : s) {
         if (a.write || a.inFlight || !a.range.overlaps(*r))
@@ -760,6 +771,9 @@ private:
   struct ThreadBytes {
     int64_t lo, hi;
     int tid;
+    /// Which values of the footprint's loop counters (Footprint::loops, in
+    /// mixed radix of their trip counts): 0 where it has none.
+    int combo = 0;
   };
   /// Every thread's bytes of one access whose indices evaluate (functions
   /// of the thread id and constants), sorted by lo; `root` null: counted
@@ -773,7 +787,60 @@ private:
     Value root;
     unsigned space = 0;
     bool atomic = false; // two atomics on one word do not race
+    /// Byte shifts by values the same for every thread that do not evaluate
+    /// (a block size, a ring slot, a loop counter) as (value, bytes a
+    /// unit), sorted by value: every thread's bytes are `bytes` moved by
+    /// their sum, which no thread's evaluation knows.
+    SmallVector<std::pair<Value, int64_t>, 2> shifts;
+    /// Threads left out of `bytes`: an index that does not evaluate for
+    /// them (not a sum of evaluated terms and shifts).
+    Threads unknown;
+    /// The loop counters the indices take whose every value is enumerated
+    /// (bounds evaluated alike for every thread, few trips): `bytes` holds
+    /// each thread's bytes at each combination of their trips.
+    SmallVector<std::pair<scf::ForOp, int64_t>, 2> loops; // (loop, trips)
+    /// Trip `loops[i]` takes in combination `combo`.
+    int64_t tripOf(int combo, size_t i) const {
+      for (size_t j = loops.size(); j-- > i + 1;)
+        combo /= int(loops[j].second);
+      return combo % loops[i].second;
+    }
   };
+  using Terms = SmallVector<std::pair<Value, int64_t>, 4>;
+
+  /// `v` times `scale` as a sum of values evaluated for every thread
+  /// (`terms`) and of values the same for every thread that do not
+  /// evaluate (`shifts`), splitting 64-bit additions, subtractions and
+  /// multiplications by a constant without poison flags: those wrap modulo
+  /// 2^64 alike for every thread, so a shift added to two indices moves
+  /// both alike. Anything else is a term (some threads may not evaluate).
+  void linearize(Value v, uint64_t scale, Terms &terms, Terms &shifts,
+                 llvm::function_ref<bool(Value)> evaluates,
+                 unsigned depth = 0) {
+    const bool known = evaluates(v);
+    Operation *op = v.getDefiningOp();
+    if (!known && depth < 48 && op && widthOf(v.getType()) == 64 &&
+        !poisonFlags(op)) {
+      if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+        linearize(op->getOperand(0), scale, terms, shifts, evaluates,
+                  depth + 1);
+        linearize(op->getOperand(1),
+                  isa<arith::SubIOp>(op) ? uint64_t(0) - scale : scale, terms,
+                  shifts, evaluates, depth + 1);
+        return;
+      }
+      if (isa<arith::MulIOp>(op))
+        for (unsigned side : {0u, 1u})
+          if (std::optional<int64_t> c =
+                  getConstantIntValue(op->getOperand(side)))
+            return linearize(op->getOperand(1 - side), scale * uint64_t(*c),
+                             terms, shifts, evaluates, depth + 1);
+    }
+    if (!known && uniform(v))
+      shifts.push_back({v, int64_t(scale)});
+    else
+      terms.push_back({v, int64_t(scale)});
+  }
 
   /// The array `mem` addresses through casts, subviews, reinterpret casts
   /// and reshapes (each keeps its source's base; its type's layout says
@@ -867,26 +934,204 @@ private:
     } else {
       out.root = root;
     }
-    const int64_t span = spans.back();
-    for (int64_t tid = 0; tid < threads; ++tid) {
-      int64_t linear = offset;
-      bool known = true;
-      for (auto [d, index] : llvm::enumerate(indices)) {
-        std::optional<int64_t> i = eval(index, tid);
-        if (!i) {
-          known = false;
-          break;
-        }
-        linear += *i * strides[d];
+    // In a schedule's read bodies, the loop counters whose every trip is
+    // enumerated, then each index as evaluated terms and shifts, in
+    // elements of the array. Elsewhere each index is one term (the threads
+    // it does not evaluate for are the emulator's): the walk of kernel
+    // code keeps the accesses of a branch it cannot decide in one interval
+    // across its barriers, which only the indices it cannot place kept
+    // from comparing.
+    // The branches around the access: a thread whose condition, at a
+    // combination of the counters, takes the other side makes no access
+    // there (the walk evaluated them without the counters).
+    SmallVector<std::pair<Value, bool>, 4> guards; // (condition, then side)
+    SmallVector<Value, 8> placing(indices.begin(), indices.end());
+    for (Operation *in = a.op; inSchedule && (in = in->getParentOp());)
+      if (auto branch = dyn_cast<scf::IfOp>(in)) {
+        guards.push_back(
+            {branch.getCondition(),
+             branch.getThenRegion().isAncestor(a.op->getParentRegion())});
+        placing.push_back(branch.getCondition());
       }
-      if (known)
-        out.bytes.push_back({base + linear * elemBytes,
-                             base + (linear + span) * elemBytes, int(tid)});
+    if (inSchedule)
+      out.loops = enumeratedCounters(placing);
+    int64_t combos = 1;
+    for (auto [loop, trips] : out.loops)
+      combos *= trips;
+    auto bind = [&](int combo) {
+      Bound bound;
+      for (auto [i, entry] : llvm::enumerate(out.loops)) {
+        scf::ForOp loop = entry.first;
+        bound[loop.getInductionVar()] =
+            wrap(int64_t(uint64_t(*evalAll(loop.getLowerBound()).same) +
+                         uint64_t(out.tripOf(combo, i)) *
+                             uint64_t(*evalAll(loop.getStep()).same)),
+                 widthOf(loop.getInductionVar().getType()));
+      }
+      return bound;
+    };
+    const Bound first = bind(0);
+    auto evaluates = [&](Value v) {
+      for (int64_t tid = 0; tid < threads; ++tid) {
+        BoundMemo memo;
+        if (!evalBound(v, tid, first, memo))
+          return false;
+      }
+      return true;
+    };
+    Terms terms, shifts;
+    for (auto [d, index] : llvm::enumerate(indices)) {
+      Terms t, sh;
+      if (inSchedule)
+        linearize(index, 1, t, sh, evaluates);
+      else
+        t.push_back({index, 1});
+      for (auto [list, into] : {std::pair(&t, &terms), std::pair(&sh, &shifts)})
+        for (auto [v, c] : *list)
+          into->push_back({v, int64_t(uint64_t(c) * uint64_t(strides[d]))});
+    }
+    out.shifts = bytesOfShifts(shifts, elemBytes);
+    out.unknown.resize(threads);
+    const int64_t span = spans.back();
+    for (int combo = 0; combo < combos; ++combo) {
+      const Bound bound = bind(combo);
+      for (int64_t tid = 0; tid < threads; ++tid) {
+        BoundMemo memo;
+        if (llvm::any_of(guards, [&](const std::pair<Value, bool> &g) {
+              std::optional<int64_t> c = evalBound(g.first, tid, bound, memo);
+              return c && (*c != 0) != g.second;
+            }))
+          continue;
+        uint64_t linear = uint64_t(offset);
+        bool known = true;
+        for (auto [term, scale] : terms) {
+          std::optional<int64_t> i = evalBound(term, tid, bound, memo);
+          if (!i) {
+            known = false;
+            break;
+          }
+          linear += uint64_t(*i) * uint64_t(scale);
+        }
+        if (!known) {
+          out.unknown.set(tid);
+          continue;
+        }
+        const int64_t at = int64_t(linear);
+        out.bytes.push_back({base + at * elemBytes,
+                             base + (at + span) * elemBytes, int(tid), combo});
+      }
     }
     llvm::sort(out.bytes, [](const ThreadBytes &x, const ThreadBytes &y) {
       return std::tie(x.lo, x.tid) < std::tie(y.lo, y.tid);
     });
     return out; // eval inserts nothing into bytesMemo
+  }
+  using Bound = llvm::SmallDenseMap<Value, int64_t, 2>;
+  using BoundMemo = llvm::SmallDenseMap<Value, std::optional<int64_t>, 16>;
+  /// `v` for thread `tid` with the loop counters in `bound` at the values
+  /// given (as evalAll where `v` evaluates without them). `memo` is one
+  /// thread's at one binding.
+  std::optional<int64_t> evalBound(Value v, int64_t tid, const Bound &bound,
+                                   BoundMemo &memo, unsigned depth = 0) {
+    if (auto it = bound.find(v); it != bound.end())
+      return it->second;
+    if (std::optional<int64_t> x = eval(v, tid); x || bound.empty())
+      return x;
+    if (auto it = memo.find(v); it != memo.end())
+      return it->second;
+    std::optional<int64_t> r;
+    Operation *op = v.getDefiningOp();
+    if (op && depth <= 48 && evaluable(op) &&
+        (v.getType().isSignlessInteger() || v.getType().isIndex()))
+      r = evalOp(op, [&](Value x) {
+        return evalBound(x, tid, bound, memo, depth + 1);
+      });
+    if (r)
+      r = wrap(*r, widthOf(v.getType()));
+    return memo[v] = r;
+  }
+
+  /// The counters of scf.for loops that `values` (an access's indices and
+  /// the conditions of the branches around it) take (through ops
+  /// evalAll does not resolve) whose bounds evaluate alike for every
+  /// thread, with their trip counts: each index is then evaluated at every
+  /// trip of each (at most 3 loops, 2^20 thread placements in all; others
+  /// stay shifts or unknown).
+  SmallVector<std::pair<scf::ForOp, int64_t>, 2>
+  enumeratedCounters(ArrayRef<Value> values) {
+    SmallVector<std::pair<scf::ForOp, int64_t>, 2> out;
+    llvm::SmallPtrSet<void *, 16> seen;
+    SmallVector<std::pair<Value, unsigned>> work;
+    for (Value v : values)
+      work.push_back({v, 0});
+    int64_t placements = std::max<int64_t>(threads, 1);
+    while (!work.empty()) {
+      auto [v, depth] = work.pop_back_val();
+      if (depth > 48 || !seen.insert(v.getAsOpaquePointer()).second)
+        continue;
+      const PerThread &p = evalAll(v);
+      if (p.varies ? llvm::all_of(p.each,
+                                  [](std::optional<int64_t> x) { return !!x; })
+                   : p.same.has_value())
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp());
+        if (!loop || loop.getInductionVar() != v || out.size() == 3)
+          continue;
+        std::optional<int64_t> trips = tripCount(loop);
+        if (!trips || *trips == 0 || placements * *trips > (int64_t(1) << 20))
+          continue;
+        placements *= *trips;
+        out.push_back({loop, *trips});
+        continue;
+      }
+      if (Operation *op = v.getDefiningOp(); op && evaluable(op))
+        for (Value x : op->getOperands())
+          work.push_back({x, depth + 1});
+    }
+    return out;
+  }
+
+  /// `loop`'s trips where its bounds evaluate alike for every thread and
+  /// it runs at most 4096.
+  std::optional<int64_t> tripCount(scf::ForOp loop) {
+    const PerThread &lb = evalAll(loop.getLowerBound()),
+                    &ub = evalAll(loop.getUpperBound()),
+                    &step = evalAll(loop.getStep());
+    if (lb.varies || ub.varies || step.varies || !lb.same || !ub.same ||
+        !step.same || *step.same <= 0)
+      return std::nullopt;
+    const unsigned w = widthOf(loop.getLowerBound().getType());
+    const bool below = loop.getUnsignedCmp()
+                           ? unsignedOf(*lb.same, w) < unsignedOf(*ub.same, w)
+                           : *lb.same < *ub.same;
+    if (!below)
+      return 0;
+    const uint64_t distance =
+        loop.getUnsignedCmp()
+            ? unsignedOf(*ub.same, w) - unsignedOf(*lb.same, w)
+            : uint64_t(*ub.same) - uint64_t(*lb.same);
+    const uint64_t trips = (distance - 1) / uint64_t(*step.same) + 1;
+    if (trips > 4096)
+      return std::nullopt;
+    return int64_t(trips);
+  }
+
+  /// Shifts in elements (several of one value summed) as bytes, zeros
+  /// dropped, sorted by value so that two footprints' lists compare.
+  static SmallVector<std::pair<Value, int64_t>, 2>
+  bytesOfShifts(const Terms &shifts, int64_t elemBytes) {
+    llvm::MapVector<Value, uint64_t> sum;
+    for (auto [v, c] : shifts)
+      sum[v] += uint64_t(c) * uint64_t(elemBytes);
+    SmallVector<std::pair<Value, int64_t>, 2> out;
+    for (auto [v, c] : sum)
+      if (c)
+        out.push_back({v, int64_t(c)});
+    llvm::sort(out, [](const auto &x, const auto &y) {
+      return x.first.getAsOpaquePointer() < y.first.getAsOpaquePointer();
+    });
+    return out;
   }
   llvm::DenseMap<Operation *, std::unique_ptr<Footprint>> bytesMemo;
 
@@ -896,9 +1141,141 @@ private:
   bool bytesMayMeet(const Access &x, const Access &y) {
     const Footprint &fx = threadBytes(x);
     const Footprint &fy = threadBytes(y);
-    return fx.bytes.empty() || fy.bytes.empty() || fx.root != fy.root ||
-           fx.space != fy.space ||
-           firstMeeting(fx, x.threads, fy, y.threads, /*sameThread=*/true);
+    if (fx.bytes.empty() || fy.bytes.empty() || fx.root != fy.root ||
+        fx.space != fy.space)
+      return true;
+    if (notComparable(x, fx, y, fy))
+      return true;
+    return !!firstMeeting(fx, x.threads, fy, y.threads,
+                          [&](const ThreadBytes &a, const ThreadBytes &b) {
+                            return sameTrip(x, fx, a.combo, y, fy, b.combo);
+                          });
+  }
+
+  /// Whether `x` and `y`, recorded in these passes of the walk, are of one
+  /// trip of `loop` (both inside it).
+  static bool oneTrip(const Access &x, const Access &y, Operation *loop) {
+    auto passOf = [&](const Access &a) -> std::optional<unsigned> {
+      for (auto [l, pass] : a.trips)
+        if (l == loop)
+          return pass;
+      return std::nullopt;
+    };
+    std::optional<unsigned> px = passOf(x), py = passOf(y);
+    return px && py && *px == *py;
+  }
+
+  /// Why two accesses' bytes cannot be compared thread by thread as
+  /// threadBytes placed them: a thread of either whose index does not
+  /// evaluate; indices shifted by different values the same for every
+  /// thread (the distance between them is not known); or by a value
+  /// computed in a loop that the two accesses see on different trips (an
+  /// access carried into the next pass of its loop with no barrier since).
+  /// Enumerated loop counters are not shifts: `pairs` tells which of
+  /// their combinations may meet (sameTrip).
+  std::optional<std::string> notComparable(const Access &x, const Footprint &fx,
+                                           const Access &y,
+                                           const Footprint &fy) {
+    for (auto [a, f] : {std::pair(&x, &fx), std::pair(&y, &fy)}) {
+      Threads missed = f->unknown;
+      if (missed.size() != a->threads.size())
+        continue;
+      missed &= a->threads;
+      if (missed.any())
+        return llvm::formatv("an index of {0} does not evaluate for thread "
+                             "{1} (not a sum of terms of the thread id, of "
+                             "loop counters with bounds known alike for "
+                             "every thread and of values the same for every "
+                             "thread)",
+                             a->op->getName(), missed.find_first())
+            .str();
+    }
+    if (fx.shifts != fy.shifts)
+      return llvm::formatv("their indices are shifted by different values the "
+                           "same for every thread that are not evaluated ({0} "
+                           "against {1}), so the distance between them is not "
+                           "known",
+                           describeShifts(fx.shifts), describeShifts(fy.shifts))
+          .str();
+    for (auto [v, unit] : fx.shifts) {
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        def = cast<BlockArgument>(v).getOwner()->getParentOp();
+      for (auto [loop, pass] : x.trips)
+        if (loop->isAncestor(def) && !oneTrip(x, y, loop))
+          return llvm::formatv("their indices are shifted by {0}, a value "
+                               "of a loop that they see on different trips "
+                               "(no barrier between the trips)",
+                               describeShifts({{v, unit}}))
+              .str();
+    }
+    return std::nullopt;
+  }
+
+  /// Whether `x`'s bytes at combination `cx` of fx's loop counters and
+  /// `y`'s at `cy` of fy's may be made in one barrier interval. For a loop
+  /// whose counter both take, within one trip of every loop around it:
+  /// recorded in one pass of it, one trip (one value); in different passes,
+  /// the earlier pass's access is of an earlier trip (a later value).
+  static bool sameTrip(const Access &x, const Footprint &fx, int cx,
+                       const Access &y, const Footprint &fy, int cy) {
+    for (auto [i, entry] : llvm::enumerate(fx.loops)) {
+      auto j = llvm::find_if(fy.loops, [&, loop = entry.first](const auto &o) {
+        return o.first == loop;
+      });
+      if (j == fy.loops.end())
+        continue;
+      Operation *loop = entry.first;
+      // Both inside `loop`: a loop around it on different trips restarts it.
+      bool outerApart = false;
+      for (auto [outer, pass] : x.trips) {
+        if (outer == loop)
+          break;
+        outerApart |= !oneTrip(x, y, outer);
+      }
+      if (outerApart)
+        continue;
+      const int64_t tx = fx.tripOf(cx, i),
+                    ty = fy.tripOf(cy, j - fy.loops.begin());
+      if (oneTrip(x, y, loop)) {
+        if (tx != ty)
+          return false;
+        continue;
+      }
+      if (passIn(x, loop) < passIn(y, loop) ? tx >= ty : ty >= tx)
+        return false;
+    }
+    return true;
+  }
+  static unsigned passIn(const Access &a, Operation *loop) {
+    for (auto [l, pass] : a.trips)
+      if (l == loop)
+        return pass;
+    return 0;
+  }
+
+  static std::string describeShifts(ArrayRef<std::pair<Value, int64_t>> list) {
+    if (list.empty())
+      return "none";
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    for (auto [i, term] : llvm::enumerate(list)) {
+      auto [v, unit] = term;
+      os << (i ? " + " : "") << unit << " bytes x ";
+      if (auto arg = dyn_cast<BlockArgument>(v)) {
+        Operation *owner = arg.getOwner()->getParentOp();
+        auto loop = dyn_cast_or_null<scf::ForOp>(owner);
+        if (loop && loop.getInductionVar() == v)
+          os << "the counter of an scf.for";
+        else
+          os << "argument " << arg.getArgNumber() << " of "
+             << (owner ? owner->getName().getStringRef()
+                       : StringRef("a block"));
+      } else {
+        os << "the result of " << v.getDefiningOp()->getName();
+      }
+    }
+    return s;
   }
 
   /// Two accesses of one role in one barrier interval, at least one a write
@@ -930,21 +1307,47 @@ private:
         }
     const Footprint &fx = threadBytes(mine);
     const Footprint &fy = threadBytes(theirs);
-    if (fx.bytes.empty() || fy.bytes.empty() || (fx.atomic && fy.atomic) ||
-        fx.root != fy.root || fx.space != fy.space)
+    if ((fx.atomic && fy.atomic) || fx.root != fy.root || fx.space != fy.space)
       return true;
-    auto met = firstMeeting(fx, mine.threads, fy, theirs.threads,
-                            /*sameThread=*/false);
+    // Indices shifted alike by a value no thread evaluates are compared
+    // without it (it moves both alike); where the shift between them is not
+    // known, R0 in a schedule's bodies, the emulator's elsewhere.
+    if (std::optional<std::string> why = notComparable(mine, fx, theirs, fy)) {
+      if (!inSchedule)
+        return true;
+      fail("R0",
+           llvm::formatv("cannot analyse {0} against the {1} of the same array "
+                         "in one barrier interval: {2}",
+                         mine.op->getName(), theirs.write ? "write" : "read",
+                         *why)
+               .str(),
+           mine.op, theirs.op == mine.op ? nullptr : theirs.op);
+      return false;
+    }
+    // Two threads; where the same loop counter places both, at one value
+    // of it unless the accesses are of different trips.
+    auto met =
+        firstMeeting(fx, mine.threads, fy, theirs.threads,
+                     [&](const ThreadBytes &a, const ThreadBytes &b) {
+                       return a.tid != b.tid &&
+                              sameTrip(mine, fx, a.combo, theirs, fy, b.combo);
+                     });
     if (!met)
       return true;
     auto [x, y] = *met;
+    std::string shifted;
+    if (!fx.shifts.empty())
+      shifted = llvm::formatv(" (counted without {0}, which both indices "
+                              "add)",
+                              describeShifts(fx.shifts))
+                    .str();
     fail(write ? "R2" : "R1",
-         llvm::formatv("thread {0} {1} bytes [{2}, {3}) of {4} that thread {5} "
-                       "{6} in the same barrier interval (threads of one "
+         llvm::formatv("thread {0} {1} bytes [{2}, {3}) of {4}{5} that thread "
+                       "{6} {7} in the same barrier interval (threads of one "
                        "role): no barrier between them",
                        x.tid, write ? "writes" : "reads", std::max(x.lo, y.lo),
-                       std::min(x.hi, y.hi), describeFootprint(fx), y.tid,
-                       theirs.write ? "wrote" : "read")
+                       std::min(x.hi, y.hi), describeFootprint(fx), shifted,
+                       y.tid, theirs.write ? "wrote" : "read")
              .str(),
          mine.op, theirs.op == mine.op ? nullptr : theirs.op);
     return false;
@@ -1044,13 +1447,14 @@ private:
   }
 
   /// The first pair of a thread's bytes of `fx` (one of `xThreads`) and a
-  /// thread's bytes of `fy` (one of `yThreads`; another thread unless
-  /// `sameThread`) that meet, in the order of fx's bytes; none if none do.
-  /// fy's bytes are sorted by lo (threadBytes), so each x searches only
-  /// those starting after x.lo less the widest.
-  static std::optional<std::pair<ThreadBytes, ThreadBytes>>
-  firstMeeting(const Footprint &fx, const Threads &xThreads,
-               const Footprint &fy, const Threads &yThreads, bool sameThread) {
+  /// thread's bytes of `fy` (one of `yThreads`) that meet and that `may`
+  /// pair (another thread, one trip), in the order of fx's bytes; none if
+  /// none do. fy's bytes are sorted by lo (threadBytes), so each x searches
+  /// only those starting after x.lo less the widest.
+  static std::optional<std::pair<ThreadBytes, ThreadBytes>> firstMeeting(
+      const Footprint &fx, const Threads &xThreads, const Footprint &fy,
+      const Threads &yThreads,
+      llvm::function_ref<bool(const ThreadBytes &, const ThreadBytes &)> may) {
     ArrayRef<ThreadBytes> ys = fy.bytes;
     int64_t widest = 0;
     for (const ThreadBytes &y : ys)
@@ -1062,8 +1466,7 @@ private:
           ys, x.lo - widest,
           [](const ThreadBytes &t, int64_t lo) { return t.lo < lo; });
       for (; y != ys.end() && y->lo < x.hi; ++y)
-        if ((sameThread || y->tid != x.tid) && y->hi > x.lo &&
-            yThreads.test(y->tid))
+        if (y->hi > x.lo && yThreads.test(y->tid) && may(x, *y))
           return std::make_pair(x, *y);
     }
     return std::nullopt;
@@ -1626,7 +2029,9 @@ private:
     State atStart = s;
     while (!hazard) {
       State out = atStart;
+      passes.push_back({loop, ++passCount});
       walkBlock(*loop.getBody(), out, active, divergent);
+      passes.pop_back();
       State next = atStart;
       join(next, out);
       if (next.size() == atStart.size())
