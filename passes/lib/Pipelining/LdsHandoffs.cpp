@@ -940,10 +940,10 @@ private:
     // it does not evaluate for are the emulator's): the walk of kernel
     // code keeps the accesses of a branch it cannot decide in one interval
     // across its barriers, which only the indices it cannot place kept
-    // from comparing.
-    // The branches around the access: a thread whose condition, at a
-    // combination of the counters, takes the other side makes no access
-    // there (the walk evaluated them without the counters).
+    // from comparing. The branches around the access count: a thread
+    // whose condition, at a combination of the counters, takes the other
+    // side makes no access there (the walk evaluated them without the
+    // counters).
     SmallVector<std::pair<Value, bool>, 4> guards; // (condition, then side)
     SmallVector<Value, 8> placing(indices.begin(), indices.end());
     for (Operation *in = a.op; inSchedule && (in = in->getParentOp());)
@@ -1146,10 +1146,14 @@ private:
       return true;
     if (notComparable(x, fx, y, fy))
       return true;
-    return !!firstMeeting(fx, x.threads, fy, y.threads,
-                          [&](const ThreadBytes &a, const ThreadBytes &b) {
-                            return sameTrip(x, fx, a.combo, y, fy, b.combo);
-                          });
+    bool exhausted = false;
+    return firstMeeting(
+               fx, x.threads, fy, y.threads,
+               [&](const ThreadBytes &a, const ThreadBytes &b) {
+                 return sameTrip(x, fx, a.combo, y, fy, b.combo);
+               },
+               exhausted) ||
+           exhausted;
   }
 
   /// Whether `x` and `y`, recorded in these passes of the walk, are of one
@@ -1312,26 +1316,34 @@ private:
     // Indices shifted alike by a value no thread evaluates are compared
     // without it (it moves both alike); where the shift between them is not
     // known, R0 in a schedule's bodies, the emulator's elsewhere.
-    if (std::optional<std::string> why = notComparable(mine, fx, theirs, fy)) {
+    auto cannot = [&](StringRef why) {
       if (!inSchedule)
         return true;
       fail("R0",
            llvm::formatv("cannot analyse {0} against the {1} of the same array "
                          "in one barrier interval: {2}",
                          mine.op->getName(), theirs.write ? "write" : "read",
-                         *why)
+                         why)
                .str(),
            mine.op, theirs.op == mine.op ? nullptr : theirs.op);
       return false;
-    }
+    };
+    if (std::optional<std::string> why = notComparable(mine, fx, theirs, fy))
+      return cannot(*why);
     // Two threads; where the same loop counter places both, at one value
     // of it unless the accesses are of different trips.
-    auto met =
-        firstMeeting(fx, mine.threads, fy, theirs.threads,
-                     [&](const ThreadBytes &a, const ThreadBytes &b) {
-                       return a.tid != b.tid &&
-                              sameTrip(mine, fx, a.combo, theirs, fy, b.combo);
-                     });
+    bool exhausted = false;
+    auto met = firstMeeting(
+        fx, mine.threads, fy, theirs.threads,
+        [&](const ThreadBytes &a, const ThreadBytes &b) {
+          return a.tid != b.tid &&
+                 sameTrip(mine, fx, a.combo, theirs, fy, b.combo);
+        },
+        exhausted);
+    if (exhausted)
+      return cannot("more pairs of the two accesses' placements (threads at "
+                    "each trip of the loops their indices take) than are "
+                    "compared (2^26)");
     if (!met)
       return true;
     auto [x, y] = *met;
@@ -1450,24 +1462,34 @@ private:
   /// thread's bytes of `fy` (one of `yThreads`) that meet and that `may`
   /// pair (another thread, one trip), in the order of fx's bytes; none if
   /// none do. fy's bytes are sorted by lo (threadBytes), so each x searches
-  /// only those starting after x.lo less the widest.
+  /// only those starting after x.lo less the widest. `exhausted`: the
+  /// search gave up after 2^26 pairs (many placements of one byte that may
+  /// not pair, e.g. one thread's word at every trip of a long loop).
   static std::optional<std::pair<ThreadBytes, ThreadBytes>> firstMeeting(
       const Footprint &fx, const Threads &xThreads, const Footprint &fy,
       const Threads &yThreads,
-      llvm::function_ref<bool(const ThreadBytes &, const ThreadBytes &)> may) {
+      llvm::function_ref<bool(const ThreadBytes &, const ThreadBytes &)> may,
+      bool &exhausted) {
     ArrayRef<ThreadBytes> ys = fy.bytes;
     int64_t widest = 0;
     for (const ThreadBytes &y : ys)
       widest = std::max(widest, y.hi - y.lo);
+    int64_t budget = int64_t(1) << 26;
+    exhausted = false;
     for (const ThreadBytes &x : fx.bytes) {
       if (!xThreads.test(x.tid))
         continue;
       auto y = llvm::lower_bound(
           ys, x.lo - widest,
           [](const ThreadBytes &t, int64_t lo) { return t.lo < lo; });
-      for (; y != ys.end() && y->lo < x.hi; ++y)
+      for (; y != ys.end() && y->lo < x.hi; ++y) {
+        if (--budget < 0) {
+          exhausted = true;
+          return std::nullopt;
+        }
         if (y->hi > x.lo && yThreads.test(y->tid) && may(x, *y))
           return std::make_pair(x, *y);
+      }
     }
     return std::nullopt;
   }

@@ -415,3 +415,42 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
   }
 }
 }
+
+// -----
+
+// A body loop of 4096 trips whose index takes its counter without moving
+// (j & 0): each thread's one word at every trip, 2^18 placements a side,
+// 4096 to a byte that may not pair (one thread, or one trip at two values).
+// The comparison stops at 2^26 pairs: R0 rather than minutes.
+module attributes {gpu.container_module} {
+gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
+  kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
+  gpu.func @k()
+      workgroup(%lds : memref<1024xi8, #gpu.address_space<workgroup>>, %scr : memref<128xf32, #gpu.address_space<workgroup>>)
+      private(%src : memref<1024xf32, #gpu.address_space<private>>)
+      kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    kda.schedule "k" trip_count(1) depth(1) target("emu") {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4096 = arith.constant 4096 : index
+      kda.staged_copy @r[%c0] iter(%c0) do {
+        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<1024xi8, #gpu.address_space<workgroup>>
+      }
+      kda.lds_barrier
+      kda.lds_read @r[%c0] iter(%c0) do {
+        %v = memref.view %lds[%c0][] : memref<1024xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+        %x = memref.load %v[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+        scf.for %j = %c0 to %c4096 step %c1 {
+          %z = arith.andi %j, %c0 : index
+          %at = arith.addi %tid, %z : index
+          // expected-error @+1 {{cannot analyse memref.store against the write of the same array in one barrier interval: more pairs of the two accesses' placements (threads at each trip of the loops their indices take) than are compared (2^26)}}
+          memref.store %x, %scr[%at] : memref<128xf32, #gpu.address_space<workgroup>>
+        }
+      }
+      kda.lds_barrier
+    }
+    gpu.return
+  }
+}
+}
