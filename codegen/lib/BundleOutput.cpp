@@ -151,12 +151,23 @@ std::string StagedBundle::begin(StringRef given) {
   dir = absolute.str().str();
   // Parents that do not exist yet are made, and remembered so that a
   // compile that fails leaves none of them behind.
+  // An interrupt removes them too, where empty (registered before they are
+  // made, as the staging folder).
   for (StringRef p = llvm::sys::path::parent_path(dir);
        !p.empty() && !fs::exists(p); p = llvm::sys::path::parent_path(p))
     createdParents.push_back(p.str());
-  for (auto it = createdParents.rbegin(); it != createdParents.rend(); ++it)
-    if (std::error_code ec = fs::create_directory(*it))
-      return "cannot create " + *it + ": " + ec.message();
+  if (!createdParents.empty()) {
+    FolderWrite making;
+    if (!removeEmptyOnInterrupt(createdParents.front(),
+                                createdParents.back())) {
+      createdParents.clear();
+      return "cannot create its folder: too many folders registered for "
+             "removal on interrupt";
+    }
+    for (auto it = createdParents.rbegin(); it != createdParents.rend(); ++it)
+      if (std::error_code ec = fs::create_directory(*it))
+        return "cannot create " + *it + ": " + ec.message();
+  }
   // A fresh name beside the output: nothing of the user's is reused.
   if (std::error_code ec =
           createFolderRemovedOnInterrupt(dir + ".partial", staging))
@@ -212,6 +223,8 @@ std::string StagedBundle::commit() {
   }
   committed = true;
   keepOnInterrupt(staging); // the name is gone: moved into place
+  if (!createdParents.empty())
+    forgetEmpty(createdParents.front());
   if (exists) {
     fs::remove_directories(aside);
     forgetAside();
@@ -228,4 +241,6 @@ StagedBundle::~StagedBundle() {
   }
   for (const std::string &p : createdParents)
     (void)fs::remove(p); // only where empty: nothing else was put there
+  if (!createdParents.empty())
+    forgetEmpty(createdParents.front());
 }

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -327,4 +328,70 @@ TEST_F(InterruptCleanup, FreshNames) {
   EXPECT_TRUE(fs::is_directory(b));
   keepOnInterrupt(a);
   keepOnInterrupt(b);
+}
+
+// A fresh folder refused for what it is: every entry taken (named so, not
+// "Too many open files"), or a path the handler cannot hold; nothing made,
+// nothing left registered.
+TEST_F(InterruptCleanup, RefusalsSayWhy) {
+  std::vector<std::string> taken;
+  for (int i = 0; i < 64; ++i) {
+    const std::string p = at("taken" + std::to_string(i));
+    if (!removeOnInterrupt(p))
+      break;
+    taken.push_back(p);
+  }
+  ASSERT_FALSE(taken.empty());
+  ASSERT_LT(taken.size(), 64u);
+  llvm::SmallString<128> dir;
+  std::error_code ec = createFolderRemovedOnInterrupt(at("x"), dir);
+  EXPECT_EQ(ec, interruptTableFull());
+  EXPECT_NE(ec.message().find("too many folders registered for removal on "
+                              "interrupt"),
+            std::string::npos);
+  EXPECT_EQ(left(), std::vector<std::string>{});
+  for (const std::string &p : taken)
+    keepOnInterrupt(p);
+
+  const std::string deep = at(std::string(PATH_MAX, 'd'));
+  ec = createFolderRemovedOnInterrupt(deep, dir);
+  EXPECT_EQ(ec, std::make_error_code(std::errc::filename_too_long));
+  // The table is free again: a folder of a path that fits is made.
+  ASSERT_FALSE(createFolderRemovedOnInterrupt(at("x"), dir));
+  EXPECT_TRUE(fs::is_directory(dir));
+  keepOnInterrupt(dir);
+}
+
+// Parents made for a new output path (StagedBundle::begin) go on an
+// interrupt after the staging folder inside them, each only where empty: a
+// file another process put in one keeps it and those above it.
+TEST_F(InterruptCleanup, ParentsMadeForTheOutputGoWhereEmpty) {
+  for (bool theirs : {false, true}) {
+    const std::string top = at("p"), mid = top + "/q", deep = mid + "/r";
+    EXPECT_EXIT(
+        {
+          if (!removeEmptyOnInterrupt(deep, top))
+            std::exit(3);
+          for (const std::string &d : {top, mid, deep})
+            if (fs::create_directory(d))
+              std::exit(5);
+          if (theirs)
+            std::ofstream(mid + "/theirs") << "{}";
+          const std::string dir = freshFolder(deep + "/out.partial");
+          std::atomic<bool> stop{false};
+          std::atomic<int> made{0};
+          std::thread writer(writeInto, dir, std::ref(stop), std::ref(made));
+          waitFor(made, 500);
+          raise(SIGINT);
+          std::exit(4);
+        },
+        ::testing::KilledBySignal(SIGINT), "");
+    if (!theirs) {
+      EXPECT_EQ(left(), std::vector<std::string>{});
+      continue;
+    }
+    EXPECT_EQ(left(), std::vector<std::string>{"p"});
+    EXPECT_TRUE(fs::exists(mid + "/theirs"));
+    EXPECT_FALSE(fs::exists(deep));
+  }
 }

@@ -35,12 +35,13 @@ namespace fs = llvm::sys::fs;
 using llvm::StringRef;
 
 namespace {
-enum Kind : int { Free, Remove, Restore };
+enum Kind : int { Free, Remove, Restore, RemoveEmpty };
 
 /// A registered folder, in storage a signal handler may read: fixed
 /// buffers, published by `kind` once both paths are written. `other` is
-/// the name a removed folder is renamed to first (`path`.removing), or the
-/// name a restored folder goes back to.
+/// the name a removed folder is renamed to first (`path`.removing), the
+/// name a restored folder goes back to, or the outermost of the empty
+/// folders `path` and its parents up to `other` to remove.
 struct Entry {
   std::atomic<int> kind{Free};
   char path[PATH_MAX];
@@ -85,6 +86,23 @@ static void removeTree(char *path) {
     }
 }
 
+/// rmdir of `path`, then of each parent up to `top`, stopping at the first
+/// that is not empty (async-signal-safe: rmdir, and `path` cut in place).
+static void removeEmptyUpTo(char *path, const char *top) {
+  const size_t topLength = std::strlen(top);
+  for (size_t n = std::strlen(path); n >= topLength;) {
+    if (rmdir(path) < 0 && errno != ENOENT)
+      return;
+    if (n == topLength)
+      return;
+    while (n > topLength && path[n - 1] != '/')
+      --n;
+    while (n > topLength && path[n - 1] == '/')
+      --n;
+    path[n] = '\0';
+  }
+}
+
 /// LLVM's handler calls this for an interrupt signal (once; its handlers are
 /// then uninstalled). Only async-signal-safe calls. Restores come first, so
 /// no removal reaches a bundle that was moved aside; then the process ends
@@ -123,6 +141,11 @@ static void cleanUpOnInterrupt() {
       sleepMs(10);
     }
   }
+  // Then the parents made for them, each only where empty (another
+  // process may have put its own files there since).
+  for (Entry &e : entries)
+    if (e.kind.load() == RemoveEmpty)
+      removeEmptyUpTo(e.path, e.other);
   const int sig = caught.load() > 0 ? caught.load() : SIGINT;
   signal(sig, SIG_DFL); // the others stay ignored
   raise(sig);
@@ -227,6 +250,30 @@ bool mlir::kda::restoreOnInterrupt(StringRef from, StringRef to) {
 
 void mlir::kda::forgetRestore(StringRef from) { drop(Restore, from); }
 
+bool mlir::kda::removeEmptyOnInterrupt(StringRef deepest, StringRef top) {
+  return deepest.starts_with(top) && add(RemoveEmpty, deepest, top);
+}
+
+void mlir::kda::forgetEmpty(StringRef deepest) { drop(RemoveEmpty, deepest); }
+
+namespace {
+/// The one error of the registration itself: every entry taken.
+class CleanupErrors : public std::error_category {
+public:
+  const char *name() const noexcept override { return "kda-interrupt"; }
+  std::string message(int) const override {
+    return "too many folders registered for removal on interrupt at once "
+           "(at most " +
+           std::to_string(kInterruptEntries) + ")";
+  }
+};
+} // namespace
+
+std::error_code mlir::kda::interruptTableFull() {
+  static const CleanupErrors category;
+  return {1, category};
+}
+
 std::error_code
 mlir::kda::createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
                                           llvm::SmallVectorImpl<char> &path) {
@@ -239,8 +286,11 @@ mlir::kda::createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
     // Registered before it exists. The name is only ever another kda
     // tool's if it was made in the instant since the check above (then
     // create_directory fails below and the entry goes).
+    // The handler's copy of the path and of its ".removing" twin.
+    if (p.size() + std::strlen(".removing") >= PATH_MAX)
+      return std::make_error_code(std::errc::filename_too_long);
     if (!removeOnInterrupt(p))
-      return std::make_error_code(std::errc::too_many_files_open);
+      return interruptTableFull();
     FolderWrite making;
     std::error_code ec = fs::create_directory(p, /*IgnoreExisting=*/false);
     if (!ec)

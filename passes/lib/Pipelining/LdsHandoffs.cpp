@@ -787,6 +787,11 @@ private:
     Value root;
     unsigned space = 0;
     bool atomic = false; // two atomics on one word do not race
+    int64_t elementBytes = 0; // ... of one size (partly overlapping ones do)
+    /// Some shift is a view's run-time byte shift (a ring slot's tile):
+    /// against different shifts, apart as views of unrelated shifts are
+    /// elsewhere (the emulator's), not R0.
+    bool viewShifted = false;
     /// Byte shifts by values the same for every thread that do not evaluate
     /// (a block size, a ring slot, a loop counter) as (value, bytes a
     /// unit), sorted by value: every thread's bytes are `bytes` moved by
@@ -921,10 +926,24 @@ private:
     if (!stride)
       return out;
     const int64_t elemBytes = *stride;
+    out.elementBytes = elemBytes;
     // From the root's start; from its space's start where the root sits at
     // a known byte of it.
     Value root = rootOf(mem);
     int64_t base = 0;
+    // In a schedule's read bodies, a view at a run-time byte shift is placed
+    // in its source, the shift one more index (in bytes): evaluated per
+    // thread, split into terms and shifts, its counters enumerated, as any
+    // index. (Elsewhere views of one source whose shifts differ by a
+    // constant share a frame, viewFrame.)
+    SmallVector<Value, 2> viewShifts;
+    while (auto view = root.getDefiningOp<memref::ViewOp>()) {
+      std::optional<Range> at = rangeOf(root);
+      if (!inSchedule || (at && at->exact && !at->any))
+        break;
+      viewShifts.push_back(view.getByteShift());
+      root = rootOf(view.getSource());
+    }
     std::optional<Range> r = rangeOf(root);
     if (r && r->exact && !r->any) {
       base = r->lo;
@@ -946,6 +965,7 @@ private:
     // counters).
     SmallVector<std::pair<Value, bool>, 4> guards; // (condition, then side)
     SmallVector<Value, 8> placing(indices.begin(), indices.end());
+    placing.append(viewShifts.begin(), viewShifts.end());
     for (Operation *in = a.op; inSchedule && (in = in->getParentOp());)
       if (auto branch = dyn_cast<scf::IfOp>(in)) {
         guards.push_back(
@@ -955,6 +975,9 @@ private:
       }
     if (inSchedule)
       out.loops = enumeratedCounters(placing);
+    // A counter of a loop of no trip: the access is never made.
+    if (llvm::any_of(out.loops, [](const auto &l) { return l.second == 0; }))
+      return out;
     int64_t combos = 1;
     for (auto [loop, trips] : out.loops)
       combos *= trips;
@@ -979,18 +1002,26 @@ private:
       }
       return true;
     };
+    // Terms and shifts in bytes: an index's elements are strides[d] x
+    // elemBytes bytes apart, a view's shift is bytes.
     Terms terms, shifts;
-    for (auto [d, index] : llvm::enumerate(indices)) {
+    auto place = [&](Value v, uint64_t bytes) {
       Terms t, sh;
       if (inSchedule)
-        linearize(index, 1, t, sh, evaluates);
+        linearize(v, 1, t, sh, evaluates);
       else
-        t.push_back({index, 1});
+        t.push_back({v, 1});
       for (auto [list, into] : {std::pair(&t, &terms), std::pair(&sh, &shifts)})
-        for (auto [v, c] : *list)
-          into->push_back({v, int64_t(uint64_t(c) * uint64_t(strides[d]))});
-    }
-    out.shifts = bytesOfShifts(shifts, elemBytes);
+        for (auto [x, c] : *list)
+          into->push_back({x, int64_t(uint64_t(c) * bytes)});
+    };
+    for (auto [d, index] : llvm::enumerate(indices))
+      place(index, uint64_t(strides[d]) * uint64_t(elemBytes));
+    const size_t indexShifts = shifts.size();
+    for (Value shift : viewShifts)
+      place(shift, 1);
+    out.viewShifted = shifts.size() > indexShifts;
+    out.shifts = bytesOfShifts(shifts);
     out.unknown.resize(threads);
     const int64_t span = spans.back();
     for (int combo = 0; combo < combos; ++combo) {
@@ -1002,7 +1033,7 @@ private:
               return c && (*c != 0) != g.second;
             }))
           continue;
-        uint64_t linear = uint64_t(offset);
+        uint64_t at = uint64_t(base) + uint64_t(offset) * uint64_t(elemBytes);
         bool known = true;
         for (auto [term, scale] : terms) {
           std::optional<int64_t> i = evalBound(term, tid, bound, memo);
@@ -1010,15 +1041,15 @@ private:
             known = false;
             break;
           }
-          linear += uint64_t(*i) * uint64_t(scale);
+          at += uint64_t(*i) * uint64_t(scale);
         }
         if (!known) {
           out.unknown.set(tid);
           continue;
         }
-        const int64_t at = int64_t(linear);
-        out.bytes.push_back({base + at * elemBytes,
-                             base + (at + span) * elemBytes, int(tid), combo});
+        out.bytes.push_back({int64_t(at),
+                             int64_t(at + uint64_t(span * elemBytes)), int(tid),
+                             combo});
       }
     }
     llvm::sort(out.bytes, [](const ThreadBytes &x, const ThreadBytes &y) {
@@ -1079,9 +1110,10 @@ private:
         if (!loop || loop.getInductionVar() != v || out.size() == 3)
           continue;
         std::optional<int64_t> trips = tripCount(loop);
-        if (!trips || *trips == 0 || placements * *trips > (int64_t(1) << 20))
+        const int64_t many = trips ? std::max<int64_t>(*trips, 1) : 0;
+        if (!trips || placements * many > (int64_t(1) << 20))
           continue;
-        placements *= *trips;
+        placements *= many;
         out.push_back({loop, *trips});
         continue;
       }
@@ -1114,16 +1146,29 @@ private:
     const uint64_t trips = (distance - 1) / uint64_t(*step.same) + 1;
     if (trips > 4096)
       return std::nullopt;
+    // The lowering steps the counter in its own width and compares: where
+    // the step after the last trip wraps, the loop runs on (scf-to-cf), so
+    // its trips are not these.
+    const __int128 first = loop.getUnsignedCmp()
+                               ? __int128(unsignedOf(*lb.same, w))
+                               : __int128(*lb.same);
+    const __int128 after = first + __int128(trips) * __int128(*step.same);
+    const __int128 top =
+        loop.getUnsignedCmp()
+            ? (w >= 64 ? __int128(~uint64_t(0)) : (__int128(1) << w) - 1)
+            : (__int128(1) << (std::min(w, 64u) - 1)) - 1;
+    if (after > top)
+      return std::nullopt;
     return int64_t(trips);
   }
 
-  /// Shifts in elements (several of one value summed) as bytes, zeros
-  /// dropped, sorted by value so that two footprints' lists compare.
+  /// Shifts in bytes, several of one value summed, zeros dropped, sorted
+  /// by value so that two footprints' lists compare.
   static SmallVector<std::pair<Value, int64_t>, 2>
-  bytesOfShifts(const Terms &shifts, int64_t elemBytes) {
+  bytesOfShifts(const Terms &shifts) {
     llvm::MapVector<Value, uint64_t> sum;
     for (auto [v, c] : shifts)
-      sum[v] += uint64_t(c) * uint64_t(elemBytes);
+      sum[v] += uint64_t(c);
     SmallVector<std::pair<Value, int64_t>, 2> out;
     for (auto [v, c] : sum)
       if (c)
@@ -1311,8 +1356,6 @@ private:
         }
     const Footprint &fx = threadBytes(mine);
     const Footprint &fy = threadBytes(theirs);
-    if ((fx.atomic && fy.atomic) || fx.root != fy.root || fx.space != fy.space)
-      return true;
     // Indices shifted alike by a value no thread evaluates are compared
     // without it (it moves both alike); where the shift between them is not
     // known, R0 in a schedule's bodies, the emulator's elsewhere.
@@ -1328,6 +1371,21 @@ private:
            mine.op, theirs.op == mine.op ? nullptr : theirs.op);
       return false;
     };
+    if (fx.atomic && fy.atomic && fx.elementBytes == fy.elementBytes)
+      return true;
+    // Two arrays placed apart (two spaces) never meet; one not placed in a
+    // space (a view or subview at a run-time offset outside read bodies)
+    // may lie anywhere against the other.
+    if (fx.root != fy.root || fx.space != fy.space)
+      return (!fx.root && !fy.root) ||
+             cannot("one of the two arrays is not placed in its workgroup "
+                    "space (a view or cast at a run-time offset), so where "
+                    "it lies against the other is not known");
+    // A ring tile read through a view at its slot's shift beside scratch at
+    // a constant one: the kernels' own pattern, their bytes apart by the
+    // slot's range, which this check does not bound.
+    if (fx.shifts != fy.shifts && (fx.viewShifted || fy.viewShifted))
+      return true;
     if (std::optional<std::string> why = notComparable(mine, fx, theirs, fy))
       return cannot(*why);
     // Two threads; where the same loop counter places both, at one value

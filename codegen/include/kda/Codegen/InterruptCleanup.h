@@ -38,7 +38,9 @@ public:
 /// `prefix` is relative, like llvm::sys::fs::createUniqueDirectory), removed
 /// on interrupt from before it exists: registered under its name first, so
 /// no moment between making and registering it is left uncovered. Its path
-/// is in `path`; the caller removes it and calls keepOnInterrupt.
+/// is in `path`; the caller removes it and calls keepOnInterrupt. Errors:
+/// filename_too_long for a path the handler cannot hold, interruptTableFull
+/// when every entry is taken, else create_directory's.
 std::error_code
 createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
                                llvm::SmallVectorImpl<char> &path);
@@ -48,6 +50,17 @@ createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
 /// false, and nothing registered, when the table is full or the path too
 /// long.
 bool removeOnInterrupt(llvm::StringRef dir);
+
+/// While registered, an interrupt removes the folder `deepest` and its
+/// parents up to `top` (a prefix of it), after every other entry, each only
+/// where empty: parents made for a new output path, which another process
+/// may have used since. False, and nothing registered, as removeOnInterrupt.
+bool removeEmptyOnInterrupt(llvm::StringRef deepest, llvm::StringRef top);
+void forgetEmpty(llvm::StringRef deepest);
+
+/// createFolderRemovedOnInterrupt's error when every entry is taken (its
+/// message says so, not "Too many open files").
+std::error_code interruptTableFull();
 void keepOnInterrupt(llvm::StringRef dir);
 
 /// While registered, an interrupt renames `from` back to `to` before it
