@@ -1338,8 +1338,9 @@ private:
     // does not order their scratch: where this check cannot place the
     // threads' bytes because the threads are not known, or because an index
     // reads memory (a neighbour's word through an index loaded from
-    // memory raced unseen), R0. Indices of loop counters stay the emulator's
-    // race detector's, as in kernel code (not yet enumerated here).
+    // memory raced unseen), R0. Loop counters and shifts are placed by
+    // threadBytes (enumerated trip by trip; shifts compared where alike),
+    // and what they leave unplaced is R0 below (notComparable).
     if (inSchedule)
       for (const Access *x : {&mine, &theirs})
         if (std::optional<std::string> why = unplaced(*x)) {
@@ -1426,8 +1427,9 @@ private:
   /// emulator's race detector should not be left with: the block's threads
   /// are not known, the access spans several rows (an n-D vector), or an
   /// index is not a function of the thread id, constants, values the same
-  /// for every thread and the body's loop counters (unevaluated). Loop
-  /// counters stay the emulator's (not yet enumerated here).
+  /// for every thread and the body's loop counters (unevaluated); those
+  /// two are placed by threadBytes, and notComparable refuses what they
+  /// leave unplaced.
   std::optional<std::string> unplaced(const Access &a) {
     if (!threadsKnown)
       return std::string("the kernel's block size is not known and "
