@@ -373,6 +373,24 @@ LogicalResult ChunkStageOp::verify() {
 // Pipelines
 //===----------------------------------------------------------------------===//
 
+// The slot lies in [0, slots): the lowerings take iter mod slots unsigned.
+// Where `iter` is known to lie in [0, slots) already, it is its own slot.
+// An unknown buffer (or one of no valid slot count) bounds nothing.
+void RingSlotOp::inferResultRanges(ArrayRef<ConstantIntRanges> args,
+                                   SetIntRangeFn setResultRange) {
+  const unsigned width = IndexType::kInternalStorageBitWidth;
+  auto buffer =
+      SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(*this, getBufferAttr());
+  const int64_t slots = buffer ? buffer.getSlotsAttr().getInt() : 0;
+  if (slots <= 0)
+    return setResultRange(getSlot(), ConstantIntRanges::maxRange(width));
+  const ConstantIntRanges &iter = args[0];
+  if (!iter.smin().isNegative() && iter.smax().slt(slots))
+    return setResultRange(getSlot(), iter);
+  setResultRange(getSlot(), ConstantIntRanges::fromSigned(
+                                APInt(width, 0), APInt(width, slots - 1)));
+}
+
 // I64Attr's getters return uint64_t, so a negative value written in the IR
 // reads as a huge positive one there: the checks below read the attributes'
 // signed values.

@@ -1,5 +1,6 @@
 //===- LdsModel.cpp - what the pipeline verifier's LDS models cover -------===//
 #include "kda/Passes/LdsModel.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Index/IR/IndexOps.h"
@@ -162,4 +163,134 @@ std::optional<std::string> mlir::kda::outsideLdsModel(Operation *op) {
                        "a pointer, which the verifier neither places nor "
                        "counts (use #gpu.address_space<workgroup>)");
   return std::nullopt;
+}
+
+/// `x` where `x pred bound` holds (signed; unsigned predicates only where
+/// both ranges are non-negative, where they agree); nullopt when the
+/// predicate cannot narrow it.
+static std::optional<ConstantIntRanges> narrow(const ConstantIntRanges &x,
+                                               arith::CmpIPredicate pred,
+                                               const ConstantIntRanges &bound) {
+  using P = arith::CmpIPredicate;
+  const bool isUnsigned =
+      pred == P::ult || pred == P::ule || pred == P::ugt || pred == P::uge;
+  if (isUnsigned && (x.smin().isNegative() || bound.smin().isNegative()))
+    return std::nullopt;
+  APInt lo = x.smin(), hi = x.smax();
+  const unsigned w = lo.getBitWidth();
+  switch (pred) {
+  case P::ult:
+  case P::slt:
+    if (bound.smax().isMinSignedValue())
+      return std::nullopt;
+    hi = llvm::APIntOps::smin(hi, bound.smax() - APInt(w, 1));
+    break;
+  case P::ule:
+  case P::sle:
+    hi = llvm::APIntOps::smin(hi, bound.smax());
+    break;
+  case P::ugt:
+  case P::sgt:
+    if (bound.smin().isMaxSignedValue())
+      return std::nullopt;
+    lo = llvm::APIntOps::smax(lo, bound.smin() + APInt(w, 1));
+    break;
+  case P::uge:
+  case P::sge:
+    lo = llvm::APIntOps::smax(lo, bound.smin());
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (lo.sgt(hi))
+    return std::nullopt; // the branch never runs: leave it to the union
+  return ConstantIntRanges::fromSigned(lo, hi);
+}
+
+/// The predicate with its operands exchanged (a < b as b > a).
+static arith::CmpIPredicate swapped(arith::CmpIPredicate pred) {
+  using P = arith::CmpIPredicate;
+  static constexpr std::pair<P, P> kPairs[] = {
+      {P::slt, P::sgt}, {P::sle, P::sge}, {P::ult, P::ugt}, {P::ule, P::uge}};
+  for (auto [x, y] : kPairs) {
+    if (pred == x)
+      return y;
+    if (pred == y)
+      return x;
+  }
+  return pred; // eq, ne
+}
+
+// The builders' clamp, select(x < n, x, 0) (a wave past the last piece
+// takes piece 0): each operand narrowed by the condition that picks it,
+// which InferIntRangeInterface's union of the two does not do.
+static std::optional<ConstantIntRanges>
+selectRange(arith::SelectOp select,
+            llvm::function_ref<ConstantIntRanges(Value)> rangeOf) {
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!cmp || !select.getType().isIntOrIndex())
+    return std::nullopt;
+  using P = arith::CmpIPredicate;
+  // A branch's value narrowed where the comparison (or its negation) holds.
+  auto branch = [&](Value v, bool whenTrue) {
+    ConstantIntRanges r = rangeOf(v);
+    P pred = whenTrue ? cmp.getPredicate()
+                      : arith::invertPredicate(cmp.getPredicate());
+    std::optional<ConstantIntRanges> n;
+    if (cmp.getLhs() == v)
+      n = narrow(r, pred, rangeOf(cmp.getRhs()));
+    else if (cmp.getRhs() == v)
+      n = narrow(r, swapped(pred), rangeOf(cmp.getLhs()));
+    return n ? *n : r;
+  };
+  return branch(select.getTrueValue(), true)
+      .rangeUnion(branch(select.getFalseValue(), false));
+}
+
+ConstantIntRanges
+mlir::kda::rangeByRules(Value v,
+                        llvm::function_ref<ConstantIntRanges(Value)> rangeOf) {
+  const ConstantIntRanges unbounded = ConstantIntRanges::maxRange(
+      v.getType().isIndex() ? IndexType::kInternalStorageBitWidth
+                            : v.getType().getIntOrFloatBitWidth());
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return unbounded;
+  if (auto select = dyn_cast<arith::SelectOp>(def))
+    if (std::optional<ConstantIntRanges> r = selectRange(select, rangeOf))
+      return *r;
+  // The chips' own id registers (nvvm.read.ptx.sreg.tid.x, rocdl.workitem.
+  // id.x, ...) take their range from a `range` annotation the kernel
+  // states, as gpu's upper_bound: no range (campaign 16: tid.x range
+  // <0, 63> in a 256-thread kernel).
+  if (Dialect *d = def->getDialect();
+      d && (d->getNamespace() == "nvvm" || d->getNamespace() == "rocdl"))
+    return unbounded;
+  // nsw / nuw / exact: the inferred range assumes the flag holds (tid -nuw
+  // bid is taken as at least 0; (tid divui exact 4) * 4 as at most tid),
+  // but where it does not the result is poison the code computes anyway
+  // (-1 on the emulator; tid itself once LLVM folds the exact pair): no
+  // bound, as the evaluators refuse them. The affine dialect's rules
+  // likewise reason over unbounded integers while lower-affine emits nsw
+  // arithmetic (d0 * 2^62 + 1 was ranged non-negative): no bound either.
+  if (poisonFlags(def) ||
+      isa_and_nonnull<affine::AffineDialect>(def->getDialect()))
+    return unbounded;
+  auto infer = dyn_cast<InferIntRangeInterface>(def);
+  if (!infer)
+    return unbounded;
+  SmallVector<ConstantIntRanges> args;
+  for (Value operand : def->getOperands()) {
+    if (!operand.getType().isIntOrIndex())
+      return unbounded;
+    args.push_back(rangeOf(operand));
+  }
+  if (mayBeUndefinedDivision(def, args))
+    return unbounded;
+  ConstantIntRanges out = unbounded;
+  infer.inferResultRanges(args, [&](Value r, const ConstantIntRanges &range) {
+    if (r == v)
+      out = range;
+  });
+  return out;
 }

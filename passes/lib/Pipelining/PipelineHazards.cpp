@@ -278,10 +278,6 @@ private:
   SmallVector<RingExtent> rings;
   /// The first ring other than `own` that array `mem` may overlap, or null.
   const RingExtent *otherRingUnder(Value mem, Operation *own) const;
-  /// rangeIn of a select whose condition compares one of its operands.
-  std::optional<ConstantIntRanges> selectRange(arith::SelectOp select,
-                                               Operation *at, const Tile &t,
-                                               unsigned depth);
   std::optional<PipelineHazard> wait(AsyncWaitOp op);
   std::optional<PipelineHazard> read(LdsReadOp op);
   std::optional<PipelineHazard> finish();
@@ -1470,130 +1466,13 @@ ConstantIntRanges Interpreter::rangeOf(Value v, Operation *at, const Tile &t,
     if (succeeded(x))
       return movingOrPoint(v, *x);
   }
-  if (auto select = dyn_cast<arith::SelectOp>(def))
-    if (std::optional<ConstantIntRanges> r = selectRange(select, at, t, depth))
-      return *r;
   // Ids and sizes of the launch: from the target and the kernel, never an
   // upper_bound annotation (gpuIdRange).
   if (isa_and_nonnull<gpu::GPUDialect>(def->getDialect()))
     if (std::optional<ConstantIntRanges> r = gpuIdRange(def, rangeWidth(v)))
       return *r;
-  // The chips' own id registers (nvvm.read.ptx.sreg.tid.x, rocdl.workitem.
-  // id.x, ...) take their range from a `range` annotation the kernel
-  // states, as gpu's upper_bound: no range (campaign 16: tid.x range
-  // <0, 63> in a 256-thread kernel).
-  if (Dialect *d = def->getDialect();
-      d && (d->getNamespace() == "nvvm" || d->getNamespace() == "rocdl"))
-    return unbounded;
-  // nsw / nuw / exact: the inferred range assumes the flag holds (tid -nuw
-  // bid is taken as at least 0; (tid divui exact 4) * 4 as at most tid),
-  // but where it does not the result is poison the code computes anyway
-  // (-1 on the emulator; tid itself once LLVM folds the exact pair): no
-  // bound, as evalOp refuses them. The affine dialect's rules likewise
-  // reason over unbounded integers while lower-affine emits nsw arithmetic
-  // (d0 * 2^62 + 1 was ranged non-negative): no bound either.
-  if (poisonFlags(def) ||
-      isa_and_nonnull<affine::AffineDialect>(def->getDialect()))
-    return unbounded;
-  auto infer = dyn_cast<InferIntRangeInterface>(def);
-  if (!infer)
-    return unbounded;
-  SmallVector<ConstantIntRanges> args;
-  for (Value operand : def->getOperands()) {
-    if (!operand.getType().isIntOrIndex())
-      return unbounded;
-    args.push_back(rangeIn(operand, at, t, depth + 1));
-  }
-  if (mayBeUndefinedDivision(def, args))
-    return unbounded;
-  ConstantIntRanges out = unbounded;
-  infer.inferResultRanges(args, [&](Value r, const ConstantIntRanges &range) {
-    if (r == v)
-      out = range;
-  });
-  return out;
-}
-
-/// `x` where `x pred bound` holds (signed; unsigned predicates only where
-/// both ranges are non-negative, where they agree); nullopt when the
-/// predicate cannot narrow it.
-static std::optional<ConstantIntRanges> narrow(const ConstantIntRanges &x,
-                                               arith::CmpIPredicate pred,
-                                               const ConstantIntRanges &bound) {
-  using P = arith::CmpIPredicate;
-  const bool isUnsigned =
-      pred == P::ult || pred == P::ule || pred == P::ugt || pred == P::uge;
-  if (isUnsigned && (x.smin().isNegative() || bound.smin().isNegative()))
-    return std::nullopt;
-  APInt lo = x.smin(), hi = x.smax();
-  const unsigned w = lo.getBitWidth();
-  switch (pred) {
-  case P::ult:
-  case P::slt:
-    if (bound.smax().isMinSignedValue())
-      return std::nullopt;
-    hi = llvm::APIntOps::smin(hi, bound.smax() - APInt(w, 1));
-    break;
-  case P::ule:
-  case P::sle:
-    hi = llvm::APIntOps::smin(hi, bound.smax());
-    break;
-  case P::ugt:
-  case P::sgt:
-    if (bound.smin().isMaxSignedValue())
-      return std::nullopt;
-    lo = llvm::APIntOps::smax(lo, bound.smin() + APInt(w, 1));
-    break;
-  case P::uge:
-  case P::sge:
-    lo = llvm::APIntOps::smax(lo, bound.smin());
-    break;
-  default:
-    return std::nullopt;
-  }
-  if (lo.sgt(hi))
-    return std::nullopt; // the branch never runs: leave it to the union
-  return ConstantIntRanges::fromSigned(lo, hi);
-}
-
-/// The predicate with its operands exchanged (a < b as b > a).
-static arith::CmpIPredicate swapped(arith::CmpIPredicate pred) {
-  using P = arith::CmpIPredicate;
-  static constexpr std::pair<P, P> kPairs[] = {
-      {P::slt, P::sgt}, {P::sle, P::sge}, {P::ult, P::ugt}, {P::ule, P::uge}};
-  for (auto [x, y] : kPairs) {
-    if (pred == x)
-      return y;
-    if (pred == y)
-      return x;
-  }
-  return pred; // eq, ne
-}
-
-// The builders' clamp, select(x < n, x, 0) (a wave past the last piece
-// takes piece 0): each operand narrowed by the condition that picks it,
-// which InferIntRangeInterface's union of the two does not do.
-std::optional<ConstantIntRanges>
-Interpreter::selectRange(arith::SelectOp select, Operation *at, const Tile &t,
-                         unsigned depth) {
-  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
-  if (!cmp || !select.getType().isIntOrIndex())
-    return std::nullopt;
-  using P = arith::CmpIPredicate;
-  // A branch's value narrowed where the comparison (or its negation) holds.
-  auto branch = [&](Value v, bool whenTrue) {
-    ConstantIntRanges r = rangeIn(v, at, t, depth + 1);
-    P pred = whenTrue ? cmp.getPredicate()
-                      : arith::invertPredicate(cmp.getPredicate());
-    std::optional<ConstantIntRanges> n;
-    if (cmp.getLhs() == v)
-      n = narrow(r, pred, rangeIn(cmp.getRhs(), at, t, depth + 1));
-    else if (cmp.getRhs() == v)
-      n = narrow(r, swapped(pred), rangeIn(cmp.getLhs(), at, t, depth + 1));
-    return n ? *n : r;
-  };
-  return branch(select.getTrueValue(), true)
-      .rangeUnion(branch(select.getFalseValue(), false));
+  return rangeByRules(
+      v, [&](Value operand) { return rangeIn(operand, at, t, depth + 1); });
 }
 
 FailureOr<std::pair<int64_t, int64_t>>

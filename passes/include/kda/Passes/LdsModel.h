@@ -95,6 +95,18 @@ std::optional<StringRef> poisonFlags(Operation *op);
 /// rule ranges with the wrong sign.
 bool mayBeUndefinedDivision(Operation *op, ArrayRef<ConstantIntRanges> args);
 
+/// The signed range of `v` by its op's rules, `rangeOf` giving its
+/// operands' ranges: a select of a comparison of one of its operands
+/// narrowed per side, any other op by its InferIntRangeInterface. No
+/// bound (the full range of `v`'s width) for a block argument, an op
+/// without the interface, one whose flags may make it poison
+/// (poisonFlags), the affine dialect's, the chips' own id registers (nvvm,
+/// rocdl, whose `range` annotations are the kernel's say-so) and a
+/// division that may be undefined (mayBeUndefinedDivision). Both pipeline
+/// checks bound values through it, each with its own leaves.
+ConstantIntRanges
+rangeByRules(Value v, llvm::function_ref<ConstantIntRanges(Value)> rangeOf);
+
 /// Why `op` lies outside what the verifier's LDS models interpret (it may
 /// end threads early, or reach LDS in a way they cannot place), or nullopt.
 std::optional<std::string> outsideLdsModel(Operation *op);

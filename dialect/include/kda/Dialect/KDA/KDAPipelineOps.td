@@ -11,6 +11,7 @@
 include "kda/Dialect/KDA/KDAAttrs.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/InferIntRangeInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 class KDA_PipeOp<string mnemonic, list<Trait> traits = []>
@@ -123,8 +124,15 @@ def KDA_ScheduleOp : KDA_PipeOp<"schedule", [NoTerminator, SingleBlock]> {
   let hasVerifier = 1;
 }
 
-def KDA_RingSlotOp : KDA_PipeOp<"ring_slot", [Pure]> {
+def KDA_RingSlotOp : KDA_PipeOp<"ring_slot", [Pure,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "The slot of `buffer` that holds iteration `iter`: iter mod slots";
+  let description = [{
+    The lowerings take the remainder unsigned, so every slot lies in
+    [0, slots) whatever `iter` is; its range says so (the pipeline
+    verifier's checks of read bodies enumerate a slot they cannot evaluate
+    over that range).
+  }];
   let arguments = (ins Index:$iter, FlatSymbolRefAttr:$buffer);
   let results = (outs Index:$slot);
   let assemblyFormat = "$iter `of` $buffer attr-dict";
