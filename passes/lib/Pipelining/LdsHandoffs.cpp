@@ -320,7 +320,7 @@ private:
   /// (poisonFlags): LLVM folds those other than as evaluated here.
   static bool evaluable(Operation *op) {
     return !poisonFlags(op) &&
-           isa<arith::ExtSIOp, arith::IndexCastOp, arith::ExtUIOp,
+           isa<RingSlotOp, arith::ExtSIOp, arith::IndexCastOp, arith::ExtUIOp,
                arith::IndexCastUIOp, arith::TruncIOp, arith::SelectOp,
                arith::CmpIOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
                arith::DivUIOp, arith::RemUIOp, arith::DivSIOp, arith::RemSIOp,
@@ -334,6 +334,16 @@ private:
   evalOp(Operation *op,
          llvm::function_ref<std::optional<int64_t>(Value)> at) const {
     auto widthIn = [&](Value x) { return widthOf(x.getType()); };
+    // A ring's slot: iter mod slots, unsigned, as the lowerings take it.
+    if (auto r = dyn_cast<RingSlotOp>(op)) {
+      auto buffer = SymbolTable::lookupNearestSymbolFrom<LdsBufferOp>(
+          op, r.getBufferAttr());
+      const int64_t slots = buffer ? buffer.getSlotsAttr().getInt() : 0;
+      std::optional<int64_t> x = at(r.getIter());
+      if (!x || slots <= 0)
+        return std::nullopt;
+      return int64_t(uint64_t(*x) % uint64_t(slots));
+    }
     if (isa<arith::ExtSIOp, arith::IndexCastOp>(op))
       return at(op->getOperand(0)); // canonical values are sign-extended
     if (isa<arith::ExtUIOp, arith::IndexCastUIOp>(op)) {
@@ -767,12 +777,22 @@ private:
 
   // ---- threads of one role ----------------------------------------------
 
+  /// A value an access's indices take, enumerated: `count` values from
+  /// `first` by `step` (wrapped to its width). A loop's counter (`loop`
+  /// set) takes them in order, trip by trip; any other value is one the
+  /// same for every thread whose range holds `count` values.
+  struct Enumerated {
+    Value key;
+    scf::ForOp loop;
+    int64_t count, first, step;
+  };
+
   /// Bytes [lo, hi) that thread `tid` touches with one access.
   struct ThreadBytes {
     int64_t lo, hi;
     int tid;
-    /// Which values of the footprint's loop counters (Footprint::loops, in
-    /// mixed radix of their trip counts): 0 where it has none.
+    /// Which values of the footprint's enumerated values (Footprint::vars,
+    /// in mixed radix of their counts): 0 where it has none.
     int combo = 0;
   };
   /// Every thread's bytes of one access whose indices evaluate (functions
@@ -788,27 +808,25 @@ private:
     unsigned space = 0;
     bool atomic = false; // two atomics on one word do not race
     int64_t elementBytes = 0; // ... of one size (partly overlapping ones do)
-    /// Some shift is a view's run-time byte shift (a ring slot's tile):
-    /// against different shifts, apart as views of unrelated shifts are
-    /// elsewhere (the emulator's), not R0.
-    bool viewShifted = false;
     /// Byte shifts by values the same for every thread that do not evaluate
-    /// (a block size, a ring slot, a loop counter) as (value, bytes a
-    /// unit), sorted by value: every thread's bytes are `bytes` moved by
-    /// their sum, which no thread's evaluation knows.
+    /// and are not enumerated (a block size, a counter of a loop of
+    /// run-time bounds) as (value, bytes a unit), sorted by value: every
+    /// thread's bytes are `bytes` moved by their sum, which no thread's
+    /// evaluation knows.
     SmallVector<std::pair<Value, int64_t>, 2> shifts;
     /// Threads left out of `bytes`: an index that does not evaluate for
     /// them (not a sum of evaluated terms and shifts).
     Threads unknown;
-    /// The loop counters the indices take whose every value is enumerated
-    /// (bounds evaluated alike for every thread, few trips): `bytes` holds
-    /// each thread's bytes at each combination of their trips.
-    SmallVector<std::pair<scf::ForOp, int64_t>, 2> loops; // (loop, trips)
-    /// Trip `loops[i]` takes in combination `combo`.
-    int64_t tripOf(int combo, size_t i) const {
-      for (size_t j = loops.size(); j-- > i + 1;)
-        combo /= int(loops[j].second);
-      return combo % loops[i].second;
+    /// The values the indices take whose every value is enumerated: loop
+    /// counters (bounds evaluated alike for every thread, few trips) and
+    /// values the same for every thread of a small range (a ring's slot):
+    /// `bytes` holds each thread's bytes at each combination of them.
+    SmallVector<Enumerated, 2> vars;
+    /// The place in `vars[i]`'s values that combination `combo` takes.
+    int64_t placeOf(int combo, size_t i) const {
+      for (size_t j = vars.size(); j-- > i + 1;)
+        combo /= int(vars[j].count);
+      return combo % vars[i].count;
     }
   };
   using Terms = SmallVector<std::pair<Value, int64_t>, 4>;
@@ -974,23 +992,20 @@ private:
         placing.push_back(branch.getCondition());
       }
     if (inSchedule)
-      out.loops = enumeratedCounters(placing);
+      out.vars = enumerated(placing);
     // A counter of a loop of no trip: the access is never made.
-    if (llvm::any_of(out.loops, [](const auto &l) { return l.second == 0; }))
+    if (llvm::any_of(out.vars, [](const Enumerated &e) { return !e.count; }))
       return out;
     int64_t combos = 1;
-    for (auto [loop, trips] : out.loops)
-      combos *= trips;
+    for (const Enumerated &e : out.vars)
+      combos *= e.count;
     auto bind = [&](int combo) {
       Bound bound;
-      for (auto [i, entry] : llvm::enumerate(out.loops)) {
-        scf::ForOp loop = entry.first;
-        bound[loop.getInductionVar()] =
-            wrap(int64_t(uint64_t(*evalAll(loop.getLowerBound()).same) +
-                         uint64_t(out.tripOf(combo, i)) *
-                             uint64_t(*evalAll(loop.getStep()).same)),
-                 widthOf(loop.getInductionVar().getType()));
-      }
+      for (auto [i, e] : llvm::enumerate(out.vars))
+        bound[e.key] =
+            wrap(int64_t(uint64_t(e.first) +
+                         uint64_t(out.placeOf(combo, i)) * uint64_t(e.step)),
+                 widthOf(e.key.getType()));
       return bound;
     };
     const Bound first = bind(0);
@@ -1017,10 +1032,8 @@ private:
     };
     for (auto [d, index] : llvm::enumerate(indices))
       place(index, uint64_t(strides[d]) * uint64_t(elemBytes));
-    const size_t indexShifts = shifts.size();
     for (Value shift : viewShifts)
       place(shift, 1);
-    out.viewShifted = shifts.size() > indexShifts;
     out.shifts = bytesOfShifts(shifts);
     out.unknown.resize(threads);
     const int64_t span = spans.back();
@@ -1082,47 +1095,106 @@ private:
     return memo[v] = r;
   }
 
-  /// The counters of scf.for loops that `values` (an access's indices and
-  /// the conditions of the branches around it) take (through ops
-  /// evalAll does not resolve) whose bounds evaluate alike for every
-  /// thread, with their trip counts: each index is then evaluated at every
-  /// trip of each (at most 3 loops, 2^20 thread placements in all; others
-  /// stay shifts or unknown).
-  SmallVector<std::pair<scf::ForOp, int64_t>, 2>
-  enumeratedCounters(ArrayRef<Value> values) {
-    SmallVector<std::pair<scf::ForOp, int64_t>, 2> out;
-    llvm::SmallPtrSet<void *, 16> seen;
-    SmallVector<std::pair<Value, unsigned>> work;
+  /// The values that `values` (an access's indices, its views' byte shifts
+  /// and the conditions of the branches around it) take through ops
+  /// evalAll does not resolve, enumerated where their values are few:
+  /// counters of scf.for loops whose bounds evaluate alike for every
+  /// thread (tripCount), and, where a value does not evaluate from them,
+  /// values the same for every thread whose range (uniformRange) holds at
+  /// most 4096 values: a ring's slot, a remainder of a run-time counter.
+  /// At most 4 values and 2^20 thread placements in all; others stay
+  /// shifts (linearize) or unknown.
+  SmallVector<Enumerated, 2> enumerated(ArrayRef<Value> values) {
+    Enumerating e;
+    e.placements = std::max<int64_t>(threads, 1);
     for (Value v : values)
-      work.push_back({v, 0});
-    int64_t placements = std::max<int64_t>(threads, 1);
-    while (!work.empty()) {
-      auto [v, depth] = work.pop_back_val();
-      if (depth > 48 || !seen.insert(v.getAsOpaquePointer()).second)
-        continue;
+      (void)enumerate(v, e, 0);
+    return std::move(e.vars);
+  }
+  struct Enumerating {
+    SmallVector<Enumerated, 2> vars;
+    llvm::DenseMap<Value, bool> done; // whether a value evaluates with vars
+    int64_t placements = 1;
+    /// Room for one more value of `count` values.
+    bool room(int64_t count) const {
+      return vars.size() < 4 && count <= 4096 &&
+             placements * std::max<int64_t>(count, 1) <= (int64_t(1) << 20);
+    }
+  };
+  /// Whether `v` evaluates once `e.vars` are bound, enumerating what it
+  /// takes: an operand of an op evalAll computes, recursively; else `v`
+  /// itself where it is a counter or few values.
+  bool enumerate(Value v, Enumerating &e, unsigned depth) {
+    if (auto it = e.done.find(v); it != e.done.end())
+      return it->second;
+    if (depth > 48)
+      return false;
+    auto add = [&](Enumerated x) {
+      e.placements *= std::max<int64_t>(x.count, 1);
+      e.vars.push_back(x);
+      return true;
+    };
+    auto decide = [&]() -> bool {
       const PerThread &p = evalAll(v);
       if (p.varies ? llvm::all_of(p.each,
                                   [](std::optional<int64_t> x) { return !!x; })
                    : p.same.has_value())
-        continue;
+        return true;
       if (auto arg = dyn_cast<BlockArgument>(v)) {
         auto loop = dyn_cast_or_null<scf::ForOp>(arg.getOwner()->getParentOp());
-        if (!loop || loop.getInductionVar() != v || out.size() == 3)
-          continue;
-        std::optional<int64_t> trips = tripCount(loop);
-        const int64_t many = trips ? std::max<int64_t>(*trips, 1) : 0;
-        if (!trips || placements * many > (int64_t(1) << 20))
-          continue;
-        placements *= many;
-        out.push_back({loop, *trips});
-        continue;
-      }
-      if (Operation *op = v.getDefiningOp(); op && evaluable(op))
+        if (loop && loop.getInductionVar() == v)
+          if (std::optional<int64_t> trips = tripCount(loop);
+              trips && e.room(*trips))
+            return add({v, loop, *trips, *evalAll(loop.getLowerBound()).same,
+                        *evalAll(loop.getStep()).same});
+      } else if (Operation *op = v.getDefiningOp(); op && evaluable(op)) {
+        bool all = true;
         for (Value x : op->getOperands())
-          work.push_back({x, depth + 1});
-    }
-    return out;
+          all &= enumerate(x, e, depth + 1);
+        if (all)
+          return true;
+      }
+      if (!uniform(v))
+        return false;
+      const ConstantIntRanges r = uniformRange(v);
+      APInt count = r.smax() - r.smin();
+      if (r.smax().slt(r.smin()) || count.uge(4096) ||
+          !e.room(int64_t(count.getZExtValue()) + 1))
+        return false;
+      return add({v, scf::ForOp(), int64_t(count.getZExtValue()) + 1,
+                  r.smin().getSExtValue(), 1});
+    };
+    const bool ok = decide();
+    e.done[v] = ok;
+    return ok;
   }
+
+  /// The signed range of `v`, a value the same for every thread: a point
+  /// where evalAll resolves it, else its op's range rules (rangeByRules:
+  /// a ring's slot in [0, slots), a remainder below its divisor) over its
+  /// operands'. No bound from a block argument or an id or size of the
+  /// launch (gpu's upper_bound annotations are the kernel's say-so).
+  ConstantIntRanges uniformRange(Value v, unsigned depth = 0) {
+    const unsigned width = v.getType().isIndex()
+                               ? IndexType::kInternalStorageBitWidth
+                               : v.getType().getIntOrFloatBitWidth();
+    if (!v.getType().isIntOrIndex())
+      return ConstantIntRanges::maxRange(1);
+    const PerThread &p = evalAll(v);
+    if (!p.varies && p.same)
+      return ConstantIntRanges::constant(APInt(width, uint64_t(*p.same), true));
+    Operation *def = v.getDefiningOp();
+    if (depth > 48 || !def ||
+        isa_and_nonnull<gpu::GPUDialect>(def->getDialect()))
+      return ConstantIntRanges::maxRange(width);
+    if (auto it = rangeMemo.find(v); it != rangeMemo.end())
+      return it->second;
+    ConstantIntRanges r =
+        rangeByRules(v, [&](Value x) { return uniformRange(x, depth + 1); });
+    rangeMemo.insert({v, r});
+    return r;
+  }
+  llvm::DenseMap<Value, ConstantIntRanges> rangeMemo;
 
   /// `loop`'s trips where its bounds evaluate alike for every thread and
   /// it runs at most 4096.
@@ -1149,15 +1221,12 @@ private:
     // The lowering steps the counter in its own width and compares: where
     // the step after the last trip wraps, the loop runs on (scf-to-cf), so
     // its trips are not these.
-    const __int128 first = loop.getUnsignedCmp()
-                               ? __int128(unsignedOf(*lb.same, w))
-                               : __int128(*lb.same);
-    const __int128 after = first + __int128(trips) * __int128(*step.same);
-    const __int128 top =
-        loop.getUnsignedCmp()
-            ? (w >= 64 ? __int128(~uint64_t(0)) : (__int128(1) << w) - 1)
-            : (__int128(1) << (std::min(w, 64u) - 1)) - 1;
-    if (after > top)
+    const APInt first = loop.getUnsignedCmp()
+                            ? APInt(128, unsignedOf(*lb.same, w))
+                            : APInt(128, uint64_t(*lb.same), /*isSigned=*/true);
+    const APInt by(128, uint64_t(*step.same), /*isSigned=*/true);
+    if (steppedPastMax(first + APInt(128, trips - 1) * by, by, w,
+                       loop.getUnsignedCmp()))
       return std::nullopt;
     return int64_t(trips);
   }
@@ -1246,35 +1315,38 @@ private:
                            "known",
                            describeShifts(fx.shifts), describeShifts(fy.shifts))
           .str();
-    for (auto [v, unit] : fx.shifts) {
-      Operation *def = v.getDefiningOp();
-      if (!def)
-        def = cast<BlockArgument>(v).getOwner()->getParentOp();
-      for (auto [loop, pass] : x.trips)
-        if (loop->isAncestor(def) && !oneTrip(x, y, loop))
-          return llvm::formatv("their indices are shifted by {0}, a value "
-                               "of a loop that they see on different trips "
-                               "(no barrier between the trips)",
-                               describeShifts({{v, unit}}))
-              .str();
-    }
+    for (auto [v, unit] : fx.shifts)
+      if (!sameValue(x, y, v))
+        return llvm::formatv("their indices are shifted by {0}, a value "
+                             "of a loop that they see on different trips "
+                             "(no barrier between the trips)",
+                             describeShifts({{v, unit}}))
+            .str();
     return std::nullopt;
   }
 
-  /// Whether `x`'s bytes at combination `cx` of fx's loop counters and
-  /// `y`'s at `cy` of fy's may be made in one barrier interval. For a loop
-  /// whose counter both take, within one trip of every loop around it:
-  /// recorded in one pass of it, one trip (one value); in different passes,
-  /// the earlier pass's access is of an earlier trip (a later value).
+  /// Whether `x`'s bytes at combination `cx` of fx's enumerated values and
+  /// `y`'s at `cy` of fy's may be made in one barrier interval. For a value
+  /// both take: a loop's counter, within one trip of every loop around
+  /// that loop, recorded in one pass of it is one trip (one value), and in
+  /// different passes the earlier pass's access is of an earlier trip (a
+  /// later value); any other value is one value where the two see one trip
+  /// of every loop it is computed in (sameValue), else any two.
   static bool sameTrip(const Access &x, const Footprint &fx, int cx,
                        const Access &y, const Footprint &fy, int cy) {
-    for (auto [i, entry] : llvm::enumerate(fx.loops)) {
-      auto j = llvm::find_if(fy.loops, [&, loop = entry.first](const auto &o) {
-        return o.first == loop;
-      });
-      if (j == fy.loops.end())
+    for (auto [i, e] : llvm::enumerate(fx.vars)) {
+      auto j = llvm::find_if(
+          fy.vars, [&](const Enumerated &o) { return o.key == e.key; });
+      if (j == fy.vars.end())
         continue;
-      Operation *loop = entry.first;
+      const int64_t tx = fx.placeOf(cx, i),
+                    ty = fy.placeOf(cy, j - fy.vars.begin());
+      if (!e.loop) {
+        if (sameValue(x, y, e.key) && tx != ty)
+          return false;
+        continue;
+      }
+      Operation *loop = e.loop;
       // Both inside `loop`: a loop around it on different trips restarts it.
       bool outerApart = false;
       for (auto [outer, pass] : x.trips) {
@@ -1284,8 +1356,6 @@ private:
       }
       if (outerApart)
         continue;
-      const int64_t tx = fx.tripOf(cx, i),
-                    ty = fy.tripOf(cy, j - fy.loops.begin());
       if (oneTrip(x, y, loop)) {
         if (tx != ty)
           return false;
@@ -1295,6 +1365,16 @@ private:
         return false;
     }
     return true;
+  }
+  /// Whether `v`, which both `x` and `y` take, has one value for both: they
+  /// see one trip (one pass of the walk) of every loop it is computed in.
+  static bool sameValue(const Access &x, const Access &y, Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      def = cast<BlockArgument>(v).getOwner()->getParentOp();
+    return llvm::all_of(x.trips, [&](const auto &entry) {
+      return !entry.first->isAncestor(def) || oneTrip(x, y, entry.first);
+    });
   }
   static unsigned passIn(const Access &a, Operation *loop) {
     for (auto [l, pass] : a.trips)
@@ -1310,20 +1390,37 @@ private:
     llvm::raw_string_ostream os(s);
     for (auto [i, term] : llvm::enumerate(list)) {
       auto [v, unit] = term;
-      os << (i ? " + " : "") << unit << " bytes x ";
-      if (auto arg = dyn_cast<BlockArgument>(v)) {
-        Operation *owner = arg.getOwner()->getParentOp();
-        auto loop = dyn_cast_or_null<scf::ForOp>(owner);
-        if (loop && loop.getInductionVar() == v)
-          os << "the counter of an scf.for";
-        else
-          os << "argument " << arg.getArgNumber() << " of "
-             << (owner ? owner->getName().getStringRef()
-                       : StringRef("a block"));
-      } else {
-        os << "the result of " << v.getDefiningOp()->getName();
-      }
+      os << (i ? " + " : "") << unit << " bytes x " << describeValue(v);
     }
+    return s;
+  }
+  static std::string describeValue(Value v) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      auto loop = dyn_cast_or_null<scf::ForOp>(owner);
+      if (loop && loop.getInductionVar() == v)
+        os << "the counter of an scf.for";
+      else
+        os << "argument " << arg.getArgNumber() << " of "
+           << (owner ? owner->getName().getStringRef() : StringRef("a block"));
+    } else {
+      os << "the result of " << v.getDefiningOp()->getName();
+    }
+    return s;
+  }
+  /// The values other than loop counters that `f` enumerates, as taken in
+  /// combination `combo` (" with the result of kda.ring_slot at 1"), for a
+  /// diagnostic: which of their range the two accesses meet at.
+  static std::string valuesAt(const Footprint &f, int combo) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    for (auto [i, e] : llvm::enumerate(f.vars))
+      if (!e.loop)
+        os << (s.empty() ? " with " : " and ") << describeValue(e.key) << " at "
+           << int64_t(uint64_t(e.first) +
+                      uint64_t(f.placeOf(combo, i)) * uint64_t(e.step));
     return s;
   }
 
@@ -1382,11 +1479,6 @@ private:
              cannot("one of the two arrays is not placed in its workgroup "
                     "space (a view or cast at a run-time offset), so where "
                     "it lies against the other is not known");
-    // A ring tile read through a view at its slot's shift beside scratch at
-    // a constant one: the kernels' own pattern, their bytes apart by the
-    // slot's range, which this check does not bound.
-    if (fx.shifts != fy.shifts && (fx.viewShifted || fy.viewShifted))
-      return true;
     if (std::optional<std::string> why = notComparable(mine, fx, theirs, fy))
       return cannot(*why);
     // Two threads; where the same loop counter places both, at one value
@@ -1413,12 +1505,13 @@ private:
                               describeShifts(fx.shifts))
                     .str();
     fail(write ? "R2" : "R1",
-         llvm::formatv("thread {0} {1} bytes [{2}, {3}) of {4}{5} that thread "
-                       "{6} {7} in the same barrier interval (threads of one "
-                       "role): no barrier between them",
+         llvm::formatv("thread {0} {1} bytes [{2}, {3}) of {4}{5}{6} that "
+                       "thread {7} {8}{9} in the same barrier interval "
+                       "(threads of one role): no barrier between them",
                        x.tid, write ? "writes" : "reads", std::max(x.lo, y.lo),
                        std::min(x.hi, y.hi), describeFootprint(fx), shifted,
-                       y.tid, theirs.write ? "wrote" : "read")
+                       valuesAt(fx, x.combo), y.tid,
+                       theirs.write ? "wrote" : "read", valuesAt(fy, y.combo))
              .str(),
          mine.op, theirs.op == mine.op ? nullptr : theirs.op);
     return false;

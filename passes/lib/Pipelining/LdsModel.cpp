@@ -294,3 +294,14 @@ mlir::kda::rangeByRules(Value v,
   });
   return out;
 }
+
+// Whether a loop counter of `width` bits (unsigned: compared as unsigned)
+// steps from `last` by `step` past its type's largest value, where it
+// wraps. In 128 bits: no 64-bit sum overflows there.
+bool mlir::kda::steppedPastMax(const APInt &last, const APInt &step,
+                               unsigned width, bool isUnsigned) {
+  const APInt after = last.sext(128) + step.sext(128);
+  const APInt max = isUnsigned ? APInt::getMaxValue(width).zext(128)
+                               : APInt::getSignedMaxValue(width).sext(128);
+  return after.sgt(max);
+}

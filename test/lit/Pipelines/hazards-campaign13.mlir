@@ -463,7 +463,7 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
           %m256 = arith.constant 256 : index
           %j0 = arith.addi %tid, %one : index
           %j = arith.remui %j0, %m256 : index
-          // expected-error @+1 {{R1: schedule entry in kernel 'k': inside schedule 'k' (its read bodies' accesses among the threads): thread 255 reads bytes [2048, 2052) of workgroup attribution 0 (counted without 1024 bytes x the result of kda.ring_slot, which both indices add)}}
+          // expected-error @+1 {{R1: schedule entry in kernel 'k': inside schedule 'k' (its read bodies' accesses among the threads): thread 255 reads bytes [2048, 2052) of workgroup attribution 0 that thread 0 wrote}}
           %y = memref.load %sb[%j] : memref<256xf32, #gpu.address_space<workgroup>>
         }
       }

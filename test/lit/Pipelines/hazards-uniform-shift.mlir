@@ -111,7 +111,7 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
         %bid = gpu.block_id x
         %w = arith.minui %bid, %c63 : index
         %n = arith.addi %tid, %w : index
-        // expected-error @+1 {{R0: schedule entry in kernel 'k': inside schedule 'k' (its read bodies' accesses among the threads): cannot analyse memref.load against the write of the same array in one barrier interval: their indices are shifted by different values the same for every thread that are not evaluated (4 bytes x the result of arith.minui against 4 bytes x the result of gpu.block_dim), so the distance between them is not known}}
+        // expected-error @+1 {{R0: schedule entry in kernel 'k': inside schedule 'k' (its read bodies' accesses among the threads): cannot analyse memref.load against the write of the same array in one barrier interval: their indices are shifted by different values the same for every thread that are not evaluated (none against 4 bytes x the result of gpu.block_dim), so the distance between them is not known}}
         %y = memref.load %scr[%n] : memref<128xf32, #gpu.address_space<workgroup>>
       }
       kda.lds_barrier
@@ -125,7 +125,9 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
 
 // A select on a condition the same for every thread that the evaluation
 // cannot decide (block 0 or not) between the thread's word and its
-// neighbour's: no sum of evaluated terms and shifts: R0.
+// neighbour's: the condition, an i1 the same for every thread, is
+// enumerated over its two values, and where it is false thread 0 reads
+// thread 1's word (R1).
 module attributes {gpu.container_module} {
 gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
   kda.lds_buffer @r slots(1) slot_bytes(1024) offset(0)
@@ -150,7 +152,7 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
         %first = arith.cmpi eq, %bid, %c0 : index
         %n = arith.addi %tid, %c1 : index
         %at = arith.select %first, %tid, %n : index
-        // expected-error @+1 {{cannot analyse memref.load against the write of the same array in one barrier interval: an index of memref.load does not evaluate for thread 0 (not a sum of terms of the thread id, of loop counters with bounds known alike for every thread and of values the same for every thread)}}
+        // expected-error @+1 {{R1: schedule entry in kernel 'k': inside schedule 'k' (its read bodies' accesses among the threads): thread 0 reads bytes [4, 8) of workgroup attribution 1 with the result of arith.cmpi at 0 that thread 1 wrote}}
         %y = memref.load %scr[%at] : memref<128xf32, #gpu.address_space<workgroup>>
       }
       kda.lds_barrier
@@ -281,10 +283,13 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
 
 // -----
 
-// The schedule's ring slot as the shift: within one trip of the schedule's
-// loop both accesses take the same slot (R1: the neighbour's word); the
-// next split carries the store into the next trip with no barrier, where
-// the slot differs: R0.
+// The schedule's ring slot in the index: within one trip of the schedule's
+// loop both accesses take the same slot (R1: the neighbour's word). The
+// next split carries the store into the next trip with no barrier: the
+// slots, evaluated from the counter, place the two trips' words apart
+// (accepted). The split after it takes the slot of a run-time iteration,
+// enumerated over [0, 2) independently on each trip: thread 0's word at
+// slot 1 is thread 32's at slot 0 (R2).
 module attributes {gpu.container_module} {
 gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
   kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
@@ -317,7 +322,7 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
           // expected-note @+1 {{the other access}}
           memref.store %x, %scr[%at] : memref<256xf32, #gpu.address_space<workgroup>>
           %n = arith.addi %at, %c1 : index
-          // expected-error @+1 {{thread 0 reads bytes [4, 8) of workgroup attribution 1 (counted without 256 bytes x the result of kda.ring_slot, which both indices add) that thread 1 wrote}}
+          // expected-error @+1 {{thread 0 reads bytes [4, 8) of workgroup attribution 1 that thread 1 wrote}}
           %y = memref.load %scr[%n] : memref<256xf32, #gpu.address_space<workgroup>>
         }
       }
@@ -359,7 +364,50 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
           %x = memref.load %v[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
           %base = arith.muli %s, %c64 : index
           %at = arith.addi %tid, %base : index
-          // expected-error @+1 {{cannot analyse memref.store against the write of the same array in one barrier interval: their indices are shifted by 256 bytes x the result of kda.ring_slot, a value of a loop that they see on different trips (no barrier between the trips)}}
+          memref.store %x, %scr[%at] : memref<256xf32, #gpu.address_space<workgroup>>
+        }
+      }
+      kda.lds_barrier
+    }
+    gpu.return
+  }
+}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
+  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+  gpu.func @k(%off: index)
+      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>, %scr : memref<256xf32, #gpu.address_space<workgroup>>)
+      private(%src : memref<1024xf32, #gpu.address_space<private>>)
+      kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    kda.schedule "k" trip_count(2) depth(2) target("emu") {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c32 = arith.constant 32 : index
+      %c1024 = arith.constant 1024 : index
+      kda.staged_copy @r[%c0] iter(%c0) do {
+        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      kda.staged_copy @r[%c1] iter(%c1) do {
+        kda.copy_row %src[%c0] to %lds[%c1024] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      kda.lds_barrier
+      scf.for %i = %c0 to %c2 step %c1 {
+        %s = kda.ring_slot %i of @r
+        %rd = arith.muli %s, %c1024 : index
+        kda.lds_read @r[%s] iter(%i) do {
+          %v = memref.view %lds[%rd][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %x = memref.load %v[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+          %k = arith.addi %i, %off : index
+          %q = kda.ring_slot %k of @r
+          %base = arith.muli %q, %c32 : index
+          %at = arith.addi %tid, %base : index
+          // expected-error @+1 {{R2: schedule entry in kernel 'k': inside schedule 'k' (its read bodies' accesses among the threads): thread 0 writes bytes [128, 132) of workgroup attribution 1 with the result of kda.ring_slot at 1 that thread 32 wrote with the result of kda.ring_slot at 0}}
           memref.store %x, %scr[%at] : memref<256xf32, #gpu.address_space<workgroup>>
         }
       }

@@ -95,6 +95,16 @@ std::optional<StringRef> poisonFlags(Operation *op);
 /// rule ranges with the wrong sign.
 bool mayBeUndefinedDivision(Operation *op, ArrayRef<ConstantIntRanges> args);
 
+/// Whether an scf.for counter of `width` bits (`isUnsigned`: an unsigned
+/// loop) steps from its last trip `last` by `step` past its type's largest
+/// value: scf.for's increment has no overflow flag, so the counter wraps
+/// and the lowered loop runs on past its bound. `last` and `step` in 128
+/// bits, where no sum of two 64-bit values overflows. The schedule
+/// interpreter refuses such a loop; the read-body checks neither bound nor
+/// enumerate its counter.
+bool steppedPastMax(const APInt &last, const APInt &step, unsigned width,
+                    bool isUnsigned);
+
 /// The signed range of `v` by its op's rules, `rangeOf` giving its
 /// operands' ranges: a select of a comparison of one of its operands
 /// narrowed per side, any other op by its InferIntRangeInterface. No
