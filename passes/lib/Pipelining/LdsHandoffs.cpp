@@ -39,6 +39,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -216,6 +217,14 @@ private:
   static unsigned widthOf(Type t) {
     return t.isIndex() ? 64 : t.getIntOrFloatBitWidth();
   }
+  /// Whether values of type `t` are evaluated: index and signless integers
+  /// of at most 64 bits, which an int64_t holds (an i128 constant 2^64 is
+  /// not 0, nor an i128 loop from 2^63 - 1 to 2^63 + 1 a loop of no trip:
+  /// campaign 18).
+  static bool evaluatedType(Type t) {
+    return t.isIndex() ||
+           (t.isSignlessInteger() && t.getIntOrFloatBitWidth() <= 64);
+  }
   /// `x` wrapped to `bits`, kept sign-extended (the canonical form).
   static int64_t wrap(int64_t x, unsigned bits) {
     return bits >= 64 ? x : llvm::SignExtend64(uint64_t(x), bits);
@@ -248,8 +257,7 @@ private:
     if (auto it = evalMemo.find(v); it != evalMemo.end())
       return *it->second;
     auto out = std::make_unique<PerThread>();
-    if (depth <= 48 &&
-        (v.getType().isSignlessInteger() || v.getType().isIndex()))
+    if (depth <= 48 && evaluatedType(v.getType()))
       evalInto(v, depth, *out);
     const unsigned bits = widthOf(v.getType());
     for (std::optional<int64_t> &x : out->each)
@@ -1085,8 +1093,7 @@ private:
       return it->second;
     std::optional<int64_t> r;
     Operation *op = v.getDefiningOp();
-    if (op && depth <= 48 && evaluable(op) &&
-        (v.getType().isSignlessInteger() || v.getType().isIndex()))
+    if (op && depth <= 48 && evaluable(op) && evaluatedType(v.getType()))
       r = evalOp(op, [&](Value x) {
         return evalBound(x, tid, bound, memo, depth + 1);
       });
@@ -1146,7 +1153,8 @@ private:
           if (std::optional<int64_t> trips = tripCount(loop);
               trips && e.room(*trips))
             return add({v, loop, *trips, *evalAll(loop.getLowerBound()).same,
-                        *evalAll(loop.getStep()).same});
+                        // (a loop of no trip need not have a known step)
+                        evalAll(loop.getStep()).same.value_or(1)});
       } else if (Operation *op = v.getDefiningOp(); op && evaluable(op)) {
         bool all = true;
         for (Value x : op->getOperands())
@@ -1180,6 +1188,9 @@ private:
                                : v.getType().getIntOrFloatBitWidth();
     if (!v.getType().isIntOrIndex())
       return ConstantIntRanges::maxRange(1);
+    // Enumerated values are bound as int64_t: none wider.
+    if (!evaluatedType(v.getType()))
+      return ConstantIntRanges::maxRange(width);
     const PerThread &p = evalAll(v);
     if (!p.varies && p.same)
       return ConstantIntRanges::constant(APInt(width, uint64_t(*p.same), true));
@@ -1202,15 +1213,19 @@ private:
     const PerThread &lb = evalAll(loop.getLowerBound()),
                     &ub = evalAll(loop.getUpperBound()),
                     &step = evalAll(loop.getStep());
-    if (lb.varies || ub.varies || step.varies || !lb.same || !ub.same ||
-        !step.same || *step.same <= 0)
+    if (lb.varies || ub.varies || !lb.same || !ub.same)
       return std::nullopt;
     const unsigned w = widthOf(loop.getLowerBound().getType());
     const bool below = loop.getUnsignedCmp()
                            ? unsignedOf(*lb.same, w) < unsignedOf(*ub.same, w)
                            : *lb.same < *ub.same;
+    // The lowering compares before the first trip: a loop whose start is
+    // not below its bound runs none, whatever its step (an i1 loop from
+    // false to true by true: campaign 18).
     if (!below)
       return 0;
+    if (step.varies || !step.same || *step.same <= 0)
+      return std::nullopt;
     const uint64_t distance =
         loop.getUnsignedCmp()
             ? unsignedOf(*ub.same, w) - unsignedOf(*lb.same, w)
@@ -1367,14 +1382,35 @@ private:
     return true;
   }
   /// Whether `v`, which both `x` and `y` take, has one value for both: they
-  /// see one trip (one pass of the walk) of every loop it is computed in.
+  /// see one trip (one pass of the walk) of every loop it varies in.
   static bool sameValue(const Access &x, const Access &y, Value v) {
-    Operation *def = v.getDefiningOp();
-    if (!def)
-      def = cast<BlockArgument>(v).getOwner()->getParentOp();
     return llvm::all_of(x.trips, [&](const auto &entry) {
-      return !entry.first->isAncestor(def) || oneTrip(x, y, entry.first);
+      return !variesIn(v, entry.first) || oneTrip(x, y, entry.first);
     });
+  }
+  /// Whether `v` may differ between two trips of `loop`: computed inside it
+  /// from one of its block arguments (the counter, a carried value) or of a
+  /// region inside it, or by an op with regions or memory effects there. A
+  /// value computed inside it by pure ops from values defined outside it
+  /// (`off mod 4` of a kernel argument) is one value on every trip.
+  static bool variesIn(Value v, Operation *loop) {
+    SmallVector<Value, 8> work{v};
+    llvm::SmallPtrSet<void *, 16> seen;
+    while (!work.empty()) {
+      Value x = work.pop_back_val();
+      if (!seen.insert(x.getAsOpaquePointer()).second)
+        continue;
+      if (seen.size() > 256)
+        return true;
+      Region *at = x.getParentRegion();
+      if (!at || !loop->isAncestor(at->getParentOp()))
+        continue; // defined outside the loop
+      Operation *def = x.getDefiningOp();
+      if (!def || def->getNumRegions() || !isMemoryEffectFree(def))
+        return true;
+      llvm::append_range(work, def->getOperands());
+    }
+    return false;
   }
   static unsigned passIn(const Access &a, Operation *loop) {
     for (auto [l, pass] : a.trips)
@@ -1469,8 +1505,10 @@ private:
            mine.op, theirs.op == mine.op ? nullptr : theirs.op);
       return false;
     };
-    if (fx.atomic && fy.atomic && fx.elementBytes == fy.elementBytes)
-      return true;
+    // Two atomics of one size on one word do not race; on words that
+    // partly overlap (one at a misaligned byte) they do (campaign 18).
+    const bool atomics =
+        fx.atomic && fy.atomic && fx.elementBytes == fy.elementBytes;
     // Two arrays placed apart (two spaces) never meet; one not placed in a
     // space (a view or subview at a run-time offset outside read bodies)
     // may lie anywhere against the other.
@@ -1487,14 +1525,15 @@ private:
     auto met = firstMeeting(
         fx, mine.threads, fy, theirs.threads,
         [&](const ThreadBytes &a, const ThreadBytes &b) {
-          return a.tid != b.tid &&
+          return a.tid != b.tid && (!atomics || a.lo != b.lo) &&
                  sameTrip(mine, fx, a.combo, theirs, fy, b.combo);
         },
         exhausted);
     if (exhausted)
       return cannot("more pairs of the two accesses' placements (threads at "
                     "each trip of the loops their indices take) than are "
-                    "compared (2^26)");
+                    "compared (2^26 for two accesses, 2^28 for the whole "
+                    "check)");
     if (!met)
       return true;
     auto [x, y] = *met;
@@ -1617,8 +1656,9 @@ private:
   /// none do. fy's bytes are sorted by lo (threadBytes), so each x searches
   /// only those starting after x.lo less the widest. `exhausted`: the
   /// search gave up after 2^26 pairs (many placements of one byte that may
-  /// not pair, e.g. one thread's word at every trip of a long loop).
-  static std::optional<std::pair<ThreadBytes, ThreadBytes>> firstMeeting(
+  /// not pair, e.g. one thread's word at every trip of a long loop), or
+  /// after the pairs left to the whole check (pairsLeft).
+  std::optional<std::pair<ThreadBytes, ThreadBytes>> firstMeeting(
       const Footprint &fx, const Threads &xThreads, const Footprint &fy,
       const Threads &yThreads,
       llvm::function_ref<bool(const ThreadBytes &, const ThreadBytes &)> may,
@@ -1627,7 +1667,10 @@ private:
     int64_t widest = 0;
     for (const ThreadBytes &y : ys)
       widest = std::max(widest, y.hi - y.lo);
-    int64_t budget = int64_t(1) << 26;
+    const int64_t given = std::min(int64_t(1) << 26, pairsLeft);
+    int64_t budget = given;
+    llvm::scope_exit spend(
+        [&] { pairsLeft -= given - std::max<int64_t>(budget, 0); });
     exhausted = false;
     for (const ThreadBytes &x : fx.bytes) {
       if (!xThreads.test(x.tid))
@@ -1646,6 +1689,12 @@ private:
     }
     return std::nullopt;
   }
+  /// Pairs of placements the whole check compares at most (2^28, a few
+  /// seconds): two accesses of 2^17 placements each may take 2^24, and a
+  /// body of many such accesses compares every two (campaign 18: 30 stores
+  /// of 1024 threads at 128 values ran past two minutes).
+  int64_t pairsLeft = int64_t(1) << 28;
+
   std::string describeFootprint(const Footprint &f) const {
     if (f.root) {
       auto type = f.root.getType();

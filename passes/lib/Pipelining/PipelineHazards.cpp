@@ -493,6 +493,11 @@ FailureOr<Val> Interpreter::evalOp(Operation *def, Value result) {
   const unsigned width = widthOf(result);
   if (width == 0)
     return fail(def, "its result is not an integer");
+  // Values are held in an int64_t: a wider one (an i128 constant 2^64)
+  // would read as another (0).
+  if (width > 64)
+    return fail(def, "its result is an i" + Twine(width) +
+                         ", wider than the 64 bits the interpreter holds");
   if (auto c = dyn_cast<arith::ConstantOp>(def)) {
     if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
       return Val{wrap(i.getValue().getSExtValue(), width)};

@@ -492,7 +492,7 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
         scf.for %j = %c0 to %c4096 step %c1 {
           %z = arith.andi %j, %c0 : index
           %at = arith.addi %tid, %z : index
-          // expected-error @+1 {{cannot analyse memref.store against the write of the same array in one barrier interval: more pairs of the two accesses' placements (threads at each trip of the loops their indices take) than are compared (2^26)}}
+          // expected-error @+1 {{cannot analyse memref.store against the write of the same array in one barrier interval: more pairs of the two accesses' placements (threads at each trip of the loops their indices take) than are compared (2^26 for two accesses, 2^28 for the whole check)}}
           memref.store %x, %scr[%at] : memref<128xf32, #gpu.address_space<workgroup>>
         }
       }
