@@ -380,3 +380,50 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
   }
 }
 }
+
+// -----
+
+// Campaign 19 (the same session, against the fixes above): a body loop from 2 to 1 holds two stores of neighbouring words whose indices do not take its counter. It runs no trip, so neither store is made (accepted; was a false R2: only a loop whose counter an index takes was known to run none).
+module attributes {gpu.container_module} {
+gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
+  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+  gpu.func @k(%off: index, %g: memref<64xi32>)
+      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>, %b : memref<2048xi8, #gpu.address_space<workgroup>>)
+      private(%src : memref<1024xf32, #gpu.address_space<private>>)
+      kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    kda.schedule "k" trip_count(2) depth(2) target("emu") {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c1024 = arith.constant 1024 : index
+      kda.staged_copy @r[%c0] iter(%c0) do {
+        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      kda.staged_copy @r[%c1] iter(%c1) do {
+        kda.copy_row %src[%c0] to %lds[%c1024] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      kda.lds_barrier
+      scf.for %i = %c0 to %c2 step %c1 {
+        %s = kda.ring_slot %i of @r
+        %rd = arith.muli %s, %c1024 : index
+        kda.lds_read @r[%s] iter(%i) do {
+          %v = memref.view %lds[%rd][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %c255 = arith.constant 255 : index
+          %tl = arith.andi %tid, %c255 : index
+          %x = memref.load %v[%tl] : memref<256xf32, #gpu.address_space<workgroup>>
+          %scr = memref.view %b[%c0][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<512xf32, #gpu.address_space<workgroup>>
+          %c4 = arith.constant 4 : index
+          scf.for %j = %c2 to %c1 step %c1 {
+            %t1 = arith.addi %tid, %c1 : index
+            memref.store %x, %scr[%t1] : memref<512xf32, #gpu.address_space<workgroup>>
+            memref.store %x, %scr[%tid] : memref<512xf32, #gpu.address_space<workgroup>>
+          }
+        }
+      }
+      kda.lds_barrier
+    }
+    gpu.return
+  }
+}
+}
