@@ -1360,8 +1360,8 @@ private:
   /// different passes the earlier pass's access is of an earlier trip (a
   /// later value); any other value is one value where the two see one trip
   /// of every loop it is computed in (sameValue), else any two.
-  static bool sameTrip(const Access &x, const Footprint &fx, int cx,
-                       const Access &y, const Footprint &fy, int cy) {
+  bool sameTrip(const Access &x, const Footprint &fx, int cx, const Access &y,
+                const Footprint &fy, int cy) {
     for (auto [i, e] : llvm::enumerate(fx.vars)) {
       auto j = llvm::find_if(
           fy.vars, [&](const Enumerated &o) { return o.key == e.key; });
@@ -1396,7 +1396,7 @@ private:
   }
   /// Whether `v`, which both `x` and `y` take, has one value for both: they
   /// see one trip (one pass of the walk) of every loop it varies in.
-  static bool sameValue(const Access &x, const Access &y, Value v) {
+  bool sameValue(const Access &x, const Access &y, Value v) {
     return llvm::all_of(x.trips, [&](const auto &entry) {
       return !variesIn(v, entry.first) || oneTrip(x, y, entry.first);
     });
@@ -1406,7 +1406,15 @@ private:
   /// region inside it, or by an op with regions or memory effects there. A
   /// value computed inside it by pure ops from values defined outside it
   /// (`off mod 4` of a kernel argument) is one value on every trip.
-  static bool variesIn(Value v, Operation *loop) {
+  bool variesIn(Value v, Operation *loop) {
+    // Asked for every pair of placements a comparison tries: memoised.
+    auto [it, fresh] = variesMemo.try_emplace({v, loop}, false);
+    if (fresh)
+      it->second = variesInUncached(v, loop);
+    return it->second;
+  }
+  llvm::DenseMap<std::pair<Value, Operation *>, bool> variesMemo;
+  static bool variesInUncached(Value v, Operation *loop) {
     SmallVector<Value, 8> work{v};
     llvm::SmallPtrSet<void *, 16> seen;
     while (!work.empty()) {
