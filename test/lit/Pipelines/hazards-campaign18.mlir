@@ -427,3 +427,38 @@ gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
   }
 }
 }
+
+// -----
+
+// The schedule interpreter likewise: a copy predicated on an i128 comparison of 2^64 + 1 with 1 (false; its low 64 bits alone would say true) is refused, not evaluated in 64 bits (R0).
+kda.lds_buffer @h slots(2) slot_bytes(4096) offset(0)
+func.func @wide() {
+  // expected-error @+1 {{R0: cannot analyse arith.constant: its result is an i128, wider than the 64 bits the interpreter holds (an operand of kda.async_copy) (pipeline 'wide' at depth 2)}}
+  kda.schedule "wide" trip_count(2) depth(2) target("sm_90") {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    // 2^64 + 1 in i128: its low 64 bits are 1
+    %big = arith.constant 18446744073709551617 : i128
+    %one = arith.constant 1 : i128
+    %p = arith.cmpi eq, %big, %one : i128
+    scf.for %j = %c0 to %c2 step %c1 {
+      %s = kda.ring_slot %j of @h
+      kda.async_copy @h[%s] iter(%j)
+    }
+    scf.for %i = %c0 to %c2 step %c1 {
+      kda.async_wait 1
+      kda.lds_barrier
+      %s = kda.ring_slot %i of @h
+      kda.lds_read @h[%s] iter(%i)
+      kda.lds_barrier
+    }
+    kda.async_wait 0
+    kda.lds_barrier
+    %s0 = kda.ring_slot %c0 of @h
+    kda.async_copy @h[%s0] iter(%c2) if(%p)
+    kda.async_wait 0
+    kda.lds_barrier
+  }
+  return
+}
