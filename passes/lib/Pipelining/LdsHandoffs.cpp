@@ -1414,7 +1414,7 @@ private:
     return it->second;
   }
   llvm::DenseMap<std::pair<Value, Operation *>, bool> variesMemo;
-  static bool variesInUncached(Value v, Operation *loop) {
+  bool variesInUncached(Value v, Operation *loop) {
     SmallVector<Value, 8> work{v};
     llvm::SmallPtrSet<void *, 16> seen;
     while (!work.empty()) {
@@ -1427,7 +1427,11 @@ private:
       if (!at || !loop->isAncestor(at->getParentOp()))
         continue; // defined outside the loop
       Operation *def = x.getDefiningOp();
-      if (!def || def->getNumRegions() || !isMemoryEffectFree(def))
+      // A load of a kernel argument nothing writes reads one value at one
+      // index on every trip (campaign 19: g[0] mod 4).
+      const bool readOnly = def && uniformity.readsUnwrittenArgument(def);
+      if (!def || def->getNumRegions() ||
+          (!readOnly && !isMemoryEffectFree(def)))
         return true;
       llvm::append_range(work, def->getOperands());
     }

@@ -134,3 +134,19 @@ bool ThreadUniformity::uniformOf(Value v, unsigned depth) {
     return false;
   return isMemoryEffectFree(op) && all(op->getOperands());
 }
+
+bool ThreadUniformity::readsUnwrittenArgument(Operation *load) {
+  if (!isa<memref::LoadOp, vector::LoadOp>(load))
+    return false;
+  Value mem = load->getOperand(0);
+  while (Operation *d = mem.getDefiningOp()) {
+    if (!isa<memref::ReinterpretCastOp, memref::CastOp, memref::ViewOp,
+             memref::SubViewOp>(d))
+      return false;
+    mem = d->getOperand(0);
+  }
+  auto arg = dyn_cast<BlockArgument>(mem);
+  return arg && arg.getOwner()->getParentOp() == fn.getOperation() &&
+         arg.getArgNumber() < fn.getNumArguments() &&
+         !writtenArgs.contains(mem.getAsOpaquePointer());
+}

@@ -462,3 +462,101 @@ func.func @wide() {
   }
   return
 }
+
+// -----
+
+// Campaign 19: g[0] mod 4, loaded inside the schedule's loop from a kernel argument nothing writes, is one value on both trips (the launch contract: a written argument overlaps no other): each thread rewrites its own word (accepted; was a false R2, any load taken as new on each trip).
+module attributes {gpu.container_module} {
+gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
+  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+  gpu.func @k(%off: index, %g: memref<64xi32>)
+      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>, %b : memref<2048xi8, #gpu.address_space<workgroup>>)
+      private(%src : memref<1024xf32, #gpu.address_space<private>>)
+      kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    kda.schedule "k" trip_count(2) depth(2) target("emu") {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c1024 = arith.constant 1024 : index
+      kda.staged_copy @r[%c0] iter(%c0) do {
+        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      kda.staged_copy @r[%c1] iter(%c1) do {
+        kda.copy_row %src[%c0] to %lds[%c1024] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      kda.lds_barrier
+      scf.for %i = %c0 to %c2 step %c1 {
+        %s = kda.ring_slot %i of @r
+        %rd = arith.muli %s, %c1024 : index
+        kda.lds_read @r[%s] iter(%i) do {
+          %v = memref.view %lds[%rd][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %c255 = arith.constant 255 : index
+          %tl = arith.andi %tid, %c255 : index
+          %x = memref.load %v[%tl] : memref<256xf32, #gpu.address_space<workgroup>>
+          %scr = memref.view %b[%c0][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<512xf32, #gpu.address_space<workgroup>>
+          %c4 = arith.constant 4 : index
+          %l = memref.load %g[%c0] : memref<64xi32>
+          %li = arith.index_cast %l : i32 to index
+          %r = arith.remui %li, %c4 : index
+          %at = arith.addi %tid, %r : index
+          memref.store %x, %scr[%at] : memref<512xf32, #gpu.address_space<workgroup>>
+        }
+      }
+      kda.lds_barrier
+    }
+    gpu.return
+  }
+}
+}
+
+// -----
+
+// Its twin where the body also stores to g: the load may differ between threads, and the index is not placed (R0).
+module attributes {gpu.container_module} {
+gpu.module @kernels attributes {kda.target = #kda.target<"emu">} {
+  kda.lds_buffer @r slots(2) slot_bytes(1024) offset(0)
+  gpu.func @k(%off: index, %g: memref<64xi32>)
+      workgroup(%lds : memref<2048xi8, #gpu.address_space<workgroup>>, %b : memref<2048xi8, #gpu.address_space<workgroup>>)
+      private(%src : memref<1024xf32, #gpu.address_space<private>>)
+      kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tid = gpu.thread_id x
+    kda.schedule "k" trip_count(2) depth(2) target("emu") {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c1024 = arith.constant 1024 : index
+      kda.staged_copy @r[%c0] iter(%c0) do {
+        kda.copy_row %src[%c0] to %lds[%c0] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      kda.staged_copy @r[%c1] iter(%c1) do {
+        kda.copy_row %src[%c0] to %lds[%c1024] elems(256) atom(staged) : memref<1024xf32, #gpu.address_space<private>>, memref<2048xi8, #gpu.address_space<workgroup>>
+      }
+      kda.lds_barrier
+      scf.for %i = %c0 to %c2 step %c1 {
+        %s = kda.ring_slot %i of @r
+        %rd = arith.muli %s, %c1024 : index
+        kda.lds_read @r[%s] iter(%i) do {
+          %v = memref.view %lds[%rd][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<256xf32, #gpu.address_space<workgroup>>
+          %c255 = arith.constant 255 : index
+          %tl = arith.andi %tid, %c255 : index
+          %x = memref.load %v[%tl] : memref<256xf32, #gpu.address_space<workgroup>>
+          %scr = memref.view %b[%c0][] : memref<2048xi8, #gpu.address_space<workgroup>> to memref<512xf32, #gpu.address_space<workgroup>>
+          %c4 = arith.constant 4 : index
+          %l = memref.load %g[%c0] : memref<64xi32>
+          %li = arith.index_cast %l : i32 to index
+          %r = arith.remui %li, %c4 : index
+          %at = arith.addi %tid, %r : index
+          // expected-error @+2 {{cannot analyse memref.store: which bytes each thread touches is not known (an index computed from a load of memory that may differ between threads), and it meets a write of the same array in one barrier interval}}
+          // expected-note @+1 {{the other access}}
+          memref.store %x, %scr[%at] : memref<512xf32, #gpu.address_space<workgroup>>
+          %c7 = arith.constant 7 : i32
+          memref.store %c7, %g[%c1] : memref<64xi32>
+        }
+      }
+      kda.lds_barrier
+    }
+    gpu.return
+  }
+}
+}

@@ -32,6 +32,11 @@ public:
   /// Takes `v` as the same for every thread (a value the caller's model
   /// gives every thread alike: a schedule body's iteration and slot).
   void assumeUniform(Value v) { memo[v] = true; }
+  /// Whether `load` (a memref.load or vector.load) reads, through views, a
+  /// function argument no op of the function writes: it reads the same
+  /// value whenever its indices are the same (the launch contract below,
+  /// in uniformOf), on every trip of a loop around it.
+  bool readsUnwrittenArgument(Operation *load);
 
 private:
   bool uniformOf(Value v, unsigned depth);
