@@ -100,8 +100,9 @@ bool mayBeUndefinedDivision(Operation *op, ArrayRef<ConstantIntRanges> args);
 /// value: scf.for's increment has no overflow flag, so the counter wraps
 /// and the lowered loop runs on past its bound. `last` and `step` in 128
 /// bits, where no sum of two 64-bit values overflows. The schedule
-/// interpreter refuses such a loop; the read-body checks neither bound nor
-/// enumerate its counter.
+/// interpreter refuses such a loop and its body ranges do not bound its
+/// counter; the read-body check does not enumerate it trip by trip (a
+/// narrow one, an i8, is enumerated over every value of its type).
 bool steppedPastMax(const APInt &last, const APInt &step, unsigned width,
                     bool isUnsigned);
 
