@@ -1194,11 +1194,9 @@ private:
   /// operands'. No bound from a block argument or an id or size of the
   /// launch (gpu's upper_bound annotations are the kernel's say-so).
   ConstantIntRanges uniformRange(Value v, unsigned depth = 0) {
-    const unsigned width = v.getType().isIndex()
-                               ? IndexType::kInternalStorageBitWidth
-                               : v.getType().getIntOrFloatBitWidth();
     if (!v.getType().isIntOrIndex())
       return ConstantIntRanges::maxRange(1);
+    const unsigned width = rangeWidth(v);
     // Enumerated values are bound as int64_t: none wider.
     if (!evaluatedType(v.getType()))
       return ConstantIntRanges::maxRange(width);

@@ -247,12 +247,16 @@ selectRange(arith::SelectOp select,
       .rangeUnion(branch(select.getFalseValue(), false));
 }
 
+unsigned mlir::kda::rangeWidth(Value v) {
+  return v.getType().isIndex() ? IndexType::kInternalStorageBitWidth
+                               : v.getType().getIntOrFloatBitWidth();
+}
+
 ConstantIntRanges
 mlir::kda::rangeByRules(Value v,
                         llvm::function_ref<ConstantIntRanges(Value)> rangeOf) {
-  const ConstantIntRanges unbounded = ConstantIntRanges::maxRange(
-      v.getType().isIndex() ? IndexType::kInternalStorageBitWidth
-                            : v.getType().getIntOrFloatBitWidth());
+  const ConstantIntRanges unbounded =
+      ConstantIntRanges::maxRange(rangeWidth(v));
   Operation *def = v.getDefiningOp();
   if (!def)
     return unbounded;

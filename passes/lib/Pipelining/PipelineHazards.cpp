@@ -1290,12 +1290,6 @@ static std::pair<int64_t, int64_t> ringExtent(LdsBufferOp b, Operation *scope,
 // reach outside the slot (the neighbouring slot, still being read, or
 // another ring's bytes), the state above would not see that write at all.
 
-/// Bits of an integer or index value's ranges.
-static unsigned rangeWidth(Value v) {
-  return v.getType().isIndex() ? IndexType::kInternalStorageBitWidth
-                               : v.getType().getIntOrFloatBitWidth();
-}
-
 /// Farther than any LDS from its start: a bound past it is no bound.
 constexpr int64_t kFar = int64_t(1) << 40;
 

@@ -112,20 +112,16 @@ bool ThreadUniformity::uniformOf(Value v, unsigned depth) {
   // tensors overlap one the kernel writes: overlappingWrite in
   // runtime/lib/Runtime.cpp): through an alias, one thread's write could
   // change what another loads.
+  // Every view on the way at offsets alike for every thread, and the
+  // indices alike.
   if (isa<memref::LoadOp, vector::LoadOp>(op)) {
-    Value mem = op->getOperand(0);
-    while (Operation *d = mem.getDefiningOp()) {
-      if (!isa<memref::ReinterpretCastOp, memref::CastOp, memref::ViewOp,
-               memref::SubViewOp>(d) ||
-          !all(d->getOperands().drop_front()))
+    if (!readsUnwrittenArgument(op))
+      return false;
+    for (Operation *d = op->getOperand(0).getDefiningOp(); d;
+         d = d->getOperand(0).getDefiningOp())
+      if (!all(d->getOperands().drop_front()))
         return false;
-      mem = d->getOperand(0);
-    }
-    auto arg = dyn_cast<BlockArgument>(mem);
-    return arg && arg.getOwner()->getParentOp() == fn.getOperation() &&
-           arg.getArgNumber() < fn.getNumArguments() &&
-           !writtenArgs.contains(mem.getAsOpaquePointer()) &&
-           all(op->getOperands().drop_front());
+    return all(op->getOperands().drop_front());
   }
   // A ring's slot is its iteration modulo the ring's slots.
   if (isa<RingSlotOp>(op))

@@ -106,6 +106,10 @@ bool mayBeUndefinedDivision(Operation *op, ArrayRef<ConstantIntRanges> args);
 bool steppedPastMax(const APInt &last, const APInt &step, unsigned width,
                     bool isUnsigned);
 
+/// Bits of an integer or index value's ranges (index: MLIR's range rules'
+/// IndexType::kInternalStorageBitWidth).
+unsigned rangeWidth(Value v);
+
 /// The signed range of `v` by its op's rules, `rangeOf` giving its
 /// operands' ranges: a select of a comparison of one of its operands
 /// narrowed per side, any other op by its InferIntRangeInterface. No
