@@ -46,7 +46,13 @@ constexpr int64_t kSub = 16;
 /// an SM either way, so 8 doubles the warps that hide the element loads'
 /// latency. scan: it runs one or two workgroups an SM (one per state column
 /// block, head and row) and was bound by instruction latency at 4 (ncu: 6.6
-/// cycles a warp between issues with one warp per scheduler).
+/// cycles a warp between issues with one warp per scheduler). Wider preps
+/// lose where the LDS caps the workgroups an SM: since G is held in two
+/// parts sm_90 holds two at head_k 128, and 12 or 16 waves (78 / 64
+/// registers, the threads of three or four workgroups of 8) made the prep
+/// 23-33% slower than 8 (125 registers) on an H100 (2026-12-08, one call,
+/// two rounds: 1 x 8192 H32 0.542 -> 0.675 / 0.669-0.680 ms, 4 x 4096
+/// 1.019-1.027 -> 1.289-1.308 / 1.328; docs/chunk-path.md).
 constexpr unsigned kWaves = 8;
 /// Workgroups an SM the prep's registers are sized for on NVPTX (see
 /// buildChunkStageKernel).
@@ -2928,7 +2934,7 @@ void ChunkEmitter::prepDiagonal() {
     }
     return row;
   };
-  forPieces(p.C / 2, [&](Value piece, Value) {
+  forPieces(p.C / 2, [&](Value piece, Value live) {
     Value base = mul(div(piece, half), idx(kSub)), r = rem(piece, half);
     Row lo = loadRow(add(base, r));
     Row hi = loadRow(add(base, sub(idx(kSub - 1), r)));
@@ -2950,8 +2956,12 @@ void ChunkEmitter::prepDiagonal() {
       }
       skk = fmul(waveSum(skk), load(ldsRowK, j));
       sqk = fmul(waveSum(sqk), load(ldsRowK, j));
-      Value writer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           lane, idx(0));
+      // A wave past the last pair recomputes pair 0 (forPieces) and stores
+      // nothing: two waves storing the same element race, whatever it holds.
+      Value writer = arith::AndIOp::create(
+          b, loc, live,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                idx(0)));
       ifThen(writer, [&] {
         ifThen(lt(j, i), [&] {
           store(fmul(fmul(load(ldsRowB, i), load(ldsRowK, i)), skk), ldsA,
