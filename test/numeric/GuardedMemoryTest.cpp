@@ -112,12 +112,14 @@ TEST_F(GuardedMemory, ChunkPrepWritingPastShortWorkspaceFaults) {
   ASSERT_EQ(kda_kernel_workspace_bytes(o.kernel, 72, 3, &need), KDA_OK)
       << kda_last_error();
   ASSERT_GT(need, 4096);
-  // The short workspace is mapped before the batch's tensors: mappings grow
-  // down, so the bytes it claims past its end lie above all of them (the
-  // runtime refuses a claimed workspace that overlaps a tensor; it cannot
-  // tell one that runs into unmapped memory).
+  // The short workspace is mapped before the batch's tensors, with every
+  // byte it claims past its end guarded: the records of one token lie
+  // 2 x 2816 bytes apart, so which one a workgroup writes first past the end
+  // may pass a single guard page (the runtime refuses a claimed workspace
+  // that overlaps a tensor; it cannot tell one that runs into unmapped
+  // memory).
   const int64_t have = need / 2 / 16 * 16;
-  void *ws = mem.alloc(size_t(have));
+  void *ws = test::guardedAlloc(size_t(have), size_t(need - have));
   h = std::make_unique<test::Harness>(layerOf("chunk_k3", o), mem);
   h->prepare({{1, 70, 1}, {1, 3, 2}}, /*numSlots=*/4, 9);
   kda_batch b = h->batch();

@@ -1,6 +1,7 @@
 //===- GuardedMemory.cpp - host buffers fenced by PROT_NONE pages ---------===//
 #include "GuardedMemory.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <csignal>
@@ -76,19 +77,20 @@ void installHandler() {
 
 } // namespace
 
-void *guardedAlloc(size_t bytes) {
+void *guardedAlloc(size_t bytes, size_t guardAfter) {
   installHandler();
   const size_t page = pageBytes();
   const size_t rounded = (bytes + 15) / 16 * 16;
   const size_t body = (rounded + page - 1) / page * page;
-  const size_t mapBytes = body + 2 * page;
+  const size_t after = std::max(page, (guardAfter + page - 1) / page * page);
+  const size_t mapBytes = page + body + after;
   void *m = mmap(nullptr, mapBytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED)
     throw std::bad_alloc();
   const uintptr_t map = reinterpret_cast<uintptr_t>(m);
   if (mprotect(m, page, PROT_NONE) != 0 ||
-      mprotect(reinterpret_cast<void *>(map + page + body), page, PROT_NONE) !=
+      mprotect(reinterpret_cast<void *>(map + page + body), after, PROT_NONE) !=
           0) {
     munmap(m, mapBytes);
     throw std::bad_alloc();

@@ -16,8 +16,12 @@ namespace kda::test {
 
 /// `bytes` of zeroed host memory ending (up to its 16-byte round-up) at a
 /// PROT_NONE page, with another one below its first page. Zero bytes give a
-/// valid pointer at the guard page itself. Throws std::bad_alloc.
-void *guardedAlloc(size_t bytes);
+/// valid pointer at the guard page itself. `guardAfter` widens the guard
+/// past the end to at least that many bytes (whole pages): a kernel told the
+/// buffer is longer than it is then faults on its first access past the end
+/// wherever in the claimed bytes it lands, not only in the first page.
+/// Throws std::bad_alloc.
+void *guardedAlloc(size_t bytes, size_t guardAfter = 0);
 
 /// Unmaps a guardedAlloc buffer. The round-up bytes past its size hold a
 /// canary; a write that changed them aborts here, naming the buffer.
