@@ -8,6 +8,10 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
+#include <climits>
+#include <cstring>
+#include <system_error>
+
 using namespace mlir::kda;
 namespace fs = llvm::sys::fs;
 using llvm::StringRef;
@@ -149,6 +153,16 @@ std::string StagedBundle::begin(StringRef given) {
   if (std::error_code ec = fs::make_absolute(absolute))
     return "cannot make it an absolute path: " + ec.message();
   dir = absolute.str().str();
+  // The interrupt handler holds every path it may remove or restore in
+  // PATH_MAX bytes (InterruptCleanup.h); the staging folder's ".removing"
+  // twin is the longest of them. Refused before any parent is made.
+  if (dir.size() + std::strlen(".partial-XXXXXX.removing") >= PATH_MAX)
+    return "cannot create a folder beside it: " +
+           std::make_error_code(std::errc::filename_too_long).message() +
+           " (the path is " + std::to_string(dir.size()) + " bytes; at most " +
+           std::to_string(PATH_MAX - 1 -
+                          std::strlen(".partial-XXXXXX.removing")) +
+           ")";
   // Parents that do not exist yet are made, and remembered so that a
   // compile that fails leaves none of them behind.
   // An interrupt removes them too, where empty (registered before they are

@@ -42,6 +42,11 @@
 // RUN: ls %t.slash %t.slash/new | FileCheck %s --check-prefix=SLASH
 // RUN: rm -rf %t.parents && mkdir -p %t.parents && env KDA_CUDA_PATH=%t/no-toolkit not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=sm_90 -o %t.parents/deep/a/b/out -q
 // RUN: ls -A %t.parents | count 0
+// A path longer than the interrupt handler can hold is refused as too long
+// (it read "too many folders registered" when its parents were new), no
+// parent made.
+// RUN: rm -rf %t.long && mkdir -p %t.long && not kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t.long/$(%python -c "print('/'.join(['a' * 250] * 17))")/out 2>&1 | FileCheck %s --check-prefix=LONG
+// RUN: ls -A %t.long | count 0
 // A bundle it wrote is replaced whole.
 // RUN: kda-compile %kda_src_root/test/numeric/specs/k3_small.mlir --targets=emu -o %t -q
 // RUN: ls %t | FileCheck %s --check-prefix=REPLACED
@@ -70,6 +75,7 @@
 // INPUT: kda-compile: -o {{.*}}.work: holds gfx942/layer.mlir, which is not part of a bundle
 // FOREIGN: kda-compile: -o {{.*}}.web: holds a manifest.json no kda tool wrote (its "generator" is not kda-compile or kda-tune), which is not part of a bundle
 // GRID: error: 'gpu.func' op launches 65536 workgroups in grid y (value heads or column blocks of the layer), more than the 65535 a launch takes on every target
+// LONG: kda-compile: -o {{.*}}/out: cannot create a folder beside it: File name too long (the path is {{[0-9]+}} bytes; at most 4071)
 // SLASH-NOT: partial
 // SLASH: new
 // SLASH-NOT: partial
