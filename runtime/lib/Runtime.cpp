@@ -139,6 +139,18 @@ int64_t meets(const kda::rt::Extent &x, Addr first, Addr last) {
 }
 } // namespace
 
+std::string kda::rt::oversizedExtent(const std::vector<Extent> &extents) {
+  constexpr int64_t kOverflowed = std::numeric_limits<int64_t>::max();
+  for (const Extent &e : extents)
+    if (e.data &&
+        (e.bytes == kOverflowed ||
+         (e.count > 1 && saturatedProduct({e.count, e.stride}) == kOverflowed)))
+      return std::string(e.name) +
+             " would be more than 2^63 - 1 bytes: a count it is sized by "
+             "(num_tokens, num_seqs, num_slots) is wrong";
+  return "";
+}
+
 std::string kda::rt::overlappingWrite(const std::vector<Extent> &extents) {
   for (size_t i = 0; i < extents.size(); ++i)
     for (size_t j = 0; j < extents.size(); ++j) {
@@ -1163,8 +1175,11 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
   if (!repeat.empty())
     return fail(KDA_ERROR_INVALID_ARGUMENT, repeat);
   // Last: the extents follow num_tokens, which cu_seqlens has confirmed.
-  std::string overlap = kda::rt::overlappingWrite(batchExtents(m, *b, need));
-  return overlap.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, overlap);
+  const std::vector<kda::rt::Extent> extents = batchExtents(m, *b, need);
+  std::string refusal = kda::rt::oversizedExtent(extents);
+  if (refusal.empty())
+    refusal = kda::rt::overlappingWrite(extents);
+  return refusal.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, refusal);
 }
 
 /// The chunk layer's alternatives after the prep: its scans, then its

@@ -196,6 +196,10 @@ TEST_F(Descriptors, NegativeCounts) {
                 "num_tokens -5 is negative");
   expectRefused([](kda_batch &b) { b.num_slots = -1; },
                 "num_slots -1 is negative");
+  // A pool whose size overflows is refused as that, not as an overlap.
+  expectRefused([](kda_batch &b) { b.num_slots = int64_t(1) << 62; },
+                "state would be more than 2^63 - 1 bytes: a count it is sized "
+                "by (num_tokens, num_seqs, num_slots) is wrong");
 }
 
 // A padding row (slot <= 0) reads and writes no slot, so its slot need not

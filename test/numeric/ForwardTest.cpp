@@ -404,6 +404,9 @@ TEST_P(ForwardRefusals, PoolStrideAndSize) {
   }, "was built for slots 4096 elements apart (HV * K * V; 0 means that)");
   expectRefused([](kda_forward_args &a) { a.state.num_slots = -1; },
                 "state.num_slots -1 is negative");
+  expectRefused(
+      [](kda_forward_args &a) { a.state.num_slots = int64_t(1) << 62; },
+      "state.data would be more than 2^63 - 1 bytes");
 }
 
 // A padding row reads and writes no slot: slot 0 of an empty pool is padding
