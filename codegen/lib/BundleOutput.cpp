@@ -8,8 +8,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
-#include <climits>
-#include <cstring>
 #include <system_error>
 
 using namespace mlir::kda;
@@ -153,16 +151,16 @@ std::string StagedBundle::begin(StringRef given) {
   if (std::error_code ec = fs::make_absolute(absolute))
     return "cannot make it an absolute path: " + ec.message();
   dir = absolute.str().str();
-  // The interrupt handler holds every path it may remove or restore in
-  // PATH_MAX bytes (InterruptCleanup.h); the staging folder's ".removing"
-  // twin is the longest of them. Refused before any parent is made.
-  if (dir.size() + std::strlen(".partial-XXXXXX.removing") >= PATH_MAX)
+  // The staging folder's name must fit the interrupt handler's table
+  // (InterruptCleanup.h): refused before any parent is made.
+  constexpr llvm::StringLiteral kStaging = ".partial";
+  const size_t longest = longestFreshFolderPrefix() - kStaging.size();
+  if (dir.size() > longest)
     return "cannot create a folder beside it: " +
            std::make_error_code(std::errc::filename_too_long).message() +
            " (the path is " + std::to_string(dir.size()) + " bytes; at most " +
-           std::to_string(PATH_MAX - 1 -
-                          std::strlen(".partial-XXXXXX.removing")) +
-           ")";
+           std::to_string(longest) + ")";
+  const std::string stagingPrefix = dir + kStaging.str();
   // Parents that do not exist yet are made, and remembered so that a
   // compile that fails leaves none of them behind.
   // An interrupt removes them too, where empty (registered before they are
@@ -184,7 +182,7 @@ std::string StagedBundle::begin(StringRef given) {
   }
   // A fresh name beside the output: nothing of the user's is reused.
   if (std::error_code ec =
-          createFolderRemovedOnInterrupt(dir + ".partial", staging))
+          createFolderRemovedOnInterrupt(stagingPrefix, staging))
     return "cannot create a folder beside it: " + ec.message();
   return "";
 }

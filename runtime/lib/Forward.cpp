@@ -271,10 +271,8 @@ kda_status checkOverlaps(const kda_kernel *rec, const kda_forward_args &a,
         a.spec_tokens > 1 ? saturatedProduct({N, 4}) : 0, false},
        pool,
        {"workspace", a.workspace, workspaceNeed, true}});
-  std::string bad = oversizedExtent(extents);
-  if (bad.empty())
-    bad = overlappingWrite(extents);
-  return bad.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, bad);
+  const std::string refusal = extentRefusal(extents);
+  return refusal.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, refusal);
 }
 
 /// The pool: size and stride. The kernel addresses slot s at s times the

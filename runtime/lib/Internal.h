@@ -119,11 +119,12 @@ std::vector<Extent> tokenExtents(const manifest::Kernel &m, const Call &c) {
 /// extent's gaps are not its own (two strided extents are compared by
 /// their hulls).
 std::string overlappingWrite(const std::vector<Extent> &extents);
-/// The first extent whose size (or a strided one's slots times their
-/// stride) overflowed (saturatedProduct's INT64_MAX: a
-/// count it is sized by cannot be right, and an overlap named from it
-/// would point at the wrong field), as the refusal's text, or empty.
-std::string oversizedExtent(const std::vector<Extent> &extents);
+/// What a call's tensors as memory are refused for, or empty: first an
+/// extent whose size (or a strided one's slots times their stride)
+/// overflowed (saturatedProduct's INT64_MAX: a count it is sized by cannot
+/// be right, and an overlap named from it would point at the wrong field),
+/// then overlappingWrite.
+std::string extentRefusal(const std::vector<Extent> &extents);
 
 /// Packs one recurrent launch of `batch` (none when it has no sequences)
 /// without validating it: the caller validated the whole batch it was cut

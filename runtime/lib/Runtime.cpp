@@ -139,7 +139,7 @@ int64_t meets(const kda::rt::Extent &x, Addr first, Addr last) {
 }
 } // namespace
 
-std::string kda::rt::oversizedExtent(const std::vector<Extent> &extents) {
+std::string kda::rt::extentRefusal(const std::vector<Extent> &extents) {
   constexpr int64_t kOverflowed = std::numeric_limits<int64_t>::max();
   for (const Extent &e : extents)
     if (e.data &&
@@ -148,7 +148,7 @@ std::string kda::rt::oversizedExtent(const std::vector<Extent> &extents) {
       return std::string(e.name) +
              " would be more than 2^63 - 1 bytes: a count it is sized by "
              "(num_tokens, num_seqs, num_slots) is wrong";
-  return "";
+  return overlappingWrite(extents);
 }
 
 std::string kda::rt::overlappingWrite(const std::vector<Extent> &extents) {
@@ -1175,10 +1175,7 @@ static kda_status validateLayerBatch(const kda_kernel *k, const kda_batch *b) {
   if (!repeat.empty())
     return fail(KDA_ERROR_INVALID_ARGUMENT, repeat);
   // Last: the extents follow num_tokens, which cu_seqlens has confirmed.
-  const std::vector<kda::rt::Extent> extents = batchExtents(m, *b, need);
-  std::string refusal = kda::rt::oversizedExtent(extents);
-  if (refusal.empty())
-    refusal = kda::rt::overlappingWrite(extents);
+  std::string refusal = kda::rt::extentRefusal(batchExtents(m, *b, need));
   return refusal.empty() ? KDA_OK : fail(KDA_ERROR_INVALID_ARGUMENT, refusal);
 }
 

@@ -238,8 +238,13 @@ static void drop(Kind kind, StringRef path) {
       e.kind.store(Free);
 }
 
+/// createFolderRemovedOnInterrupt's unique suffix, and the twin a removed
+/// folder is renamed to first.
+static constexpr llvm::StringLiteral kUniqueSuffix = "-%%%%%%";
+static constexpr llvm::StringLiteral kRemovingSuffix = ".removing";
+
 bool mlir::kda::removeOnInterrupt(StringRef dir) {
-  return add(Remove, dir, (dir + ".removing").str());
+  return add(Remove, dir, (dir + kRemovingSuffix).str());
 }
 
 void mlir::kda::keepOnInterrupt(StringRef dir) { drop(Remove, dir); }
@@ -274,10 +279,14 @@ std::error_code mlir::kda::interruptTableFull() {
   return {1, category};
 }
 
+size_t mlir::kda::longestFreshFolderPrefix() {
+  return PATH_MAX - 1 - kUniqueSuffix.size() - kRemovingSuffix.size();
+}
+
 std::error_code
 mlir::kda::createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
                                           llvm::SmallVectorImpl<char> &path) {
-  const std::string model = (prefix + "-%%%%%%").str();
+  const std::string model = (prefix + kUniqueSuffix).str();
   for (int attempt = 0; attempt < 128; ++attempt) {
     fs::createUniquePath(model, path, /*MakeAbsolute=*/true);
     const std::string p(path.begin(), path.end());
@@ -287,7 +296,7 @@ mlir::kda::createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
     // tool's if it was made in the instant since the check above (then
     // create_directory fails below and the entry goes).
     // The handler's copy of the path and of its ".removing" twin.
-    if (p.size() + std::strlen(".removing") >= PATH_MAX)
+    if (p.size() + kRemovingSuffix.size() >= PATH_MAX)
       return std::make_error_code(std::errc::filename_too_long);
     if (!removeOnInterrupt(p))
       return interruptTableFull();

@@ -44,6 +44,10 @@ public:
 std::error_code
 createFolderRemovedOnInterrupt(const llvm::Twine &prefix,
                                llvm::SmallVectorImpl<char> &path);
+/// The longest absolute `prefix` createFolderRemovedOnInterrupt takes (its
+/// unique name and that name's ".removing" twin within PATH_MAX): a caller
+/// that makes folders before it can refuse a longer path first.
+size_t longestFreshFolderPrefix();
 
 /// Registers `dir` for removal on interrupt / forgets it (committed, or
 /// removed by the tool itself). At most a few at once (kInterruptEntries):
